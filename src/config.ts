@@ -1,0 +1,211 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
+import { validate as isValidCronExpression } from 'node-cron';
+import { z } from 'zod';
+
+/** Log levels understood by LOG_LEVEL, most verbose first. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** The bot's whole configuration, parsed and validated from the environment. */
+export interface Config {
+  paymentsApiUrl: string;
+  paymentsApiKey: string;
+  slackBotToken: string;
+  /** Set: Socket Mode. Unset: HTTP mode on `port`. */
+  slackAppToken: string | undefined;
+  slackSigningSecret: string | undefined;
+  slackApiUrl: string | undefined;
+  port: number;
+  /** Unset: the alert poller is off. */
+  alertChannel: string | undefined;
+  pollSchedule: string;
+  alertLookbackMs: number;
+  swapApprovers: string[];
+  allowSelfApproval: boolean;
+  /** Empty: everyone in the workspace may use the bot. */
+  treasuryUsers: string[];
+  dataFile: string;
+  logLevel: LogLevelName;
+}
+
+/** Thrown when the environment is unusable; `problems` holds one readable line per variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Parses `90s`, `30m`, `24h`, `7d` into milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,6})\s*([smhd])$/i.exec(text.trim());
+  if (!match) return undefined;
+  const ms = Number(match[1]) * DURATION_UNITS_MS[match[2]!.toLowerCase()]!;
+  return ms > 0 ? ms : undefined;
+}
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const slackUserIdList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(',').map((id) => id.trim()).filter(Boolean))
+  .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]{2,}$/.test(id)), {
+    message: 'expected comma-separated Slack user ids such as U012ABCDEF (not names or @mentions)',
+  });
+
+const httpUrl = (what: string) =>
+  z
+    .string({ error: `required: ${what}` })
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === 'http:' || url.protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }, `expected an http(s) URL: ${what}`);
+
+const EnvSchema = z
+  .object({
+    PAYMENTS_API_URL: httpUrl('the payment API base URL, e.g. https://api.example.com'),
+    PAYMENTS_API_KEY: z
+      .string({ error: 'required: the merchant API key (sent as the apiKey header)' })
+      .trim()
+      .min(1, 'required: the merchant API key (sent as the apiKey header)'),
+    SLACK_BOT_TOKEN: z
+      .string({ error: 'required: the bot token, starting with xoxb-' })
+      .trim()
+      .regex(/^xoxb-/, 'expected a bot token starting with xoxb-'),
+    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
+      message: 'expected an app-level token starting with xapp- (or leave it unset for HTTP mode)',
+    }),
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_API_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), {
+      message: 'expected an http(s) URL such as https://slack.com/api/',
+    }),
+    PORT: optionalText.transform((v, ctx) => {
+      if (v === undefined) return 3000;
+      const port = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
+      if (!(port >= 1 && port <= 65535)) {
+        ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535' });
+        return z.NEVER;
+      }
+      return port;
+    }),
+    ALERT_CHANNEL: optionalText.refine((v) => v === undefined || /^[#A-Za-z0-9_-]+$/.test(v), {
+      message: 'expected a channel id such as C012ABCDEF',
+    }),
+    POLL_SCHEDULE: optionalText.transform((v, ctx) => {
+      const schedule = v ?? '* * * * *';
+      if (!isValidCronExpression(schedule)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected a cron expression with 5 or 6 fields (seconds first), e.g. "*/30 * * * * *"',
+        });
+        return z.NEVER;
+      }
+      return schedule;
+    }),
+    ALERT_LOOKBACK: optionalText.transform((v, ctx) => {
+      const ms = parseDuration(v ?? '24h');
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 7d' });
+        return z.NEVER;
+      }
+      return ms;
+    }),
+    SWAP_APPROVERS: slackUserIdList,
+    ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
+      if (v === undefined) return false;
+      if (/^(true|1|yes)$/i.test(v)) return true;
+      if (/^(false|0|no)$/i.test(v)) return false;
+      ctx.addIssue({ code: 'custom', message: 'expected true or false' });
+      return z.NEVER;
+    }),
+    TREASURY_USERS: slackUserIdList,
+    DATA_FILE: optionalText.transform((v) => v ?? './data/state.json'),
+    LOG_LEVEL: optionalText.transform((v, ctx) => {
+      const level = (v ?? 'info').toLowerCase();
+      if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+        ctx.addIssue({ code: 'custom', message: `expected one of ${LOG_LEVELS.join(', ')}` });
+        return z.NEVER;
+      }
+      return level as LogLevelName;
+    }),
+  });
+
+/**
+ * Reads a `.env` file into a plain object when it exists. Values already in the real environment win,
+ * so a deployment can override the file without editing it.
+ */
+export function readDotEnv(path = '.env'): Record<string, string> {
+  if (!existsSync(path)) return {};
+  return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
+}
+
+/** Parses and validates the configuration; throws ConfigError listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...process.env }): Config {
+  const parsed = EnvSchema.safeParse(env);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`);
+  // Checked outside the schema so it is reported together with the other problems, not after them.
+  if (!env.SLACK_APP_TOKEN?.trim() && !env.SLACK_SIGNING_SECRET?.trim()) {
+    problems.push("SLACK_SIGNING_SECRET: required in HTTP mode (when SLACK_APP_TOKEN is not set): the app's signing secret");
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  const e = parsed.data;
+  return {
+    paymentsApiUrl: e.PAYMENTS_API_URL.replace(/\/+$/, ''),
+    paymentsApiKey: e.PAYMENTS_API_KEY,
+    slackBotToken: e.SLACK_BOT_TOKEN,
+    slackAppToken: e.SLACK_APP_TOKEN,
+    slackSigningSecret: e.SLACK_SIGNING_SECRET,
+    slackApiUrl: e.SLACK_API_URL === undefined ? undefined : e.SLACK_API_URL.replace(/\/*$/, '/'),
+    port: e.PORT,
+    alertChannel: e.ALERT_CHANNEL?.replace(/^#/, ''),
+    pollSchedule: e.POLL_SCHEDULE,
+    alertLookbackMs: e.ALERT_LOOKBACK,
+    swapApprovers: e.SWAP_APPROVERS,
+    allowSelfApproval: e.ALLOW_SELF_APPROVAL,
+    treasuryUsers: e.TREASURY_USERS,
+    dataFile: e.DATA_FILE,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Masks a secret, keeping only a recognisable prefix (`xoxb-…`) so people can tell which token is set. */
+export function redact(secret: string | undefined): string {
+  if (secret === undefined) return '(unset)';
+  const prefix = /^(xox[a-z]-|xapp-)/.exec(secret)?.[1] ?? '';
+  return `${prefix}[redacted]`;
+}
+
+/** The configuration as safe-to-print lines: every secret redacted. */
+export function describeConfig(config: Config): Record<string, string> {
+  return {
+    PAYMENTS_API_URL: config.paymentsApiUrl,
+    PAYMENTS_API_KEY: redact(config.paymentsApiKey),
+    SLACK_BOT_TOKEN: redact(config.slackBotToken),
+    SLACK_APP_TOKEN: redact(config.slackAppToken),
+    SLACK_SIGNING_SECRET: redact(config.slackSigningSecret),
+    SLACK_API_URL: config.slackApiUrl ?? '(default: https://slack.com/api/)',
+    MODE: config.slackAppToken ? 'socket' : `http (port ${config.port})`,
+    ALERT_CHANNEL: config.alertChannel ?? '(unset: poller off)',
+    POLL_SCHEDULE: config.pollSchedule,
+    ALERT_LOOKBACK: `${config.alertLookbackMs / 3_600_000}h`,
+    SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
+    ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
+    TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
+    DATA_FILE: config.dataFile,
+    LOG_LEVEL: config.logLevel,
+  };
+}

@@ -1,0 +1,161 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeConfig, loadConfig, parseDuration, readDotEnv } from '../src/config.js';
+
+const validHttpEnv = {
+  PAYMENTS_API_URL: 'https://payments.example.com/',
+  PAYMENTS_API_KEY: 'pk_live_supersecret',
+  SLACK_BOT_TOKEN: 'xoxb-1234-secret',
+  SLACK_SIGNING_SECRET: 'signing-secret-value',
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(validHttpEnv);
+    expect(config).toMatchObject({
+      paymentsApiUrl: 'https://payments.example.com',
+      port: 3000,
+      slackAppToken: undefined,
+      alertChannel: undefined,
+      pollSchedule: '* * * * *',
+      alertLookbackMs: 24 * 3_600_000,
+      swapApprovers: [],
+      allowSelfApproval: false,
+      treasuryUsers: [],
+      dataFile: './data/state.json',
+      logLevel: 'info',
+    });
+  });
+
+  it('parses every optional variable', () => {
+    const config = loadConfig({
+      ...validHttpEnv,
+      SLACK_APP_TOKEN: 'xapp-1-abc',
+      SLACK_API_URL: 'http://127.0.0.1:9999/api',
+      PORT: '8080',
+      ALERT_CHANNEL: 'C012ABCDEF',
+      POLL_SCHEDULE: '*/30 * * * * *',
+      ALERT_LOOKBACK: '7d',
+      SWAP_APPROVERS: 'U0APPROVER1, U0APPROVER2',
+      ALLOW_SELF_APPROVAL: 'true',
+      TREASURY_USERS: 'U0OPS1',
+      DATA_FILE: '/var/lib/bot/state.json',
+      LOG_LEVEL: 'DEBUG',
+    });
+    expect(config).toMatchObject({
+      slackAppToken: 'xapp-1-abc',
+      slackApiUrl: 'http://127.0.0.1:9999/api/',
+      port: 8080,
+      alertChannel: 'C012ABCDEF',
+      pollSchedule: '*/30 * * * * *',
+      alertLookbackMs: 7 * 86_400_000,
+      swapApprovers: ['U0APPROVER1', 'U0APPROVER2'],
+      allowSelfApproval: true,
+      treasuryUsers: ['U0OPS1'],
+      dataFile: '/var/lib/bot/state.json',
+      logLevel: 'debug',
+    });
+  });
+
+  it('does not need a signing secret in Socket Mode', () => {
+    const { SLACK_SIGNING_SECRET: _unused, ...socketEnv } = validHttpEnv;
+    expect(loadConfig({ ...socketEnv, SLACK_APP_TOKEN: 'xapp-1-abc' }).slackSigningSecret).toBeUndefined();
+  });
+
+  it('names every missing required variable, one line each', () => {
+    const problems = problemsOf({});
+    expect(problems).toHaveLength(4);
+    expect(problems.join('\n')).toMatch(/^PAYMENTS_API_URL: /m);
+    expect(problems.join('\n')).toMatch(/^PAYMENTS_API_KEY: /m);
+    expect(problems.join('\n')).toMatch(/^SLACK_BOT_TOKEN: /m);
+    expect(problems.join('\n')).toMatch(/^SLACK_SIGNING_SECRET: required in HTTP mode/m);
+  });
+
+  it.each([
+    ['PAYMENTS_API_URL', 'not a url', /http\(s\) URL/],
+    ['PAYMENTS_API_URL', 'ftp://example.com', /http\(s\) URL/],
+    ['SLACK_BOT_TOKEN', 'xoxp-user-token', /xoxb-/],
+    ['SLACK_APP_TOKEN', 'xoxb-wrong-kind', /xapp-/],
+    ['SLACK_API_URL', 'slack', /URL/],
+    ['PORT', '99999', /1 to 65535/],
+    ['PORT', 'eighty', /1 to 65535/],
+    ['ALERT_CHANNEL', 'alerts channel', /channel id/],
+    ['POLL_SCHEDULE', 'every minute', /cron expression/],
+    ['POLL_SCHEDULE', '* * * * * * *', /cron expression/],
+    ['ALERT_LOOKBACK', '24 hours', /duration/],
+    ['ALERT_LOOKBACK', '0h', /duration/],
+    ['SWAP_APPROVERS', '@alice,bob', /Slack user ids/],
+    ['ALLOW_SELF_APPROVAL', 'maybe', /true or false/],
+    ['TREASURY_USERS', 'alice', /Slack user ids/],
+    ['LOG_LEVEL', 'verbose', /debug, info, warn, error/],
+  ])('rejects %s=%j with a line naming it', (variable, value, expected) => {
+    const problems = problemsOf({ ...validHttpEnv, [variable]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${variable}: `));
+    expect(problems[0]).toMatch(expected);
+  });
+
+  it('never puts a secret value into its error', () => {
+    try {
+      loadConfig({ ...validHttpEnv, PORT: 'bad', SLACK_BOT_TOKEN: 'xoxp-very-secret-user-token' });
+    } catch (error) {
+      expect(String((error as Error).message)).not.toContain('very-secret');
+      return;
+    }
+    throw new Error('expected failure');
+  });
+});
+
+describe('describeConfig', () => {
+  it('redacts every secret but keeps the token kind visible', () => {
+    const config = loadConfig({ ...validHttpEnv, SLACK_APP_TOKEN: 'xapp-1-topsecret' });
+    const printed = JSON.stringify(describeConfig(config));
+    for (const secret of ['pk_live_supersecret', '1234-secret', 'signing-secret-value', 'topsecret']) {
+      expect(printed).not.toContain(secret);
+    }
+    expect(describeConfig(config)).toMatchObject({
+      SLACK_BOT_TOKEN: 'xoxb-[redacted]',
+      SLACK_APP_TOKEN: 'xapp-[redacted]',
+      PAYMENTS_API_KEY: '[redacted]',
+      SWAP_APPROVERS: '(none: nobody can approve swaps)',
+    });
+  });
+});
+
+describe('.env file', () => {
+  it('is read when present, and the real environment wins over it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'env-'));
+    const file = join(dir, '.env');
+    writeFileSync(file, 'PORT=4000\nLOG_LEVEL=warn\n# comment\nALERT_CHANNEL="C0FROMFILE"\n');
+    const config = loadConfig({ ...readDotEnv(file), ...validHttpEnv, LOG_LEVEL: 'error' });
+    expect(config.port).toBe(4000);
+    expect(config.alertChannel).toBe('C0FROMFILE');
+    expect(config.logLevel).toBe('error');
+  });
+
+  it('is optional', () => {
+    expect(readDotEnv(join(tmpdir(), 'does-not-exist', '.env'))).toEqual({});
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['90s', 90_000],
+    ['30m', 1_800_000],
+    ['24h', 86_400_000],
+    ['7D', 604_800_000],
+  ])('%s → %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
+  it.each(['', 'h', '1.5h', '-1h', '1w'])('rejects %j', (text) => expect(parseDuration(text)).toBeUndefined());
+});
