@@ -387,3 +387,11 @@ function groupThousands(digits: string): string {
   for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return out;
 }
+
+/** Adds API decimal strings exactly (e.g. USD balances for a total); returns a plain decimal string. */
+export function sumDecimals(values: readonly string[]): string {
+  const scale = Math.max(0, ...values.map((v) => v.split('.')[1]?.length ?? 0));
+  if (scale > MAX_DECIMALS) throw new RangeError('too many fractional digits to add exactly');
+  const total = values.reduce((sum, value) => sum + toBaseUnits(value, scale), 0n);
+  return fromBaseUnits(total, scale);
+}

@@ -15,6 +15,7 @@ import {
   isBaseUnitString,
   parseTokenAmount,
   parseUsdAmount,
+  sumDecimals,
   toBaseUnits,
 } from '../src/money.js';
 
@@ -670,5 +671,13 @@ describe('round-trip properties', () => {
         }
       }),
     );
+  });
+});
+
+describe('sumDecimals', () => {
+  it('adds USD strings of different scales exactly', () => {
+    expect(sumDecimals(['0.1', '0.2'])).toBe('0.3');
+    expect(sumDecimals(['1520.254301', '3000', '0.000001', '-0.5'])).toBe('4519.754302');
+    expect(sumDecimals([])).toBe('0');
   });
 });
