@@ -1,0 +1,27 @@
+// The test rig: a Slack Web API stand-in, a driver that sends signed Slack requests, and Block Kit readers.
+export { startSlackStandIn } from './slack-stand-in.js';
+export type {
+  InjectedFailure,
+  MessageVersion,
+  RecordedCall,
+  RecordedResponse,
+  SlackStandIn,
+  SlackStandInOptions,
+  StoredMessage,
+} from './slack-stand-in.js';
+export { createSlackDriver, sign } from './slack-driver.js';
+export type {
+  ClickButtonOptions,
+  ClickableMessage,
+  CommandOptions,
+  DriverResult,
+  DriverStandIn,
+  RawResult,
+  SenderOptions,
+  SlackDriver,
+  SlackDriverOptions,
+} from './slack-driver.js';
+export { blocksToText, findButtons } from './blocks-text.js';
+export type { FoundButton } from './blocks-text.js';
+export { startAppOnFreePort } from './bolt-server.js';
+export type { RunningApp } from './bolt-server.js';

@@ -1,0 +1,281 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { findButtons } from './blocks-text.js';
+import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
+
+/** What the driver needs from the stand-in: fresh response_urls and what was posted to them. */
+export type DriverStandIn = Pick<SlackStandIn, 'createResponseUrl' | 'responses' | 'waitForResponses'> &
+  Partial<Pick<SlackStandIn, 'botUserId' | 'botId'>>;
+
+/** Options for {@link createSlackDriver}. */
+export interface SlackDriverOptions {
+  /** The app's request URL, e.g. `http://127.0.0.1:1234/slack/events`. */
+  eventsUrl: string;
+  signingSecret: string;
+  standIn: DriverStandIn;
+  teamId?: string;
+  teamDomain?: string;
+  apiAppId?: string;
+  /** Abort a request the app has not answered after this long (default 10 s). */
+  requestTimeoutMs?: number;
+}
+
+/** Who sends a request and from where; every field has a default. */
+export interface SenderOptions {
+  userId?: string;
+  userName?: string;
+  channelId?: string;
+  channelName?: string;
+  /** Seconds since the epoch to sign with (default: now); an old one makes a stale request. */
+  timestamp?: number;
+  /** Sent instead of the real signature, for forged-request tests. */
+  signature?: string;
+}
+
+/** Options for {@link SlackDriver.command}. */
+export interface CommandOptions extends SenderOptions {
+  /** Default `/treasury`. */
+  command?: string;
+}
+
+/** Options for {@link SlackDriver.clickButton}. */
+export interface ClickButtonOptions extends SenderOptions {
+  actionId: string;
+  value?: string;
+  blockId?: string;
+  /** The button's label, as Slack echoes it in the action (default: the action_id). */
+  text?: string;
+  /** The message holding the button; its `ts` becomes `container.message_ts`. */
+  message?: { ts: string; text?: string; blocks?: unknown[] };
+  /** Defaults to a fresh one from the stand-in. */
+  responseUrl?: string;
+}
+
+/** A message to click in, such as one returned by `standIn.messages()`. */
+export interface ClickableMessage {
+  ts: string;
+  blocks?: unknown[] | undefined;
+  text?: string | undefined;
+  channel?: string;
+}
+
+/** The app's HTTP answer to a raw request. */
+export interface RawResult {
+  status: number;
+  /** Parsed JSON when the app answered JSON, else the text ('' for an empty `ack()`). */
+  body: unknown;
+  headers: Headers;
+  elapsedMs: number;
+}
+
+/** The app's HTTP answer to a command or click, plus what it later posted to the response_url. */
+export interface DriverResult extends RawResult {
+  responseUrl: string;
+  /** Posts received so far on this request's response_url. */
+  responses(): RecordedResponse[];
+  /** Resolves once `count` posts reached this request's response_url. */
+  waitForResponses(count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
+}
+
+/** Sends requests to a Bolt app exactly as Slack does. */
+export interface SlackDriver {
+  /** Sends a signed slash command (form-encoded, as Slack does). */
+  command(text: string, options?: CommandOptions): Promise<DriverResult>;
+  /** Sends a signed `block_actions` interaction for one button click. */
+  clickButton(options: ClickButtonOptions): Promise<DriverResult>;
+  /** Clicks the button with `actionId` found in `message.blocks`, with that button's value and block_id. */
+  clickButtonIn(
+    message: ClickableMessage,
+    actionId: string,
+    options?: Omit<ClickButtonOptions, 'actionId' | 'value' | 'blockId' | 'message'>,
+  ): Promise<DriverResult>;
+  /** Sends a signed Events API callback (JSON), e.g. `{ type: 'app_home_opened', user, tab: 'home' }`. */
+  event(event: Record<string, unknown>, options?: Pick<SenderOptions, 'timestamp' | 'signature'>): Promise<RawResult>;
+  /** Sends a body with exactly these headers: nothing added, nothing signed. */
+  sendRaw(body: string, headers: Record<string, string>): Promise<RawResult>;
+  /** The Slack signature headers for a raw body. */
+  signatureHeaders(rawBody: string, timestamp?: number): Record<string, string>;
+}
+
+// Slack sends exactly this; a `; charset=…` suffix makes Bolt parse the body as JSON and answer 400.
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+/** Creates a driver that signs and sends Slack requests to `eventsUrl`. */
+export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
+  const { eventsUrl, signingSecret, standIn } = options;
+  const teamId = options.teamId ?? 'T_TEST';
+  const teamDomain = options.teamDomain ?? 'treasury-test';
+  const apiAppId = options.apiAppId ?? 'A_TEST';
+  const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+  // The deprecated verification token: Slack still sends it, Bolt ignores it.
+  const verificationToken = 'verification-token-from-rig';
+
+  const sender = (o: SenderOptions) => ({
+    userId: o.userId ?? 'U_ALICE',
+    userName: o.userName ?? 'alice',
+    channelId: o.channelId ?? 'C_TREASURY',
+    channelName: o.channelName ?? 'treasury',
+  });
+
+  const signatureHeaders = (rawBody: string, timestamp = nowSeconds()): Record<string, string> => ({
+    'x-slack-request-timestamp': String(timestamp),
+    'x-slack-signature': sign(signingSecret, timestamp, rawBody),
+  });
+
+  const sendRaw = async (body: string, headers: Record<string, string>): Promise<RawResult> => {
+    const started = performance.now();
+    const response = await fetch(eventsUrl, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(requestTimeoutMs),
+    });
+    const text = await response.text();
+    const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
+    return {
+      status: response.status,
+      body: isJson && text !== '' ? (JSON.parse(text) as unknown) : text,
+      headers: response.headers,
+      elapsedMs: performance.now() - started,
+    };
+  };
+
+  const sendSigned = (body: string, contentType: string, o: Pick<SenderOptions, 'timestamp' | 'signature'>) => {
+    const headers: Record<string, string> = { 'content-type': contentType, ...signatureHeaders(body, o.timestamp) };
+    if (o.signature !== undefined) headers['x-slack-signature'] = o.signature;
+    return sendRaw(body, headers);
+  };
+
+  const withResponseUrl = (result: RawResult, responseUrl: string): DriverResult => ({
+    ...result,
+    responseUrl,
+    responses: () => standIn.responses(responseUrl),
+    waitForResponses: (count, timeoutMs) => standIn.waitForResponses(responseUrl, count, timeoutMs),
+  });
+
+  const clickButton = async (o: ClickButtonOptions): Promise<DriverResult> => {
+    const who = sender(o);
+    const responseUrl = o.responseUrl ?? standIn.createResponseUrl();
+    const payload = {
+      type: 'block_actions',
+      user: { id: who.userId, username: who.userName, name: who.userName, team_id: teamId },
+      api_app_id: apiAppId,
+      token: verificationToken,
+      container: { type: 'message', message_ts: o.message?.ts, channel_id: who.channelId, is_ephemeral: false },
+      trigger_id: triggerId(),
+      team: { id: teamId, domain: teamDomain },
+      enterprise: null,
+      is_enterprise_install: false,
+      channel: { id: who.channelId, name: who.channelName },
+      ...(o.message !== undefined
+        ? {
+            message: {
+              type: 'message',
+              user: standIn.botUserId,
+              bot_id: standIn.botId,
+              team: teamId,
+              ...o.message,
+            },
+          }
+        : {}),
+      state: { values: {} },
+      response_url: responseUrl,
+      actions: [
+        {
+          action_id: o.actionId,
+          block_id: o.blockId ?? randomBytes(3).toString('hex'),
+          ...(o.value !== undefined ? { value: o.value } : {}),
+          type: 'button',
+          action_ts: slackTs(),
+          text: { type: 'plain_text', text: o.text ?? o.actionId, emoji: true },
+        },
+      ],
+    };
+    const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    return withResponseUrl(await sendSigned(body, FORM_CONTENT_TYPE, o), responseUrl);
+  };
+
+  return {
+    command: async (text, o = {}) => {
+      const who = sender(o);
+      const responseUrl = standIn.createResponseUrl();
+      // Field order and names as Slack sends them.
+      const body = new URLSearchParams({
+        token: verificationToken,
+        team_id: teamId,
+        team_domain: teamDomain,
+        channel_id: who.channelId,
+        channel_name: who.channelName,
+        user_id: who.userId,
+        user_name: who.userName,
+        command: o.command ?? '/treasury',
+        text,
+        api_app_id: apiAppId,
+        is_enterprise_install: 'false',
+        response_url: responseUrl,
+        trigger_id: triggerId(),
+      }).toString();
+      return withResponseUrl(await sendSigned(body, FORM_CONTENT_TYPE, o), responseUrl);
+    },
+    clickButton,
+    clickButtonIn: (message, actionId, o = {}) => {
+      const buttons = findButtons(message.blocks);
+      const button = buttons.find((b) => b.actionId === actionId);
+      if (button === undefined) {
+        const available = buttons.map((b) => b.actionId).join(', ') || '(no buttons)';
+        throw new Error(`No button with action_id "${actionId}" in message ${message.ts}; available: ${available}`);
+      }
+      return clickButton({
+        channelId: message.channel,
+        ...o,
+        actionId,
+        ...(button.value !== undefined ? { value: button.value } : {}),
+        ...(button.blockId !== undefined ? { blockId: button.blockId } : {}),
+        text: o.text ?? button.text,
+        message: {
+          ts: message.ts,
+          ...(message.text !== undefined ? { text: message.text } : {}),
+          ...(message.blocks !== undefined ? { blocks: message.blocks } : {}),
+        },
+      });
+    },
+    event: (event, o = {}) => {
+      const body = JSON.stringify({
+        token: verificationToken,
+        team_id: teamId,
+        api_app_id: apiAppId,
+        event: { event_ts: slackTs(), ...event },
+        type: 'event_callback',
+        event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
+        event_time: nowSeconds(),
+        authorizations: [
+          { team_id: teamId, user_id: standIn.botUserId, is_bot: true, is_enterprise_install: false },
+        ],
+        is_ext_shared_channel: false,
+      });
+      return sendSigned(body, 'application/json', o);
+    },
+    sendRaw,
+    signatureHeaders,
+  };
+}
+
+/** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`). */
+export function sign(signingSecret: string, timestamp: number, rawBody: string): string {
+  return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
+}
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+// "1732200000.123456": seconds and microseconds, the way Slack writes action and event timestamps.
+function slackTs(): string {
+  const ms = Date.now();
+  return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1000 + Math.floor(Math.random() * 1000)).padStart(6, '0')}`;
+}
+
+// Shaped like Slack's trigger_ids ("13345224609.738474920.8088930838d88f008e0").
+function triggerId(): string {
+  const digits = (n: number): string => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+  return `${digits(11)}.${digits(9)}.${randomBytes(11).toString('hex').slice(0, 21)}`;
+}
