@@ -30,3 +30,10 @@ export function createLogger(level: LogLevelName = 'info', write: (line: string)
 
 /** A logger that drops everything (tests that do not read logs). */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Hand-picked fields of an error for the log: name, code, status and message, never request options. */
+export function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { value: String(error) };
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return { name: error.name, message: error.message, ...(code === undefined ? {} : { code }), ...(status === undefined ? {} : { status }) };
+}

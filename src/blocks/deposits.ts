@@ -1,0 +1,33 @@
+import { formatUsd } from '../money.js';
+import type { Deposit } from '../payments/index.js';
+import { fields, header, section, type SlackMessage } from './common.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUtc } from './format.js';
+import { code } from './mrkdwn.js';
+import { recordFooter, type RecordViewOptions } from './share.js';
+
+/** `/treasury deposit <id>`. Old deposits have no USD pricing of their fee: that is said, not hidden. */
+export function buildDeposit(deposit: Deposit, options: RecordViewOptions): SlackMessage {
+  const amount = formatCryptoAmount(deposit.amount, deposit.crypto);
+  const service = deposit.fee.service;
+  const fee = service ? formatFeeLeg(service) : 'none';
+  const feeUsd =
+    deposit.fee.totalInUsd === null ? 'n/a (this deposit predates USD pricing)' : formatUsd(deposit.fee.totalInUsd);
+  return {
+    text: `Deposit of ${amount}: ${deposit.status}`,
+    blocks: [
+      header(`Deposit · ${amount}`),
+      fields([
+        ['Status', formatStatus(deposit.status)],
+        ['Amount', amount],
+        ['Network', formatNetwork(deposit.network)],
+        ['Received', formatUtc(deposit.createdAt)],
+        ['Service fee', fee],
+        ['Fee total (USD)', feeUsd],
+      ]),
+      section(
+        `*From*\n${deposit.txFrom ? code(deposit.txFrom) : '_unknown_'}\n*Transaction*\n${deposit.txHash ? code(deposit.txHash) : '_none_'}`,
+      ),
+      ...recordFooter('deposit', 'Deposit', deposit.id, options),
+    ],
+  };
+}

@@ -1,0 +1,65 @@
+import { UsageError } from '../commands/parse.js';
+import { AmountError } from '../money.js';
+import {
+  PaymentsError,
+  PaymentsForbiddenError,
+  PaymentsUnexpectedResponseError,
+  PaymentsValidationError,
+} from '../payments/index.js';
+import { context, section, type SlackMessage } from './common.js';
+import { code, escapeText } from './mrkdwn.js';
+
+/** A problem we explain to the user in plain words, with no API call behind it (bad asset, nothing to do…). */
+export class UserFacingError extends Error {
+  constructor(
+    /** mrkdwn, already escaped. */
+    readonly mrkdwn: string,
+  ) {
+    super(mrkdwn);
+    this.name = 'UserFacingError';
+  }
+}
+
+/** A short, escaped sentence saying what went wrong; never a stack trace. `notFound` names the missing thing. */
+export function describeFailure(error: unknown, notFound = 'record'): string {
+  if (error instanceof UserFacingError) return error.mrkdwn;
+  if (error instanceof UsageError) {
+    return `${escapeText(error.message)}${error.usage ? `\nUsage: \`/treasury ${escapeText(error.usage)}\`` : ''}`;
+  }
+  if (error instanceof AmountError) return escapeText(error.reason);
+  if (error instanceof PaymentsValidationError) {
+    const details = error.fieldErrors.map((f) => `• ${code(f.field)}: ${escapeText(f.messages.join('; '))}`);
+    return [`The payment service refused this: *${escapeText(error.apiMessage)}*`, ...details].join('\n');
+  }
+  if (error instanceof PaymentsForbiddenError) {
+    return `The payment API key lacks the permission ${code(error.permission)} needed for this. An admin can grant it in the payment dashboard.`;
+  }
+  if (error instanceof PaymentsUnexpectedResponseError) {
+    return `The payment service answered in a shape the bot does not understand (at ${code(error.field)}), so nothing is shown rather than something wrong. The details are in the bot's log.`;
+  }
+  if (error instanceof PaymentsError) {
+    switch (error.code) {
+      case 'unauthorized':
+        return 'The payment service rejected the bot\'s API key. An admin needs to check `PAYMENTS_API_KEY`.';
+      case 'not_found':
+        return `No such ${escapeText(notFound)} for this merchant.`;
+      case 'rate_limited':
+        return 'The payment service is rate-limiting us right now. Please try again in a minute.';
+      case 'network':
+        return 'The payment service did not answer in time. Please try again in a minute.';
+      default:
+        return 'The payment service had an internal error. Please try again in a minute.';
+    }
+  }
+  return 'Something went wrong inside the bot. It has been logged; please try again.';
+}
+
+/** The reply for a failed command or click. */
+export function buildFailure(error: unknown, notFound?: string): SlackMessage {
+  const text = describeFailure(error, notFound);
+  const isOurFault = !(error instanceof UserFacingError || error instanceof UsageError || error instanceof AmountError || error instanceof PaymentsError);
+  return {
+    text,
+    blocks: [section(`:warning: ${text}`), ...(isOurFault ? [context('If this keeps happening, tell whoever runs the bot.')] : [])],
+  };
+}

@@ -1,0 +1,31 @@
+/** Every action_id the app binds, in one place so builders and listeners cannot drift apart. */
+export const ACTION_IDS = {
+  withdrawalsPage: 'withdrawals_page',
+  payoutsPage: 'payouts_page',
+  gasPage: 'gas_page',
+  shareInChannel: 'share_in_channel',
+} as const;
+
+/** Lookups whose result can be shared in the channel with one click. */
+export type ShareableKind = 'invoice' | 'withdrawal' | 'task' | 'deposit';
+
+/** The value of a "Share in channel" button. */
+export interface ShareButtonValue {
+  kind: ShareableKind;
+  id: string;
+}
+
+/** State of a "Next page" button of the payout task list (the API page of 50 is shown in slices). */
+export interface PayoutsPageValue {
+  status?: string;
+  assetId?: string;
+  cursor: string | null;
+  offset: number;
+}
+
+/** State of a "Next page" button of the gas manager list. */
+export interface GasPageValue {
+  status?: string;
+  cursor: string | null;
+  offset: number;
+}

@@ -1,0 +1,31 @@
+/**
+ * Slack mrkdwn helpers. Anything not written by us (what users type, product titles, extraData, addresses,
+ * API messages) goes through `escapeText` so `<!channel>` or `<http://evil|click>` shows as text and never
+ * becomes a live mention or link.
+ */
+
+/** Escapes the three characters Slack treats as control characters in mrkdwn. */
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Inline code of untrusted text (backticks inside would end the span, so they are replaced). */
+export function code(text: string): string {
+  return `\`${escapeText(text).replace(/`/g, "'")}\``;
+}
+
+/** A user mention; only well-formed Slack user ids are turned into one. */
+export function mention(userId: string): string {
+  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeText(userId);
+}
+
+/** A link with our own label; URLs that could break out of the link syntax are shown as escaped text. */
+export function link(url: string, label: string): string {
+  if (!/^https?:\/\/[^\s<>|]+$/.test(url)) return escapeText(url);
+  return `<${url}|${escapeText(label)}>`;
+}
+
+/** Shortens long hashes and addresses in the middle: 0x1234…abcd. */
+export function shorten(text: string, keep = 6): string {
+  return text.length <= keep * 2 + 1 ? text : `${text.slice(0, keep)}…${text.slice(-keep)}`;
+}

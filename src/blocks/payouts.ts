@@ -1,0 +1,69 @@
+import { formatUsd } from '../money.js';
+import type { CursorPage, PayoutTask } from '../payments/index.js';
+import { actions, button, nextSlice, fields, header, linesToSections, section, context, type SlackMessage } from './common.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUtc } from './format.js';
+import { ACTION_IDS, type PayoutsPageValue } from './ids.js';
+import { code, escapeText } from './mrkdwn.js';
+import { recordFooter, type RecordViewOptions } from './share.js';
+
+/** Tasks shown per message; the API's fixed page of 50 is shown in slices of this size. */
+export const TASKS_PER_MESSAGE = 25;
+
+function taskLine(task: PayoutTask): string {
+  const amount = formatCryptoAmount(task.amount, task.crypto);
+  return (
+    `${formatStatus(task.status, task.subStatus)} *${amount}* on ${formatNetwork(task.network)} (${formatUsd(task.amountInUsd)}) · ` +
+    `${task.targetsCount} targets · ${formatUtc(task.createdAt)} · ${code(task.id)}`
+  );
+}
+
+/** `/treasury payouts …`: a slice of one API page, newest first, with "Next page" while there is more. */
+export function buildPayoutTaskList(
+  page: CursorPage<PayoutTask>,
+  request: PayoutsPageValue,
+  filterLabel: string,
+): SlackMessage {
+  const slice = page.items.slice(request.offset, request.offset + TASKS_PER_MESSAGE);
+  const title = `Payout tasks${filterLabel ? ` · ${filterLabel}` : ''}`;
+  if (slice.length === 0) {
+    return { text: `${title}: none`, blocks: [header(title), section('No payout tasks match.')] };
+  }
+  const next = nextSlice(request, page, TASKS_PER_MESSAGE);
+  return {
+    text: `${title}: ${slice.length} shown`,
+    blocks: [
+      header(title),
+      ...linesToSections(slice.map(taskLine)),
+      context(next ? 'Newest first. More on the next page.' : 'Newest first. That is all.'),
+      ...actions(next ? [button('Next page ▶', ACTION_IDS.payoutsPage, JSON.stringify(next))] : []),
+    ],
+  };
+}
+
+/** `/treasury task <id>`: one task with its gas (fee.network). */
+export function buildPayoutTask(task: PayoutTask, options: RecordViewOptions): SlackMessage {
+  const amount = formatCryptoAmount(task.amount, task.crypto);
+  const gas = task.fee.network.length > 0 ? task.fee.network.map(formatFeeLeg).join(' + ') : 'none reported';
+  return {
+    text: `Payout task ${amount}: ${task.status}`,
+    blocks: [
+      header(`Payout task · ${amount}`),
+      fields([
+        ['Status', formatStatus(task.status, task.subStatus)],
+        ['Type', escapeText(task.type)],
+        ['Amount', `${amount} (${formatUsd(task.amountInUsd)})`],
+        ['Network', formatNetwork(task.network)],
+        ['Targets', String(task.targetsCount)],
+        ['Created', formatUtc(task.createdAt)],
+        ['Gas (network fee)', `${gas}\n_paid from the merchant's payment address, not in the USD total_`],
+        ['Service fee', task.fee.service ? formatFeeLeg(task.fee.service) : 'none'],
+        ['Fee total (USD)', formatUsd(task.fee.totalInUsd)],
+        ['Payout', code(task.payoutId)],
+      ]),
+      section(
+        `*Transfer tx*\n${task.transferTxHash ? code(task.transferTxHash) : '_none yet_'}\n*Payout tx*\n${task.payoutTxHash ? code(task.payoutTxHash) : '_none yet_'}`,
+      ),
+      ...recordFooter('task', 'Task', task.id, options),
+    ],
+  };
+}

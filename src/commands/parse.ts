@@ -1,0 +1,178 @@
+/**
+ * Turns the text after `/treasury` into a typed command, without any API call. Anything wrong with the
+ * text is a UsageError whose message can be shown to the user as is (it is escaped when rendered).
+ */
+import { parseDuration } from '../config.js';
+import { MAX_PAYMENT_DELAY_SECONDS } from '../payments/index.js';
+
+/** A problem with what the user typed; `usage` is the subcommand's syntax to show next to it. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Options of `invoice`. */
+export interface InvoiceOptions {
+  /** paymentDelayTime in seconds. */
+  expiresInSeconds?: number;
+  /** `--asset`: the predefined asset of a USD invoice. */
+  asset?: string;
+  /** `--data`: extraData. */
+  data?: string;
+}
+
+export const PAYOUT_STATUSES = ['pending', 'failed', 'success'] as const;
+export const GAS_STATUSES = ['pending', 'cancelled', 'failed', 'success'] as const;
+
+/** Every parsed `/treasury` command. */
+export type TreasuryCommand =
+  | { kind: 'help' }
+  | { kind: 'balances' }
+  | { kind: 'balance'; asset: string }
+  | { kind: 'invoice-info'; invoiceId: string }
+  /** `words` is everything after the amount: an asset reference and/or the title, told apart with the asset list. */
+  | { kind: 'invoice-create'; amount: string; words: string[]; options: InvoiceOptions }
+  | { kind: 'withdrawals'; page: number }
+  | { kind: 'withdrawal'; withdrawalId: string }
+  | { kind: 'payouts'; status?: (typeof PAYOUT_STATUSES)[number]; asset?: string }
+  | { kind: 'task'; taskId: string }
+  | { kind: 'deposit'; depositId: string }
+  | { kind: 'gas'; status?: (typeof GAS_STATUSES)[number] };
+
+/** Syntax of each subcommand, with an example; the help text is built from this. */
+export const USAGE = {
+  help: ['help', 'this list'],
+  balances: ['balances', 'every asset with its balance and USD value'],
+  balance: ['balance <asset>', 'one asset, e.g. `balance USDT@BSC`'],
+  invoice: ['invoice <amount> [title…]', 'USD invoice, e.g. `invoice $49.99 Pro plan --expires 2h`'],
+  invoiceCrypto: ['invoice <amount> <asset> [title…]', 'crypto invoice, e.g. `invoice 0.05 ETH Consulting`'],
+  invoiceInfo: ['invoice <invoice-id>', 'status of an invoice'],
+  withdrawals: ['withdrawals [page]', 'recent withdrawals, newest first'],
+  withdrawal: ['withdrawal <id>', 'one withdrawal'],
+  payouts: ['payouts [pending|failed|success] [asset]', 'payout tasks, e.g. `payouts failed USDT`'],
+  task: ['task <id>', 'one payout task with its gas'],
+  deposit: ['deposit <id>', 'one deposit'],
+  gas: ['gas [pending|cancelled|failed|success]', 'gas manager top-ups, e.g. `gas failed`'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for the UUID ids the API uses. */
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}
+
+/**
+ * Splits on whitespace, keeping quoted phrases together ("…", '…' and Slack's curly quotes), so that
+ * `--data "order 42"` is one option value.
+ */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  const pattern = /"([^"]*)"|“([^”]*)”|'([^']*)'|‘([^’]*)’|(\S+)/g;
+  for (const match of text.matchAll(pattern)) {
+    tokens.push(match[1] ?? match[2] ?? match[3] ?? match[4] ?? match[5] ?? '');
+  }
+  return tokens;
+}
+
+function requireId(args: string[], what: string, usage: readonly [string, string]): string {
+  const [id, extra] = args;
+  if (id === undefined) throw new UsageError(`Which ${what}? Give its id.`, usage[0]);
+  if (extra !== undefined) throw new UsageError(`Give only the ${what} id.`, usage[0]);
+  if (!isUuid(id)) throw new UsageError(`"${id}" is not a ${what} id (ids look like 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f).`, usage[0]);
+  return id.toLowerCase();
+}
+
+function parseInvoiceOptions(tokens: string[]): { words: string[]; options: InvoiceOptions } {
+  const words: string[] = [];
+  const options: InvoiceOptions = {};
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    const optionMatch = /^--(expires|asset|data)(?:=(.*))?$/.exec(token);
+    if (!optionMatch) {
+      if (token.startsWith('--')) throw new UsageError(`Unknown option ${token}. Invoice options are --expires, --asset and --data.`, USAGE.invoice[0]);
+      words.push(token);
+      continue;
+    }
+    const name = optionMatch[1]!;
+    const value = optionMatch[2] ?? tokens[++i];
+    if (value === undefined || value === '') throw new UsageError(`--${name} needs a value.`, USAGE.invoice[0]);
+    if (name === 'expires') {
+      const ms = parseDuration(value);
+      if (ms === undefined) throw new UsageError(`--expires takes a duration such as 30m, 2h or 1d, not "${value}".`, USAGE.invoice[0]);
+      if (ms % 1000 !== 0 || ms / 1000 > MAX_PAYMENT_DELAY_SECONDS) {
+        throw new UsageError('--expires can be at most 24h (the payment service allows 86400 seconds).', USAGE.invoice[0]);
+      }
+      options.expiresInSeconds = ms / 1000;
+    } else if (name === 'asset') {
+      options.asset = value;
+    } else {
+      options.data = value;
+    }
+  }
+  return { words, options };
+}
+
+/** Parses the text of `/treasury …`. */
+export function parseTreasuryCommand(text: string): TreasuryCommand {
+  const [rawSubcommand, ...args] = tokenize(text.trim());
+  const subcommand = rawSubcommand?.toLowerCase();
+  switch (subcommand) {
+    case undefined:
+    case 'help':
+      return { kind: 'help' };
+    case 'balances':
+      return { kind: 'balances' };
+    case 'balance': {
+      if (args.length === 0) return { kind: 'balances' };
+      if (args.length > 1) throw new UsageError('Give one asset, e.g. `balance USDT@ETH`.', USAGE.balance[0]);
+      return { kind: 'balance', asset: args[0]! };
+    }
+    case 'invoice': {
+      const [first, ...rest] = args;
+      if (first === undefined) throw new UsageError('Give an amount to invoice, or an invoice id to look up.', USAGE.invoice[0]);
+      if (isUuid(first) && rest.length === 0) return { kind: 'invoice-info', invoiceId: first.toLowerCase() };
+      const { words, options } = parseInvoiceOptions(rest);
+      return { kind: 'invoice-create', amount: first, words, options };
+    }
+    case 'withdrawals': {
+      if (args.length > 1) throw new UsageError('Give at most a page number.', USAGE.withdrawals[0]);
+      const page = args[0] === undefined ? 1 : /^\d{1,6}$/.test(args[0]) ? Number(args[0]) : NaN;
+      if (!(page >= 1)) throw new UsageError(`"${args[0]}" is not a page number.`, USAGE.withdrawals[0]);
+      return { kind: 'withdrawals', page };
+    }
+    case 'withdrawal':
+      return { kind: 'withdrawal', withdrawalId: requireId(args, 'withdrawal', USAGE.withdrawal) };
+    case 'payouts':
+    case 'tasks': {
+      let status: (typeof PAYOUT_STATUSES)[number] | undefined;
+      let asset: string | undefined;
+      for (const arg of args) {
+        const lower = arg.toLowerCase();
+        if ((PAYOUT_STATUSES as readonly string[]).includes(lower) && status === undefined) status = lower as (typeof PAYOUT_STATUSES)[number];
+        else if (asset === undefined) asset = arg;
+        else throw new UsageError(`Unexpected "${arg}".`, USAGE.payouts[0]);
+      }
+      return { kind: 'payouts', status, asset };
+    }
+    case 'task':
+      return { kind: 'task', taskId: requireId(args, 'payout task', USAGE.task) };
+    case 'deposit':
+      return { kind: 'deposit', depositId: requireId(args, 'deposit', USAGE.deposit) };
+    case 'gas': {
+      if (args.length > 1) throw new UsageError('Give at most one status.', USAGE.gas[0]);
+      const status = args[0]?.toLowerCase();
+      if (status !== undefined && !(GAS_STATUSES as readonly string[]).includes(status)) {
+        throw new UsageError(`"${args[0]}" is not a gas status: use ${GAS_STATUSES.join(', ')}.`, USAGE.gas[0]);
+      }
+      return { kind: 'gas', status: status as (typeof GAS_STATUSES)[number] | undefined };
+    }
+    default:
+      throw new UsageError(`Unknown subcommand "${rawSubcommand}". Type \`/treasury help\` to see them all.`);
+  }
+}

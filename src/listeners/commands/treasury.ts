@@ -1,0 +1,62 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { buildFailure } from '../../blocks/errors.js';
+import { buildHelp } from '../../blocks/help.js';
+import type { SlackMessage } from '../../blocks/common.js';
+import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse.js';
+import * as lookups from '../../features/lookups.js';
+import { errorFields } from '../../logger.js';
+import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
+
+/** Runs one parsed command; every answer is a message, failures included. */
+async function run(deps: ListenerDeps, command: TreasuryCommand): Promise<SlackMessage> {
+  switch (command.kind) {
+    case 'help':
+      return buildHelp();
+    case 'balances':
+      return lookups.showBalances(deps);
+    case 'balance':
+      return lookups.showBalance(deps, command.asset);
+    case 'invoice-info':
+      return lookups.showInvoice(deps, command.invoiceId);
+    case 'invoice-create':
+      return lookups.createInvoice(deps, command.amount, command.words, command.options);
+    case 'withdrawals':
+      return lookups.showWithdrawals(deps, command.page);
+    case 'withdrawal':
+      return lookups.showWithdrawal(deps, command.withdrawalId);
+    case 'payouts':
+      return lookups.startPayoutTaskList(deps, command.status, command.asset);
+    case 'task':
+      return lookups.showPayoutTask(deps, command.taskId);
+    case 'deposit':
+      return lookups.showDeposit(deps, command.depositId);
+    case 'gas':
+      return lookups.showGas(deps, { status: command.status, cursor: null, offset: 0 });
+  }
+}
+
+/**
+ * `/treasury …`: acknowledged at once, before any API call (Slack gives up after 3 seconds and the API may
+ * be slower), then answered privately through respond(): treasury data is sensitive.
+ */
+export function createTreasuryCommandListener(deps: ListenerDeps) {
+  return async ({ command, ack, respond }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    if (!mayUseBot(deps, command.user_id)) {
+      await ack({ response_type: 'ephemeral', text: NOT_A_TREASURY_USER });
+      return;
+    }
+    await ack();
+    let reply: SlackMessage;
+    try {
+      reply = await run(deps, parseTreasuryCommand(command.text));
+    } catch (error) {
+      deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
+      reply = buildFailure(error);
+    }
+    try {
+      await respond({ response_type: 'ephemeral', ...reply });
+    } catch (error) {
+      deps.logger.error('could not deliver the reply to Slack', { error: errorFields(error) });
+    }
+  };
+}

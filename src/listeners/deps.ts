@@ -1,0 +1,18 @@
+import type { FeatureDeps } from '../features/lookups.js';
+import type { Logger } from '../logger.js';
+
+/** What every listener receives: the features' dependencies plus who may use the bot. */
+export interface ListenerDeps extends FeatureDeps {
+  logger: Logger;
+  /** Empty: everyone may use the bot. */
+  treasuryUsers: readonly string[];
+}
+
+/** The TREASURY_USERS gate: an empty list lets everyone in. */
+export function mayUseBot(deps: ListenerDeps, userId: string): boolean {
+  return deps.treasuryUsers.length === 0 || deps.treasuryUsers.includes(userId);
+}
+
+/** The polite refusal for people outside TREASURY_USERS; nothing is called for them. */
+export const NOT_A_TREASURY_USER =
+  'Sorry, this bot is limited to the treasury team. Ask an admin to add you to TREASURY_USERS if you need it.';

@@ -1,0 +1,17 @@
+import type { App } from '@slack/bolt';
+import { ACTION_IDS } from '../blocks/ids.js';
+import { createGasPageListener, createPayoutsPageListener, createShareListener, createWithdrawalsPageListener } from './actions/lookups.js';
+import { createTreasuryCommandListener } from './commands/treasury.js';
+import type { ListenerDeps } from './deps.js';
+
+/** The slash command the manifest declares. */
+export const TREASURY_COMMAND = '/treasury';
+
+/** The one place where command names and action_ids are bound to their handlers. */
+export function registerListeners(app: App, deps: ListenerDeps): void {
+  app.command(TREASURY_COMMAND, createTreasuryCommandListener(deps));
+  app.action(ACTION_IDS.withdrawalsPage, createWithdrawalsPageListener(deps));
+  app.action(ACTION_IDS.payoutsPage, createPayoutsPageListener(deps));
+  app.action(ACTION_IDS.gasPage, createGasPageListener(deps));
+  app.action(ACTION_IDS.shareInChannel, createShareListener(deps));
+}

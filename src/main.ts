@@ -1,0 +1,57 @@
+/**
+ * Entry point: configuration → payments client → Slack app. Every start-up problem ends the process with
+ * exit code 1 and readable lines, never an unhandled rejection.
+ */
+import { createTreasuryApp, StartupError } from './app.js';
+import { ConfigError, describeConfig, loadConfig } from './config.js';
+import { createLogger, errorFields } from './logger.js';
+import { createPaymentsClient } from './payments/index.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Cannot start: the configuration has ${error.problems.length} problem(s):\n`);
+      for (const problem of error.problems) process.stderr.write(`  ${problem}\n`);
+      process.stderr.write('See .env.example for every variable.\n');
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = createLogger(config.logLevel);
+  logger.info('starting treasury bot', describeConfig(config));
+  const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
+  const treasury = createTreasuryApp({ config, payments, logger });
+
+  try {
+    const { port } = await treasury.start();
+    logger.info(config.slackAppToken ? `connected to Slack in Socket Mode; /healthz on port ${port}` : `listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
+  } catch (error) {
+    process.stderr.write(`Cannot start: ${error instanceof StartupError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`received ${signal}, shutting down`);
+    treasury
+      .stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error('error while shutting down', { error: errorFields(error) });
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
