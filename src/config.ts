@@ -94,8 +94,8 @@ const EnvSchema = z
     PORT: optionalText.transform((v, ctx) => {
       if (v === undefined) return 3000;
       const port = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
-      if (!(port >= 1 && port <= 65535)) {
-        ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535' });
+      if (!(port >= 0 && port <= 65535)) {
+        ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535 (0 picks a free one)' });
         return z.NEVER;
       }
       return port;

@@ -21,7 +21,8 @@ export interface LocalStack {
 
 /** Options of startLocalStack: extra environment for the bot, and simulator settings. */
 export interface LocalStackOptions {
-  env?: Record<string, string>;
+  /** Extra bot environment; a function gets the started simulator (e.g. to pick one of its other keys). */
+  env?: Record<string, string> | ((simulator: PaymentsSimulator) => Record<string, string>);
   simulator?: SimulatorOptions;
   logger?: Logger;
   /** Per-attempt timeout of payment API calls. */
@@ -44,9 +45,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
-    PORT: '1',
+    PORT: '0',
     DATA_FILE: './data/local-stack.json',
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env(simulator) : options.env),
   });
   const logger = options.logger ?? silentLogger;
   const payments = createPaymentsClient({
@@ -57,8 +58,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Keep retries quick: tests inject failures and should not wait seconds for back-off.
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
   });
-  // Port 0: a free port, whatever PORT says.
-  const treasury = createTreasuryApp({ config: { ...config, port: 0 }, payments, logger, host: '127.0.0.1', slackRetries: 0 });
+  const treasury = createTreasuryApp({ config, payments, logger, host: '127.0.0.1', slackRetries: 0 });
   const { port } = await treasury.start();
   const botUrl = `http://127.0.0.1:${port}`;
   const driver = createSlackDriver({ eventsUrl: `${botUrl}/slack/events`, signingSecret: SIGNING_SECRET, standIn: slack });

@@ -1,0 +1,111 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTreasuryApp, StartupError } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { silentLogger } from '../src/logger.js';
+import { createPaymentsClient } from '../src/payments/index.js';
+import { startSlackStandIn, type SlackStandIn } from '../src/rig/slack-stand-in.js';
+import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
+
+// `npm test` builds first; these tests run the real entry point as a user would.
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+interface ProcessResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bot with exactly `env` (plus PATH) in an empty directory, so no .env file is read. */
+function runBot(env: Record<string, string>, options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals } = {}): Promise<ProcessResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], {
+      cwd: mkdtempSync(join(tmpdir(), 'bot-')),
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (options.untilStderr?.test(stderr) && options.thenSignal) {
+        options.untilStderr = undefined;
+        child.kill(options.thenSignal);
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let simulator: PaymentsSimulator;
+let slack: SlackStandIn;
+const TOKEN = 'xoxb-the-right-token';
+beforeAll(async () => {
+  simulator = await startSimulator({ quiet: true });
+  slack = await startSlackStandIn({ botToken: TOKEN });
+});
+afterAll(async () => {
+  await slack.close();
+  await simulator.close();
+});
+
+function validEnv(): Record<string, string> {
+  return {
+    PAYMENTS_API_URL: simulator.url,
+    PAYMENTS_API_KEY: simulator.apiKey,
+    SLACK_BOT_TOKEN: TOKEN,
+    SLACK_SIGNING_SECRET: 'secret-for-startup-test',
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+  };
+}
+
+describe('start-up', () => {
+  it('exits 1 before doing anything when configuration is missing, one line per variable', async () => {
+    const result = await runBot({});
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cannot start: the configuration has 4 problem(s):');
+    for (const variable of ['PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']) {
+      expect(result.stderr).toMatch(new RegExp(`^  ${variable}: `, 'm'));
+    }
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 with one readable line when Slack rejects the bot token, and never prints a secret', async () => {
+    const result = await runBot({ ...validEnv(), SLACK_BOT_TOKEN: 'xoxb-wrong-secret-token' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Cannot start: Slack rejected SLACK_BOT_TOKEN (invalid_auth). Check the bot token of the installed app.');
+    expect(result.stderr).not.toMatch(/UnhandledPromiseRejection|\n\s+at /);
+    for (const secret of ['wrong-secret-token', simulator.apiKey, 'secret-for-startup-test']) {
+      expect(result.stdout + result.stderr).not.toContain(secret);
+    }
+  });
+
+  it('starts in HTTP mode, logs where it listens with secrets redacted, and stops cleanly on SIGTERM', async () => {
+    const result = await runBot(validEnv(), { untilStderr: /listening for Slack on port \d+/, thenSignal: 'SIGTERM' });
+    expect(result.stderr).toMatch(/listening for Slack on port \d+ \(POST \/slack\/events, GET \/healthz\)/);
+    expect(result.stderr).toContain('received SIGTERM, shutting down');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('"SLACK_BOT_TOKEN":"xoxb-[redacted]"');
+    expect(result.stdout + result.stderr).not.toContain(TOKEN.slice(5));
+    expect(result.stdout + result.stderr).not.toContain(simulator.apiKey);
+  });
+
+  it('createTreasuryApp().start() rejects with a StartupError instead of an unhandled rejection', async () => {
+    const config = loadConfig({ ...validEnv(), SLACK_BOT_TOKEN: 'xoxb-nope' });
+    const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey });
+    const treasury = createTreasuryApp({ config, payments, logger: silentLogger, host: '127.0.0.1', slackRetries: 0 });
+    await expect(treasury.start()).rejects.toThrow(StartupError);
+    await expect(treasury.start()).rejects.toThrow('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
+  });
+});
