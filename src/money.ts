@@ -395,3 +395,10 @@ export function sumDecimals(values: readonly string[]): string {
   const total = values.reduce((sum, value) => sum + toBaseUnits(value, scale), 0n);
   return fromBaseUnits(total, scale);
 }
+
+/** Compares two API decimal strings exactly: -1, 0 or 1. */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const difference = toBaseUnits(a, scale) - toBaseUnits(b, scale);
+  return difference === 0n ? 0 : difference > 0n ? 1 : -1;
+}

@@ -15,6 +15,7 @@ import {
   isBaseUnitString,
   parseTokenAmount,
   parseUsdAmount,
+  compareDecimals,
   sumDecimals,
   toBaseUnits,
 } from '../src/money.js';
@@ -680,4 +681,13 @@ describe('sumDecimals', () => {
     expect(sumDecimals(['1520.254301', '3000', '0.000001', '-0.5'])).toBe('4519.754302');
     expect(sumDecimals([])).toBe('0');
   });
+});
+
+describe('compareDecimals', () => {
+  it.each([
+    ['10', '9.999999', 1],
+    ['0.10', '0.1', 0],
+    ['-1', '0', -1],
+    ['123456789012345678901234567890.1', '123456789012345678901234567890.01', 1],
+  ] as const)('%s vs %s → %d', (a, b, expected) => expect(compareDecimals(a, b)).toBe(expected));
 });
