@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -158,4 +158,23 @@ describe('parseDuration', () => {
     ['7D', 604_800_000],
   ])('%s → %d ms', (text, ms) => expect(parseDuration(text)).toBe(ms));
   it.each(['', 'h', '1.5h', '-1h', '1w'])('rejects %j', (text) => expect(parseDuration(text)).toBeUndefined());
+});
+
+describe('.env.example and README', () => {
+  const variables = [
+    'PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'PORT',
+    'ALERT_CHANNEL', 'POLL_SCHEDULE', 'ALERT_LOOKBACK', 'SWAP_APPROVERS', 'ALLOW_SELF_APPROVAL', 'TREASURY_USERS', 'DATA_FILE', 'LOG_LEVEL',
+  ];
+  const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+  it('list every variable the configuration reads', () => {
+    expect(Object.keys(example).sort()).toEqual([...variables].sort());
+    for (const variable of variables) expect(readme).toContain(`| \`${variable}\` |`);
+  });
+
+  it('.env.example parses once the secrets are filled in, with the documented defaults', () => {
+    const config = loadConfig({ ...example, PAYMENTS_API_KEY: 'key', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret' });
+    expect(config).toMatchObject({ port: 3000, pollSchedule: '* * * * *', alertLookbackMs: 86_400_000, allowSelfApproval: false, slackAppToken: undefined });
+  });
 });
