@@ -5,13 +5,18 @@ import type { Config } from './config.js';
 import { errorFields, type Logger } from './logger.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
+import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps.js';
+import type { BotStore } from './store/state.js';
 
 /** What the Slack app is built from; everything that varies is injected. */
 export interface TreasuryAppOptions {
   config: Config;
   payments: PaymentsClient;
+  store: BotStore;
   logger: Logger;
   now?: () => Date;
+  /** How swaps are followed after approval; default every 5 s for up to 30 minutes. */
+  swapFollow?: FollowPolicy;
   /** Interface the HTTP server binds to (HTTP mode); all interfaces by default, loopback in tests. */
   host?: string;
   /** Web API retries; Bolt's default retries for about 30 minutes, which would hide a dead Slack. */
@@ -29,6 +34,7 @@ export class StartupError extends Error {
 /** The running app. */
 export interface TreasuryApp {
   app: App;
+  swaps: SwapService;
   /** Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz). */
   start(): Promise<{ port: number }>;
   stop(): Promise<void>;
@@ -110,12 +116,28 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         clientOptions,
       });
 
-  registerListeners(app, {
+  const now = options.now ?? (() => new Date());
+  const messenger: QuoteMessenger = {
+    async post(channel, message) {
+      const posted = await app.client.chat.postMessage({ channel, ...message });
+      if (!posted.ts) throw new Error('Slack accepted the message but returned no ts');
+      return posted.ts;
+    },
+    async update(channel, ts, message) {
+      await app.client.chat.update({ channel, ts, ...message });
+    },
+  };
+  const swaps = createSwapService({
     payments: options.payments,
-    now: options.now ?? (() => new Date()),
+    store: options.store,
+    messenger,
     logger,
-    treasuryUsers: config.treasuryUsers,
+    now,
+    policy: { approvers: config.swapApprovers, allowSelfApproval: config.allowSelfApproval },
+    follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
   });
+
+  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
@@ -123,6 +145,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   let server: Server | undefined;
   return {
     app,
+    swaps,
     async start() {
       try {
         await app.init();
@@ -130,12 +153,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         throw new StartupError(describeSlackStartupFailure(error));
       }
       try {
+        let port = config.port;
         if (socketMode) {
           await app.start();
-          return { port: config.port };
+        } else {
+          server = (await app.start({ port: config.port, host: options.host ?? '0.0.0.0' })) as Server;
+          port = (server.address() as AddressInfo).port;
         }
-        server = (await app.start({ port: config.port, host: options.host ?? '0.0.0.0' })) as Server;
-        return { port: (server.address() as AddressInfo).port };
+        // After start, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
+        await swaps.recover();
+        return { port };
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} is already in use: set PORT to a free one.`);
@@ -143,6 +170,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       }
     },
     async stop() {
+      swaps.stop();
       // Keep-alive sockets would otherwise hold stop() open until they time out.
       server?.closeAllConnections();
       await app.stop();

@@ -6,6 +6,7 @@ import { createTreasuryApp, StartupError } from './app.js';
 import { ConfigError, describeConfig, loadConfig } from './config.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
+import { openBotStore } from './store/state.js';
 
 async function main(): Promise<void> {
   let config;
@@ -24,7 +25,17 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   logger.info('starting treasury bot', describeConfig(config));
   const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
-  const treasury = createTreasuryApp({ config, payments, logger });
+  let store;
+  try {
+    store = await openBotStore(config.dataFile, logger);
+  } catch (error) {
+    process.stderr.write(`Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  if (store.recoveredCorruptFile) {
+    process.stderr.write(`WARNING: ${config.dataFile} was corrupt. It was kept as ${store.recoveredCorruptFile}; the bot starts from empty state.\n`);
+  }
+  const treasury = createTreasuryApp({ config, payments, store, logger });
 
   try {
     const { port } = await treasury.start();
@@ -41,6 +52,7 @@ async function main(): Promise<void> {
     logger.info(`received ${signal}, shutting down`);
     treasury
       .stop()
+      .then(() => store.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         logger.error('error while shutting down', { error: errorFields(error) });

@@ -4,6 +4,9 @@ export const ACTION_IDS = {
   payoutsPage: 'payouts_page',
   gasPage: 'gas_page',
   shareInChannel: 'share_in_channel',
+  swapApprove: 'swap_approve',
+  swapReject: 'swap_reject',
+  swapNewQuote: 'swap_new_quote',
 } as const;
 
 /** Lookups whose result can be shared in the channel with one click. */

@@ -42,7 +42,10 @@ export type TreasuryCommand =
   | { kind: 'payouts'; status?: (typeof PAYOUT_STATUSES)[number]; asset?: string }
   | { kind: 'task'; taskId: string }
   | { kind: 'deposit'; depositId: string }
-  | { kind: 'gas'; status?: (typeof GAS_STATUSES)[number] };
+  | { kind: 'gas'; status?: (typeof GAS_STATUSES)[number] }
+  | { kind: 'swap-quote'; amount: string; from: string; to: string }
+  | { kind: 'swap-info'; swapId: string }
+  | { kind: 'swaps' };
 
 /** Syntax of each subcommand, with an example; the help text is built from this. */
 export const USAGE = {
@@ -58,6 +61,9 @@ export const USAGE = {
   task: ['task <id>', 'one payout task with its gas'],
   deposit: ['deposit <id>', 'one deposit'],
   gas: ['gas [pending|cancelled|failed|success]', 'gas manager top-ups, e.g. `gas failed`'],
+  swap: ['swap <amount> <from-asset> to <to-asset>', 'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to ETH`'],
+  swapInfo: ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],
+  swaps: ['swaps', 'recent swap quotes and who decided them'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -172,6 +178,16 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       }
       return { kind: 'gas', status: status as (typeof GAS_STATUSES)[number] | undefined };
     }
+    case 'swap': {
+      if (args.length === 1 && isUuid(args[0]!)) return { kind: 'swap-info', swapId: args[0]!.toLowerCase() };
+      const words = args.length === 4 && args[2]!.toLowerCase() === 'to' ? [args[0]!, args[1]!, args[3]!] : args;
+      if (words.length !== 3) {
+        throw new UsageError('Give an amount and two assets, e.g. `swap 1,000 USDT@ETH to ETH`, or a swap id.', USAGE.swap[0]);
+      }
+      return { kind: 'swap-quote', amount: words[0]!, from: words[1]!, to: words[2]! };
+    }
+    case 'swaps':
+      return { kind: 'swaps' };
     default:
       throw new UsageError(`Unknown subcommand "${rawSubcommand}". Type \`/treasury help\` to see them all.`);
   }

@@ -1,4 +1,5 @@
 import type { FeatureDeps } from '../features/lookups.js';
+import type { SwapService } from '../features/swaps.js';
 import type { Logger } from '../logger.js';
 
 /** What every listener receives: the features' dependencies plus who may use the bot. */
@@ -6,6 +7,7 @@ export interface ListenerDeps extends FeatureDeps {
   logger: Logger;
   /** Empty: everyone may use the bot. */
   treasuryUsers: readonly string[];
+  swaps: SwapService;
 }
 
 /** The TREASURY_USERS gate: an empty list lets everyone in. */

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { ACTION_IDS } from '../blocks/ids.js';
 import { createGasPageListener, createPayoutsPageListener, createShareListener, createWithdrawalsPageListener } from './actions/lookups.js';
+import { createSwapApproveListener, createSwapNewQuoteListener, createSwapRejectListener } from './actions/swaps.js';
 import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
 
@@ -14,4 +15,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(ACTION_IDS.payoutsPage, createPayoutsPageListener(deps));
   app.action(ACTION_IDS.gasPage, createGasPageListener(deps));
   app.action(ACTION_IDS.shareInChannel, createShareListener(deps));
+  app.action(ACTION_IDS.swapApprove, createSwapApproveListener(deps));
+  app.action(ACTION_IDS.swapReject, createSwapRejectListener(deps));
+  app.action(ACTION_IDS.swapNewQuote, createSwapNewQuoteListener(deps));
 }

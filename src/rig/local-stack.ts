@@ -1,4 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTreasuryApp, type TreasuryApp } from '../app.js';
+import type { FollowPolicy } from '../features/swaps.js';
+import { openBotStore, type BotStore } from '../store/state.js';
 import { loadConfig, type Config } from '../config.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../payments/index.js';
@@ -12,10 +17,16 @@ export interface LocalStack {
   slack: SlackStandIn;
   driver: SlackDriver;
   treasury: TreasuryApp;
+  store: BotStore;
   payments: PaymentsClient;
   config: Config;
   /** `http://127.0.0.1:<port>` of the bot (for /healthz). */
   botUrl: string;
+  /**
+   * Stops the bot and starts a new one on the same state file, as a process restart would. With `crash`,
+   * nothing in flight is waited for: the store is released at once, so late writes of the old bot are lost.
+   */
+  restartBot(options?: { crash?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +38,7 @@ export interface LocalStackOptions {
   logger?: Logger;
   /** Per-attempt timeout of payment API calls. */
   paymentsTimeoutMs?: number;
+  swapFollow?: FollowPolicy;
 }
 
 const BOT_TOKEN = 'xoxb-local-stack-token';
@@ -46,7 +58,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: slack.apiUrl,
     PORT: '0',
-    DATA_FILE: './data/local-stack.json',
+    DATA_FILE: join(mkdtempSync(join(tmpdir(), 'treasury-state-')), 'state.json'),
     ...(typeof options.env === 'function' ? options.env(simulator) : options.env),
   });
   const logger = options.logger ?? silentLogger;
@@ -58,22 +70,45 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Keep retries quick: tests inject failures and should not wait seconds for back-off.
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
   });
-  const treasury = createTreasuryApp({ config, payments, logger, host: '127.0.0.1', slackRetries: 0 });
-  const { port } = await treasury.start();
-  const botUrl = `http://127.0.0.1:${port}`;
-  const driver = createSlackDriver({ eventsUrl: `${botUrl}/slack/events`, signingSecret: SIGNING_SECRET, standIn: slack });
-  return {
+  // The bot's clock is the simulator's, so advancing simulator time (estimate expiry…) moves both.
+  const now = () => new Date(simulator.now());
+
+  const startBot = async () => {
+    const store = await openBotStore(config.dataFile, logger, now);
+    const treasury = createTreasuryApp({
+      config,
+      payments,
+      store,
+      logger,
+      now,
+      host: '127.0.0.1',
+      slackRetries: 0,
+      swapFollow: options.swapFollow ?? { intervalMs: 50, maxDurationMs: 30 * 60_000 },
+    });
+    const { port } = await treasury.start();
+    const botUrl = `http://127.0.0.1:${port}`;
+    const driver = createSlackDriver({ eventsUrl: `${botUrl}/slack/events`, signingSecret: SIGNING_SECRET, standIn: slack });
+    return { store, treasury, botUrl, driver };
+  };
+
+  const stack: LocalStack = {
     simulator,
     slack,
-    driver,
-    treasury,
     payments,
     config,
-    botUrl,
+    ...(await startBot()),
+    async restartBot(restartOptions = {}) {
+      await stack.treasury.stop();
+      if (restartOptions.crash) await stack.store.abandon();
+      else await stack.store.close();
+      Object.assign(stack, await startBot());
+    },
     async close() {
-      await treasury.stop();
+      await stack.treasury.stop();
+      await stack.store.close();
       await slack.close();
       await simulator.close();
     },
   };
+  return stack;
 }

@@ -8,7 +8,7 @@ import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
 
 /** Runs one parsed command; every answer is a message, failures included. */
-async function run(deps: ListenerDeps, command: TreasuryCommand): Promise<SlackMessage> {
+async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string }): Promise<SlackMessage> {
   switch (command.kind) {
     case 'help':
       return buildHelp();
@@ -32,6 +32,12 @@ async function run(deps: ListenerDeps, command: TreasuryCommand): Promise<SlackM
       return lookups.showDeposit(deps, command.depositId);
     case 'gas':
       return lookups.showGas(deps, { status: command.status, cursor: null, offset: 0 });
+    case 'swap-quote':
+      return deps.swaps.requestQuote({ ...from, amountText: command.amount, fromRef: command.from, toRef: command.to });
+    case 'swap-info':
+      return deps.swaps.showSwap(command.swapId);
+    case 'swaps':
+      return deps.swaps.showHistory();
   }
 }
 
@@ -48,7 +54,7 @@ export function createTreasuryCommandListener(deps: ListenerDeps) {
     await ack();
     let reply: SlackMessage;
     try {
-      reply = await run(deps, parseTreasuryCommand(command.text));
+      reply = await run(deps, parseTreasuryCommand(command.text), { userId: command.user_id, channelId: command.channel_id });
     } catch (error) {
       deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
       reply = buildFailure(error);

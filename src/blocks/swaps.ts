@@ -1,0 +1,171 @@
+import { formatTokenAmount } from '../money.js';
+import type { Swap } from '../payments/index.js';
+import type { AssetSnapshot, SwapQuote } from '../store/state.js';
+import { actions, button, context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
+import { formatFeeLeg, formatRelative, formatStatus, formatUsd, formatUtc } from './format.js';
+import { ACTION_IDS } from './ids.js';
+import { code, escapeText, mention } from './mrkdwn.js';
+
+/** Who may decide, for the quote text. */
+export interface ApprovalPolicy {
+  approvers: readonly string[];
+  allowSelfApproval: boolean;
+}
+
+/** `1,000 USDT` (escaped). */
+export function formatSnapshotAmount(baseUnits: string, asset: AssetSnapshot): string {
+  return escapeText(formatTokenAmount(baseUnits, asset.decimals, asset.symbol));
+}
+
+function assetLabel(asset: AssetSnapshot): string {
+  return escapeText(`${asset.symbol} on ${asset.networkTitle}`);
+}
+
+function approverList(policy: ApprovalPolicy): string {
+  return policy.approvers.map(mention).join(', ');
+}
+
+function decisionLine(quote: SwapQuote, verb: string): string {
+  return `${verb} by ${mention(quote.decidedBy ?? '?')} at ${quote.decidedAt ? formatUtc(new Date(quote.decidedAt)) : '?'}`;
+}
+
+function swapProgress(quote: SwapQuote): string[] {
+  const lines = [`Swap ${code(quote.swapId ?? '?')} · ${formatStatus(quote.swapStatus ?? 'new')}`];
+  if (quote.amountTo) lines.push(`*Received:* ${formatSnapshotAmount(quote.amountTo, quote.to)}`);
+  if (quote.hashFrom) lines.push(`*Tx out:* ${code(quote.hashFrom)}`);
+  if (quote.hashTo) lines.push(`*Tx in:* ${code(quote.hashTo)}`);
+  if (quote.feeSummary) lines.push(`*Fee:* ${escapeText(quote.feeSummary)}`);
+  return lines;
+}
+
+/** The status part of the quote message: what happened, derived from the record alone. */
+function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Block[] {
+  const swapId = quote.swapId ? ` (${code(quote.swapId)})` : '';
+  switch (quote.status) {
+    case 'pending': {
+      const who =
+        policy.approvers.length === 0
+          ? ':no_entry: *No swap approvers are configured* (`SWAP_APPROVERS` is empty), so nobody can approve this quote.'
+          : `Waiting for approval by ${approverList(policy)}.${policy.allowSelfApproval ? '' : ' The requester cannot approve their own swap.'}`;
+      const amounts = `${formatSnapshotAmount(quote.amountFrom, quote.from)} → about ${formatSnapshotAmount(quote.estimatedAmount, quote.to)}`;
+      return [
+        section(who),
+        ...actions(
+          [
+            button('Approve', ACTION_IDS.swapApprove, quote.id, {
+              style: 'primary',
+              confirm: {
+                title: { type: 'plain_text', text: 'Approve this swap?' },
+                text: { type: 'mrkdwn', text: `Swap ${amounts}. The final amount is fixed when the swap runs.` },
+                confirm: { type: 'plain_text', text: 'Approve swap' },
+                deny: { type: 'plain_text', text: 'Cancel' },
+              },
+            }),
+            button('Reject', ACTION_IDS.swapReject, quote.id, { style: 'danger' }),
+          ],
+          `swap_quote_${quote.id}`,
+        ),
+      ];
+    }
+    case 'approving':
+      return [section(`:hourglass_flowing_sand: ${decisionLine(quote, 'Approved')}. Creating the swap…`)];
+    case 'created': {
+      const ended =
+        quote.followEndedAt && !['finished', 'rejected'].includes(quote.swapStatus ?? '')
+          ? [context(`Stopped following this swap at ${formatUtc(new Date(quote.followEndedAt))}; check it with \`/treasury swap ${quote.swapId}\`.`)]
+          : [];
+      return [section(`:white_check_mark: ${decisionLine(quote, 'Approved')}.\n${swapProgress(quote).join('\n')}`), ...ended];
+    }
+    case 'create_failed':
+      return [
+        section(`:x: ${decisionLine(quote, 'Approved')}, but the payment service refused: *${escapeText(quote.failure ?? 'unknown reason')}* No swap was made.`),
+        ...newQuoteActions(quote),
+      ];
+    case 'outcome_unknown':
+      return [
+        section(
+          `:warning: ${decisionLine(quote, 'Approved')}, and the create request was sent${swapId}, but the bot never got the payment service's answer` +
+            `${quote.failure ? ` (${escapeText(quote.failure)})` : ''}. *The swap may or may not exist.* Check the payment dashboard before trying again; the bot will not resend it.`,
+        ),
+      ];
+    case 'rejected':
+      return [section(`:no_entry_sign: ${decisionLine(quote, 'Rejected')}. No swap was made.`)];
+    case 'expired':
+      return [
+        section(
+          `:alarm_clock: Expired: the quote was valid until ${formatUtc(new Date(quote.expiresAt))} (${formatRelative(new Date(quote.expiresAt), now)}).` +
+            `${quote.decidedBy ? ` ${decisionLine(quote, 'Approve clicked')}.` : ''} No swap was made.`,
+        ),
+        ...newQuoteActions(quote),
+      ];
+  }
+}
+
+function newQuoteActions(quote: SwapQuote): Block[] {
+  if (quote.replacedBy) return [context(`A new quote was requested: see the message below (quote ${code(quote.replacedBy)}).`)];
+  return actions([button('New quote', ACTION_IDS.swapNewQuote, quote.id)]);
+}
+
+/** The in-channel quote message, in whatever state the quote is: the message always tells the truth. */
+export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now: Date): SlackMessage {
+  const fromAmount = formatSnapshotAmount(quote.amountFrom, quote.from);
+  const toAmount = formatSnapshotAmount(quote.estimatedAmount, quote.to);
+  const expiresAt = new Date(quote.expiresAt);
+  return {
+    text: `Swap quote: ${fromAmount} → about ${toAmount} (${quote.status})`,
+    blocks: [
+      header(`Swap ${quote.from.symbol} → ${quote.to.symbol}`),
+      fields([
+        ['Requested by', mention(quote.requestedBy)],
+        ['Route', escapeText(quote.routeType)],
+        ['From', `${fromAmount} on ${escapeText(quote.from.networkTitle)}\n${code(quote.amountFrom)} base units`],
+        ['Estimated to receive', `about ${toAmount} on ${escapeText(quote.to.networkTitle)}`],
+        ['Quote valid until', `${formatUtc(expiresAt)}${quote.status === 'pending' ? ` (${formatRelative(expiresAt, now)})` : ''}`],
+      ]),
+      ...statusBlocks(quote, policy, now),
+      context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
+    ],
+  };
+}
+
+/** `/treasury swap <swap-id>`: a swap as the API has it. */
+export function buildSwapDetail(swap: Swap, assets: { from?: AssetSnapshot; to?: AssetSnapshot }): SlackMessage {
+  const amount = (baseUnits: string | null, asset: AssetSnapshot | undefined) =>
+    baseUnits === null ? '—' : asset ? formatSnapshotAmount(baseUnits, asset) : `${code(baseUnits)} base units`;
+  const fee = swap.fee
+    ? [...swap.fee.network.map(formatFeeLeg), ...(swap.fee.service ? [formatFeeLeg(swap.fee.service)] : [])].join(' + ') || 'none'
+    : 'not reported yet';
+  return {
+    text: `Swap ${swap.id}: ${swap.status}`,
+    blocks: [
+      header(`Swap ${assets.from?.symbol ?? ''} → ${assets.to?.symbol ?? ''}`.trim()),
+      fields([
+        ['Status', formatStatus(swap.status)],
+        ['Created', formatUtc(swap.createdAt)],
+        ['From', `${amount(swap.amountFrom, assets.from)} (${formatUsd(swap.amountFromInUsd)})`],
+        ['Received', swap.amountTo === null ? '_not yet_' : `${amount(swap.amountTo, assets.to)} (${formatUsd(swap.amountToInUsd)})`],
+        ['Fee', `${fee}${swap.fee?.totalInUsd ? ` · total ${formatUsd(swap.fee.totalInUsd)}` : ''}`],
+      ]),
+      section(`*Tx out*\n${swap.hashFrom ? code(swap.hashFrom) : '_not yet_'}\n*Tx in*\n${swap.hashTo ? code(swap.hashTo) : '_not yet_'}`),
+      context(`Swap id ${code(swap.id)}`),
+    ],
+  };
+}
+
+/** `/treasury swaps`: the recent quotes and their outcome, newest first. */
+export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
+  if (quotes.length === 0) return { text: 'No swap quotes yet', blocks: [section('No swap quotes yet. Ask for one with `/treasury swap <amount> <from> to <to>`.')] };
+  const lines = quotes.map((quote) => {
+    const decided =
+      quote.decidedBy && quote.status !== 'expired'
+        ? ` · ${quote.status === 'rejected' ? 'rejected' : 'approved'} by ${mention(quote.decidedBy)}`
+        : '';
+    const swap = quote.swapId ? ` · swap ${code(quote.swapId)} ${escapeText(quote.swapStatus ?? '')}` : '';
+    const received = quote.amountTo ? ` · received ${formatSnapshotAmount(quote.amountTo, quote.to)}` : '';
+    return (
+      `*${formatSnapshotAmount(quote.amountFrom, quote.from)} → ${escapeText(quote.to.symbol)}* (${assetLabel(quote.from)} → ${assetLabel(quote.to)})\n` +
+      `${formatUtc(new Date(quote.estimatedAt))} · requested by ${mention(quote.requestedBy)}${decided} · *${quote.status.replace('_', ' ')}*${swap}${received}`
+    );
+  });
+  return { text: `${quotes.length} recent swap quotes`, blocks: [header('Recent swap quotes'), ...linesToSections(lines, '\n\n')] };
+}
