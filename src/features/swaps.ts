@@ -161,8 +161,15 @@ export function createSwapService(deps: SwapDeps) {
     return quoteOf(quote.id)!;
   }
 
+  /** Follows a swap in the background; a failure ends this follow-up (the next start resumes it), never the process. */
+  function startFollowing(quoteId: string): void {
+    followSwap(quoteId).catch((error: unknown) => {
+      deps.logger.warn('stopped following a swap after an error; it resumes at the next start', { quoteId, error: errorFields(error) });
+    });
+  }
+
   /** Polls swap/get until the swap is final or the bound passes, updating the record and the message. */
-  async function follow(quoteId: string): Promise<void> {
+  async function followSwap(quoteId: string): Promise<void> {
     if (following.has(quoteId)) return;
     const controller = new AbortController();
     following.set(quoteId, controller);
@@ -241,7 +248,7 @@ export function createSwapService(deps: SwapDeps) {
       }
     });
     await refreshMessage(quoteId);
-    if (swap) void follow(quoteId);
+    if (swap) startFollowing(quoteId);
   }
 
   return {
@@ -357,7 +364,7 @@ export function createSwapService(deps: SwapDeps) {
         await refreshMessage(quote.id);
       }
       for (const quote of Object.values(deps.store.read().swapQuotes)) {
-        if (quote.status === 'created' && !quote.followEndedAt) void follow(quote.id);
+        if (quote.status === 'created' && !quote.followEndedAt) startFollowing(quote.id);
       }
     },
 

@@ -1,0 +1,345 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatTokenAmount } from '../../src/money.js';
+import { blocksToText, findButtons } from '../../src/rig/blocks-text.js';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../src/rig/local-stack.js';
+import type { StoredMessage } from '../../src/rig/slack-stand-in.js';
+import { ask } from '../support/slack.js';
+
+const REQUESTER = 'U0REQUESTER';
+const APPROVER = 'U0APPROVER';
+const SECOND_APPROVER = 'U0APPROVER2';
+const BYSTANDER = 'U0BYSTANDER';
+const CHANNEL = 'C0TREASURY';
+
+let stack: LocalStack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+async function start(env: Record<string, string> = {}, options: LocalStackOptions = {}): Promise<LocalStack> {
+  stack = await startLocalStack({ env: { SWAP_APPROVERS: `${APPROVER},${SECOND_APPROVER}`, ...env }, ...options });
+  return stack;
+}
+
+/** Requests a quote in the channel and returns the posted quote message. */
+async function requestQuote(s: LocalStack, text = 'swap 1,000 USDT@ETH to USDC@ETH', userId = REQUESTER): Promise<StoredMessage> {
+  const before = s.slack.messages(CHANNEL).length;
+  const answer = await ask(s, text, { userId, channelId: CHANNEL });
+  expect(answer.text).toContain('Quote posted');
+  const messages = await s.slack.waitFor(() => (s.slack.messages(CHANNEL).length > before ? s.slack.messages(CHANNEL) : undefined));
+  return messages[messages.length - 1]!;
+}
+
+function current(s: LocalStack, message: StoredMessage): StoredMessage {
+  return s.slack.messages(CHANNEL).find((m) => m.ts === message.ts)!;
+}
+
+function textOf(message: StoredMessage): string {
+  return blocksToText(message.blocks ?? []);
+}
+
+/** Clicks a button as the message looks now. */
+async function clickOn(s: LocalStack, message: StoredMessage, actionId: string, userId: string) {
+  return clickAsSeen(s, current(s, message), actionId, userId);
+}
+
+/** Clicks a button of the message as it looked when given: a stale client, a late double click, a Slack resend. */
+async function clickAsSeen(s: LocalStack, message: StoredMessage, actionId: string, userId: string) {
+  const result = await s.driver.clickButtonIn({ ...message, channel: CHANNEL }, actionId, { userId, channelId: CHANNEL });
+  expect(result.status).toBe(200);
+  return result;
+}
+
+async function waitForText(s: LocalStack, message: StoredMessage, pattern: RegExp): Promise<string> {
+  const found = await s.slack.waitFor(() => {
+    const text = textOf(current(s, message));
+    return pattern.test(text) ? text : undefined;
+  }, 8_000, `quote message matching ${pattern}`);
+  return found;
+}
+
+const createCalls = (s: LocalStack) => s.simulator.requests.filter((r) => r.operation === 'createSwap');
+
+describe('a swap quote', () => {
+  it('is posted in the channel with requester, exact amounts, route, expiry and Approve/Reject (Approve confirms the amounts)', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    const text = textOf(quote);
+    expect(text).toContain('Swap USDT → USDC');
+    expect(text).toContain(`<@${REQUESTER}>`);
+    expect(text).toContain('1,000 USDT on Ethereum');
+    expect(text).toContain('`1000000000` base units');
+    expect(text).toMatch(/about [\d.,]+ USDC on Ethereum/);
+    expect(text).toMatch(/\*Quote valid until\*\n.* UTC \(in 30 minutes\)/);
+    expect(text).toContain(`Waiting for approval by <@${APPROVER}>, <@${SECOND_APPROVER}>`);
+    const buttons = findButtons(quote.blocks ?? []);
+    expect(buttons.map((b) => b.text)).toEqual(['Approve', 'Reject']);
+    expect(JSON.stringify(buttons[0]!.confirm)).toMatch(/1,000 USDT → about [\d.,]+ USDC/);
+    const [estimate] = s.simulator.requests.filter((r) => r.operation === 'estimateSwap');
+    expect(estimate?.body).toEqual({ assetIdFrom: s.simulator.ids.assets.usdtEth, assetIdTo: s.simulator.ids.assets.usdcEth, amount: '1000000000' });
+  });
+
+  it('says so in the quote when no approvers are configured', async () => {
+    const s = await start({ SWAP_APPROVERS: '' });
+    const quote = await requestQuote(s);
+    expect(textOf(quote)).toContain('No swap approvers are configured');
+    await clickOn(s, quote, 'swap_approve', REQUESTER);
+    expect(createCalls(s)).toHaveLength(0);
+  });
+
+  it.each([
+    ['swap 5 USDT@ETH to USDC@ETH', 'Min swap amount is'],
+    ['swap 100 USDT@ETH to BNB', 'Native currency not supported as target'],
+    ['swap 100 DAI to USDT@ETH', 'Unsupported source currency'],
+  ])('`%s`: the estimate error is shown to the requester and no quote is posted', async (text, message) => {
+    const s = await start();
+    const answer = await ask(s, text, { userId: REQUESTER, channelId: CHANNEL });
+    expect(answer.text).toContain(message);
+    expect(answer.reply.responseType).toBe('ephemeral');
+    expect(s.slack.messages(CHANNEL)).toHaveLength(0);
+  });
+
+  it('bad amounts and unknown assets are refused before any estimate', async () => {
+    const s = await start();
+    expect((await ask(s, 'swap -1 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('negative');
+    expect((await ask(s, 'swap 1.0000001 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('at most 6 decimal places');
+    expect((await ask(s, 'swap 10 USDT to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('Say which');
+    expect((await ask(s, 'swap 10 ETH to ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('the same');
+    expect(s.simulator.requestCount('estimateSwap')).toBe(0);
+  });
+});
+
+describe('approval', () => {
+  it('happy path: an approver approves, exactly one create, the buttons go, and the message follows the swap to finished', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    const created = await waitForText(s, quote, /Approved by <@U0APPROVER> at .* UTC\.\nSwap `[0-9a-f-]+`/);
+    expect(findButtons(current(s, quote).blocks ?? [])).toEqual([]);
+    expect(createCalls(s)).toHaveLength(1);
+    const swapId = /Swap `([0-9a-f-]+)`/.exec(created)![1]!;
+
+    s.simulator.advanceSwap(swapId, 'finished');
+    const finished = await waitForText(s, quote, /finished/);
+    const swap = await s.payments.getSwap(swapId);
+    expect(finished).toContain(`*Received:* ${formatTokenAmount(swap.amountTo!, 6, 'USDC')}`);
+    expect(finished).toContain(`*Tx out:* \`${swap.hashFrom}\``);
+    expect(finished).toContain(`*Tx in:* \`${swap.hashTo}\``);
+    expect(finished).toContain('*Fee:*');
+    expect(createCalls(s)).toHaveLength(1);
+  });
+
+  it('reject: the message says who rejected, no create', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    await clickOn(s, quote, 'swap_reject', APPROVER);
+    await waitForText(s, quote, /Rejected by <@U0APPROVER> at .*\. No swap was made\./);
+    expect(findButtons(current(s, quote).blocks ?? [])).toEqual([]);
+    expect(createCalls(s)).toHaveLength(0);
+  });
+
+  it('the requester may reject (cancel) their own quote', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    await clickOn(s, quote, 'swap_reject', REQUESTER);
+    await waitForText(s, quote, /Rejected by <@U0REQUESTER>/);
+  });
+
+  it('a non-approver is told privately why not, and nothing changes', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    const before = JSON.stringify(current(s, quote).blocks);
+    const approve = await clickOn(s, quote, 'swap_approve', BYSTANDER);
+    const [notice] = await approve.waitForResponses(1);
+    expect(notice?.text).toContain('Only the swap approvers');
+    expect(notice?.responseType).toBe('ephemeral');
+    const reject = await clickOn(s, quote, 'swap_reject', BYSTANDER);
+    expect((await reject.waitForResponses(1))[0]?.text).toContain('Only the requester or a swap approver can reject');
+    expect(JSON.stringify(current(s, quote).blocks)).toBe(before);
+    expect(s.slack.callsOf('chat.update')).toHaveLength(0);
+    expect(createCalls(s)).toHaveLength(0);
+  });
+
+  it('the requester cannot approve their own swap (separation of duties)…', async () => {
+    const s = await start();
+    const quote = await requestQuote(s, undefined, APPROVER);
+    const click = await clickOn(s, quote, 'swap_approve', APPROVER);
+    expect((await click.waitForResponses(1))[0]?.text).toContain('someone else must approve it');
+    expect(createCalls(s)).toHaveLength(0);
+    // …but another approver can.
+    await clickOn(s, quote, 'swap_approve', SECOND_APPROVER);
+    await waitForText(s, quote, /Approved by <@U0APPROVER2>/);
+    expect(createCalls(s)).toHaveLength(1);
+  });
+
+  it('…unless ALLOW_SELF_APPROVAL=true', async () => {
+    const s = await start({ ALLOW_SELF_APPROVAL: 'true' });
+    const quote = await requestQuote(s, undefined, APPROVER);
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    await waitForText(s, quote, /Approved by <@U0APPROVER>/);
+    expect(createCalls(s)).toHaveLength(1);
+  });
+});
+
+describe('exactly once', () => {
+  it('two approvers clicking at once and a double click (plus a Slack resend) make exactly one create; the others are told who decided', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.simulator.injectFault('createSwap', { delayMs: 300 });
+    const clicks = await Promise.all([
+      clickOn(s, quote, 'swap_approve', APPROVER),
+      clickOn(s, quote, 'swap_approve', SECOND_APPROVER),
+      clickOn(s, quote, 'swap_approve', APPROVER),
+      clickOn(s, quote, 'swap_reject', SECOND_APPROVER),
+    ]);
+    await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
+    expect(createCalls(s)).toHaveLength(1);
+    const notices = (await Promise.all(clicks.map(async (c) => c.responses()))).flat().map((r) => r.text ?? '');
+    expect(notices.filter((n) => n.startsWith('Already decided: approved by'))).toHaveLength(3);
+  });
+
+  it('expiry (by the estimate\'s own time): no create call; "New quote" re-runs the estimate for a fresh approval', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.simulator.advanceTime(31 * 60_000);
+    const click = await clickOn(s, quote, 'swap_approve', APPROVER);
+    expect((await click.waitForResponses(1))[0]?.text).toContain('expired before it was approved');
+    const expired = await waitForText(s, quote, /Expired: the quote was valid until/);
+    expect(expired).toContain('No swap was made.');
+    expect(createCalls(s)).toHaveLength(0);
+    expect(findButtons(current(s, quote).blocks ?? []).map((b) => b.text)).toEqual(['New quote']);
+
+    const estimatesBefore = s.simulator.requestCount('estimateSwap');
+    await clickOn(s, quote, 'swap_new_quote', REQUESTER);
+    const fresh = await s.slack.waitFor(() => s.slack.messages(CHANNEL).find((m) => m.ts !== quote.ts));
+    expect(s.simulator.requestCount('estimateSwap')).toBe(estimatesBefore + 1);
+    expect(textOf(fresh)).toContain(`<@${REQUESTER}>`);
+    expect(textOf(fresh)).toContain('`1000000000` base units');
+    await waitForText(s, quote, /A new quote was requested/);
+
+    await clickOn(s, fresh, 'swap_approve', APPROVER);
+    await waitForText(s, fresh, /Swap `[0-9a-f-]+`/);
+    expect(createCalls(s)).toHaveLength(1);
+  });
+
+  it('"Balance not enough" from create is shown on the message in plain words', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.simulator.setAssetBalance(s.simulator.ids.assets.usdtEth, '5');
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    const text = await waitForText(s, quote, /refused/);
+    expect(text).toContain('Balance not enough — the available USDT balance is below the swap amount.');
+    expect(text).toContain('No swap was made.');
+    expect(createCalls(s)).toHaveLength(1);
+  });
+
+  it('"Estimate not found" from create is shown on the message in plain words', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.simulator.injectFault('createSwap', { status: 400, body: { success: false, message: 'Estimate not found', statusCode: 400, errors: [] } });
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    const text = await waitForText(s, quote, /refused/);
+    expect(text).toContain('Estimate not found — the service no longer holds this quote');
+  });
+
+  it('a create whose answer is lost (timeout/5xx) is never resent and the message says a person must check', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.simulator.injectFault('createSwap', { status: 502 });
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    const text = await waitForText(s, quote, /may or may not exist/);
+    expect(text).toContain('Check the payment dashboard');
+    expect(createCalls(s)).toHaveLength(1);
+    await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
+    expect(createCalls(s)).toHaveLength(1);
+  });
+});
+
+describe('restarts', () => {
+  it('a quote still pending over a restart can be approved once afterwards', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    await s.restartBot();
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
+    await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
+    expect(createCalls(s)).toHaveLength(1);
+  });
+
+  it('a crash between sending create and recording its answer: marked outcome unknown on start, never re-sent', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.simulator.injectFault('createSwap', { delayMs: 1_500 });
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    // The decision is on disk and the create is on its way (the simulator holds its answer for 1.5 s): crash now.
+    await s.slack.waitFor(() => (Object.values(s.store.read().swapQuotes)[0]?.status === 'approving' ? true : undefined));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await s.restartBot({ crash: true });
+    const text = await waitForText(s, quote, /may or may not exist/);
+    expect(text).toContain('the bot restarted while waiting for the answer');
+    // The old process's late answer must not overwrite the record, and nobody can approve again.
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
+    expect(createCalls(s)).toHaveLength(1);
+    const state = JSON.parse(readFileSync(s.config.dataFile, 'utf8'));
+    const record = Object.values(state.swapQuotes)[0] as { status: string; history: { event: string }[] };
+    expect(record.status).toBe('outcome_unknown');
+    expect(record.history.map((h) => h.event)).toEqual(['quoted', 'approved', 'outcome_unknown']);
+  });
+
+  it('following a swap resumes after a restart and reaches finished', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    const created = await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
+    const swapId = /Swap `([0-9a-f-]+)`/.exec(created)![1]!;
+    await s.restartBot();
+    s.simulator.advanceSwap(swapId, 'finished');
+    await waitForText(s, quote, /\*Received:\*/);
+  });
+
+  it('following stops after its bound and says so', async () => {
+    const s = await start({}, {
+      swapFollow: { intervalMs: 30, maxDurationMs: 60_000 },
+      simulator: { swapTimings: { inProgressAfterMs: 1_000, finishedAfterMs: 24 * 3_600_000 } },
+    });
+    const quote = await requestQuote(s);
+    await clickOn(s, quote, 'swap_approve', APPROVER);
+    await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
+    s.simulator.advanceTime(2 * 60_000);
+    await waitForText(s, quote, /Stopped following this swap/);
+  });
+});
+
+describe('the audit trail', () => {
+  it('`/treasury swaps` lists quotes with requester, decider, amounts, swap id and status, and it survives restarts', async () => {
+    const s = await start();
+    const approved = await requestQuote(s);
+    await clickOn(s, approved, 'swap_approve', APPROVER);
+    await waitForText(s, approved, /Swap `[0-9a-f-]+`/);
+    const rejected = await requestQuote(s, 'swap 0.5 ETH@ETH to USDT@ETH');
+    await clickOn(s, rejected, 'swap_reject', SECOND_APPROVER);
+    await waitForText(s, rejected, /Rejected/);
+    await s.restartBot();
+
+    const answer = await ask(s, 'swaps', { userId: BYSTANDER });
+    expect(answer.text).toContain('*1,000 USDT → USDC*');
+    expect(answer.text).toContain(`requested by <@${REQUESTER}> · approved by <@${APPROVER}> · *created* · swap \``);
+    expect(answer.text).toContain(`*0.5 ETH → USDT*`);
+    expect(answer.text).toContain(`rejected by <@${SECOND_APPROVER}> · *rejected*`);
+    expect(answer.text.indexOf('0.5 ETH')).toBeLessThan(answer.text.indexOf('1,000 USDT'));
+  });
+
+  it('`/treasury swap <id>` shows status, amounts, hashes and fee', async () => {
+    const s = await start();
+    const id = s.simulator.ids.swaps.finished[0]!;
+    const swap = await s.payments.getSwap(id);
+    const answer = await ask(s, `swap ${id}`);
+    expect(answer.text).toContain(':white_check_mark: finished');
+    expect(answer.text).toContain(swap.hashFrom!);
+    expect(answer.text).toContain('*Fee*');
+    expect((await ask(s, `swap ${s.simulator.ids.foreign.swap}`)).text).toContain('No such swap for this merchant.');
+  });
+});
