@@ -1,0 +1,47 @@
+// Withdrawals: read by id (empty-body 404 when unknown or foreign) and page-number list, newest first.
+import { renderWithdrawal } from '../render.js';
+import { notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
+import { Checker } from '../validation.js';
+import type { OperationContext } from './context.js';
+
+/** Defaults and bounds of the withdrawal list (not in the spec; our choice). */
+export const WITHDRAWAL_PAGE = { defaultPerPage: 20, maxPerPage: 100 } as const;
+
+/** GET /1.0/merchant/asset-withdrawal-info?id= */
+export function getWithdrawal(context: OperationContext): HandlerResult {
+  const checker = new Checker().uuid(context.query.id, 'id');
+  if (!checker.ok) return validationFailed(checker.errors);
+  const withdrawal = context.state.owned(context.state.withdrawals, context.merchantId, String(context.query.id));
+  return withdrawal ? ok(renderWithdrawal(context.state, withdrawal)) : notFoundEmpty();
+}
+
+/** Parses a positive integer query value; undefined when absent, null when invalid. */
+function positiveInt(value: string | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,9}$/.test(value)) return null;
+  const parsed = Number(value);
+  return parsed >= 1 ? parsed : null;
+}
+
+/** GET /1.0/merchant/asset-withdrawals?page=&perPage= */
+export function listWithdrawals(context: OperationContext): HandlerResult {
+  const page = positiveInt(context.query.page);
+  const perPage = positiveInt(context.query.perPage);
+  const checker = new Checker()
+    .check(page === null, 'page', 'page must be a positive integer')
+    .check(perPage === null, 'perPage', 'perPage must be a positive integer')
+    .check(typeof perPage === 'number' && perPage > WITHDRAWAL_PAGE.maxPerPage, 'perPage', `perPage must not be greater than ${WITHDRAWAL_PAGE.maxPerPage}`);
+  if (!checker.ok) return validationFailed(checker.errors);
+  const pageNumber = page ?? 1;
+  const size = perPage ?? WITHDRAWAL_PAGE.defaultPerPage;
+  const all = [...context.state.withdrawals.values()]
+    .filter((withdrawal) => withdrawal.merchantId === context.merchantId)
+    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
+  const data = all.slice((pageNumber - 1) * size, pageNumber * size);
+  return ok({
+    totalCount: all.length,
+    page: pageNumber,
+    perPage: size,
+    data: data.map((withdrawal) => renderWithdrawal(context.state, withdrawal)),
+  });
+}

@@ -1,0 +1,111 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { emptyState, openBotStore } from '../src/store/state.js';
+import { StoreError } from '../src/store/store.js';
+
+function tempFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'store-')), 'state.json');
+}
+
+const sampleQuote = (id: string) => ({
+  id,
+  estimateId: 'e',
+  estimatedAt: '2026-11-22T00:00:00.000Z',
+  expiresAt: '2026-11-22T00:30:00.000Z',
+  requestedBy: 'U1',
+  channelId: 'C1',
+  from: { assetId: 'a', symbol: 'USDT', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
+  to: { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
+  amountFrom: '1',
+  estimatedAmount: '1',
+  routeType: 'dex',
+  serviceId: 's',
+  status: 'pending' as const,
+  history: [],
+});
+
+describe('the state store', () => {
+  it('creates the file (and its folder) on first start and survives a reopen', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'store-')), 'nested', 'state.json');
+    const store = await openBotStore(file);
+    await store.update((state) => {
+      state.swapQuotes.q1 = sampleQuote('q1');
+    });
+    await store.close();
+    const reopened = await openBotStore(file);
+    expect(reopened.read().swapQuotes.q1?.requestedBy).toBe('U1');
+    await reopened.close();
+  });
+
+  it('serializes overlapping read-modify-write cycles so none is lost', async () => {
+    const file = tempFile();
+    const store = await openBotStore(file);
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        store.update((state) => {
+          state.swapQuotes[`q${i}`] = sampleQuote(`q${i}`);
+        }),
+      ),
+    );
+    expect(Object.keys(store.read().swapQuotes)).toHaveLength(50);
+    await store.close();
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).swapQuotes)).toHaveLength(50);
+  });
+
+  it('keeps a corrupt file aside, says so loudly, and starts empty (never silently wiped)', async () => {
+    const file = tempFile();
+    writeFileSync(file, '{"version":1,"swapQuotes":{"q1":'); // truncated write
+    const lines: string[] = [];
+    const store = await openBotStore(file, createLogger('debug', (line) => lines.push(line)));
+    expect(store.read()).toEqual(emptyState());
+    expect(store.recoveredCorruptFile).toMatch(/state\.json\.corrupt-/);
+    expect(readFileSync(store.recoveredCorruptFile!, 'utf8')).toBe('{"version":1,"swapQuotes":{"q1":');
+    expect(lines.join('\n')).toMatch(/ERROR the state file was corrupt/);
+    await store.close();
+  });
+
+  it('treats valid JSON of the wrong shape as corrupt too', async () => {
+    const file = tempFile();
+    writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: { q1: { id: 'q1' } } }));
+    const store = await openBotStore(file);
+    expect(store.recoveredCorruptFile).toBeDefined();
+    expect(readdirSync(join(file, '..')).some((name) => name.includes('.corrupt-'))).toBe(true);
+    await store.close();
+  });
+
+  it('refuses a second instance on the same file', async () => {
+    const file = tempFile();
+    const store = await openBotStore(file);
+    await expect(openBotStore(file)).rejects.toThrow(StoreError);
+    await store.close();
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('refuses a file locked by another live process, and takes over a stale lock', async () => {
+    const file = tempFile();
+    writeFileSync(`${file}.lock`, String(process.ppid));
+    await expect(openBotStore(file)).rejects.toThrow(/in use by another running bot/);
+    writeFileSync(`${file}.lock`, '999999999');
+    const store = await openBotStore(file);
+    await store.close();
+  });
+
+  it('rolls back a change whose mutation throws', async () => {
+    const store = await openBotStore(tempFile());
+    await expect(
+      store.update((state) => {
+        state.swapQuotes.q1 = sampleQuote('q1');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(store.read().swapQuotes).toEqual({});
+    await store.update((state) => {
+      state.swapQuotes.q2 = sampleQuote('q2');
+    });
+    expect(Object.keys(store.read().swapQuotes)).toEqual(['q2']);
+    await store.close();
+  });
+});
