@@ -10,6 +10,7 @@ import { silentLogger } from '../src/logger.js';
 import { createPaymentsClient } from '../src/payments/index.js';
 import { startSlackStandIn, type SlackStandIn } from '../src/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
+import { openBotStore } from '../src/store/state.js';
 
 // `npm test` builds first; these tests run the real entry point as a user would.
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -104,8 +105,13 @@ describe('start-up', () => {
   it('createTreasuryApp().start() rejects with a StartupError instead of an unhandled rejection', async () => {
     const config = loadConfig({ ...validEnv(), SLACK_BOT_TOKEN: 'xoxb-nope' });
     const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey });
-    const treasury = createTreasuryApp({ config, payments, logger: silentLogger, host: '127.0.0.1', slackRetries: 0 });
-    await expect(treasury.start()).rejects.toThrow(StartupError);
-    await expect(treasury.start()).rejects.toThrow('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
+    const store = await openBotStore(join(mkdtempSync(join(tmpdir(), 'bot-')), 'state.json'));
+    const treasury = createTreasuryApp({ config, payments, store, logger: silentLogger, host: '127.0.0.1', slackRetries: 0 });
+    try {
+      await expect(treasury.start()).rejects.toThrow(StartupError);
+      await expect(treasury.start()).rejects.toThrow('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
+    } finally {
+      await store.close();
+    }
   });
 });
