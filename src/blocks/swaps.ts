@@ -152,6 +152,16 @@ export function buildSwapDetail(swap: Swap, assets: { from?: AssetSnapshot; to?:
   };
 }
 
+const OUTCOME_LABELS: Record<SwapQuote['status'], string> = {
+  pending: 'waiting for approval',
+  approving: 'creating the swap',
+  created: 'swap created',
+  create_failed: 'refused by the payment service',
+  outcome_unknown: 'outcome unknown: check the dashboard',
+  rejected: 'rejected',
+  expired: 'expired',
+};
+
 /** `/treasury swaps`: the recent quotes and their outcome, newest first. */
 export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
   if (quotes.length === 0) return { text: 'No swap quotes yet', blocks: [section('No swap quotes yet. Ask for one with `/treasury swap <amount> <from> to <to>`.')] };
@@ -164,7 +174,7 @@ export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
     const received = quote.amountTo ? ` · received ${formatSnapshotAmount(quote.amountTo, quote.to)}` : '';
     return (
       `*${formatSnapshotAmount(quote.amountFrom, quote.from)} → ${escapeText(quote.to.symbol)}* (${assetLabel(quote.from)} → ${assetLabel(quote.to)})\n` +
-      `${formatUtc(new Date(quote.estimatedAt))} · requested by ${mention(quote.requestedBy)}${decided} · *${quote.status.replace('_', ' ')}*${swap}${received}`
+      `${formatUtc(new Date(quote.estimatedAt))} · requested by ${mention(quote.requestedBy)}${decided} · *${OUTCOME_LABELS[quote.status]}*${swap}${received}`
     );
   });
   return { text: `${quotes.length} recent swap quotes`, blocks: [header('Recent swap quotes'), ...linesToSections(lines, '\n\n')] };

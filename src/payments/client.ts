@@ -87,7 +87,7 @@ export function createPaymentsClient(options: PaymentsHttpOptions | { request: P
 
   const client = {
     /** POST /2.0/merchant/create-invoice. Never retried: a retry could create two invoices. */
-    createInvoice(input: CreateInvoiceInput): Promise<Invoice> {
+    async createInvoice(input: CreateInvoiceInput): Promise<Invoice> {
       checkPaymentDelay(input.paymentDelayTime);
       return request({
         operation: 'createInvoice',
@@ -105,7 +105,7 @@ export function createPaymentsClient(options: PaymentsHttpOptions | { request: P
     },
 
     /** POST /2.0/merchant/create-invoice-by-crypto. Never retried. */
-    createInvoiceByCrypto(input: CreateInvoiceByCryptoInput): Promise<Invoice> {
+    async createInvoiceByCrypto(input: CreateInvoiceByCryptoInput): Promise<Invoice> {
       checkPaymentDelay(input.paymentDelayTime);
       if (input.cryptoAmount <= 0n) throw new RangeError('cryptoAmount must be positive');
       return request({

@@ -87,11 +87,14 @@ export function retryDelayMs(
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
 }
 
-/** Parses a Retry-After header (seconds or an HTTP date) into milliseconds. */
+/** Parses a Retry-After header (whole seconds or an HTTP date) into milliseconds; anything else is ignored. */
 export function parseRetryAfter(header: string | undefined, nowMs = Date.now()): number | undefined {
-  if (!header) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // Only the HTTP date form (IMF-fixdate): Date.parse alone reads "1.5" or "-1" as dates long past.
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value)) return undefined;
+  const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
@@ -179,7 +182,15 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
   });
 
   const attemptOnce = async <T>(spec: RequestSpec<T>): Promise<T> => {
-    if (RATE_LIMITED_OPERATIONS.has(spec.operation)) await pacer.acquire();
+    const release = RATE_LIMITED_OPERATIONS.has(spec.operation) ? await pacer.acquire() : undefined;
+    try {
+      return await sendOnce(spec);
+    } finally {
+      release?.();
+    }
+  };
+
+  const sendOnce = async <T>(spec: RequestSpec<T>): Promise<T> => {
     const searchParams = Object.fromEntries(
       Object.entries(spec.query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined),
     );

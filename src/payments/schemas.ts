@@ -24,12 +24,21 @@ const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+)
 
 function utcInstant(parts: string[], fraction = '0', offsetMinutes = 0): Date | undefined {
   const [year, month, day, hour, minute, second] = parts.map(Number) as [number, number, number, number, number, number];
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return undefined;
   // Milliseconds precision is what Date holds; sub-millisecond digits are dropped, never rounded up.
   const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
-  const epoch = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
-  const date = new Date(epoch);
-  return Number.isNaN(date.getTime()) ? undefined : date;
+  const wallClock = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
+  // Date.UTC rolls impossible values over (February 31 becomes March 3): refuse them instead.
+  if (
+    wallClock.getUTCFullYear() !== year ||
+    wallClock.getUTCMonth() !== month - 1 ||
+    wallClock.getUTCDate() !== day ||
+    wallClock.getUTCHours() !== hour ||
+    wallClock.getUTCMinutes() !== minute ||
+    wallClock.getUTCSeconds() !== second
+  ) {
+    return undefined;
+  }
+  return new Date(wallClock.getTime() - offsetMinutes * 60_000);
 }
 
 /** Parses `YYYY-MM-DD HH:MM:SS` (UTC, used by invoices, assets, withdrawals) into an exact instant. */

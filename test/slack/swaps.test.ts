@@ -326,7 +326,7 @@ describe('the audit trail', () => {
 
     const answer = await ask(s, 'swaps', { userId: BYSTANDER });
     expect(answer.text).toContain('*1,000 USDT → USDC*');
-    expect(answer.text).toContain(`requested by <@${REQUESTER}> · approved by <@${APPROVER}> · *created* · swap \``);
+    expect(answer.text).toContain(`requested by <@${REQUESTER}> · approved by <@${APPROVER}> · *swap created* · swap \``);
     expect(answer.text).toContain(`*0.5 ETH → USDT*`);
     expect(answer.text).toContain(`rejected by <@${SECOND_APPROVER}> · *rejected*`);
     expect(answer.text.indexOf('0.5 ETH')).toBeLessThan(answer.text.indexOf('1,000 USDT'));
