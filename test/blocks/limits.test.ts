@@ -39,7 +39,7 @@ function expectWithinSlackLimits(message: SlackMessage): void {
     if (block.type === 'context') expect(block.elements.length).toBeLessThanOrEqual(10);
     if (block.type === 'actions') {
       expect(block.elements.length).toBeLessThanOrEqual(25);
-      for (const button of block.elements) {
+      for (const button of block.elements as Array<{ text: { text: string }; action_id: string; value?: string }>) {
         expect(button.text.text.length).toBeLessThanOrEqual(75);
         expect(button.action_id.length).toBeLessThanOrEqual(255);
         expect((button.value ?? '').length).toBeLessThanOrEqual(2000);
