@@ -10,6 +10,8 @@ export interface SlackStandInOptions {
   host?: string;
   /** When set, calls whose bearer token differs get `invalid_auth`; when unset, any token is accepted. */
   botToken?: string;
+  /** The app-level token `apps.connections.open` accepts (Socket Mode); checked like botToken when set. */
+  appToken?: string;
   botUserId?: string;
   botId?: string;
   teamId?: string;
@@ -91,6 +93,8 @@ export interface SlackStandIn {
   waitForResponses(url: string, count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
   /** Forgets calls, messages, response_urls and pending failures. */
   reset(): void;
+  /** Where `apps.connections.open` sends Socket Mode clients (set by the Socket Mode stand-in). */
+  setSocketModeUrl(url: string): void;
   close(): Promise<void>;
 }
 
@@ -143,7 +147,10 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const findMessage = (channel: string, ts: string): StoredMessage | undefined =>
     stored.find((m) => m.channel === channel && m.ts === ts);
 
+  let socketModeUrl: string | undefined;
   const handlers: Record<string, (args: Args) => ApiAnswer> = {
+    'apps.connections.open': () =>
+      socketModeUrl === undefined ? { ok: false, error: 'socket_mode_not_available' } : { ok: true, url: socketModeUrl },
     'auth.test': () => ({
       ok: true,
       url: `https://${teamDomain}.slack.com/`,
@@ -226,9 +233,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const failure = takeFailure(method);
     if (failure !== undefined && !(await applyFailure(failure, res))) return;
 
-    if (options.botToken !== undefined) {
+    // apps.connections.open is the one method called with the app-level token.
+    const expectedToken = method === 'apps.connections.open' ? options.appToken : options.botToken;
+    if (expectedToken !== undefined) {
       if (token === undefined) return sendJson(res, 200, { ok: false, error: 'not_authed' });
-      if (token !== options.botToken) return sendJson(res, 200, { ok: false, error: 'invalid_auth' });
+      if (token !== expectedToken) return sendJson(res, 200, { ok: false, error: 'invalid_auth' });
     }
     const handler = handlers[method];
     sendJson(res, 200, handler !== undefined ? handler(args) : { ok: true });
@@ -410,6 +419,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       stored.length = 0;
       responseLog.clear();
       failures.clear();
+    },
+    setSocketModeUrl: (url) => {
+      socketModeUrl = url;
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
