@@ -70,6 +70,14 @@ export function formatIsoWithOffset(date: Date): string {
   return date.toISOString().replace(/Z$/, '+00:00');
 }
 
+/** The createdAtFrom/To query parameters of the cursor lists. */
+function createdAtRange(filters: { createdAtFrom?: Date; createdAtTo?: Date }) {
+  return {
+    createdAtFrom: filters.createdAtFrom && formatIsoWithOffset(filters.createdAtFrom),
+    createdAtTo: filters.createdAtTo && formatIsoWithOffset(filters.createdAtTo),
+  };
+}
+
 function centsAsJsonInteger(cents: bigint): number {
   if (cents <= 0n || cents > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('usdAmountInCents out of range');
   return Number(cents);
@@ -205,8 +213,7 @@ export function createPaymentsClient(options: PaymentsHttpOptions | { request: P
           status: filters.status,
           assetId: filters.assetId,
           payoutId: filters.payoutId,
-          createdAtFrom: filters.createdAtFrom && formatIsoWithOffset(filters.createdAtFrom),
-          createdAtTo: filters.createdAtTo && formatIsoWithOffset(filters.createdAtTo),
+          ...createdAtRange(filters),
         },
         schema: PayoutTaskPage,
       });
@@ -233,8 +240,7 @@ export function createPaymentsClient(options: PaymentsHttpOptions | { request: P
           cursor: filters.cursor ?? undefined,
           status: filters.status,
           networkId: filters.networkId,
-          createdAtFrom: filters.createdAtFrom && formatIsoWithOffset(filters.createdAtFrom),
-          createdAtTo: filters.createdAtTo && formatIsoWithOffset(filters.createdAtTo),
+          ...createdAtRange(filters),
         },
         schema: GasDistributionPage,
       });
