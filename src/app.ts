@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import type { Config } from './config.js';
 import { errorFields, type Logger } from './logger.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps.js';
+import { createAlertPoller, createAlertPoster, createAlertSlackClient, type AlertPoller } from './poller/index.js';
 import type { BotStore } from './store/state.js';
 
 /** What the Slack app is built from; everything that varies is injected. */
@@ -21,6 +22,8 @@ export interface TreasuryAppOptions {
   host?: string;
   /** Web API retries; Bolt's default retries for about 30 minutes, which would hide a dead Slack. */
   slackRetries?: number;
+  /** How the alert poller waits between posts (a second apart); injectable so tests need not wait. */
+  alertSleep?: (ms: number) => Promise<void>;
 }
 
 /** Start-up failed in a way a person can act on (rejected token, port in use…). */
@@ -35,6 +38,8 @@ export class StartupError extends Error {
 export interface TreasuryApp {
   app: App;
   swaps: SwapService;
+  /** The failure-alert poller; undefined when ALERT_CHANNEL is unset (the poller is off). */
+  alerts: AlertPoller | undefined;
   /** Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz). */
   start(): Promise<{ port: number }>;
   stop(): Promise<void>;
@@ -90,13 +95,19 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     retryConfig: { retries: options.slackRetries ?? 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
   };
   const socketMode = config.slackAppToken !== undefined;
-  const app = socketMode
+  // In Socket Mode we build the receiver ourselves to learn the port its /healthz server really bound (PORT=0).
+  const socketReceiver = socketMode
+    ? new SocketModeReceiver({
+        appToken: config.slackAppToken!,
+        customRoutes: [healthRoute()],
+        installerOptions: { port: config.port, clientOptions },
+        logger: boltLogger,
+      })
+    : undefined;
+  const app = socketReceiver
     ? new App({
         token: config.slackBotToken,
-        appToken: config.slackAppToken,
-        socketMode: true,
-        customRoutes: [healthRoute()],
-        installerOptions: { port: config.port },
+        receiver: socketReceiver,
         deferInitialization: true,
         logger: boltLogger,
         clientOptions,
@@ -137,7 +148,25 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
   });
 
-  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps });
+  // Alerts get their own Web API client: no retries and no queue pause on 429, so a poll never hangs on
+  // Slack; an alert Slack did not accept waits in the outbox for the next poll.
+  const alerts = config.alertChannel
+    ? createAlertPoller({
+        payments: options.payments,
+        store: options.store,
+        slack: createAlertPoster(
+          createAlertSlackClient({ token: config.slackBotToken, slackApiUrl: config.slackApiUrl, logger: boltLogger }),
+        ),
+        channel: config.alertChannel,
+        schedule: config.pollSchedule,
+        lookbackMs: config.alertLookbackMs,
+        now,
+        logger,
+        sleep: options.alertSleep,
+      })
+    : undefined;
+
+  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps, alerts });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
@@ -146,6 +175,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   return {
     app,
     swaps,
+    alerts,
     async start() {
       try {
         await app.init();
@@ -154,14 +184,18 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       }
       try {
         let port = config.port;
-        if (socketMode) {
+        if (socketReceiver) {
           await app.start();
+          // Bolt keeps the server private; reading its address is the only way to learn the bound port.
+          const address = (socketReceiver as unknown as { httpServer?: Server }).httpServer?.address();
+          if (address && typeof address === 'object') port = address.port;
         } else {
           server = (await app.start({ port: config.port, host: options.host ?? '0.0.0.0' })) as Server;
           port = (server.address() as AddressInfo).port;
         }
         // After start, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
         await swaps.recover();
+        alerts?.start();
         return { port };
       } catch (error) {
         const code = (error as { code?: string }).code;
@@ -170,6 +204,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       }
     },
     async stop() {
+      // First, so a poll in flight ends before the store is closed.
+      await alerts?.stop();
       swaps.stop();
       // Keep-alive sockets would otherwise hold stop() open until they time out.
       server?.closeAllConnections();

@@ -37,9 +37,9 @@ async function main(): Promise<void> {
   }
   const treasury = createTreasuryApp({ config, payments, store, logger });
 
+  let port: number;
   try {
-    const { port } = await treasury.start();
-    logger.info(config.slackAppToken ? `connected to Slack in Socket Mode; /healthz on port ${port}` : `listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
+    ({ port } = await treasury.start());
   } catch (error) {
     process.stderr.write(`Cannot start: ${error instanceof StartupError ? error.message : String(error)}\n`);
     process.exit(1);
@@ -59,8 +59,17 @@ async function main(): Promise<void> {
         process.exit(1);
       });
   };
+  // Before the "started" lines: whoever waits for them may signal at once.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  logger.info(config.slackAppToken ? `connected to Slack in Socket Mode; /healthz on port ${port}` : `listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
+  if (treasury.alerts) {
+    const next = treasury.alerts.status().nextRun;
+    logger.info(`alert poller on: posting to ${treasury.alerts.channel} on schedule "${config.pollSchedule}"; next poll ${next ? next.toISOString() : 'not scheduled'}`);
+  } else {
+    logger.info('alert poller off: ALERT_CHANNEL is not set, so no failure alerts will be posted');
+  }
 }
 
 main().catch((error: unknown) => {

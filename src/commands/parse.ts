@@ -45,7 +45,8 @@ export type TreasuryCommand =
   | { kind: 'gas'; status?: (typeof GAS_STATUSES)[number] }
   | { kind: 'swap-quote'; amount: string; from: string; to: string }
   | { kind: 'swap-info'; swapId: string }
-  | { kind: 'swaps' };
+  | { kind: 'swaps' }
+  | { kind: 'alerts' };
 
 /** Syntax of each subcommand, with an example; the help text is built from this. */
 export const USAGE = {
@@ -64,6 +65,7 @@ export const USAGE = {
   swap: ['swap <amount> <from-asset> to <to-asset>', 'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to ETH`'],
   swapInfo: ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],
   swaps: ['swaps', 'recent swap quotes and who decided them'],
+  alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, next run'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -188,6 +190,9 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
     }
     case 'swaps':
       return { kind: 'swaps' };
+    case 'alerts':
+      if (args.length > 0) throw new UsageError('`alerts` takes nothing after it.', USAGE.alerts[0]);
+      return { kind: 'alerts' };
     default:
       throw new UsageError(`Unknown subcommand "${rawSubcommand}". Type \`/treasury help\` to see them all.`);
   }

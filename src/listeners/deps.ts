@@ -1,6 +1,7 @@
 import type { FeatureDeps } from '../features/lookups.js';
 import type { SwapService } from '../features/swaps.js';
 import type { Logger } from '../logger.js';
+import type { AlertStatusView } from '../poller/status.js';
 
 /** What every listener receives: the features' dependencies plus who may use the bot. */
 export interface ListenerDeps extends FeatureDeps {
@@ -8,6 +9,8 @@ export interface ListenerDeps extends FeatureDeps {
   /** Empty: everyone may use the bot. */
   treasuryUsers: readonly string[];
   swaps: SwapService;
+  /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
+  alerts?: { status(): AlertStatusView };
 }
 
 /** The TREASURY_USERS gate: an empty list lets everyone in. */

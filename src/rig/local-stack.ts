@@ -39,6 +39,8 @@ export interface LocalStackOptions {
   /** Per-attempt timeout of payment API calls. */
   paymentsTimeoutMs?: number;
   swapFollow?: FollowPolicy;
+  /** How the alert poller waits between posts; default: no wait (tests need not spend a second per alert). */
+  alertSleep?: (ms: number) => Promise<void>;
 }
 
 const BOT_TOKEN = 'xoxb-local-stack-token';
@@ -84,6 +86,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       host: '127.0.0.1',
       slackRetries: 0,
       swapFollow: options.swapFollow ?? { intervalMs: 50, maxDurationMs: 30 * 60_000 },
+      alertSleep: options.alertSleep ?? (async () => undefined),
     });
     const { port } = await treasury.start();
     const botUrl = `http://127.0.0.1:${port}`;

@@ -76,16 +76,150 @@ export const SwapQuote = z.object({
 });
 export type SwapQuote = z.infer<typeof SwapQuote>;
 
-/** The whole state file. */
+// ---------------------------------------------------------------------------------------------------------
+// Alert poller. Times are ISO strings from Date.toISOString(), so they also compare as strings.
+
+const Network = z.object({ title: z.string(), symbol: z.string() });
+
+/** A fee leg as an alert shows it (the gas `charged` and `topUp` legs). */
+const AlertLeg = z.object({ amountFormatted: z.string(), currency: z.string(), amountInUsd: z.string().nullable() });
+
+/** What an alert about a failed withdrawal shows; kept so the alert can be (re)posted without the API. */
+export const WithdrawalAlertFacts = z.object({
+  kind: z.literal('withdrawal'),
+  id: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int(),
+  network: Network,
+  /** Base units. */
+  amount: z.string(),
+  amountInUsd: z.string().nullable(),
+  address: z.string(),
+  txHash: z.string().nullable(),
+});
+
+/** What an alert about a failed payout task shows. */
+export const TaskAlertFacts = z.object({
+  kind: z.literal('task'),
+  id: z.string(),
+  status: z.string(),
+  subStatus: z.string().nullable(),
+  createdAt: z.string(),
+  symbol: z.string(),
+  decimals: z.number().int(),
+  network: Network,
+  amount: z.string(),
+  amountInUsd: z.string().nullable(),
+  type: z.string(),
+  targetsCount: z.number().int(),
+  payoutId: z.string(),
+  assetId: z.string(),
+  transferTxHash: z.string().nullable(),
+  payoutTxHash: z.string().nullable(),
+});
+
+/** What an alert about a gas top-up short of donor balance shows. */
+export const GasAlertFacts = z.object({
+  kind: z.literal('gas'),
+  id: z.string(),
+  status: z.string(),
+  subStatus: z.string().nullable(),
+  createdAt: z.string(),
+  network: Network,
+  targetAddress: z.string(),
+  txHash: z.string().nullable(),
+  /** What could not be charged to the gas liquidity address, in the donor stablecoin. */
+  charged: AlertLeg.nullable(),
+  topUp: AlertLeg.nullable(),
+  pipelineId: z.string(),
+});
+
+/** The poller could not read the payment API (or the key was refused). */
+export const ApiDownFacts = z.object({
+  kind: z.literal('api_down'),
+  since: z.string(),
+  problems: z.array(z.object({ source: z.string(), code: z.string(), message: z.string(), polls: z.number().int() })),
+});
+
+/** The payment API answers again after an `api_down` alert. */
+export const ApiRecoveredFacts = z.object({
+  kind: z.literal('api_recovered'),
+  since: z.string(),
+  recoveredAt: z.string(),
+});
+
+/** Everything an alert message is built from. */
+export const AlertFacts = z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts, ApiDownFacts, ApiRecoveredFacts]);
+export type AlertFacts = z.infer<typeof AlertFacts>;
+/** The three kinds of failure the poller watches. */
+export type FailureFacts = Extract<AlertFacts, { kind: 'withdrawal' | 'task' | 'gas' }>;
+
+/** An alert waiting for Slack to accept it. It leaves the outbox only after Slack accepted it. */
+export const OutboxItem = z.object({
+  /** `withdrawal:<id>`, `task:<id>`, `gas:<id>`, or `api_down:<since>` / `api_recovered:<since>`. */
+  key: z.string(),
+  queuedAt: z.string(),
+  facts: AlertFacts,
+});
+export type OutboxItem = z.infer<typeof OutboxItem>;
+
+/** Where one watched source stands. */
+export const AlertSourceState = z.object({
+  /** Set by the first successful poll of this source; before it, ALERT_LOOKBACK applies. */
+  initializedAt: z.string().optional(),
+  lastSuccessAt: z.string().optional(),
+  lastError: z.object({ at: z.string(), message: z.string(), code: z.string() }).optional(),
+  consecutiveFailures: z.number().int().default(0),
+  /** When the current run of failed polls began. */
+  failingSince: z.string().optional(),
+  /** Newest createdAt seen (API clock); the next poll reads down to it (less an overlap). */
+  watermark: z.string().optional(),
+  /** Records seen still pending (id → createdAt): a later failure is caught however far down they moved. */
+  tracking: z.record(z.string(), z.string()).default({}),
+});
+export type AlertSourceState = z.infer<typeof AlertSourceState>;
+
+/** The alert poller's persisted state; bounded by pruning at every poll. */
+export const AlertsState = z.object({
+  sources: z
+    .object({
+      withdrawals: AlertSourceState.default(() => ({ consecutiveFailures: 0, tracking: {} })),
+      tasks: AlertSourceState.default(() => ({ consecutiveFailures: 0, tracking: {} })),
+      gas: AlertSourceState.default(() => ({ consecutiveFailures: 0, tracking: {} })),
+    })
+    .default(() => emptyAlertsState().sources),
+  /**
+   * Failures already handled, by key: `at` is when Slack accepted the alert; no `at` means the failure was
+   * older than ALERT_LOOKBACK at the first poll (a baseline, never alerted). `createdAt` drives pruning.
+   */
+  alerted: z.record(z.string(), z.object({ createdAt: z.string(), at: z.string().optional() })).default({}),
+  outbox: z.array(OutboxItem).default([]),
+  /** Set while an `api_down` alert stands; cleared (and `api_recovered` queued) when every source reads again. */
+  apiDown: z.object({ since: z.string() }).optional(),
+  /** The last attempt to post to the channel. */
+  lastDelivery: z.object({ at: z.string(), ok: z.boolean(), error: z.string().optional() }).optional(),
+});
+export type AlertsState = z.infer<typeof AlertsState>;
+
+/** The poller's state before its first poll. */
+export function emptyAlertsState(): AlertsState {
+  const source = (): AlertSourceState => ({ consecutiveFailures: 0, tracking: {} });
+  return { sources: { withdrawals: source(), tasks: source(), gas: source() }, alerted: {}, outbox: [] };
+}
+
+/** The whole state file. Files written before the alert poller existed load with empty alert state. */
 export const BotState = z.object({
   version: z.literal(1),
   swapQuotes: z.record(z.string(), SwapQuote),
+  alerts: AlertsState.default(() => emptyAlertsState()),
 });
 export type BotState = z.infer<typeof BotState>;
 
 /** Empty state for a first start. */
 export function emptyState(): BotState {
-  return { version: 1, swapQuotes: {} };
+  return { version: 1, swapQuotes: {}, alerts: emptyAlertsState() };
 }
 
 /** The bot's state store. */

@@ -283,8 +283,9 @@ describe('the client against the simulator', () => {
       return calls;
     }
 
-    it('only getPayoutTask, getDeposit and listGasDistributions take a pacer slot, one per attempt', async () => {
-      const acquire = vi.fn(async () => {});
+    it('only getPayoutTask, getDeposit and listGasDistributions take a pacer slot, one per attempt, and give it back', async () => {
+      const release = vi.fn();
+      const acquire = vi.fn(async () => release);
       const pacer: Pacer = { acquire };
       const counted = clientFor(sim, { pacer });
       await counted.getWithdrawal(sim.ids.withdrawals.all[0]!);
@@ -298,6 +299,7 @@ describe('the client against the simulator', () => {
       sim.injectFault('getDeposit', { status: 503 }, 2);
       await counted.getDeposit(sim.ids.deposits.success[0]!);
       expect(acquire).toHaveBeenCalledTimes(6);
+      expect(release).toHaveBeenCalledTimes(6);
     });
 
     it('120 concurrent getDeposit calls mixed with getPayoutTask and listGasDistributions all succeed, spread over several windows', async () => {

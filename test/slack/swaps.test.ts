@@ -170,7 +170,7 @@ describe('approval', () => {
     expect(createCalls(s)).toHaveLength(0);
     // …but another approver can.
     await clickOn(s, quote, 'swap_approve', SECOND_APPROVER);
-    await waitForText(s, quote, /Approved by <@U0APPROVER2>/);
+    await waitForText(s, quote, /Approved by <@U0APPROVER2> at .* UTC\.\nSwap `/);
     expect(createCalls(s)).toHaveLength(1);
   });
 
@@ -178,7 +178,7 @@ describe('approval', () => {
     const s = await start({ ALLOW_SELF_APPROVAL: 'true' });
     const quote = await requestQuote(s, undefined, APPROVER);
     await clickOn(s, quote, 'swap_approve', APPROVER);
-    await waitForText(s, quote, /Approved by <@U0APPROVER>/);
+    await waitForText(s, quote, /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/);
     expect(createCalls(s)).toHaveLength(1);
   });
 });

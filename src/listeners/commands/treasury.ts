@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { buildAlertStatus } from '../../blocks/alerts.js';
 import { buildFailure } from '../../blocks/errors.js';
 import { buildHelp } from '../../blocks/help.js';
 import type { SlackMessage } from '../../blocks/common.js';
@@ -38,6 +39,8 @@ async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId:
       return deps.swaps.showSwap(command.swapId);
     case 'swaps':
       return deps.swaps.showHistory();
+    case 'alerts':
+      return buildAlertStatus(deps.alerts?.status() ?? null, deps.now());
   }
 }
 

@@ -1,0 +1,280 @@
+/**
+ * Alert messages for the alert channel and the `/treasury alerts` status. Pure builders: facts in, Block Kit
+ * out, every API value escaped, every message inside Slack's limits (a summary lists at most
+ * SUMMARY_LIST_CAP failures, one line each).
+ */
+import { formatTokenAmount, formatUsd } from '../money.js';
+import type { AlertStatusView } from '../poller/status.js';
+import type { AlertFacts, FailureFacts } from '../store/state.js';
+import { context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
+import { formatCryptoAmount, formatDecimalAmount, formatNetwork, formatRelative, formatStatus, formatUtc } from './format.js';
+import { code, escapeText, shorten } from './mrkdwn.js';
+
+/** A summary lists at most this many failures, then "…and N more". */
+export const SUMMARY_LIST_CAP = 20;
+
+type Kind = FailureFacts['kind'];
+type Leg = { amountFormatted: string; currency: string; amountInUsd: string | null };
+
+/** Words for each kind: singular title, plural, and where to look in Slack. */
+const KIND_WORDS: Record<Kind, { failed: string; many: string; lookup: string }> = {
+  withdrawal: { failed: 'Withdrawal failed', many: 'withdrawals failed', lookup: '`/treasury withdrawal <id>`' },
+  task: { failed: 'Payout task failed', many: 'payout tasks failed', lookup: '`/treasury task <id>` or `/treasury payouts failed`' },
+  gas: {
+    failed: 'Gas top-up short of donor balance',
+    many: 'gas top-ups short of donor balance',
+    lookup: '`/treasury gas` (and `/treasury gas cancelled`)',
+  },
+};
+
+function legText(leg: Leg | null): string {
+  if (!leg) return 'n/a';
+  return `${formatDecimalAmount(leg.amountFormatted, leg.currency)} (${formatUsd(leg.amountInUsd)})`;
+}
+
+function txText(hash: string | null): string {
+  return hash ? code(hash) : '_none: nothing was sent on-chain_';
+}
+
+function amountText(f: { amount: string; decimals: number; symbol: string; amountInUsd: string | null }): string {
+  return `${formatCryptoAmount(f.amount, f)} (${formatUsd(f.amountInUsd)})`;
+}
+
+/** Plain-text title (header blocks are plain_text: no escaping, no mrkdwn). */
+function titleOf(f: FailureFacts): string {
+  switch (f.kind) {
+    case 'withdrawal':
+    case 'task':
+      return `${KIND_WORDS[f.kind].failed} · ${formatTokenAmount(f.amount, f.decimals, f.symbol)}`;
+    case 'gas':
+      return `${KIND_WORDS.gas.failed} · ${f.network.title}`;
+  }
+}
+
+/** Notification texts are cut here: a phone shows a line or two, and a hostile address must not bloat it. */
+const FALLBACK_MAX = 500;
+
+/** The notification text (mrkdwn, escaped): what failed, how much, where. */
+function fallbackOf(f: FailureFacts): string {
+  const text = fullFallbackOf(f);
+  return text.length <= FALLBACK_MAX ? text : `${text.slice(0, FALLBACK_MAX - 1)}…`;
+}
+
+function fullFallbackOf(f: FailureFacts): string {
+  switch (f.kind) {
+    case 'withdrawal':
+      return `Withdrawal failed: ${amountText(f)} on ${formatNetwork(f.network)} to ${escapeText(shorten(f.address, 8))} (id ${escapeText(f.id)})`;
+    case 'task':
+      return `Payout task failed: ${amountText(f)} on ${formatNetwork(f.network)} (id ${escapeText(f.id)})`;
+    case 'gas':
+      return `Gas top-up short of donor balance on ${formatNetwork(f.network)}: could not charge ${legText(f.charged)} (id ${escapeText(f.id)})`;
+  }
+}
+
+function detailFields(f: FailureFacts): Array<readonly [string, string]> {
+  const created = formatUtc(new Date(f.createdAt));
+  switch (f.kind) {
+    case 'withdrawal':
+      return [
+        ['Status', formatStatus(f.status)],
+        ['Amount', amountText(f)],
+        ['Asset', `${escapeText(f.symbol)} on ${formatNetwork(f.network)}`],
+        ['Created', created],
+        ['Destination', code(f.address)],
+        ['Transaction', txText(f.txHash)],
+      ];
+    case 'task':
+      return [
+        ['Status', formatStatus(f.status, f.subStatus)],
+        ['Amount', amountText(f)],
+        ['Asset', `${escapeText(f.symbol)} on ${formatNetwork(f.network)}`],
+        ['Created', created],
+        ['Targets', `${f.targetsCount} (${escapeText(f.type)}) in payout ${code(f.payoutId)}`],
+        ['Transfer tx', txText(f.transferTxHash)],
+        ['Payout tx', txText(f.payoutTxHash)],
+      ];
+    case 'gas':
+      return [
+        ['Status', formatStatus(f.status, f.subStatus)],
+        ['Could not charge', legText(f.charged)],
+        ['Network', formatNetwork(f.network)],
+        ['Created', created],
+        ['Target address', code(f.targetAddress)],
+        ['Top-up wanted', legText(f.topUp)],
+        ['Transaction', txText(f.txHash)],
+        ['Pipeline', code(f.pipelineId)],
+      ];
+  }
+}
+
+function adviceOf(f: FailureFacts): string {
+  switch (f.kind) {
+    case 'withdrawal':
+      return 'The money did not leave the asset. Check the destination and the balance, then retry the withdrawal if it is still needed.';
+    case 'task':
+      return 'Some targets of this payout may not have been paid. Check the task before paying again.';
+    case 'gas':
+      return `The gas liquidity address lacks ${escapeText(f.charged?.currency ?? 'its stablecoin')} on ${formatNetwork(f.network)}: top it up, or payments and payouts from this address will stall.`;
+  }
+}
+
+/** One failure, in full. */
+export function buildFailureAlert(f: FailureFacts): SlackMessage {
+  return {
+    text: fallbackOf(f),
+    blocks: [
+      header(`:x: ${titleOf(f)}`),
+      ...fieldsOf(detailFields(f)),
+      section(`*Id* ${code(f.id)}\n${adviceOf(f)}`),
+      context(`Alerted once by the treasury bot. Latest state: ${KIND_WORDS[f.kind].lookup}.`),
+    ],
+  };
+}
+
+function fieldsOf(pairs: Array<readonly [string, string]>): Block[] {
+  const blocks: Block[] = [];
+  for (let i = 0; i < pairs.length; i += 10) blocks.push(fields(pairs.slice(i, i + 10)));
+  return blocks;
+}
+
+/** Cuts raw API text before it is escaped, so a summary line stays one short line whatever the API sends. */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** One line of a summary: enough to recognise the failure and look it up. */
+function summaryLine(f: FailureFacts): string {
+  const created = formatUtc(new Date(f.createdAt));
+  const network = formatNetwork({ title: cut(f.network.title, 40), symbol: cut(f.network.symbol, 20) });
+  const status = formatStatus(cut(f.status, 30), f.kind === 'withdrawal' || f.subStatus === null ? null : cut(f.subStatus, 40));
+  const id = code(cut(f.id, 64));
+  switch (f.kind) {
+    case 'withdrawal':
+    case 'task': {
+      const amount = formatCryptoAmount(f.amount, { decimals: f.decimals, symbol: cut(f.symbol, 20) });
+      const where = f.kind === 'withdrawal' ? `to ${code(shorten(f.address, 8))}` : `${f.targetsCount} targets`;
+      return `• *${amount}* (${formatUsd(f.amountInUsd)}) on ${network} · ${where} · ${created} · ${status} · ${id}`;
+    }
+    case 'gas': {
+      const charged = f.charged ? { ...f.charged, currency: cut(f.charged.currency, 20) } : null;
+      return `• could not charge *${legText(charged)}* on ${network} for ${code(shorten(f.targetAddress, 8))} · ${created} · ${status} · ${id}`;
+    }
+  }
+}
+
+/**
+ * Many new failures of one kind: one message listing the newest SUMMARY_LIST_CAP, then "…and N more",
+ * instead of a flood that trains people to ignore the channel.
+ */
+export function buildFailureSummary(kind: Kind, failures: readonly FailureFacts[]): SlackMessage {
+  const newestFirst = [...failures].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const listed = newestFirst.slice(0, SUMMARY_LIST_CAP);
+  const more = newestFirst.length - listed.length;
+  const title = `${newestFirst.length} ${KIND_WORDS[kind].many}`;
+  const lines = listed.map(summaryLine);
+  if (more > 0) lines.push(`…and ${more} more.`);
+  return {
+    text: `${title}. Newest: ${listed[0] ? fallbackOf(listed[0]) : 'none'}`,
+    blocks: [
+      header(`:rotating_light: ${title}`),
+      section(`Too many at once to post one by one, so here is one summary${more > 0 ? ` (the newest ${listed.length})` : ''}, newest first.`),
+      ...linesToSections(lines),
+      context(`Details of each: ${KIND_WORDS[kind].lookup}. Each is alerted once; none will be posted again.`),
+    ],
+  };
+}
+
+const SOURCE_LABELS: Record<string, string> = { withdrawals: 'Withdrawals', tasks: 'Payout tasks', gas: 'Gas top-ups' };
+
+function sourceLabel(source: string): string {
+  return SOURCE_LABELS[source] ?? escapeText(source);
+}
+
+function duration(from: Date, to: Date): string {
+  return formatRelative(from, to).replace(/ ago$/, '');
+}
+
+/** The poller could not read the payment API for several polls, or the key was refused. */
+export function buildApiDownAlert(f: Extract<AlertFacts, { kind: 'api_down' }>, now: Date): SlackMessage {
+  const keyRefused = f.problems.some((p) => p.code === 'unauthorized' || p.code === 'forbidden');
+  const lines = f.problems.map((p) => `• *${sourceLabel(p.source)}*: ${escapeText(p.message)} (${p.polls} poll${p.polls === 1 ? '' : 's'} in a row)`);
+  const since = new Date(f.since);
+  return {
+    text: keyRefused ? 'The payment API refuses the bot\'s API key: failure alerts are paused.' : 'The alert poller cannot reach the payment API: failure alerts are delayed.',
+    blocks: [
+      header(keyRefused ? ':warning: The payment API refuses the bot\'s key' : ':warning: Cannot reach the payment API'),
+      section(`Since ${formatUtc(since)} (${duration(since, now)}) the alert poller could not read:\n${lines.join('\n')}`),
+      context(
+        keyRefused
+          ? 'An admin must check `PAYMENTS_API_KEY` and its permissions. Failures are caught up once it works again.'
+          : 'Failures that happen meanwhile are not lost: they are alerted when the API answers again. One message says when it does.',
+      ),
+    ],
+  };
+}
+
+/** The payment API answers again after an api_down alert. */
+export function buildApiRecoveredAlert(f: Extract<AlertFacts, { kind: 'api_recovered' }>): SlackMessage {
+  const since = new Date(f.since);
+  const at = new Date(f.recoveredAt);
+  return {
+    text: 'The payment API answers again: failure alerts are back.',
+    blocks: [
+      header(':white_check_mark: The payment API answers again'),
+      section(`The alert poller reads every source again since ${formatUtc(at)}, after ${duration(since, at)} without. Failures from that time are alerted now.`),
+    ],
+  };
+}
+
+/** Any queued alert, by its kind. */
+export function buildAlert(f: AlertFacts, now: Date): SlackMessage {
+  switch (f.kind) {
+    case 'api_down':
+      return buildApiDownAlert(f, now);
+    case 'api_recovered':
+      return buildApiRecoveredAlert(f);
+    default:
+      return buildFailureAlert(f);
+  }
+}
+
+
+function channelRef(channel: string): string {
+  return /^[CGD][A-Z0-9]{2,}$/.test(channel) ? `<#${channel}>` : code(channel);
+}
+
+function when(date: Date | null, now: Date): string {
+  return date ? `${formatUtc(date)} (${formatRelative(date, now)})` : 'never';
+}
+
+/** `/treasury alerts`: the poller's state, or that it is off. */
+export function buildAlertStatus(view: AlertStatusView | null, now: Date): SlackMessage {
+  if (view === null) {
+    const text = 'The alert poller is off: `ALERT_CHANNEL` is not set. Set it to a channel id to get failure alerts.';
+    return { text, blocks: [header('Failure alerts'), section(text)] };
+  }
+  const sourceLines = view.sources.map((s) => {
+    const failing = s.consecutiveFailures > 0 ? ` · :warning: failed ${s.consecutiveFailures} poll${s.consecutiveFailures === 1 ? '' : 's'} in a row` : '';
+    return `• *${sourceLabel(s.source)}*: last successful poll ${when(s.lastSuccessAt, now)}${failing}`;
+  });
+  const lastError = view.lastError
+    ? `${escapeText(view.lastError.where)}, ${formatUtc(view.lastError.at)}: ${escapeText(view.lastError.message)}`
+    : 'none';
+  const text = `Failure alerts go to ${view.channel}: ${view.sentLast24h} sent in the last 24 h.`;
+  return {
+    text: escapeText(text),
+    blocks: [
+      header('Failure alerts'),
+      fields([
+        ['Channel', channelRef(view.channel)],
+        ['Schedule', `${code(view.schedule)}${view.polling ? ' · polling now' : ''}`],
+        ['Next run', view.nextRun ? when(view.nextRun, now) : 'not scheduled'],
+        ['Alerts sent (24 h)', String(view.sentLast24h)],
+        ['Waiting for Slack', String(view.waiting)],
+        ['Payment API', view.apiDownSince ? `:warning: unreachable since ${formatUtc(view.apiDownSince)}` : 'reachable'],
+      ]),
+      section(sourceLines.join('\n')),
+      section(`*Last error*\n${lastError}`),
+    ],
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The alert poller: failed withdrawals, failed payout tasks and gas top-ups short of donor balance, posted to
+ * ALERT_CHANNEL once each. `pollOnce` is the job; `createAlertPoller` puts it on the POLL_SCHEDULE.
+ */
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { Logger } from '../logger.js';
+import type { PaymentsClient } from '../payments/index.js';
+import type { BotStore } from '../store/state.js';
+import { pollOnce, type ChannelPacing, type PollReport } from './poll.js';
+import { createPollSchedule, type PollSchedule } from './schedule.js';
+import type { AlertPoster } from './slack.js';
+import { readAlertStatus, type AlertStatusView } from './status.js';
+
+export { pollOnce, planDeliveries, POLL_POLICY, type PollDeps, type PollReport, type ChannelPacing } from './poll.js';
+export { createPollSchedule, type PollSchedule } from './schedule.js';
+export { createAlertPoster, createAlertSlackClient, describeSlackError, type AlertPoster, type AlertMessage } from './slack.js';
+export { readAlertStatus, type AlertStatusView } from './status.js';
+export { SOURCES, type SourceName } from './facts.js';
+
+/** A running alert poller. */
+export interface AlertPoller {
+  readonly channel: string;
+  start(): void;
+  stop(): Promise<void>;
+  /** One poll now, unless one is running (then false). */
+  runNow(): Promise<boolean>;
+  /** What `/treasury alerts` shows. */
+  status(): AlertStatusView;
+  /** The report of the last finished poll. */
+  lastReport(): PollReport | undefined;
+}
+
+/** Everything the poller needs; `sleep` is injectable so tests need not wait a second between posts. */
+export interface AlertPollerOptions {
+  payments: PaymentsClient;
+  store: BotStore;
+  slack: AlertPoster;
+  channel: string;
+  schedule: string;
+  lookbackMs: number;
+  now: () => Date;
+  logger: Logger;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Builds the poller: `pollOnce` on a node-cron schedule, with posts paced across polls. */
+export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
+  const pacing: ChannelPacing = { lastPostMs: undefined };
+  let last: PollReport | undefined;
+  const schedule: PollSchedule = createPollSchedule({
+    expression: options.schedule,
+    logger: options.logger,
+    run: async (signal) => {
+      last = await pollOnce({
+        payments: options.payments,
+        store: options.store,
+        slack: options.slack,
+        channel: options.channel,
+        now: options.now,
+        lookbackMs: options.lookbackMs,
+        logger: options.logger,
+        sleep: options.sleep ?? ((ms) => sleepFor(ms)),
+        pacing,
+        signal,
+      });
+    },
+  });
+  return {
+    channel: options.channel,
+    start: () => schedule.start(),
+    stop: () => schedule.stop(),
+    runNow: () => schedule.runNow(),
+    lastReport: () => last,
+    status: () => {
+      const s = schedule.status();
+      return readAlertStatus(options.store.read().alerts, options.now(), {
+        channel: options.channel,
+        expression: options.schedule,
+        nextRun: s.nextRun,
+        polling: s.polling,
+      });
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { AlertsState } from '../store/state.js';
+import { SOURCES, type SourceName } from './facts.js';
+
+/** How one watched source stands, for `/treasury alerts`. */
+export interface SourceStatus {
+  source: SourceName;
+  lastSuccessAt: Date | null;
+  consecutiveFailures: number;
+  lastError: { at: Date; message: string } | null;
+}
+
+/** Everything `/treasury alerts` shows. */
+export interface AlertStatusView {
+  channel: string;
+  schedule: string;
+  nextRun: Date | null;
+  /** A poll is running right now. */
+  polling: boolean;
+  sources: SourceStatus[];
+  /** The most recent error of any source, or of posting to Slack. */
+  lastError: { where: string; at: Date; message: string } | null;
+  /** Failures alerted (accepted by Slack) in the last 24 hours. */
+  sentLast24h: number;
+  /** Alerts waiting in the outbox for Slack to accept them. */
+  waiting: number;
+  apiDownSince: Date | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Reads the status view from the persisted state (pure). */
+export function readAlertStatus(
+  state: Readonly<AlertsState>,
+  now: Date,
+  schedule: { channel: string; expression: string; nextRun: Date | null; polling: boolean },
+): AlertStatusView {
+  const sources = SOURCES.map((source): SourceStatus => {
+    const s = state.sources[source];
+    return {
+      source,
+      lastSuccessAt: s.lastSuccessAt ? new Date(s.lastSuccessAt) : null,
+      consecutiveFailures: s.consecutiveFailures,
+      lastError: s.lastError ? { at: new Date(s.lastError.at), message: s.lastError.message } : null,
+    };
+  });
+  const errors: Array<{ where: string; at: Date; message: string }> = sources.flatMap((s) =>
+    s.lastError ? [{ where: `payment API (${s.source})`, ...s.lastError }] : [],
+  );
+  if (state.lastDelivery && !state.lastDelivery.ok) {
+    errors.push({ where: 'Slack', at: new Date(state.lastDelivery.at), message: state.lastDelivery.error ?? 'refused' });
+  }
+  errors.sort((a, b) => b.at.getTime() - a.at.getTime());
+  const since = new Date(now.getTime() - DAY_MS).toISOString();
+  const sentLast24h = Object.values(state.alerted).filter((entry) => entry.at !== undefined && entry.at >= since).length;
+  return {
+    channel: schedule.channel,
+    schedule: schedule.expression,
+    nextRun: schedule.nextRun,
+    polling: schedule.polling,
+    sources,
+    lastError: errors[0] ?? null,
+    sentLast24h,
+    waiting: state.outbox.length,
+    apiDownSince: state.apiDown ? new Date(state.apiDown.since) : null,
+  };
+}

@@ -1,0 +1,113 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPaymentsClient, type PaymentsClient } from '../../src/payments/index.js';
+import { createAlertPoster, createAlertSlackClient, pollOnce, type ChannelPacing, type PollReport } from '../../src/poller/index.js';
+import { blocksToText } from '../../src/rig/blocks-text.js';
+import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../../src/rig/slack-stand-in.js';
+import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { createLogger } from '../../src/logger.js';
+import { openBotStore, type BotStore } from '../../src/store/state.js';
+
+export const CHANNEL = 'C0ALERTS';
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+const TOKEN = 'xoxb-poller-test-token';
+
+/** The real poller function wired to the simulator over HTTP, the Slack stand-in and a real state file. */
+export interface PollerRig {
+  sim: PaymentsSimulator;
+  slack: SlackStandIn;
+  payments: PaymentsClient;
+  store: BotStore;
+  file: string;
+  /** Every wait the poller asked for between posts (none is really waited). */
+  sleeps: number[];
+  logs: string[];
+  poll(): Promise<PollReport>;
+  /** Closes the state file and opens it again with a fresh poster: what a process restart does. */
+  restart(): Promise<void>;
+  /** Messages posted to the alert channel, oldest first. */
+  messages(): StoredMessage[];
+  /** What a person sees in each message. */
+  texts(): string[];
+  fileSize(): number;
+  close(): Promise<void>;
+}
+
+export interface PollerRigOptions {
+  seed?: boolean;
+  lookbackMs?: number;
+  apiKey?: (sim: PaymentsSimulator) => string;
+  /** Attempts per API read (1: a fault fails the read at once, so each poll uses one fault per list). */
+  maxAttempts?: number;
+  /** The bot's clock minus the API's (the simulator's): clocks that disagree. */
+  clockOffsetMs?: number;
+}
+
+export async function startPollerRig(options: PollerRigOptions = {}): Promise<PollerRig> {
+  const sim = await startSimulator({ quiet: true, seed: options.seed ?? false });
+  const slack = await startSlackStandIn({ botToken: TOKEN });
+  const file = join(mkdtempSync(join(tmpdir(), 'poller-')), 'state.json');
+  const logs: string[] = [];
+  const logger = createLogger('debug', (line) => logs.push(line));
+  const payments = createPaymentsClient({
+    baseUrl: sim.url,
+    apiKey: options.apiKey?.(sim) ?? sim.apiKey,
+    timeoutMs: 500,
+    retry: { maxAttempts: options.maxAttempts ?? 1, baseDelayMs: 1, maxDelayMs: 5 },
+  });
+  const now = () => new Date(sim.now() + (options.clockOffsetMs ?? 0));
+  const sleeps: number[] = [];
+  let store = await openBotStore(file, logger, now);
+  // The same posting path as the app: the alert WebClient (no retries, 429 thrown) and the alert poster.
+  const makePoster = () => createAlertPoster(createAlertSlackClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }));
+  let poster = makePoster();
+  let pacing: ChannelPacing = { lastPostMs: undefined };
+
+  const rig: PollerRig = {
+    sim,
+    slack,
+    payments,
+    get store() {
+      return store;
+    },
+    file,
+    sleeps,
+    logs,
+    poll: () =>
+      pollOnce({
+        payments,
+        store,
+        slack: poster,
+        channel: CHANNEL,
+        now,
+        lookbackMs: options.lookbackMs ?? 24 * HOUR,
+        logger,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+        pacing,
+      }),
+    async restart() {
+      await store.close();
+      store = await openBotStore(file, logger, now);
+      poster = makePoster();
+      pacing = { lastPostMs: undefined };
+    },
+    messages: () => slack.messages(CHANNEL),
+    texts: () => slack.messages(CHANNEL).map((m) => blocksToText(m.blocks ?? [])),
+    fileSize: () => statSync(file).size,
+    async close() {
+      await store.close();
+      await slack.close();
+      await sim.close();
+    },
+  };
+  return rig;
+}
+
+/** How many messages mention `id` (a failure alerted twice would show up twice). */
+export function mentions(rig: PollerRig, id: string): number {
+  return rig.texts().filter((text) => text.includes(id)).length;
+}

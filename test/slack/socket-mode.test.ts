@@ -1,0 +1,66 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
+import { createPaymentsClient } from '../../src/payments/index.js';
+import { blocksToText } from '../../src/rig/blocks-text.js';
+import { startSlackStandIn, type SlackStandIn } from '../../src/rig/slack-stand-in.js';
+import { startSocketModeStandIn, type SocketModeStandIn } from '../../src/rig/socket-mode-stand-in.js';
+import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { openBotStore, type BotStore } from '../../src/store/state.js';
+
+const BOT_TOKEN = 'xoxb-socket-test';
+const APP_TOKEN = 'xapp-1-socket-test';
+
+describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
+  let simulator: PaymentsSimulator;
+  let slack: SlackStandIn;
+  let socket: SocketModeStandIn;
+  let store: BotStore;
+  let treasury: TreasuryApp;
+  let port: number;
+
+  beforeAll(async () => {
+    simulator = await startSimulator({ quiet: true });
+    slack = await startSlackStandIn({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+    socket = await startSocketModeStandIn(slack);
+    const config = loadConfig({
+      PAYMENTS_API_URL: simulator.url,
+      PAYMENTS_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_APP_TOKEN: APP_TOKEN,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+    });
+    store = await openBotStore(join(mkdtempSync(join(tmpdir(), 'socket-')), 'state.json'));
+    const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey });
+    treasury = createTreasuryApp({ config, payments, store, logger: silentLogger, slackRetries: 0 });
+    ({ port } = await treasury.start());
+    await socket.waitForConnection();
+  });
+
+  afterAll(async () => {
+    await treasury.stop();
+    await store.close();
+    await socket.close();
+    await slack.close();
+    await simulator.close();
+  });
+
+  it('connects with the app-level token, needs no signing secret, and answers a command over the socket', async () => {
+    expect(slack.callsOf('apps.connections.open')).toHaveLength(1);
+    const result = await socket.command('balances', { userId: 'U0OPS' });
+    const [reply] = await result.waitForResponses(1);
+    expect(blocksToText(reply?.blocks ?? [])).toContain('Balances ·');
+    expect(reply?.responseType).toBe('ephemeral');
+  });
+
+  it('serves GET /healthz on PORT in Socket Mode too', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+  });
+});
