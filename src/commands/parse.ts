@@ -62,7 +62,7 @@ export const USAGE = {
   task: ['task <id>', 'one payout task with its gas'],
   deposit: ['deposit <id>', 'one deposit'],
   gas: ['gas [pending|cancelled|failed|success]', 'gas manager top-ups, e.g. `gas failed`'],
-  swap: ['swap <amount> <from-asset> to <to-asset>', 'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to ETH`'],
+  swap: ['swap <amount> <from-asset> to <to-asset>', 'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to USDC@ETH`'],
   swapInfo: ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],
   swaps: ['swaps', 'recent swap quotes and who decided them'],
   alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, next run'],
@@ -184,7 +184,7 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       if (args.length === 1 && isUuid(args[0]!)) return { kind: 'swap-info', swapId: args[0]!.toLowerCase() };
       const words = args.length === 4 && args[2]!.toLowerCase() === 'to' ? [args[0]!, args[1]!, args[3]!] : args;
       if (words.length !== 3) {
-        throw new UsageError('Give an amount and two assets, e.g. `swap 1,000 USDT@ETH to ETH`, or a swap id.', USAGE.swap[0]);
+        throw new UsageError('Give an amount and two assets, e.g. `swap 1,000 USDT@ETH to USDC@ETH`, or a swap id.', USAGE.swap[0]);
       }
       return { kind: 'swap-quote', amount: words[0]!, from: words[1]!, to: words[2]! };
     }
