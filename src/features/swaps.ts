@@ -29,6 +29,8 @@ import { describeAssetProblem, resolveAsset } from './resolve-asset.js';
 
 /** Estimates are held 30 minutes by the payment service (spec 2.7). */
 export const ESTIMATE_VALIDITY_MS = 30 * 60_000;
+/** When an edit of the quote message fails (Slack 5xx, rate limit), it is tried again after these delays. */
+const MESSAGE_RETRY_DELAYS_MS = [2_000, 10_000, 60_000, 300_000];
 /** Approvals this close to expiry are refused: the create call must reach the service while the estimate lives. */
 const EXPIRY_SAFETY_MS = 30_000;
 
@@ -78,17 +80,27 @@ function audit(quote: SwapQuote, at: Date, event: string, by?: string, detail?: 
 /** Creates the swap feature. It remembers which swaps it is following so stop() can end that. */
 export function createSwapService(deps: SwapDeps) {
   const following = new Map<string, AbortController>();
+  const messageRetries = new Set<NodeJS.Timeout>();
 
   const quoteOf = (quoteId: string): SwapQuote | undefined => deps.store.read().swapQuotes[quoteId];
 
   /** Re-renders the quote message from the record; a failed edit is logged, never thrown at the clicker. */
-  async function refreshMessage(quoteId: string): Promise<void> {
+  async function refreshMessage(quoteId: string, attempt = 0): Promise<void> {
     const quote = quoteOf(quoteId);
     if (!quote?.messageTs) return;
     try {
       await deps.messenger.update(quote.channelId, quote.messageTs, buildQuoteMessage(quote, deps.policy, deps.now()));
     } catch (error) {
-      deps.logger.error('could not update the swap quote message', { quoteId, error: errorFields(error) });
+      const retry = attempt < MESSAGE_RETRY_DELAYS_MS.length;
+      deps.logger.error('could not update the swap quote message', { quoteId, willRetry: retry, error: errorFields(error) });
+      if (!retry) return;
+      // The retry renders the record as it is then, so a late edit still tells the truth.
+      const timer = setTimeout(() => {
+        messageRetries.delete(timer);
+        void refreshMessage(quoteId, attempt + 1);
+      }, MESSAGE_RETRY_DELAYS_MS[attempt]);
+      timer.unref();
+      messageRetries.add(timer);
     }
   }
 
@@ -395,6 +407,8 @@ export function createSwapService(deps: SwapDeps) {
     /** Stops following swaps (shutdown); they are picked up again by recover() at the next start. */
     stop(): void {
       for (const controller of following.values()) controller.abort();
+      for (const timer of messageRetries) clearTimeout(timer);
+      messageRetries.clear();
     },
 
     /** For tests and shutdown: resolves when no swap is being followed. */

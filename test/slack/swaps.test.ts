@@ -140,6 +140,15 @@ describe('approval', () => {
     expect(createCalls(s)).toHaveLength(0);
   });
 
+  it('when Slack fails to edit the message, the edit is tried again so the message still tells the truth', async () => {
+    const s = await start();
+    const quote = await requestQuote(s);
+    s.slack.failNext('chat.update', { status: 500 });
+    await clickOn(s, quote, 'swap_reject', APPROVER);
+    await waitForText(s, quote, /Rejected by <@U0APPROVER>/);
+    expect(s.slack.callsOf('chat.update').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('the requester may reject (cancel) their own quote', async () => {
     const s = await start();
     const quote = await requestQuote(s);
