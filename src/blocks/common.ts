@@ -21,8 +21,6 @@ export const LIMITS = {
   buttonText: 75,
   buttonValue: 2000,
   contextElements: 10,
-  /** Total text we allow in one message; Slack refuses somewhere around 11-13k. */
-  messageText: 9000,
 } as const;
 
 function clip(text: string, max: number): string {
@@ -54,24 +52,12 @@ export function fields(pairs: ReadonlyArray<readonly [label: string, value: stri
   };
 }
 
-/** Several field sections for more than 10 pairs. */
-export function fieldSections(pairs: ReadonlyArray<readonly [string, string]>): Block[] {
-  const blocks: Block[] = [];
-  for (let i = 0; i < pairs.length; i += LIMITS.fieldsPerSection) blocks.push(fields(pairs.slice(i, i + LIMITS.fieldsPerSection)));
-  return blocks;
-}
-
 /** A grey context line. */
 export function context(...texts: string[]): Block {
   return {
     type: 'context',
     elements: texts.slice(0, LIMITS.contextElements).map((text) => ({ type: 'mrkdwn' as const, text: clip(text, LIMITS.sectionText) })),
   };
-}
-
-/** A divider. */
-export function divider(): Block {
-  return { type: 'divider' };
 }
 
 /** A button; the value must fit Slack's 2000 characters (checked, since it carries state such as cursors). */

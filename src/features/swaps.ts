@@ -410,11 +410,6 @@ export function createSwapService(deps: SwapDeps) {
       for (const timer of messageRetries) clearTimeout(timer);
       messageRetries.clear();
     },
-
-    /** For tests and shutdown: resolves when no swap is being followed. */
-    isFollowing(quoteId: string): boolean {
-      return following.has(quoteId);
-    },
   };
 }
 
