@@ -14,7 +14,9 @@ export interface InvoiceViewOptions extends RecordViewOptions {
 
 /** An invoice: payment link, amount, expiry, and the crypto details once a currency is chosen. */
 export function buildInvoice(invoice: Invoice, options: InvoiceViewOptions): SlackMessage {
-  const title = invoice.productTitle ? ` — ${escapeText(invoice.productTitle)}` : '';
+  // The headline (header and notification text) carries a short form of the title; the Title field has it whole.
+  const shortTitle = invoice.productTitle.length > 80 ? `${invoice.productTitle.slice(0, 79)}…` : invoice.productTitle;
+  const title = shortTitle ? ` — ${escapeText(shortTitle)}` : '';
   const usd = formatUsd(invoice.usdAmount);
   const cryptoAmount =
     invoice.crypto && invoice.cryptoAmount !== null ? formatCryptoAmount(invoice.cryptoAmount, invoice.crypto) : undefined;

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildBalances } from '../../src/blocks/assets.js';
-import type { Block, SlackMessage } from '../../src/blocks/common.js';
 import { buildGasList } from '../../src/blocks/gas.js';
 import { buildInvoice } from '../../src/blocks/invoices.js';
 import { buildPayoutTaskList } from '../../src/blocks/payouts.js';
@@ -13,42 +12,11 @@ import { buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
 import { buildHelp } from '../../src/blocks/help.js';
 import type { Asset, GasDistribution, Invoice, PayoutTask, Withdrawal } from '../../src/payments/index.js';
 import type { SwapQuote } from '../../src/store/state.js';
+import { expectWithinSlackLimits } from '../support/block-limits.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const LONG = 'x'.repeat(5_000);
 
-/** Every limit of STACK-NOTES' table, checked on one message. */
-function expectWithinSlackLimits(message: SlackMessage): void {
-  expect(message.blocks.length).toBeLessThanOrEqual(50);
-  let total = 0;
-  for (const block of message.blocks as Array<Block & Record<string, any>>) {
-    if (block.type === 'header') expect(block.text.text.length).toBeLessThanOrEqual(150);
-    if (block.type === 'section') {
-      if (block.text) {
-        expect(block.text.text.length).toBeLessThanOrEqual(3000);
-        total += block.text.text.length;
-      }
-      if (block.fields) {
-        expect(block.fields.length).toBeLessThanOrEqual(10);
-        for (const field of block.fields) {
-          expect(field.text.length).toBeLessThanOrEqual(2000);
-          total += field.text.length;
-        }
-      }
-    }
-    if (block.type === 'context') expect(block.elements.length).toBeLessThanOrEqual(10);
-    if (block.type === 'actions') {
-      expect(block.elements.length).toBeLessThanOrEqual(25);
-      for (const button of block.elements as Array<{ text: { text: string }; action_id: string; value?: string }>) {
-        expect(button.text.text.length).toBeLessThanOrEqual(75);
-        expect(button.action_id.length).toBeLessThanOrEqual(255);
-        expect((button.value ?? '').length).toBeLessThanOrEqual(2000);
-      }
-    }
-    if (block.block_id) expect(block.block_id.length).toBeLessThanOrEqual(255);
-  }
-  expect(total).toBeLessThan(11_000);
-}
 
 const crypto = { id: 'c1', title: 'Tether', symbol: 'USDT', contractAddress: '0x' + 'a'.repeat(40), decimals: 6, logoURI: null };
 const network = { id: 'n1', title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' };

@@ -1,34 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildAlertStatus, buildApiDownAlert, buildFailureAlert, buildFailureSummary, SUMMARY_LIST_CAP } from '../../src/blocks/alerts.js';
-import type { Block, SlackMessage } from '../../src/blocks/common.js';
 import { planDeliveries } from '../../src/poller/index.js';
 import { blocksToText } from '../../src/rig/blocks-text.js';
 import type { FailureFacts, OutboxItem } from '../../src/store/state.js';
+import { expectWithinSlackLimits } from '../support/block-limits.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const HOSTILE = '<!channel> <http://evil.example|click> & '.repeat(100);
 
-function expectWithinSlackLimits(message: SlackMessage): void {
-  expect(message.blocks.length).toBeLessThanOrEqual(50);
-  let total = 0;
-  for (const block of message.blocks as Array<Block & Record<string, any>>) {
-    if (block.type === 'header') expect(block.text.text.length).toBeLessThanOrEqual(150);
-    if (block.type === 'section') {
-      if (block.text) {
-        expect(block.text.text.length).toBeLessThanOrEqual(3000);
-        total += block.text.text.length;
-      }
-      for (const field of block.fields ?? []) {
-        expect(field.text.length).toBeLessThanOrEqual(2000);
-        total += field.text.length;
-      }
-      expect((block.fields ?? []).length).toBeLessThanOrEqual(10);
-    }
-    if (block.type === 'context') expect(block.elements.length).toBeLessThanOrEqual(10);
-  }
-  expect(total).toBeLessThan(10_000);
-  expect(message.text.length).toBeLessThan(4_000);
-}
 
 const withdrawal = (i: number, extreme = false): FailureFacts => ({
   kind: 'withdrawal',
