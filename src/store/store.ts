@@ -1,4 +1,5 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
@@ -18,7 +19,7 @@ export interface Store<T> {
   /** The current state. Treat it as read-only: every change goes through `update`. */
   read(): Readonly<T>;
   /**
-   * Applies `mutate` to the state and resolves once the change is on disk. Updates run one at a time, in call
+   * Applies `mutate` to the state and resolves once the change is on disk (flushed with fsync). Updates run one at a time, in call
    * order, so two read-modify-write cycles never overwrite each other. When the write fails the change is
    * rolled back in memory and the error is thrown.
    */
@@ -35,6 +36,22 @@ export interface Store<T> {
 }
 
 const openFiles = new Set<string>();
+
+/**
+ * lowdb replaces the file atomically (temp file + rename) but does not fsync. A swap decision must survive a
+ * power cut, not just a process crash, or a restart could offer an approved quote again: so every update is
+ * flushed, file and directory, before it counts as written.
+ */
+async function syncToDisk(file: string): Promise<void> {
+  for (const path of [file, dirname(file)]) {
+    const handle = await open(path, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
 
 function processIsAlive(pid: number): boolean {
   try {
@@ -128,6 +145,7 @@ export async function openStore<T>(options: {
         try {
           const result = mutate(db.data);
           await db.write();
+          await syncToDisk(file);
           return result;
         } catch (error) {
           // A failed mutation or write leaves no half-applied change behind.
