@@ -32,7 +32,8 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
     return [`The payment service refused this: *${escapeText(error.apiMessage)}*`, ...details].join('\n');
   }
   if (error instanceof PaymentsForbiddenError) {
-    return `The payment API key lacks the permission ${code(error.permission)} needed for this. An admin can grant it in the payment dashboard.`;
+    const which = error.permission ? `the permission ${code(error.permission)}` : 'a permission';
+    return `The payment API key lacks ${which} needed for this. An admin can grant it in the payment dashboard.`;
   }
   if (error instanceof PaymentsUnexpectedResponseError) {
     return `The payment service answered in a shape the bot does not understand (at ${code(error.field)}), so nothing is shown rather than something wrong. The details are in the bot's log.`;

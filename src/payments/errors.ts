@@ -81,10 +81,10 @@ export class PaymentsForbiddenError extends PaymentsError {
   readonly transient = false;
   constructor(
     operation: PaymentsOperation,
-    /** The permission the operation needs, as the spec names it. */
-    readonly permission: string,
+    /** The permission the operation needs, as the spec names it; undefined where the spec names none. */
+    readonly permission: string | undefined,
   ) {
-    super(operation, `${operation}: the API key lacks the ${permission} permission (403)`, 403);
+    super(operation, `${operation}: the API key lacks ${permission ? `the ${permission} permission` : 'a permission this needs'} (403)`, 403);
   }
 }
 

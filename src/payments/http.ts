@@ -125,7 +125,7 @@ function errorForStatus(operation: PaymentsOperation, status: number, body: stri
     case 401:
       return new PaymentsUnauthorizedError(operation);
     case 403:
-      return new PaymentsForbiddenError(operation, REQUIRED_PERMISSION[operation] ?? `required (for ${operation})`);
+      return new PaymentsForbiddenError(operation, REQUIRED_PERMISSION[operation]);
     case 404:
       return new PaymentsNotFoundError(operation);
     case 429:
