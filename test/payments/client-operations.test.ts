@@ -1,39 +1,26 @@
-// The real payments client against the real simulator over HTTP: every one of the 15 operations returns the
+// The real payments shared.client against the real simulator over HTTP: every one of the 15 operations returns the
 // one normalized shape (network title/type, fee.network always an array, Dates for timestamps, nulls where the
 // API sends none), open-ended statuses pass through and unknown fields are dropped.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentsClient } from '../../src/payments/index.js';
-import { startSimulator, type PaymentsSimulator, type TaskStatus } from '../../src/simulator/index.js';
-import { clientFor, rawString, sqlUtcToMs } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { TaskStatus } from '../../src/simulator/index.js';
+import { rawString, sqlUtcToMs, useSimulator } from './helpers.js';
 
-let sim: PaymentsSimulator;
-let client: PaymentsClient;
-
-beforeAll(async () => {
-  sim = await startSimulator({ quiet: true });
-  client = clientFor(sim);
-});
-afterAll(async () => {
-  await sim.close();
-});
-afterEach(() => {
-  sim.clearFaults();
-});
+const shared = useSimulator();
 
 const SECOND = 1000;
 const floorToSecond = (ms: number): number => Math.floor(ms / SECOND) * SECOND;
 const recordCreatedAt = (kind: 'task' | 'deposit' | 'swap' | 'withdrawal' | 'asset', id: string): number =>
-  (sim.getRecord(kind, id) as { createdAt: number }).createdAt;
-const lastRequestOf = (operation: string) => [...sim.requests].reverse().find((entry) => entry.operation === operation);
+  (shared.sim.getRecord(kind, id) as { createdAt: number }).createdAt;
+const lastRequestOf = (operation: string) => [...shared.sim.requests].reverse().find((entry) => entry.operation === operation);
 
 describe('invoices', () => {
   it('getInvoice: the network title comes from the wire field `name`, and there is no `name` left', async () => {
-    const id = sim.ids.invoices.withAsset;
-    const raw = sim.getRaw('invoice', id);
-    const invoice = await client.getInvoice(id);
+    const id = shared.sim.ids.invoices.withAsset;
+    const raw = shared.sim.getRaw('invoice', id);
+    const invoice = await shared.client.getInvoice(id);
     expect(invoice.id).toBe(id);
     expect(invoice.network).toEqual({
-      id: sim.ids.networks.ethereum,
+      id: shared.sim.ids.networks.ethereum,
       title: 'Ethereum',
       symbol: 'ETH',
       chainId: '1',
@@ -48,9 +35,9 @@ describe('invoices', () => {
   });
 
   it('getInvoice: `expiredAt` (SQL format) is a Date at the exact instant the simulator sent', async () => {
-    const id = sim.ids.invoices.usdOnly;
-    const raw = sim.getRaw('invoice', id);
-    const invoice = await client.getInvoice(id);
+    const id = shared.sim.ids.invoices.usdOnly;
+    const raw = shared.sim.getRaw('invoice', id);
+    const invoice = await shared.client.getInvoice(id);
     expect(invoice.expiredAt).toBeInstanceOf(Date);
     expect(invoice.expiredAt.getTime()).toBe(sqlUtcToMs(rawString(raw, 'expiredAt')));
     expect(invoice.crypto).toBeNull();
@@ -61,8 +48,8 @@ describe('invoices', () => {
   });
 
   it('createInvoice: sends the cents as a JSON integer and returns a pending invoice without a currency', async () => {
-    const before = sim.now();
-    const invoice = await client.createInvoice({ usdAmountInCents: 2_500n, productTitle: 'Test plan', paymentDelayTime: 600 });
+    const before = shared.sim.now();
+    const invoice = await shared.client.createInvoice({ usdAmountInCents: 2_500n, productTitle: 'Test plan', paymentDelayTime: 600 });
     expect(invoice.usdAmount).toBe('25.00');
     expect(invoice.status).toBe('pending');
     expect(invoice.productTitle).toBe('Test plan');
@@ -70,14 +57,14 @@ describe('invoices', () => {
     expect(invoice.network).toBeNull();
     expect(invoice.fee.network).toEqual([]);
     expect(invoice.expiredAt.getTime()).toBeGreaterThanOrEqual(floorToSecond(before + 600 * SECOND));
-    expect(invoice.expiredAt.getTime()).toBeLessThanOrEqual(sim.now() + 600 * SECOND);
+    expect(invoice.expiredAt.getTime()).toBeLessThanOrEqual(shared.sim.now() + 600 * SECOND);
     expect(lastRequestOf('createInvoice')?.body).toEqual({ usdAmountInCents: 2500, productTitle: 'Test plan', paymentDelayTime: 600 });
     // It is readable afterwards, in the same shape.
-    await expect(client.getInvoice(invoice.id)).resolves.toEqual(invoice);
+    await expect(shared.client.getInvoice(invoice.id)).resolves.toEqual(invoice);
   });
 
   it('createInvoiceByCrypto: sends the amount as a base-unit string and returns the chosen currency, network and address', async () => {
-    const invoice = await client.createInvoiceByCrypto({ cryptoAmount: 5n * 10n ** 16n, assetId: sim.ids.assets.eth, productTitle: 'Half a tenth' });
+    const invoice = await shared.client.createInvoiceByCrypto({ cryptoAmount: 5n * 10n ** 16n, assetId: shared.sim.ids.assets.eth, productTitle: 'Half a tenth' });
     expect(invoice.cryptoAmount).toBe('50000000000000000');
     expect(invoice.crypto?.symbol).toBe('ETH');
     expect(invoice.crypto?.contractAddress).toBeNull();
@@ -88,7 +75,7 @@ describe('invoices', () => {
     expect(invoice.fee.service?.currency).toBe('ETH');
     expect(lastRequestOf('createInvoiceByCrypto')?.body).toEqual({
       cryptoAmount: '50000000000000000',
-      assetId: sim.ids.assets.eth,
+      assetId: shared.sim.ids.assets.eth,
       productTitle: 'Half a tenth',
     });
   });
@@ -96,10 +83,10 @@ describe('invoices', () => {
 
 describe('merchant assets', () => {
   it('getAsset: `networkType` comes from the wire field `chainType`, and `balanceForWithdrawal` is set', async () => {
-    const id = sim.ids.assets.usdtEth;
-    const raw = sim.getRaw('asset', id);
-    const asset = await client.getAsset(id);
-    expect(asset.network).toEqual({ id: sim.ids.networks.ethereum, title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' });
+    const id = shared.sim.ids.assets.usdtEth;
+    const raw = shared.sim.getRaw('asset', id);
+    const asset = await shared.client.getAsset(id);
+    expect(asset.network).toEqual({ id: shared.sim.ids.networks.ethereum, title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' });
     expect(asset.network).not.toHaveProperty('chainType');
     expect((raw?.network as { chainType?: string }).chainType).toBe('evm');
     expect(asset.balanceForWithdrawal).toBe(rawString(raw, 'balanceForWithdrawal'));
@@ -111,8 +98,8 @@ describe('merchant assets', () => {
   });
 
   it('listAssets: every asset of the merchant, `balanceForWithdrawal` null, `networkType` from `chainType`', async () => {
-    const assets = await client.listAssets();
-    expect(assets.map((asset) => asset.id).sort()).toEqual(Object.values(sim.ids.assets).sort());
+    const assets = await shared.client.listAssets();
+    expect(assets.map((asset) => asset.id).sort()).toEqual(Object.values(shared.sim.ids.assets).sort());
     for (const asset of assets) {
       expect(asset.balanceForWithdrawal).toBeNull();
       expect(asset.network.networkType).toBe('evm');
@@ -124,9 +111,9 @@ describe('merchant assets', () => {
 
 describe('withdrawals', () => {
   it('getWithdrawal: fee.network is an empty array, `createdAt` (SQL format) is the exact instant stored', async () => {
-    const id = sim.ids.withdrawals.all[0]!;
-    const raw = sim.getRaw('withdrawal', id);
-    const withdrawal = await client.getWithdrawal(id);
+    const id = shared.sim.ids.withdrawals.all[0]!;
+    const raw = shared.sim.getRaw('withdrawal', id);
+    const withdrawal = await shared.client.getWithdrawal(id);
     expect(withdrawal.id).toBe(id);
     expect((raw?.fee as { network: unknown }).network).toBeNull();
     expect(withdrawal.fee.network).toEqual([]);
@@ -139,16 +126,16 @@ describe('withdrawals', () => {
   });
 
   it('getWithdrawal: a pending one has `txHash` null, a successful one a hash', async () => {
-    const pending = await client.getWithdrawal(sim.ids.withdrawals.pending[0]!);
+    const pending = await shared.client.getWithdrawal(shared.sim.ids.withdrawals.pending[0]!);
     expect(pending.status).toBe('pending');
     expect(pending.txHash).toBeNull();
-    const success = await client.getWithdrawal(sim.ids.withdrawals.success[0]!);
+    const success = await shared.client.getWithdrawal(shared.sim.ids.withdrawals.success[0]!);
     expect(success.status).toBe('success');
     expect(success.txHash).toMatch(/^0x/);
   });
 
   it('getWithdrawal: the result carries only the normalized fields (nothing the wire adds)', async () => {
-    const withdrawal = await client.getWithdrawal(sim.ids.withdrawals.all[1]!);
+    const withdrawal = await shared.client.getWithdrawal(shared.sim.ids.withdrawals.all[1]!);
     expect(Object.keys(withdrawal).sort()).toEqual(
       ['address', 'amount', 'amountInUsd', 'asset', 'createdAt', 'crypto', 'fee', 'id', 'isPrivate', 'network', 'payer', 'status', 'txHash'].sort(),
     );
@@ -156,25 +143,25 @@ describe('withdrawals', () => {
   });
 
   it('listWithdrawals: one page, newest first, with totals', async () => {
-    const page = await client.listWithdrawals({ page: 2, perPage: 5 });
+    const page = await shared.client.listWithdrawals({ page: 2, perPage: 5 });
     expect(page.page).toBe(2);
     expect(page.perPage).toBe(5);
-    expect(page.totalCount).toBe(sim.ids.withdrawals.all.length);
-    expect(page.items.map((w) => w.id)).toEqual(sim.ids.withdrawals.all.slice(5, 10));
+    expect(page.totalCount).toBe(shared.sim.ids.withdrawals.all.length);
+    expect(page.items.map((w) => w.id)).toEqual(shared.sim.ids.withdrawals.all.slice(5, 10));
     for (const withdrawal of page.items) expect(withdrawal.fee.network).toEqual([]);
   });
 });
 
 describe('swaps', () => {
   it('estimateSwap → createSwap → getSwap: create has `fee: null`, get has a fee with an array of network legs', async () => {
-    const estimate = await client.estimateSwap({ assetIdFrom: sim.ids.assets.usdtEth, assetIdTo: sim.ids.assets.usdcEth, amount: 100_000_000n });
+    const estimate = await shared.client.estimateSwap({ assetIdFrom: shared.sim.ids.assets.usdtEth, assetIdTo: shared.sim.ids.assets.usdcEth, amount: 100_000_000n });
     expect(estimate.routeType).toBe('dex');
     expect(estimate.serviceId).toBe('dex_uniswap_v3');
     expect(estimate.estimatedAmount).toMatch(/^\d+$/);
-    expect(lastRequestOf('estimateSwap')?.body).toEqual({ assetIdFrom: sim.ids.assets.usdtEth, assetIdTo: sim.ids.assets.usdcEth, amount: '100000000' });
+    expect(lastRequestOf('estimateSwap')?.body).toEqual({ assetIdFrom: shared.sim.ids.assets.usdtEth, assetIdTo: shared.sim.ids.assets.usdcEth, amount: '100000000' });
 
-    const before = sim.now();
-    const created = await client.createSwap(estimate.id);
+    const before = shared.sim.now();
+    const created = await shared.client.createSwap(estimate.id);
     expect(created.status).toBe('new');
     expect(created.fee).toBeNull();
     expect(created.amountFrom).toBe('100000000');
@@ -183,9 +170,9 @@ describe('swaps', () => {
     expect(created.hashTo).toBeNull();
     expect(created.createdAt).toBeInstanceOf(Date);
     expect(created.createdAt.getTime()).toBeGreaterThanOrEqual(floorToSecond(before));
-    expect(created.createdAt.getTime()).toBeLessThanOrEqual(sim.now());
+    expect(created.createdAt.getTime()).toBeLessThanOrEqual(shared.sim.now());
 
-    const read = await client.getSwap(created.id);
+    const read = await shared.client.getSwap(created.id);
     expect(read.id).toBe(created.id);
     expect(read.fee).not.toBeNull();
     expect(Array.isArray(read.fee?.network)).toBe(true);
@@ -195,9 +182,9 @@ describe('swaps', () => {
   });
 
   it('getSwap: a cross-network swap keeps both network fee legs; `createdAt` (RFC 3339) is the exact instant', async () => {
-    const id = sim.ids.swaps.rejected;
-    const raw = sim.getRaw('swap', id);
-    const swap = await client.getSwap(id);
+    const id = shared.sim.ids.swaps.rejected;
+    const raw = shared.sim.getRaw('swap', id);
+    const swap = await shared.client.getSwap(id);
     expect(swap.status).toBe('rejected');
     expect(swap.fee?.network).toHaveLength(2);
     expect(swap.fee?.network).toEqual((raw?.fee as { network: unknown[] }).network);
@@ -205,7 +192,7 @@ describe('swaps', () => {
   });
 
   it('getSwap: a finished swap has its received amount and both hashes', async () => {
-    const swap = await client.getSwap(sim.ids.swaps.finished[0]!);
+    const swap = await shared.client.getSwap(shared.sim.ids.swaps.finished[0]!);
     expect(swap.status).toBe('finished');
     expect(swap.amountTo).toMatch(/^\d+$/);
     expect(swap.hashFrom).toMatch(/^0x/);
@@ -216,16 +203,16 @@ describe('swaps', () => {
 
 describe('mass payouts', () => {
   it('createPayout: returns the new container id (other fields kept as sent)', async () => {
-    const payout = await client.createPayout({ assetId: sim.ids.assets.usdtEth, name: 'December salaries' });
+    const payout = await shared.client.createPayout({ assetId: shared.sim.ids.assets.usdtEth, name: 'December salaries' });
     expect(payout.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(payout).toMatchObject({ assetId: sim.ids.assets.usdtEth, name: 'December salaries' });
-    expect(lastRequestOf('createPayout')?.body).toEqual({ assetId: sim.ids.assets.usdtEth, name: 'December salaries' });
+    expect(payout).toMatchObject({ assetId: shared.sim.ids.assets.usdtEth, name: 'December salaries' });
+    expect(lastRequestOf('createPayout')?.body).toEqual({ assetId: shared.sim.ids.assets.usdtEth, name: 'December salaries' });
   });
 
   it('getPayoutTask: fee.network (one leg object on the wire) becomes a one-element array', async () => {
-    const id = sim.ids.tasks.all[0]!;
-    const raw = sim.getRaw('task', id);
-    const task = await client.getPayoutTask(id);
+    const id = shared.sim.ids.tasks.all[0]!;
+    const raw = shared.sim.getRaw('task', id);
+    const task = await shared.client.getPayoutTask(id);
     const wireLeg = (raw?.fee as { network: unknown }).network;
     expect(Array.isArray(wireLeg)).toBe(false);
     expect(task.fee.network).toEqual([wireLeg]);
@@ -235,11 +222,11 @@ describe('mass payouts', () => {
 
   it('getPayoutTask / getDeposit: `createdAt` in each RFC 3339 spelling (+00:00, Z, fraction) is the exact instant stored', async () => {
     const spellings = new Map<string, string>();
-    const candidates = [...sim.ids.tasks.all.slice(0, 12).map((id) => ['task', id] as const), ...sim.ids.deposits.success.map((id) => ['deposit', id] as const)];
+    const candidates = [...shared.sim.ids.tasks.all.slice(0, 12).map((id) => ['task', id] as const), ...shared.sim.ids.deposits.success.map((id) => ['deposit', id] as const)];
     for (const [kind, id] of candidates) {
-      const raw = rawString(sim.getRaw(kind, id), 'createdAt');
+      const raw = rawString(shared.sim.getRaw(kind, id), 'createdAt');
       const stored = recordCreatedAt(kind, id);
-      const parsed = kind === 'task' ? (await client.getPayoutTask(id)).createdAt : (await client.getDeposit(id)).createdAt;
+      const parsed = kind === 'task' ? (await shared.client.getPayoutTask(id)).createdAt : (await shared.client.getDeposit(id)).createdAt;
       expect(parsed).toBeInstanceOf(Date);
       expect(parsed.getTime()).toBe(Date.parse(raw));
       const spelling = /\.\d+\+00:00$/.test(raw) ? 'fraction' : raw.endsWith('Z') ? 'zulu' : 'offset';
@@ -251,9 +238,9 @@ describe('mass payouts', () => {
   });
 
   it('listPayoutTasks: one page of 50, newest first, each task with one network fee leg', async () => {
-    const page = await client.listPayoutTasks();
+    const page = await shared.client.listPayoutTasks();
     expect(page.items).toHaveLength(50);
-    expect(page.items.map((task) => task.id)).toEqual(sim.ids.tasks.all.slice(0, 50));
+    expect(page.items.map((task) => task.id)).toEqual(shared.sim.ids.tasks.all.slice(0, 50));
     expect(page.cursorPrevious).toBeNull();
     expect(page.cursorNext).toEqual(expect.any(String));
     for (const task of page.items) {
@@ -263,9 +250,9 @@ describe('mass payouts', () => {
   });
 
   it('getPayoutTask: a status and subStatus the spec does not list pass through unchanged', async () => {
-    const id = sim.ids.tasks.all[3]!;
-    sim.updatePayoutTask(id, { status: 'on_hold' as string as TaskStatus, subStatus: 'brand_new_state' });
-    const task = await client.getPayoutTask(id);
+    const id = shared.sim.ids.tasks.all[3]!;
+    shared.sim.updatePayoutTask(id, { status: 'on_hold' as string as TaskStatus, subStatus: 'brand_new_state' });
+    const task = await shared.client.getPayoutTask(id);
     expect(task.status).toBe('on_hold');
     expect(task.subStatus).toBe('brand_new_state');
   });
@@ -273,7 +260,7 @@ describe('mass payouts', () => {
 
 describe('deposits', () => {
   it('getDeposit: fee.network is an empty array and the USD fields are set', async () => {
-    const deposit = await client.getDeposit(sim.ids.deposits.success[0]!);
+    const deposit = await shared.client.getDeposit(shared.sim.ids.deposits.success[0]!);
     expect(deposit.status).toBe('success');
     expect(deposit.fee.network).toEqual([]);
     expect(deposit.fee.totalInUsd).toMatch(/^\d+\.\d{2}$/);
@@ -282,7 +269,7 @@ describe('deposits', () => {
   });
 
   it('getDeposit: a deposit older than USD pricing has `totalInUsd` and `service.amountInUsd` null, the amount kept', async () => {
-    const deposit = await client.getDeposit(sim.ids.deposits.legacyNoUsd);
+    const deposit = await shared.client.getDeposit(shared.sim.ids.deposits.legacyNoUsd);
     expect(deposit.fee.totalInUsd).toBeNull();
     expect(deposit.fee.service?.amountInUsd).toBeNull();
     expect(deposit.fee.service?.amount).toMatch(/^\d+$/);
@@ -290,14 +277,14 @@ describe('deposits', () => {
   });
 
   it.each(['frozen', 'refunded'] as const)('getDeposit: a %s deposit shows that status', async (status) => {
-    const deposit = await client.getDeposit(sim.ids.deposits[status]);
+    const deposit = await shared.client.getDeposit(shared.sim.ids.deposits[status]);
     expect(deposit.status).toBe(status);
   });
 });
 
 describe('gas manager', () => {
   it('listGasDistributions: the network has `chainId` and `networkType` null, fee.network is empty, times are Dates', async () => {
-    const page = await client.listGasDistributions();
+    const page = await shared.client.listGasDistributions();
     expect(page.items).toHaveLength(50);
     for (const row of page.items) {
       expect(row.network.chainId).toBeNull();
@@ -310,13 +297,13 @@ describe('gas manager', () => {
       expect(row.pipeline.createdAt).toBeInstanceOf(Date);
     }
     const first = page.items[0]!;
-    const raw = sim.getRaw('gas', first.id);
+    const raw = shared.sim.getRaw('gas', first.id);
     expect(first.createdAt.getTime()).toBe(Date.parse(rawString(raw, 'createdAt')));
     expect(first.updatedAt.getTime()).toBe(Date.parse(rawString(raw, 'updatedAt')));
   });
 
   it('listGasDistributions: cancelled rows have null topUp, charged and fee.service', async () => {
-    const page = await client.listGasDistributions({ status: 'cancelled' });
+    const page = await shared.client.listGasDistributions({ status: 'cancelled' });
     expect(page.items.length).toBeGreaterThan(0);
     for (const row of page.items) {
       expect(row.status).toBe('cancelled');
@@ -328,9 +315,9 @@ describe('gas manager', () => {
   });
 
   it('listGasDistributions: an unknown subStatus passes through unchanged', async () => {
-    const id = sim.ids.gas.success[0]!;
-    sim.updateGasDistribution(id, { subStatus: 'brand_new_gas_state' });
-    const page = await client.listGasDistributions({ status: 'success' });
+    const id = shared.sim.ids.gas.success[0]!;
+    shared.sim.updateGasDistribution(id, { subStatus: 'brand_new_gas_state' });
+    const page = await shared.client.listGasDistributions({ status: 'success' });
     expect(page.items[0]?.id).toBe(id);
     expect(page.items[0]?.subStatus).toBe('brand_new_gas_state');
     expect(lastRequestOf('listGasDistributions')?.query).toEqual({ status: 'success' });
@@ -339,10 +326,10 @@ describe('gas manager', () => {
 
 describe('tolerance of the wire', () => {
   it('a 200 body with unknown extra fields (top level and nested) gives the same result, extras dropped', async () => {
-    const id = sim.ids.withdrawals.all[2]!;
-    const normal = await client.getWithdrawal(id);
-    const raw = sim.getRaw('withdrawal', id)!;
-    sim.injectFault('getWithdrawal', {
+    const id = shared.sim.ids.withdrawals.all[2]!;
+    const normal = await shared.client.getWithdrawal(id);
+    const raw = shared.sim.getRaw('withdrawal', id)!;
+    shared.sim.injectFault('getWithdrawal', {
       status: 200,
       body: {
         ...raw,
@@ -352,7 +339,7 @@ describe('tolerance of the wire', () => {
         crypto: { ...(raw.crypto as object), coingeckoId: 'tether' },
       },
     });
-    const withExtras = await client.getWithdrawal(id);
+    const withExtras = await shared.client.getWithdrawal(id);
     expect(withExtras).toEqual(normal);
     expect(withExtras).not.toHaveProperty('brandNewField');
     expect(withExtras.network).not.toHaveProperty('isTestnet');
@@ -360,10 +347,10 @@ describe('tolerance of the wire', () => {
   });
 
   it('chainId sent as a number is normalized to a string', async () => {
-    const id = sim.ids.deposits.success[1]!;
-    const raw = sim.getRaw('deposit', id)!;
-    sim.injectFault('getDeposit', { status: 200, body: { ...raw, network: { ...(raw.network as object), chainId: 1 } } });
-    const deposit = await client.getDeposit(id);
+    const id = shared.sim.ids.deposits.success[1]!;
+    const raw = shared.sim.getRaw('deposit', id)!;
+    shared.sim.injectFault('getDeposit', { status: 200, body: { ...raw, network: { ...(raw.network as object), chainId: 1 } } });
+    const deposit = await shared.client.getDeposit(id);
     expect(deposit.network.chainId).toBe('1');
   });
 });

@@ -1,6 +1,6 @@
 // Retries (reads only, never creates), Retry-After handling, and pacing of the three rate-limited endpoints:
-// the pure policy functions, the pacer with real time, and the real client against the real simulator.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+// the pure policy functions, the pacer with real time, and the real shared.client against the real simulator.
+import { describe, expect, it, vi } from 'vitest';
 import {
   PaymentsNetworkError,
   PaymentsNotFoundError,
@@ -18,7 +18,7 @@ import {
   type RetryPolicy,
 } from '../../src/payments/index.js';
 import { startSimulator, type Fault, type OperationName, type PaymentsSimulator, type RequestLogEntry } from '../../src/simulator/index.js';
-import { anyRejection, clientFor, rejectionOf } from './helpers.js';
+import { anyRejection, clientFor, rejectionOf, useSimulator } from './helpers.js';
 
 describe('retryDelayMs (pure)', () => {
   const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 500, maxRetryAfterMs: 30_000 };
@@ -158,69 +158,54 @@ describe('createPacer (real time)', () => {
   });
 });
 
-describe('the client against the simulator', () => {
-  let sim: PaymentsSimulator;
-  let client: PaymentsClient;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ quiet: true });
-    client = clientFor(sim);
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(() => {
-    sim.resetRequests();
-  });
-  afterEach(() => {
-    sim.clearFaults();
-  });
+describe('the shared.client against the simulator', () => {
+  const shared = useSimulator();
 
   describe('retries of reads', () => {
     it('a read that meets two 503s then an answer succeeds, after 3 requests', async () => {
-      sim.injectFault('getWithdrawal', { status: 503 }, 2);
-      const id = sim.ids.withdrawals.all[0]!;
-      const withdrawal = await client.getWithdrawal(id);
+      shared.sim.injectFault('getWithdrawal', { status: 503 }, 2);
+      const id = shared.sim.ids.withdrawals.all[0]!;
+      const withdrawal = await shared.client.getWithdrawal(id);
       expect(withdrawal.id).toBe(id);
-      expect(sim.requestCount('getWithdrawal')).toBe(3);
-      expect(sim.requests.map((entry) => entry.status)).toEqual([503, 503, 200]);
+      expect(shared.sim.requestCount('getWithdrawal')).toBe(3);
+      expect(shared.sim.requests.map((entry) => entry.status)).toEqual([503, 503, 200]);
     });
 
     it('a read whose connection drops once succeeds on the retry', async () => {
-      sim.injectFault('getDeposit', { destroySocket: true });
-      const deposit = await client.getDeposit(sim.ids.deposits.frozen);
+      shared.sim.injectFault('getDeposit', { destroySocket: true });
+      const deposit = await shared.client.getDeposit(shared.sim.ids.deposits.frozen);
       expect(deposit.status).toBe('frozen');
-      expect(sim.requestCount('getDeposit')).toBe(2);
+      expect(shared.sim.requestCount('getDeposit')).toBe(2);
     });
 
     it('the waits between attempts double from baseDelayMs and are capped at maxDelayMs', async () => {
       const sleep = vi.fn(async (_ms: number) => {});
-      const spied = clientFor(sim, { sleep, retry: { maxAttempts: 5 } });
-      sim.injectFault('listAssets', { status: 500 }, 4);
+      const spied = clientFor(shared.sim, { sleep, retry: { maxAttempts: 5 } });
+      shared.sim.injectFault('listAssets', { status: 500 }, 4);
       await spied.listAssets();
       expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([10, 20, 40, 50]);
-      expect(sim.requestCount('listAssets')).toBe(5);
+      expect(shared.sim.requestCount('listAssets')).toBe(5);
     });
 
     it('a 429 with `Retry-After: 1` is waited for (about a second), then the read succeeds', async () => {
-      sim.injectFault('getSwap', { status: 429, headers: { 'Retry-After': '1' } });
+      shared.sim.injectFault('getSwap', { status: 429, headers: { 'Retry-After': '1' } });
       const started = performance.now();
-      const swap = await client.getSwap(sim.ids.swaps.inProgress);
+      const swap = await shared.client.getSwap(shared.sim.ids.swaps.inProgress);
       const elapsed = performance.now() - started;
       expect(swap.status).toBe('in_progress');
       expect(elapsed).toBeGreaterThanOrEqual(950);
       expect(elapsed).toBeLessThan(2_500);
-      expect(sim.requests.map((entry) => entry.status)).toEqual([429, 200]);
+      expect(shared.sim.requests.map((entry) => entry.status)).toEqual([429, 200]);
     });
 
     it('a Retry-After above maxRetryAfterMs is not waited for: the 429 is surfaced at once', async () => {
-      const impatient = clientFor(sim, { retry: { maxRetryAfterMs: 500 } });
-      sim.injectFault('getSwap', { status: 429, headers: { 'Retry-After': '5' } });
+      const impatient = clientFor(shared.sim, { retry: { maxRetryAfterMs: 500 } });
+      shared.sim.injectFault('getSwap', { status: 429, headers: { 'Retry-After': '5' } });
       const started = performance.now();
-      const error = await rejectionOf(impatient.getSwap(sim.ids.swaps.inProgress), PaymentsRateLimitedError);
+      const error = await rejectionOf(impatient.getSwap(shared.sim.ids.swaps.inProgress), PaymentsRateLimitedError);
       expect(performance.now() - started).toBeLessThan(2_000);
       expect(error.retryAfterMs).toBe(5_000);
-      expect(sim.requestCount('getSwap')).toBe(1);
+      expect(shared.sim.requestCount('getSwap')).toBe(1);
     });
   });
 
@@ -240,19 +225,19 @@ describe('the client against the simulator', () => {
     for (const [faultName, fault, errorClass] of faults) {
       it.each(creates)(`%s meeting ${faultName}: the error is thrown after exactly one request`, async (operation, call) => {
         const sleep = vi.fn(async (_ms: number) => {});
-        const spied = clientFor(sim, { sleep });
-        sim.injectFault(operation, fault);
-        const error = await anyRejection(call(spied, sim));
+        const spied = clientFor(shared.sim, { sleep });
+        shared.sim.injectFault(operation, fault);
+        const error = await anyRejection(call(spied, shared.sim));
         expect(error).toBeInstanceOf(errorClass);
-        expect(sim.requestCount(operation)).toBe(1);
+        expect(shared.sim.requestCount(operation)).toBe(1);
         expect(sleep).not.toHaveBeenCalled();
       });
     }
 
     it('createSwap meeting a 429 (with Retry-After: 0) is not retried either', async () => {
-      sim.injectFault('createSwap', { status: 429, headers: { 'Retry-After': '0' } });
-      await rejectionOf(client.createSwap('2b7f8c1e-9a4d-4e6f-8b3a-5c1d7e9f0a2b'), PaymentsRateLimitedError);
-      expect(sim.requestCount('createSwap')).toBe(1);
+      shared.sim.injectFault('createSwap', { status: 429, headers: { 'Retry-After': '0' } });
+      await rejectionOf(shared.client.createSwap('2b7f8c1e-9a4d-4e6f-8b3a-5c1d7e9f0a2b'), PaymentsRateLimitedError);
+      expect(shared.sim.requestCount('createSwap')).toBe(1);
     });
   });
 
@@ -273,7 +258,7 @@ describe('the client against the simulator', () => {
     }
 
     function mixedBurst(c: PaymentsClient, deposits: number): Array<Promise<unknown>> {
-      const { ids } = sim;
+      const { ids } = shared.sim;
       const calls: Array<Promise<unknown>> = [];
       for (let i = 0; i < deposits; i++) {
         calls.push(c.getDeposit(ids.deposits.success[i % ids.deposits.success.length]!));
@@ -287,31 +272,31 @@ describe('the client against the simulator', () => {
       const release = vi.fn();
       const acquire = vi.fn(async () => release);
       const pacer: Pacer = { acquire };
-      const counted = clientFor(sim, { pacer });
-      await counted.getWithdrawal(sim.ids.withdrawals.all[0]!);
+      const counted = clientFor(shared.sim, { pacer });
+      await counted.getWithdrawal(shared.sim.ids.withdrawals.all[0]!);
       await counted.listPayoutTasks();
-      await counted.getSwap(sim.ids.swaps.inProgress);
+      await counted.getSwap(shared.sim.ids.swaps.inProgress);
       expect(acquire).not.toHaveBeenCalled();
-      await counted.getDeposit(sim.ids.deposits.success[0]!);
-      await counted.getPayoutTask(sim.ids.tasks.all[0]!);
+      await counted.getDeposit(shared.sim.ids.deposits.success[0]!);
+      await counted.getPayoutTask(shared.sim.ids.tasks.all[0]!);
       await counted.listGasDistributions();
       expect(acquire).toHaveBeenCalledTimes(3);
-      sim.injectFault('getDeposit', { status: 503 }, 2);
-      await counted.getDeposit(sim.ids.deposits.success[0]!);
+      shared.sim.injectFault('getDeposit', { status: 503 }, 2);
+      await counted.getDeposit(shared.sim.ids.deposits.success[0]!);
       expect(acquire).toHaveBeenCalledTimes(6);
       expect(release).toHaveBeenCalledTimes(6);
     });
 
     it('120 concurrent getDeposit calls mixed with getPayoutTask and listGasDistributions all succeed, spread over several windows', async () => {
       const started = performance.now();
-      const calls = mixedBurst(client, 120);
+      const calls = mixedBurst(shared.client, 120);
       // 120 + 8 + 7: exactly three windows' worth of the client's 45 slots per second.
       expect(calls).toHaveLength(135);
       const results = await Promise.allSettled(calls);
       expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
       // 135 calls through a 45-per-second pacer need three windows: the last slots open about 2 s after the first.
       expect(performance.now() - started).toBeGreaterThanOrEqual(1_950);
-      const served = sim.requests.filter((entry) => entry.status === 200);
+      const served = shared.sim.requests.filter((entry) => entry.status === 200);
       expect(served).toHaveLength(135);
       for (const operation of ['getDeposit', 'getPayoutTask', 'listGasDistributions'] as const) {
         expect(busiestWindow(served.filter((entry) => entry.operation === operation))).toBeLessThanOrEqual(50);
@@ -321,9 +306,9 @@ describe('the client against the simulator', () => {
     // The API counts ARRIVALS, which lie anywhere between our send and its answer; the pacer keeps a slot in the
     // window until windowMs after its answer, so bunched arrivals can never exceed the limit.
     it('120 concurrent getDeposit calls (mixed) draw no 429 from the simulator', async () => {
-      await Promise.all(mixedBurst(client, 120));
-      expect(sim.requests.filter((entry) => entry.status === 429)).toEqual([]);
-      expect(busiestWindow(sim.requests.filter((entry) => entry.operation === 'getDeposit'))).toBeLessThanOrEqual(50);
+      await Promise.all(mixedBurst(shared.client, 120));
+      expect(shared.sim.requests.filter((entry) => entry.status === 429)).toEqual([]);
+      expect(busiestWindow(shared.sim.requests.filter((entry) => entry.operation === 'getDeposit'))).toBeLessThanOrEqual(50);
     }, 15_000);
 
     // Deterministic: the first 45 requests are slowed by 300 ms before reaching the server's limiter (an injected

@@ -1,7 +1,7 @@
 // Shared helpers of the payments client tests: a client pointed at a running simulator, and error capture.
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createPaymentsClient, type PaymentsClient, type PaymentsHttpOptions } from '../../src/payments/index.js';
-import type { PaymentsSimulator } from '../../src/simulator/index.js';
+import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
 
 /** Fast retries so that exhausting them takes milliseconds. */
 export const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50 } as const;
@@ -14,6 +14,28 @@ export function clientFor(sim: PaymentsSimulator, overrides: Partial<PaymentsHtt
     ...overrides,
     retry: { ...FAST_RETRY, ...overrides.retry },
   });
+}
+
+/** A simulator and a client pointed at it, shared by the tests of one file or describe. */
+export interface SimulatorContext {
+  sim: PaymentsSimulator;
+  client: PaymentsClient;
+}
+
+/**
+ * Starts a simulator and a client for the enclosing file or describe, and gives each test a clean request
+ * log and no leftover faults. The fields are filled in by `beforeAll`, so read them inside tests only.
+ */
+export function useSimulator(): SimulatorContext {
+  const context = {} as SimulatorContext;
+  beforeAll(async () => {
+    context.sim = await startSimulator({ quiet: true });
+    context.client = clientFor(context.sim);
+  });
+  afterAll(() => context.sim.close());
+  beforeEach(() => context.sim.resetRequests());
+  afterEach(() => context.sim.clearFaults());
+  return context;
 }
 
 type ErrorClass<E> = abstract new (...args: never[]) => E;
