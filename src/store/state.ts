@@ -84,18 +84,24 @@ const Network = z.object({ title: z.string(), symbol: z.string() });
 /** A fee leg as an alert shows it (the gas `charged` and `topUp` legs). */
 const AlertLeg = z.object({ amountFormatted: z.string(), currency: z.string(), amountInUsd: z.string().nullable() });
 
-/** What an alert about a failed withdrawal shows; kept so the alert can be (re)posted without the API. */
-export const WithdrawalAlertFacts = z.object({
-  kind: z.literal('withdrawal'),
-  id: z.string(),
-  status: z.string(),
-  createdAt: z.string(),
+/** Fields every failure alert carries. */
+const recordFields = { id: z.string(), status: z.string(), createdAt: z.string() };
+
+/** An amount as a withdrawal or task alert shows it: base units of the crypto, with its USD value. */
+const amountFields = {
   symbol: z.string(),
   decimals: z.number().int(),
   network: Network,
   /** Base units. */
   amount: z.string(),
   amountInUsd: z.string().nullable(),
+};
+
+/** What an alert about a failed withdrawal shows; kept so the alert can be (re)posted without the API. */
+export const WithdrawalAlertFacts = z.object({
+  kind: z.literal('withdrawal'),
+  ...recordFields,
+  ...amountFields,
   address: z.string(),
   txHash: z.string().nullable(),
 });
@@ -103,15 +109,9 @@ export const WithdrawalAlertFacts = z.object({
 /** What an alert about a failed payout task shows. */
 export const TaskAlertFacts = z.object({
   kind: z.literal('task'),
-  id: z.string(),
-  status: z.string(),
+  ...recordFields,
   subStatus: z.string().nullable(),
-  createdAt: z.string(),
-  symbol: z.string(),
-  decimals: z.number().int(),
-  network: Network,
-  amount: z.string(),
-  amountInUsd: z.string().nullable(),
+  ...amountFields,
   type: z.string(),
   targetsCount: z.number().int(),
   payoutId: z.string(),
@@ -123,10 +123,8 @@ export const TaskAlertFacts = z.object({
 /** What an alert about a gas top-up short of donor balance shows. */
 export const GasAlertFacts = z.object({
   kind: z.literal('gas'),
-  id: z.string(),
-  status: z.string(),
+  ...recordFields,
   subStatus: z.string().nullable(),
-  createdAt: z.string(),
   network: Network,
   targetAddress: z.string(),
   txHash: z.string().nullable(),
