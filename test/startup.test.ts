@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTreasuryApp, StartupError } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -11,42 +9,7 @@ import { createPaymentsClient } from '../src/payments/index.js';
 import { startSlackStandIn, type SlackStandIn } from '../src/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
 import { openBotStore } from '../src/store/state.js';
-
-// `npm test` builds first; these tests run the real entry point as a user would.
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-interface ProcessResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the bot with exactly `env` (plus PATH) in an empty directory, so no .env file is read. */
-function runBot(env: Record<string, string>, options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals } = {}): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      cwd: mkdtempSync(join(tmpdir(), 'bot-')),
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (options.untilStderr?.test(stderr) && options.thenSignal) {
-        options.untilStderr = undefined;
-        child.kill(options.thenSignal);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { runBot } from './support/run-bot.js';
 
 let simulator: PaymentsSimulator;
 let slack: SlackStandIn;

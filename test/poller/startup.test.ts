@@ -1,14 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSlackStandIn, type SlackStandIn } from '../../src/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { runBot } from '../support/run-bot.js';
 
-// `npm test` builds first; this runs the real entry point as a user would.
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const TOKEN = 'xoxb-poller-startup-token';
 
 let simulator: PaymentsSimulator;
@@ -22,35 +16,20 @@ afterAll(async () => {
   await simulator.close();
 });
 
-/** Starts the bot, waits for the line saying it listens, then stops it with SIGTERM; resolves with stderr and the exit code. */
-function startAndStop(extraEnv: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      cwd: mkdtempSync(join(tmpdir(), 'bot-')),
-      env: {
-        PATH: process.env.PATH ?? '',
-        PAYMENTS_API_URL: simulator.url,
-        PAYMENTS_API_KEY: simulator.apiKey,
-        SLACK_BOT_TOKEN: TOKEN,
-        SLACK_SIGNING_SECRET: 'poller-startup-secret',
-        SLACK_API_URL: slack.apiUrl,
-        PORT: '0',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (/alert poller (on|off)/.test(stderr)) child.kill('SIGTERM');
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stderr });
-    });
-  });
+/** Starts the bot, waits for the line saying whether the poller is on, then stops it with SIGTERM. */
+function startAndStop(extraEnv: Record<string, string>) {
+  return runBot(
+    {
+      PAYMENTS_API_URL: simulator.url,
+      PAYMENTS_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: 'poller-startup-secret',
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      ...extraEnv,
+    },
+    { untilStderr: /alert poller (on|off)/, thenSignal: 'SIGTERM' },
+  );
 }
 
 describe('start-up and the alert poller', () => {
