@@ -2,7 +2,7 @@ import { compareDecimals, formatUsd, sumDecimals } from '../money.js';
 import type { Asset } from '../payments/index.js';
 import { assetReference } from '../features/resolve-asset.js';
 import { context, fields, header, linesToSections, section, type SlackMessage } from './common.js';
-import { formatDecimalAmount, formatNetwork, formatUtc } from './format.js';
+import { formatCryptoAmount, formatNetwork, formatUtc } from './format.js';
 import { code, escapeText } from './mrkdwn.js';
 
 /** At most this many assets are listed in one message; the rest is summarised (Slack's size limits). */
@@ -22,7 +22,7 @@ export function buildBalances(assets: readonly Asset[], now: Date): SlackMessage
   const listed = sorted.slice(0, MAX_LISTED_ASSETS);
   const lines = listed.map(
     (asset) =>
-      `*${escapeText(asset.crypto.symbol)}* · ${formatNetwork(asset.network)} — ${formatDecimalAmount(asset.balance, asset.crypto.symbol)} · ${formatUsd(asset.balanceInUsd)}`,
+      `*${escapeText(asset.crypto.symbol)}* · ${formatNetwork(asset.network)} — ${formatCryptoAmount(asset.balance, asset.crypto)} · ${formatUsd(asset.balanceInUsd)}`,
   );
   if (sorted.length > listed.length) {
     lines.push(`_…and ${sorted.length - listed.length} more; the total includes them. Use \`/treasury balance <asset>\` for one._`);
@@ -40,13 +40,14 @@ export function buildBalances(assets: readonly Asset[], now: Date): SlackMessage
 /** `/treasury balance <asset>`: one asset in detail. */
 export function buildAssetDetail(asset: Asset, now: Date): SlackMessage {
   const symbol = asset.crypto.symbol;
-  const withdrawable = asset.balanceForWithdrawal === null ? 'n/a' : formatDecimalAmount(asset.balanceForWithdrawal, symbol);
+  const balance = formatCryptoAmount(asset.balance, asset.crypto);
+  const withdrawable = asset.balanceForWithdrawal === null ? 'n/a' : formatCryptoAmount(asset.balanceForWithdrawal, asset.crypto);
   return {
-    text: `${symbol} on ${asset.network.title}: ${asset.balance} ${symbol}`,
+    text: `${symbol} on ${asset.network.title}: ${balance}`,
     blocks: [
       header(`${symbol} on ${asset.network.title}`),
       fields([
-        ['Balance', formatDecimalAmount(asset.balance, symbol)],
+        ['Balance', balance],
         ['Available for withdrawal', withdrawable],
         ['USD value', formatUsd(asset.balanceInUsd)],
         ['Network', formatNetwork(asset.network)],

@@ -24,7 +24,7 @@ export function formatCryptoAmount(baseUnits: string | bigint, crypto: Pick<Cryp
   return escapeText(formatTokenAmount(baseUnits, crypto.decimals, crypto.symbol));
 }
 
-/** An API decimal token amount (asset balances) with its symbol: `1,520.25 USDT`. */
+/** An API decimal token amount (a fee leg's `amountFormatted`) with its symbol: `1,520.25 USDT`. */
 export function formatDecimalAmount(decimal: string, symbol: string): string {
   return escapeText(`${formatDecimal(decimal)} ${symbol}`);
 }

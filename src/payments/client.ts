@@ -1,3 +1,4 @@
+import { silentLogger, type Logger } from '../logger.js';
 import { createPaymentsRequest, type PaymentsHttpOptions, type PaymentsRequest } from './http.js';
 import {
   Asset,
@@ -90,8 +91,20 @@ function checkPaymentDelay(seconds: number | undefined): void {
 }
 
 /** Typed functions for the 15 operations of the payment API, plus pagination helpers. */
-export function createPaymentsClient(options: PaymentsHttpOptions | { request: PaymentsRequest }) {
+export function createPaymentsClient(options: PaymentsHttpOptions | { request: PaymentsRequest; logger?: Logger }) {
   const request = 'request' in options ? options.request : createPaymentsRequest(options);
+  const logger = options.logger ?? silentLogger;
+  // Off-spec decimal balances are read correctly; one warning per process is enough to tell the operator.
+  let warnedOfTokenUnitBalances = false;
+  const checkBalanceUnits = (assets: readonly Asset[]): void => {
+    const offSpec = assets.find((asset) => asset.balanceUnits === 'token_units');
+    if (offSpec === undefined || warnedOfTokenUnitBalances) return;
+    warnedOfTokenUnitBalances = true;
+    logger.warn('payment API sent an asset balance with a decimal point; reading it as token units, not base units', {
+      assetId: offSpec.id,
+      symbol: offSpec.crypto.symbol,
+    });
+  };
 
   const client = {
     /** POST /2.0/merchant/create-invoice. Never retried: a retry could create two invoices. */
@@ -137,13 +150,16 @@ export function createPaymentsClient(options: PaymentsHttpOptions | { request: P
     },
 
     /** GET /1.0/merchant/asset: the only response with `balanceForWithdrawal`. */
-    getAsset(id: string): Promise<Asset> {
-      return request({ operation: 'getAsset', method: 'GET', path: '1.0/merchant/asset', query: { id }, schema: AssetWithWithdrawable });
+    async getAsset(id: string): Promise<Asset> {
+      const asset = await request({ operation: 'getAsset', method: 'GET', path: '1.0/merchant/asset', query: { id }, schema: AssetWithWithdrawable });
+      checkBalanceUnits([asset]);
+      return asset;
     },
 
     /** GET /1.0/merchant/assets. */
     async listAssets(): Promise<Asset[]> {
       const list = await request({ operation: 'listAssets', method: 'GET', path: '1.0/merchant/assets', schema: AssetList });
+      checkBalanceUnits(list.assets);
       return list.assets;
     },
 

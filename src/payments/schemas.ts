@@ -177,24 +177,58 @@ export const Invoice = z.object({
 });
 export type Invoice = z.infer<typeof Invoice>;
 
+/**
+ * An asset balance as sent. The spec's conventions make amounts base-unit integer strings; a value with a
+ * decimal point cannot be base units, so it is accepted as token units (a tolerant reader) and converted.
+ */
+const AssetBalance = z.string().regex(/^\d+(\.\d+)?$/, 'expected base units (or a decimal token amount)');
+
 const assetFields = {
   id: Id,
   wallet: z.string(),
   feePercent: DecimalString,
   feeUsd: DecimalString,
-  balance: DecimalString,
+  balance: AssetBalance,
   balanceInUsd: DecimalString,
   crypto: Crypto,
   network: AssetNetwork,
   createdAt: SqlUtcTimestamp,
 };
 
-/** Merchant asset (2.5). `balanceForWithdrawal` is null when the response (the list) does not carry it. */
-export const Asset = z.object({ ...assetFields, balanceForWithdrawal: DecimalString.nullish().transform((v) => v ?? null) });
+/** How the API expressed an asset's balances: base units (as the conventions say) or decimal token units. */
+export type BalanceUnits = 'base_units' | 'token_units';
+
+/** Token units ("5234.56789") as base units; digits past the token's decimals are cut, never rounded up. */
+function tokenUnitsToBaseUnits(sent: string, decimals: number): string {
+  const [whole = '0', fraction = ''] = sent.split('.');
+  return BigInt(`${whole}${fraction.slice(0, decimals).padEnd(decimals, '0')}`).toString();
+}
+
+const normalizeAsset = <A extends { balance: string; balanceForWithdrawal?: string | null | undefined; crypto: { decimals: number } }>(
+  asset: A,
+) => {
+  const sent = [asset.balance, asset.balanceForWithdrawal ?? ''];
+  // One response speaks one unit: a decimal point in either balance means both are token units.
+  const balanceUnits: BalanceUnits = sent.some((value) => value.includes('.')) ? 'token_units' : 'base_units';
+  const toBaseUnits = (value: string): string =>
+    balanceUnits === 'token_units' ? tokenUnitsToBaseUnits(value, asset.crypto.decimals) : value;
+  return {
+    ...asset,
+    /** Base units of `crypto`. */
+    balance: toBaseUnits(asset.balance),
+    /** Base units of `crypto`; null when the response (the list) does not carry it. */
+    balanceForWithdrawal: asset.balanceForWithdrawal == null ? null : toBaseUnits(asset.balanceForWithdrawal),
+    /** How the API sent the balances: `token_units` is off-spec and worth a warning in the log. */
+    balanceUnits,
+  };
+};
+
+/** Merchant asset (2.5), balances in base units. `balanceForWithdrawal` is null in the list response. */
+export const Asset = z.object({ ...assetFields, balanceForWithdrawal: AssetBalance.nullish() }).transform(normalizeAsset);
 export type Asset = z.infer<typeof Asset>;
 
 /** The single-asset response, which always carries `balanceForWithdrawal`. */
-export const AssetWithWithdrawable = z.object({ ...assetFields, balanceForWithdrawal: DecimalString });
+export const AssetWithWithdrawable = z.object({ ...assetFields, balanceForWithdrawal: AssetBalance }).transform(normalizeAsset);
 
 /** Response of GET /1.0/merchant/assets. */
 export const AssetList = z.object({ assets: z.array(Asset) });

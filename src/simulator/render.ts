@@ -2,8 +2,8 @@
 // network.networkType to `chainType`, the gas manager network has only id/title/symbol, payout tasks carry
 // fee.network as ONE leg object, swaps as an array; three timestamp spellings. Field order follows the spec.
 //
-// Asset amounts (our choice, the spec does not say): `balance` and `balanceForWithdrawal` are decimal token-unit
-// strings ("1520.25"), `balanceInUsd` a decimal USD string. Withdrawal `asset.balance` is base units (documented).
+// Asset amounts: `balance` and `balanceForWithdrawal` rows are silent on the unit, so the conventions table rules:
+// base-unit integer strings, like withdrawal `asset.balance`. `balanceInUsd` is a decimal USD string.
 import { baseUnitsForUsdCents, formatCents, formatUnits, usdCentsOf } from './money.js';
 import type { SimState } from './state.js';
 import { formatRfc3339, formatSqlTime } from './time.js';
@@ -145,9 +145,9 @@ export function renderAsset(state: SimState, asset: AssetRecord, options: { sing
     wallet: asset.wallet,
     feePercent: asset.feePercent,
     feeUsd: asset.feeUsd,
-    balance: formatUnits(balance, crypto.decimals),
+    balance: balance.toString(),
     balanceInUsd: formatCents(usdCentsOf(balance, crypto.decimals, crypto.priceUsd)),
-    ...(options.single ? { balanceForWithdrawal: formatUnits(availableBalance(asset), crypto.decimals) } : {}),
+    ...(options.single ? { balanceForWithdrawal: availableBalance(asset).toString() } : {}),
     crypto: renderCrypto(crypto),
     network: renderAssetNetwork(network),
     createdAt: formatSqlTime(asset.createdAt),

@@ -1,6 +1,8 @@
 // The real payments shared.client against the real simulator over HTTP: every one of the 15 operations returns the
 // one normalized shape (network title/type, fee.network always an array, Dates for timestamps, nulls where the
 // API sends none), open-ended statuses pass through and unknown fields are dropped.
+import { createPaymentsClient } from '../../src/payments/index.js';
+import { silentLogger } from '../../src/logger.js';
 import { describe, expect, it } from 'vitest';
 import type { TaskStatus } from '../../src/simulator/index.js';
 import { rawString, sqlUtcToMs, useSimulator } from './helpers.js';
@@ -91,10 +93,23 @@ describe('merchant assets', () => {
     expect((raw?.network as { chainType?: string }).chainType).toBe('evm');
     expect(asset.balanceForWithdrawal).toBe(rawString(raw, 'balanceForWithdrawal'));
     // Merchant A's USDT has 1250 locked: withdrawable is less than the balance.
-    expect(Number(asset.balanceForWithdrawal)).toBeLessThan(Number(asset.balance));
+    expect(BigInt(asset.balanceForWithdrawal!)).toBeLessThan(BigInt(asset.balance));
     expect(asset.createdAt).toBeInstanceOf(Date);
     expect(asset.createdAt.getTime()).toBe(sqlUtcToMs(rawString(raw, 'createdAt')));
     expect(asset.createdAt.getTime()).toBe(floorToSecond(recordCreatedAt('asset', id)));
+  });
+
+  it('reads an off-spec decimal balance as token units and warns once in the log', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => warnings.push(message) };
+    const client = createPaymentsClient({ baseUrl: shared.sim.url, apiKey: shared.sim.apiKey, logger });
+    const raw = shared.sim.getRaw('asset', shared.sim.ids.assets.usdtEth)!;
+    const offSpec = { ...raw, balance: '5234.56789', balanceForWithdrawal: '5000' };
+    shared.sim.injectFault('getAsset', { status: 200, body: offSpec }, 2);
+    const asset = await client.getAsset(shared.sim.ids.assets.usdtEth);
+    expect(asset).toMatchObject({ balance: '5234567890', balanceForWithdrawal: '5000000000', balanceUnits: 'token_units' });
+    await client.getAsset(shared.sim.ids.assets.usdtEth);
+    expect(warnings).toEqual(['payment API sent an asset balance with a decimal point; reading it as token units, not base units']);
   });
 
   it('listAssets: every asset of the merchant, `balanceForWithdrawal` null, `networkType` from `chainType`', async () => {

@@ -122,7 +122,7 @@ const assetPayload = {
   wallet: '0x2222222222222222222222222222222222222222',
   feePercent: '0.5',
   feeUsd: '0.10',
-  balance: '1520.25',
+  balance: '1520250000',
   balanceInUsd: '1520.25',
   crypto: USDT,
   network: { id: NETWORK.id, title: 'Ethereum', symbol: 'ETH', chainId: '1', chainType: 'evm' },
@@ -138,8 +138,27 @@ describe('merchant asset', () => {
     expect(asset?.balanceForWithdrawal).toBeNull();
   });
   it('the single asset must carry balanceForWithdrawal', () => {
-    expect(AssetWithWithdrawable.parse({ ...assetPayload, balanceForWithdrawal: '1500' }).balanceForWithdrawal).toBe('1500');
+    expect(AssetWithWithdrawable.parse({ ...assetPayload, balanceForWithdrawal: '1500000000' }).balanceForWithdrawal).toBe('1500000000');
     expect(AssetWithWithdrawable.safeParse(assetPayload).success).toBe(false);
+  });
+  it('reads balances as base units, as the conventions table says', () => {
+    const asset = AssetWithWithdrawable.parse({ ...assetPayload, balanceForWithdrawal: '1500000000' });
+    expect(asset).toMatchObject({ balance: '1520250000', balanceForWithdrawal: '1500000000', balanceInUsd: '1520.25', balanceUnits: 'base_units' });
+    const eth = Asset.parse({ ...assetPayload, crypto: ETH, balance: '12345678901234567890' });
+    expect(eth).toMatchObject({ balance: '12345678901234567890', balanceUnits: 'base_units' });
+  });
+  it('reads a balance with a decimal point as token units (tolerant reader) and says so', () => {
+    const asset = AssetWithWithdrawable.parse({ ...assetPayload, balance: '1520.25', balanceForWithdrawal: '1500' });
+    // One response speaks one unit: the integer next to a decimal is token units too.
+    expect(asset).toMatchObject({ balance: '1520250000', balanceForWithdrawal: '1500000000', balanceUnits: 'token_units' });
+    // More digits than the token has are cut, never rounded up: the bot never shows more than there is.
+    expect(Asset.parse({ ...assetPayload, balance: '0.1234569' }).balance).toBe('123456');
+    expect(Asset.parse({ ...assetPayload, crypto: ETH, balance: '12.5' }).balance).toBe('12500000000000000000');
+  });
+  it('refuses a balance that is neither base units nor a decimal', () => {
+    for (const balance of ['-1', '1e6', '1,000', '', '1.']) {
+      expect(Asset.safeParse({ ...assetPayload, balance }).success, balance).toBe(false);
+    }
   });
 });
 

@@ -166,7 +166,8 @@ describe('wire quirks', () => {
   it('uses chainType in asset networks and balanceForWithdrawal only in the single-asset response', async () => {
     const single = await get(sim, `/1.0/merchant/asset?id=${sim.ids.assets.usdtEth}`);
     expect(single.json.network).toEqual({ id: sim.ids.networks.ethereum, title: 'Ethereum', symbol: 'ETH', chainId: '1', chainType: 'evm' });
-    expect(single.json).toMatchObject({ balance: '152340.25', balanceForWithdrawal: '151090.25', balanceInUsd: '152340.25' });
+    // Asset balances follow the conventions table: base-unit integer strings (USDT on Ethereum has 6 decimals).
+    expect(single.json).toMatchObject({ balance: '152340250000', balanceForWithdrawal: '151090250000', balanceInUsd: '152340.25' });
     expect(single.json.createdAt).toMatch(SQL_TIME);
     const list = await get(sim, '/1.0/merchant/assets');
     expect(list.json.assets).toHaveLength(7);
@@ -388,7 +389,7 @@ describe('swaps over time', () => {
     expect(created.status).toBe(200);
     expect(created.json).not.toHaveProperty('fee');
     expect(created.json).toMatchObject({ status: 'new', amountTo: null, hashFrom: null, hashTo: null, amountFrom: '1000000000' });
-    expect(await balance(usdtEth)).toBe('151340.25');
+    expect(await balance(usdtEth)).toBe('151340250000');
     clockSim.advanceTime(2000);
     expect((await get(clockSim, `/2.0/swap/get?id=${created.json.id}`)).json.status).toBe('in_progress');
     clockSim.advanceTime(6000);
@@ -396,7 +397,7 @@ describe('swaps over time', () => {
     expect(finished.json).toMatchObject({ status: 'finished', amountTo: quote.json.estimatedAmount, amountToInUsd: '997.00' });
     expect(finished.json.hashFrom).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Array.isArray(finished.json.fee.network)).toBe(true);
-    expect(await balance(usdcEth)).toBe('99762.43');
+    expect(await balance(usdcEth)).toBe('99762430000');
   });
 
   it('refunds a rejected swap and refuses a swap above the balance', async () => {
@@ -411,11 +412,11 @@ describe('swaps over time', () => {
     });
     clockSim.setAssetBalance(usdtBsc, '5000000000000000000000');
     const created = await post(clockSim, '/2.0/swap/create', { estimateId: quote.json.id });
-    expect(await balance(usdtBsc)).toBe('4000');
+    expect(await balance(usdtBsc)).toBe('4000000000000000000000');
     clockSim.advanceSwap(created.json.id, 'rejected');
     clockSim.advanceTime(60_000);
     expect((await get(clockSim, `/2.0/swap/get?id=${created.json.id}`)).json).toMatchObject({ status: 'rejected', amountTo: null });
-    expect(await balance(usdtBsc)).toBe('5000');
+    expect(await balance(usdtBsc)).toBe('5000000000000000000000');
   });
 });
 
