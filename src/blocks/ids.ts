@@ -1,6 +1,10 @@
 /** Every action_id the app binds, in one place so builders and listeners cannot drift apart. */
 export const ACTION_IDS = {
-  withdrawalsPage: 'withdrawals_page',
+  // Slack refuses a block in which two elements share an action_id, so each pager button has its own id;
+  // one listener serves them all (WITHDRAWALS_PAGE_ACTIONS).
+  withdrawalsPrevious: 'withdrawals_page_previous',
+  withdrawalsNext: 'withdrawals_page_next',
+  withdrawalsFirst: 'withdrawals_page_first',
   payoutsPage: 'payouts_page',
   gasPage: 'gas_page',
   shareInChannel: 'share_in_channel',
@@ -8,6 +12,9 @@ export const ACTION_IDS = {
   swapReject: 'swap_reject',
   swapNewQuote: 'swap_new_quote',
 } as const;
+
+/** Every withdrawals pager button, including `withdrawals_page` on messages posted by earlier versions. */
+export const WITHDRAWALS_PAGE_ACTIONS = /^withdrawals_page(?:_(?:previous|next|first))?$/;
 
 /** Lookups whose result can be shared in the channel with one click. */
 export type ShareableKind = 'invoice' | 'withdrawal' | 'task' | 'deposit';

@@ -25,11 +25,11 @@ export function buildWithdrawalPage(page: WithdrawalListPage, now: Date): SlackM
   const pageCount = Math.max(1, Math.ceil(page.totalCount / page.perPage));
   if (page.items.length === 0) {
     const text = page.totalCount === 0 ? 'No withdrawals yet.' : `Page ${page.page} is past the end: there are ${pageCount} pages.`;
-    return { text, blocks: [section(text), ...actions(page.page > 1 ? [button('First page', ACTION_IDS.withdrawalsPage, '1')] : [])] };
+    return { text, blocks: [section(text), ...actions(page.page > 1 ? [button('First page', ACTION_IDS.withdrawalsFirst, '1')] : [])] };
   }
   const buttons = [];
-  if (page.page > 1) buttons.push(button('◀ Previous', ACTION_IDS.withdrawalsPage, String(page.page - 1)));
-  if (page.page < pageCount) buttons.push(button('Next ▶', ACTION_IDS.withdrawalsPage, String(page.page + 1)));
+  if (page.page > 1) buttons.push(button('◀ Previous', ACTION_IDS.withdrawalsPrevious, String(page.page - 1)));
+  if (page.page < pageCount) buttons.push(button('Next ▶', ACTION_IDS.withdrawalsNext, String(page.page + 1)));
   return {
     text: `Withdrawals, page ${page.page} of ${pageCount}`,
     blocks: [

@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import { ACTION_IDS } from '../blocks/ids.js';
+import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
 import { createGasPageListener, createPayoutsPageListener, createShareListener, createWithdrawalsPageListener } from './actions/lookups.js';
 import { createSwapApproveListener, createSwapNewQuoteListener, createSwapRejectListener } from './actions/swaps.js';
 import { createTreasuryCommandListener } from './commands/treasury.js';
@@ -11,7 +11,7 @@ export const TREASURY_COMMAND = '/treasury';
 /** The one place where command names and action_ids are bound to their handlers. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
   app.command(TREASURY_COMMAND, createTreasuryCommandListener(deps));
-  app.action(ACTION_IDS.withdrawalsPage, createWithdrawalsPageListener(deps));
+  app.action(WITHDRAWALS_PAGE_ACTIONS, createWithdrawalsPageListener(deps));
   app.action(ACTION_IDS.payoutsPage, createPayoutsPageListener(deps));
   app.action(ACTION_IDS.gasPage, createGasPageListener(deps));
   app.action(ACTION_IDS.shareInChannel, createShareListener(deps));
