@@ -154,7 +154,7 @@ describe('who may talk to the bot', () => {
   it('an outsider clicking a member\'s button is refused and nothing is called', async () => {
     const answer = await ask(stack, 'withdrawals', { userId: 'U0TREASURY' });
     stack.simulator.resetRequests();
-    const result = await stack.driver.clickButtonIn({ ts: '1.1', blocks: answer.reply.blocks ?? [] }, 'withdrawals_page', { userId: 'U0OUTSIDER' });
+    const result = await stack.driver.clickButtonIn({ ts: '1.1', blocks: answer.reply.blocks ?? [] }, 'withdrawals_page_next', { userId: 'U0OUTSIDER' });
     const [reply] = await result.waitForResponses(1);
     expect(reply?.text).toContain('limited to the treasury team');
     expect(reply?.replaceOriginal).toBe(false);

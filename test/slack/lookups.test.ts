@@ -75,13 +75,13 @@ describe('/treasury withdrawal(s)', () => {
     expect(first.text).not.toContain(ids[10]!);
     expect(first.buttons.map((b) => b.text)).toEqual(['Next ▶']);
 
-    const second = await click(stack, first, 'withdrawals_page');
+    const second = await click(stack, first, 'withdrawals_page_next');
     expect(second.reply.replaceOriginal).toBe(true);
     expect(second.text).toContain('Withdrawals · page 2 of 5');
     expect(second.text).toContain(ids[10]!);
     expect(second.buttons.map((b) => b.text)).toEqual(['◀ Previous', 'Next ▶']);
 
-    const back = await click(stack, second, 'withdrawals_page');
+    const back = await click(stack, second, 'withdrawals_page_previous');
     expect(back.text).toContain('page 1 of 5');
   });
 
