@@ -82,6 +82,10 @@ export function button(
 /** An actions block, or nothing when there are no buttons. */
 export function actions(buttons: Button[], blockId?: string): Block[] {
   if (buttons.length === 0) return [];
+  // Slack answers `invalid_blocks` when two elements of one block share an action_id: fail at build time instead.
+  const ids = buttons.map((b) => b.action_id);
+  const repeated = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (repeated !== undefined) throw new RangeError(`two buttons share the action_id ${repeated} in one actions block`);
   return [{ type: 'actions', elements: buttons.slice(0, 25), ...(blockId ? { block_id: blockId } : {}) }];
 }
 
