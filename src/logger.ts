@@ -31,9 +31,16 @@ export function createLogger(level: LogLevelName = 'info', write: (line: string)
 /** A logger that drops everything (tests that do not read logs). */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-/** Hand-picked fields of an error for the log: name, code, status and message, never request options. */
+/**
+ * Hand-picked fields of an error for the log: name, code, status and message, and for payment API errors the
+ * operation, the offending field and the service's field errors. Never request options.
+ */
 export function errorFields(error: unknown): Record<string, unknown> {
   if (!(error instanceof Error)) return { value: String(error) };
-  const { code, status } = error as { code?: unknown; status?: unknown };
-  return { name: error.name, message: error.message, ...(code === undefined ? {} : { code }), ...(status === undefined ? {} : { status }) };
+  const picked: Record<string, unknown> = { name: error.name, message: error.message };
+  const { code, status, operation, field, fieldErrors } = error as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries({ code, status, operation, field, fieldErrors })) {
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked;
 }

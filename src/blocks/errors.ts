@@ -20,6 +20,21 @@ export class UserFacingError extends Error {
   }
 }
 
+/** Plain names for the request fields the payment service may name in a refusal. */
+const FIELD_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({
+  usdAmountInCents: 'Amount',
+  cryptoAmount: 'Amount',
+  amount: 'Amount',
+  assetId: 'Asset',
+  assetIdFrom: 'Source asset',
+  assetIdTo: 'Target asset',
+  productTitle: 'Title',
+  extraData: 'Extra data',
+  paymentDelayTime: 'Payment window',
+  estimateId: 'Quote',
+  id: 'Id',
+}));
+
 /** A short, escaped sentence saying what went wrong; never a stack trace. `notFound` names the missing thing. */
 export function describeFailure(error: unknown, notFound = 'record'): string {
   if (error instanceof UserFacingError) return error.mrkdwn;
@@ -28,7 +43,11 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
   }
   if (error instanceof AmountError) return escapeText(error.reason);
   if (error instanceof PaymentsValidationError) {
-    const details = error.fieldErrors.map((f) => `• ${code(f.field)}: ${escapeText(f.messages.join('; '))}`);
+    // The service's own words, and what each refused value was, in plain names; the raw field paths go to the log.
+    const details = error.fieldErrors.map((f) => {
+      const what = FIELD_NAMES.get(f.field);
+      return `• ${what ? `${what}: ` : ''}${escapeText(f.messages.join('; '))}`;
+    });
     return [`The payment service refused this: *${escapeText(error.apiMessage)}*`, ...details].join('\n');
   }
   if (error instanceof PaymentsForbiddenError) {
@@ -36,7 +55,10 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
     return `The payment API key lacks ${which} needed for this. An admin can grant it in the payment dashboard.`;
   }
   if (error instanceof PaymentsUnexpectedResponseError) {
-    return `The payment service answered in a shape the bot does not understand (at ${code(error.field)}), so nothing is shown rather than something wrong. The details are in the bot's log.`;
+    return (
+      'The payment service sent an answer the bot could not read, so nothing is shown rather than something wrong. ' +
+      'This is usually temporary: please try again in a minute. If it keeps happening, tell whoever runs the bot (the details are in its log).'
+    );
   }
   if (error instanceof PaymentsError) {
     switch (error.code) {
@@ -49,7 +71,7 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
       case 'network':
         return 'The payment service did not answer in time. Please try again in a minute.';
       default:
-        return 'The payment service had an internal error. Please try again in a minute.';
+        return 'The payment service had a problem on its side. This is usually temporary: please try again in a minute.';
     }
   }
   return 'Something went wrong inside the bot. It has been logged; please try again.';

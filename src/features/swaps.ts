@@ -446,9 +446,21 @@ function describeCreateFailure(error: unknown, quote: SwapQuote): { status: 'cre
   if (error instanceof PaymentsError && (error.code === 'unauthorized' || error.code === 'forbidden')) {
     return { status: 'create_failed', text: error.code === 'unauthorized' ? 'the API key was rejected' : 'the API key lacks the permission to create swaps' };
   }
-  return {
-    status: 'outcome_unknown',
-    text: error instanceof PaymentsError ? error.code.replace('_', ' ') : 'unexpected error',
-  };
+  return { status: 'outcome_unknown', text: lostAnswerReason(error) };
+}
+
+/** Why the create's answer is missing, in plain words (shown in brackets on the quote). */
+function lostAnswerReason(error: unknown): string {
+  if (!(error instanceof PaymentsError)) return 'the bot hit an unexpected error';
+  switch (error.code) {
+    case 'network':
+      return 'no answer in time';
+    case 'unexpected_response':
+      return 'its answer could not be read';
+    case 'rate_limited':
+      return 'it was rate-limiting us';
+    default:
+      return 'it reported a problem on its side';
+  }
 }
 
