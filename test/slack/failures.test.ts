@@ -30,13 +30,13 @@ describe('API failures get a clear answer, and the bot stays healthy', () => {
     });
     const answer = await ask(stack, 'invoice $5 Long title');
     expect(answer.text).toContain('*Validation failed*');
-    expect(answer.text).toContain('• `productTitle`: must be shorter than 255 characters');
+    expect(answer.text).toContain('• Title: must be shorter than 255 characters');
   });
 
   it.each([
     [429, 'rate-limiting us right now. Please try again in a minute.'],
-    [500, 'internal error. Please try again in a minute.'],
-    [503, 'internal error. Please try again in a minute.'],
+    [500, 'a problem on its side. This is usually temporary: please try again in a minute.'],
+    [503, 'a problem on its side. This is usually temporary: please try again in a minute.'],
   ])('%d on every retry: says try again', async (status, message) => {
     stack.simulator.injectFault('listAssets', { status, headers: { 'Retry-After': '0' } }, 10);
     const answer = await ask(stack, 'balances');
@@ -70,14 +70,14 @@ describe('API failures get a clear answer, and the bot stays healthy', () => {
   it('a create that fails is not retried, and the user is told', async () => {
     stack.simulator.injectFault('createInvoice', { status: 502 });
     const answer = await ask(stack, 'invoice $5');
-    expect(answer.text).toContain('internal error');
+    expect(answer.text).toContain('a problem on its side');
     expect(stack.simulator.requestCount('createInvoice')).toBe(1);
   });
 
   it('a response in an unexpected shape is not shown half-read', async () => {
     stack.simulator.injectFault('getDeposit', { malformedJson: true });
     const answer = await ask(stack, `deposit ${stack.simulator.ids.deposits.frozen}`);
-    expect(answer.text).toContain('answered in a shape the bot does not understand');
+    expect(answer.text).toContain('sent an answer the bot could not read');
   });
 
 });
