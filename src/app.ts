@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse, Server } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
 import type { Config } from './config.js';
+import { guardSlackRequests } from './http-guard.js';
 import { errorFields, type Logger } from './logger.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
@@ -18,7 +19,7 @@ export interface TreasuryAppOptions {
   now?: () => Date;
   /** How swaps are followed after approval; default every 5 s for up to 30 minutes. */
   swapFollow?: FollowPolicy;
-  /** Interface the HTTP server binds to (HTTP mode); all interfaces by default, loopback in tests. */
+  /** Overrides HOST (config.host) for the HTTP server; tests bind loopback. */
   host?: string;
   /** Web API retries; Bolt's default retries for about 30 minutes, which would hide a dead Slack. */
   slackRetries?: number;
@@ -73,6 +74,17 @@ function healthRoute() {
   };
 }
 
+/** Starts `server` on host:port; rejects with the listen error (EADDRINUSE…). */
+function listen(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
 /** Why Slack refused the token, in one line. */
 function describeSlackStartupFailure(error: unknown): string {
   const slackError = (error as { data?: { error?: unknown } }).data?.error;
@@ -104,28 +116,33 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         logger: boltLogger,
       })
     : undefined;
-  const app = socketReceiver
-    ? new App({
-        token: config.slackBotToken,
-        receiver: socketReceiver,
-        deferInitialization: true,
+  const httpReceiver = socketReceiver
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: config.slackSigningSecret ?? '',
+        endpoints: '/slack/events',
+        customRoutes: [healthRoute()],
+        // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
+        processBeforeResponse: false,
+        // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an
+        // error page): log it and answer plainly. Listeners ack first, so this is a last resort.
+        processEventErrorHandler: async ({ error, response }) => {
+          logger.error('a Slack request failed before it was acknowledged', { error: errorFields(error) });
+          if (!response.headersSent) {
+            response.writeHead(200, { 'content-type': 'application/json' });
+            response.end(JSON.stringify({ response_type: 'ephemeral', text: 'Something went wrong inside the bot. It has been logged; please try again.' }));
+          }
+          return false;
+        },
         logger: boltLogger,
-        clientOptions,
-      })
-    : new App({
-        token: config.slackBotToken,
-        receiver: new HTTPReceiver({
-          signingSecret: config.slackSigningSecret ?? '',
-          endpoints: '/slack/events',
-          customRoutes: [healthRoute()],
-          // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
-          processBeforeResponse: false,
-          logger: boltLogger,
-        }),
-        deferInitialization: true,
-        logger: boltLogger,
-        clientOptions,
       });
+  const app = new App({
+    token: config.slackBotToken,
+    receiver: socketReceiver ?? httpReceiver,
+    deferInitialization: true,
+    logger: boltLogger,
+    clientOptions,
+  });
 
   const now = options.now ?? (() => new Date());
   const messenger: QuoteMessenger = {
@@ -190,7 +207,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
           const address = (socketReceiver as unknown as { httpServer?: Server }).httpServer?.address();
           if (address && typeof address === 'object') port = address.port;
         } else {
-          server = (await app.start({ port: config.port, host: options.host ?? '0.0.0.0' })) as Server;
+          // Our own server in front of Bolt's request handler, so a malformed body can never reach it.
+          server = await listen(createServer(guardSlackRequests(httpReceiver!.requestListener, logger)), config.port, options.host ?? config.host);
           port = (server.address() as AddressInfo).port;
         }
         // After start, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
@@ -208,8 +226,13 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       await alerts?.stop();
       swaps.stop();
       // Keep-alive sockets would otherwise hold stop() open until they time out.
-      server?.closeAllConnections();
-      await app.stop();
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      } else {
+        await app.stop();
+      }
     },
   };
 }

@@ -17,6 +17,8 @@ export interface Config {
   slackSigningSecret: string | undefined;
   slackApiUrl: string | undefined;
   port: number;
+  /** Interface the HTTP server binds (HTTP mode, and /healthz in both modes' HTTP server). */
+  host: string;
   /** Unset: the alert poller is off. */
   alertChannel: string | undefined;
   pollSchedule: string;
@@ -100,6 +102,9 @@ const EnvSchema = z
       }
       return port;
     }),
+    HOST: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9.:-]+$/.test(v), {
+      message: 'expected an interface address such as 127.0.0.1, 0.0.0.0 or ::',
+    }),
     ALERT_CHANNEL: optionalText.refine((v) => v === undefined || /^[#A-Za-z0-9_-]+$/.test(v), {
       message: 'expected a channel id such as C012ABCDEF',
     }),
@@ -171,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     slackSigningSecret: e.SLACK_SIGNING_SECRET,
     slackApiUrl: e.SLACK_API_URL === undefined ? undefined : e.SLACK_API_URL.replace(/\/*$/, '/'),
     port: e.PORT,
+    host: e.HOST ?? '0.0.0.0',
     alertChannel: e.ALERT_CHANNEL?.replace(/^#/, ''),
     pollSchedule: e.POLL_SCHEDULE,
     alertLookbackMs: e.ALERT_LOOKBACK,
@@ -189,16 +195,31 @@ export function redact(secret: string | undefined): string {
   return `${prefix}[redacted]`;
 }
 
+/** A URL safe to print: a user name, password and query values in it are masked. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username || parsed.password) {
+      parsed.username = 'redacted';
+      parsed.password = '';
+    }
+    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, 'redacted');
+    return parsed.toString().replace('redacted@', '[redacted]@').replace(/=redacted/g, '=[redacted]');
+  } catch {
+    return '[unparsable URL]';
+  }
+}
+
 /** The configuration as safe-to-print lines: every secret redacted. */
 export function describeConfig(config: Config): Record<string, string> {
   return {
-    PAYMENTS_API_URL: config.paymentsApiUrl,
+    PAYMENTS_API_URL: redactUrl(config.paymentsApiUrl),
     PAYMENTS_API_KEY: redact(config.paymentsApiKey),
     SLACK_BOT_TOKEN: redact(config.slackBotToken),
     SLACK_APP_TOKEN: redact(config.slackAppToken),
     SLACK_SIGNING_SECRET: redact(config.slackSigningSecret),
-    SLACK_API_URL: config.slackApiUrl ?? '(default: https://slack.com/api/)',
-    MODE: config.slackAppToken ? 'socket' : `http (port ${config.port})`,
+    SLACK_API_URL: config.slackApiUrl ? redactUrl(config.slackApiUrl) : '(default: https://slack.com/api/)',
+    MODE: config.slackAppToken ? `socket (/healthz on port ${config.port})` : `http (${config.host} port ${config.port})`,
     ALERT_CHANNEL: config.alertChannel ?? '(unset: poller off)',
     POLL_SCHEDULE: config.pollSchedule,
     ALERT_LOOKBACK: `${config.alertLookbackMs / 3_600_000}h`,

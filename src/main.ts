@@ -23,6 +23,11 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger(config.logLevel);
+  // One failed promise somewhere (a library's request handler, a late Slack call) must not end the bot for
+  // everyone: log it loudly and keep serving. Exceptions thrown synchronously still end the process.
+  process.on('unhandledRejection', (reason) => {
+    logger.error('unhandled promise rejection; the bot keeps running', { error: errorFields(reason) });
+  });
   logger.info('starting treasury bot', describeConfig(config));
   const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
   let store;

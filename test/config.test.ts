@@ -162,7 +162,7 @@ describe('parseDuration', () => {
 
 describe('.env.example and README', () => {
   const variables = [
-    'PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'PORT',
+    'PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'PORT', 'HOST',
     'ALERT_CHANNEL', 'POLL_SCHEDULE', 'ALERT_LOOKBACK', 'SWAP_APPROVERS', 'ALLOW_SELF_APPROVAL', 'TREASURY_USERS', 'DATA_FILE', 'LOG_LEVEL',
   ];
   const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
@@ -176,5 +176,22 @@ describe('.env.example and README', () => {
   it('.env.example parses once the secrets are filled in, with the documented defaults', () => {
     const config = loadConfig({ ...example, PAYMENTS_API_KEY: 'key', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret' });
     expect(config).toMatchObject({ port: 3000, pollSchedule: '* * * * *', alertLookbackMs: 86_400_000, allowSelfApproval: false, slackAppToken: undefined });
+  });
+});
+
+describe('secrets in URLs', () => {
+  const base = { PAYMENTS_API_KEY: 'k', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+  it('a user name and password in PAYMENTS_API_URL never reach the printed configuration', () => {
+    const config = loadConfig({ ...base, PAYMENTS_API_URL: 'https://treasury:s3cr3t-pw@pay.example.com/api?token=abc' });
+    const printed = JSON.stringify(describeConfig(config));
+    expect(printed).not.toContain('s3cr3t-pw');
+    expect(printed).not.toContain('treasury:');
+    expect(printed).not.toContain('abc');
+    expect(describeConfig(config).PAYMENTS_API_URL).toBe('https://[redacted]@pay.example.com/api?token=[redacted]');
+  });
+  it('HOST chooses the interface; every interface by default', () => {
+    expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+    expect(() => loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: 'not a host!' })).toThrow(/HOST/);
   });
 });

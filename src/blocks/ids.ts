@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Every action_id the app binds, in one place so builders and listeners cannot drift apart. */
 export const ACTION_IDS = {
   // Slack refuses a block in which two elements share an action_id, so each pager button has its own id;
@@ -16,26 +18,45 @@ export const ACTION_IDS = {
 /** Every withdrawals pager button, including `withdrawals_page` on messages posted by earlier versions. */
 export const WITHDRAWALS_PAGE_ACTIONS = /^withdrawals_page(?:_(?:previous|next|first))?$/;
 
+/*
+ * Button values. We write them, but a click comes back from outside and can be altered on the way: each one
+ * is parsed with its schema before use, and an invalid one changes nothing (listeners tell the clicker).
+ */
+
+/** Record ids the API hands out (UUIDs); anything else in a button value is refused before any API call. */
+const RecordId = z.string().regex(/^[0-9a-fA-F-]{1,64}$/);
+/** A list cursor: opaque, but short and printable. */
+const Cursor = z.string().regex(/^[\x21-\x7e]{1,512}$/).nullable();
+/** Rows of one API page (50) are shown in slices; the offset is where the next slice starts. */
+const PageOffset = z.number().int().min(0).max(49);
+
 /** Lookups whose result can be shared in the channel with one click. */
-export type ShareableKind = 'invoice' | 'withdrawal' | 'task' | 'deposit';
+export const ShareableKind = z.enum(['invoice', 'withdrawal', 'task', 'deposit']);
+export type ShareableKind = z.infer<typeof ShareableKind>;
 
 /** The value of a "Share in channel" button. */
-export interface ShareButtonValue {
-  kind: ShareableKind;
-  id: string;
-}
+export const ShareButtonValue = z.strictObject({ kind: ShareableKind, id: RecordId });
+export type ShareButtonValue = z.infer<typeof ShareButtonValue>;
 
 /** State of a "Next page" button of the payout task list (the API page of 50 is shown in slices). */
-export interface PayoutsPageValue {
-  status?: string;
-  assetId?: string;
-  cursor: string | null;
-  offset: number;
-}
+export const PayoutsPageValue = z.strictObject({
+  status: z.enum(['pending', 'failed', 'success']).optional(),
+  assetId: RecordId.optional(),
+  cursor: Cursor,
+  offset: PageOffset,
+});
+export type PayoutsPageValue = z.infer<typeof PayoutsPageValue>;
 
 /** State of a "Next page" button of the gas manager list. */
-export interface GasPageValue {
-  status?: string;
-  cursor: string | null;
-  offset: number;
-}
+export const GasPageValue = z.strictObject({
+  status: z.enum(['pending', 'cancelled', 'failed', 'success']).optional(),
+  cursor: Cursor,
+  offset: PageOffset,
+});
+export type GasPageValue = z.infer<typeof GasPageValue>;
+
+/** The page number a withdrawals pager button carries. */
+export const WithdrawalsPageValue = z
+  .string()
+  .regex(/^[1-9]\d{0,5}$/)
+  .transform(Number);

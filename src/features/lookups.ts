@@ -116,7 +116,7 @@ export async function showWithdrawal(deps: FeatureDeps, id: string, view: Record
 }
 
 /** `payouts [status] [asset]`: resolves the asset filter, then shows the first slice. */
-export async function startPayoutTaskList(deps: FeatureDeps, status: string | undefined, assetReferenceText: string | undefined): Promise<SlackMessage> {
+export async function startPayoutTaskList(deps: FeatureDeps, status: PayoutsPageValue['status'], assetReferenceText: string | undefined): Promise<SlackMessage> {
   const asset = assetReferenceText ? await findAsset(deps, assetReferenceText) : undefined;
   return showPayoutTasks(deps, { status, assetId: asset?.id, cursor: null, offset: 0 }, asset ? assetReference(asset) : undefined);
 }

@@ -4,12 +4,15 @@ import { createGasPageListener, createPayoutsPageListener, createShareListener, 
 import { createSwapApproveListener, createSwapNewQuoteListener, createSwapRejectListener } from './actions/swaps.js';
 import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
+import { createEdgeMiddleware, TREASURY_COMMAND } from './edge.js';
 
 /** The slash command the manifest declares. */
-export const TREASURY_COMMAND = '/treasury';
+export { TREASURY_COMMAND };
 
 /** The one place where command names and action_ids are bound to their handlers. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
+  // First: listeners below only ever see well-formed commands and clicks on buttons they know.
+  app.use(createEdgeMiddleware(deps.logger));
   app.command(TREASURY_COMMAND, createTreasuryCommandListener(deps));
   app.action(WITHDRAWALS_PAGE_ACTIONS, createWithdrawalsPageListener(deps));
   app.action(ACTION_IDS.payoutsPage, createPayoutsPageListener(deps));

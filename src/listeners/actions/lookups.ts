@@ -1,7 +1,8 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure, UserFacingError } from '../../blocks/errors.js';
-import type { GasPageValue, PayoutsPageValue, ShareButtonValue } from '../../blocks/ids.js';
+import { GasPageValue, PayoutsPageValue, ShareButtonValue, WithdrawalsPageValue } from '../../blocks/ids.js';
+import type { z } from 'zod';
 import { mention } from '../../blocks/mrkdwn.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
@@ -9,13 +10,23 @@ import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-/** Reads a button value we wrote ourselves; a tampered or stale value is a clear failure, not a crash. */
-function parseValue<T>(value: string | undefined): T {
+const INVALID_BUTTON = 'This button carries data the bot cannot use (from an older version, or altered). Nothing was done; run the command again.';
+
+/** Reads a JSON button value through its schema; a tampered or stale value is a plain notice, never a crash. */
+function parseJsonValue<T>(schema: z.ZodType<T>, value: string | undefined): T {
+  let json: unknown;
   try {
-    return JSON.parse(value ?? '') as T;
+    json = JSON.parse(value ?? '');
   } catch {
-    throw new UserFacingError('This button is from an older version of the bot; run the command again.');
+    throw new UserFacingError(INVALID_BUTTON);
   }
+  return parseValue(schema, json);
+}
+
+function parseValue<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new UserFacingError(INVALID_BUTTON);
+  return parsed.data;
 }
 
 /**
@@ -52,15 +63,14 @@ function buttonListener(
 /** "◀ Previous" / "Next ▶" of the withdrawal list: replaces the list with that page. */
 export function createWithdrawalsPageListener(deps: ListenerDeps) {
   return buttonListener(deps, async ({ action }) => {
-    const page = Number(action.value);
-    return { message: await lookups.showWithdrawals(deps, Number.isInteger(page) && page >= 1 ? page : 1), delivery: 'replace' };
+    return { message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, action.value)), delivery: 'replace' };
   });
 }
 
 /** "Next page ▶" of the payout task list. */
 export function createPayoutsPageListener(deps: ListenerDeps) {
   return buttonListener(deps, async ({ action }) => ({
-    message: await lookups.showPayoutTasks(deps, parseValue<PayoutsPageValue>(action.value)),
+    message: await lookups.showPayoutTasks(deps, parseJsonValue(PayoutsPageValue, action.value)),
     delivery: 'replace',
   }));
 }
@@ -68,7 +78,7 @@ export function createPayoutsPageListener(deps: ListenerDeps) {
 /** "Next page ▶" of the gas manager list. */
 export function createGasPageListener(deps: ListenerDeps) {
   return buttonListener(deps, async ({ action }) => ({
-    message: await lookups.showGas(deps, parseValue<GasPageValue>(action.value)),
+    message: await lookups.showGas(deps, parseJsonValue(GasPageValue, action.value)),
     delivery: 'replace',
   }));
 }
@@ -76,7 +86,7 @@ export function createGasPageListener(deps: ListenerDeps) {
 /** "Share in channel": posts a fresh copy of the record for everyone, saying who shared it. */
 export function createShareListener(deps: ListenerDeps) {
   return buttonListener(deps, async ({ action, body }) => {
-    const { kind, id } = parseValue<ShareButtonValue>(action.value);
+    const { kind, id } = parseJsonValue(ShareButtonValue, action.value);
     return { message: await lookups.showShared(deps, kind, id, mention(body.user.id)), delivery: 'channel' };
   });
 }
