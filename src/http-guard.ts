@@ -9,7 +9,7 @@ export const MAX_SLACK_BODY_BYTES = 1024 * 1024;
  * Sits in front of Bolt's HTTPReceiver. Bolt reads fields of the parsed body before any check of its shape,
  * so a signed body of `null` (JSON, or `payload=null`) throws inside its request handler and, being an
  * unhandled rejection, ends the process. This reads the body once, refuses what is not an object with a
- * plain 400, and hands the buffered body on (Bolt uses `req.rawBody` when it is already there).
+ * plain 400 (as it does anything Slack never sends), and hands the buffered body on (Bolt uses `req.rawBody` when it is already there).
  */
 export function guardSlackRequests(next: RequestListener, logger: Logger): RequestListener {
   return (req, res) => {
@@ -17,7 +17,7 @@ export function guardSlackRequests(next: RequestListener, logger: Logger): Reque
       .then((raw) => {
         if (raw === undefined) return refuse(res, 413, 'request body too large');
         if (req.method === 'POST' && !isObjectBody(req.headers['content-type'], raw)) {
-          logger.warn('refused a Slack request whose body is not an object', { path: req.url?.split('?')[0], bytes: raw.length });
+          logger.warn('refused a request that is not a Slack request Bolt can route', { path: req.url?.split('?')[0], bytes: raw.length });
           return refuse(res, 400, 'malformed request body');
         }
         (req as IncomingMessage & { rawBody?: Buffer }).rawBody = raw;
@@ -30,24 +30,33 @@ export function guardSlackRequests(next: RequestListener, logger: Logger): Reque
   };
 }
 
-/** True when the body is what Bolt can safely read: a form (with an object `payload`, if any) or a JSON object. */
+/** True when the body is what Bolt can safely read and route: an object of a kind Slack sends. */
 function isObjectBody(contentType: string | undefined, raw: Buffer): boolean {
   const text = raw.toString('utf8');
+  let body: unknown;
   if (contentType === 'application/x-www-form-urlencoded') {
-    const { payload } = parseQueryString(text);
-    if (payload === undefined) return true;
-    return typeof payload === 'string' && isJsonObject(payload);
+    const form = parseQueryString(text);
+    body = form.payload === undefined ? form : typeof form.payload === 'string' ? parseJson(form.payload) : undefined;
+  } else {
+    // Bolt parses every other content type as JSON.
+    body = parseJson(text);
   }
-  // Bolt parses every other content type as JSON; an empty or non-object body is not a Slack request.
-  return isJsonObject(text);
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && isRoutable(body as Record<string, unknown>);
 }
 
-function isJsonObject(text: string): boolean {
+// Slack's requests are all of these kinds. Bolt leaves any other body unanswered for 3 s and then says 404,
+// so it is refused here at once instead.
+const ROUTABLE_KEYS = ['event', 'command', 'name', 'actions', 'ssl_check'];
+const ROUTABLE_TYPES = ['url_verification', 'block_suggestion', 'dialog_submission', 'shortcut', 'message_action', 'view_submission', 'view_closed'];
+function isRoutable(body: Record<string, unknown>): boolean {
+  return ROUTABLE_KEYS.some((key) => body[key] !== undefined) || ROUTABLE_TYPES.includes(body.type as string);
+}
+
+function parseJson(text: string): unknown {
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
+    return JSON.parse(text) as unknown;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
