@@ -173,6 +173,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         store: options.store,
         slack: createAlertPoster(
           createAlertSlackClient({ token: config.slackBotToken, slackApiUrl: config.slackApiUrl, logger: boltLogger }),
+          { nowMs: () => now().getTime() },
         ),
         channel: config.alertChannel,
         schedule: config.pollSchedule,

@@ -35,18 +35,51 @@ export function createAlertSlackClient(options: { token: string; slackApiUrl?: s
   });
 }
 
-/** Posts with chat.postMessage; link previews are off (alerts carry addresses and hashes, not links). */
-export function createAlertPoster(client: ChatPostClient): AlertPoster {
+/** Thrown without calling Slack while a channel is still inside the Retry-After that Slack asked for. */
+export class SlackBackoffError extends Error {
+  readonly code = 'slack_backoff';
+  constructor(
+    readonly channel: string,
+    readonly waitMs: number,
+  ) {
+    super(`ratelimited (waiting ${Math.ceil(waitMs / 1000)} s more, as Slack asked)`);
+    this.name = 'SlackBackoffError';
+  }
+}
+
+/** Seconds Slack asked us to wait, when the error is its `ratelimited` answer. */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  const e = error as { code?: unknown; retryAfter?: unknown };
+  if (e.code !== 'slack_webapi_rate_limited_error') return undefined;
+  return typeof e.retryAfter === 'number' && e.retryAfter >= 0 ? e.retryAfter : 1;
+}
+
+/**
+ * Posts with chat.postMessage; link previews are off. When Slack answers `ratelimited`, that channel is left
+ * alone until its Retry-After has passed: posts before then fail at once without reaching Slack.
+ */
+export function createAlertPoster(client: ChatPostClient, options: { nowMs?: () => number } = {}): AlertPoster {
+  const nowMs = options.nowMs ?? Date.now;
+  const blockedUntil = new Map<string, number>();
   return {
     async post(channel, message) {
-      const result = await client.chat.postMessage({
-        channel,
-        text: message.text,
-        ...(message.blocks ? { blocks: message.blocks } : {}),
-        unfurl_links: false,
-        unfurl_media: false,
-      });
-      if (!result.ok || !result.ts) throw new Error('Slack did not confirm the message');
+      const until = blockedUntil.get(channel);
+      if (until !== undefined && nowMs() < until) throw new SlackBackoffError(channel, until - nowMs());
+      blockedUntil.delete(channel);
+      try {
+        const result = await client.chat.postMessage({
+          channel,
+          text: message.text,
+          ...(message.blocks ? { blocks: message.blocks } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+        });
+        if (!result.ok || !result.ts) throw new Error('Slack did not confirm the message');
+      } catch (error) {
+        const seconds = retryAfterSeconds(error);
+        if (seconds !== undefined) blockedUntil.set(channel, nowMs() + seconds * 1000);
+        throw error;
+      }
     },
   };
 }
@@ -68,6 +101,8 @@ export function describeSlackError(error: unknown): string {
       return typeof e.data?.error === 'string' ? e.data.error : 'refused';
     case 'slack_webapi_rate_limited_error':
       return `ratelimited (retry after ${String(e.retryAfter)} s)`;
+    case 'slack_backoff':
+      return (error as Error).message;
     case 'slack_webapi_http_error':
       return `HTTP ${String(e.statusCode)}`;
     case 'slack_webapi_request_error': {
