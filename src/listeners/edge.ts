@@ -1,7 +1,8 @@
-import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
 import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
-import { errorFields, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
+import { deliverReply } from './reply.js';
 
 /** The only slash command this app declares. */
 export const TREASURY_COMMAND = '/treasury';
@@ -70,7 +71,11 @@ export function createEdgeMiddleware(logger: Logger): Middleware<AnyMiddlewareAr
       if (!isKnownAction(actionId)) {
         await ack?.();
         logger.warn('a click on an unknown button', { actionId: actionId.slice(0, 80) });
-        await respondPrivately(args as AllMiddlewareArgs & { respond?: Respond }, UNSUPPORTED_BUTTON, logger);
+        const { respond, client } = args as AllMiddlewareArgs & { respond: RespondFn };
+        await deliverReply(
+          { respond, client, channelId: click.data.channel?.id, userId: click.data.user.id, logger },
+          { response_type: 'ephemeral', replace_original: false, text: UNSUPPORTED_BUTTON },
+        );
         return;
       }
       await next();
@@ -81,14 +86,4 @@ export function createEdgeMiddleware(logger: Logger): Middleware<AnyMiddlewareAr
     logger.debug('acknowledged a Slack request the bot does not handle', { type: typeof kind === 'string' ? kind.slice(0, 40) : 'unknown' });
     await ack?.();
   };
-}
-
-type Respond = (message: Record<string, unknown>) => Promise<unknown>;
-
-async function respondPrivately(args: { respond?: Respond }, text: string, logger: Logger): Promise<void> {
-  try {
-    await args.respond?.({ response_type: 'ephemeral', replace_original: false, text });
-  } catch (error) {
-    logger.warn('could not tell the clicker', { error: errorFields(error) });
-  }
 }

@@ -7,6 +7,7 @@ import { mention } from '../../blocks/mrkdwn.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
+import { deliverReply, type Reply } from '../reply.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -39,24 +40,21 @@ function buttonListener(
 ) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
+    const target = { respond: args.respond, client: args.client, channelId: args.body.channel?.id, userId: args.body.user.id, logger: deps.logger };
     if (!mayUseBot(deps, args.body.user.id)) {
-      await args.respond({ response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER });
+      await deliverReply(target, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER });
       return;
     }
+    let reply: Reply;
     try {
       const { message, delivery } = await handle(args);
-      await args.respond(
-        delivery === 'replace'
-          ? { replace_original: true, ...message }
-          : { response_type: 'in_channel', replace_original: false, ...message },
-      );
+      reply = delivery === 'replace' ? { replace_original: true, ...message } : { response_type: 'in_channel', replace_original: false, ...message };
     } catch (error) {
       deps.logger.warn('button failed', { actionId: args.action.action_id, error: errorFields(error) });
       // The failure goes to the clicker alone and leaves the original message as it was.
-      await args
-        .respond({ response_type: 'ephemeral', replace_original: false, ...buildFailure(error) })
-        .catch((deliveryError: unknown) => deps.logger.error('could not deliver the failure to Slack', { error: errorFields(deliveryError) }));
+      reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };
     }
+    await deliverReply(target, reply);
   };
 }
 
