@@ -5,10 +5,22 @@ export type {
   MessageVersion,
   RecordedCall,
   RecordedResponse,
+  Rejection,
+  ResponseEffect,
+  ResponseUrlOrigin,
   SlackStandIn,
   SlackStandInOptions,
   StoredMessage,
 } from './slack-stand-in.js';
+export {
+  MESSAGE_LIMITS,
+  blocksTextLength,
+  checkMessage,
+  describeProblem,
+  refusalBody,
+  validateBlocks,
+} from './block-kit-validation.js';
+export type { BlockKitProblem, CheckMessageOptions, MessageRefusal, ValidateBlocksOptions } from './block-kit-validation.js';
 export { createSlackDriver, sign } from './slack-driver.js';
 export type {
   ClickButtonOptions,

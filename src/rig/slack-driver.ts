@@ -154,7 +154,8 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
 
   const clickButton = async (o: ClickButtonOptions): Promise<DriverResult> => {
     const who = sender(o);
-    const responseUrl = o.responseUrl ?? standIn.createResponseUrl();
+    // A click's response_url belongs to the clicked message: only that message can be replaced or deleted.
+    const responseUrl = o.responseUrl ?? standIn.createResponseUrl({ channel: who.channelId, ts: o.message?.ts });
     const payload = {
       type: 'block_actions',
       user: { id: who.userId, username: who.userName, name: who.userName, team_id: teamId },
@@ -197,6 +198,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   return {
     command: async (text, o = {}) => {
       const who = sender(o);
+      // A slash command's response_url has no original message to replace or delete.
       const responseUrl = standIn.createResponseUrl();
       // Field order and names as Slack sends them.
       const body = new URLSearchParams({

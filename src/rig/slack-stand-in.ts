@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
+import { checkMessage, describeProblem, refusalBody, type MessageRefusal } from './block-kit-validation.js';
 
 /** Options for {@link startSlackStandIn}; every field has a test-friendly default. */
 export interface SlackStandInOptions {
@@ -17,6 +18,10 @@ export interface SlackStandInOptions {
   teamId?: string;
   teamName?: string;
   teamDomain?: string;
+  /** The clock (ms since the epoch) that ages response_urls and stamps records; default `Date.now`. */
+  now?: () => number;
+  /** Block text past which chat methods answer `msg_blocks_too_long` (default: block-kit-validation's limit). */
+  maxBlocksTextChars?: number;
 }
 
 /** One Web API call as the stand-in received it (the token is never kept). */
@@ -51,6 +56,20 @@ export interface StoredMessage {
  */
 export type InjectedFailure = { error: string } | { status: number; retryAfter?: number } | { delayMs: number };
 
+/** The message a button was clicked in: its response_url may replace or delete that message, and only that one. */
+export interface ResponseUrlOrigin {
+  channel: string;
+  /** Unknown when a test clicks a button without saying which message it is in. */
+  ts?: string | undefined;
+}
+
+/**
+ * What Slack did with a response_url post: posted a new message, or replaced or deleted the original. A
+ * slash command's response_url has no original: Slack posts `replace_original` as a new message (bolt-js issue
+ * #2287, bolt-python issue #1268) and `delete_original` has nothing to delete.
+ */
+export type ResponseEffect = 'new_message' | 'replaced_original' | 'deleted_original' | 'none';
+
 /** One POST received on a response_url, with the fields `respond()` commonly sets lifted out. */
 export interface RecordedResponse {
   body: Record<string, unknown>;
@@ -59,6 +78,17 @@ export interface RecordedResponse {
   responseType: string | undefined;
   replaceOriginal: boolean | undefined;
   deleteOriginal: boolean | undefined;
+  effect: ResponseEffect;
+  at: number;
+}
+
+/** A Web API call or response_url post that the stand-in refused for its content, as Slack would. */
+export interface Rejection {
+  /** The Web API method, or the response_url. */
+  target: string;
+  error: string;
+  /** Slack's `[json-pointer:…]` lines, for `invalid_blocks`. */
+  problems: string[];
   at: number;
 }
 
@@ -75,14 +105,19 @@ export interface SlackStandIn {
   readonly teamDomain: string;
   /** Every Web API call so far, oldest first. */
   readonly calls: readonly RecordedCall[];
+  /** Calls and response_url posts refused for what they carried (invalid blocks, too long…), oldest first. */
+  readonly rejections: readonly Rejection[];
   /** The calls of one method, oldest first. */
   callsOf(method: string): RecordedCall[];
   /** Copies of the stored messages (of one channel, or all), in posting order. */
   messages(channel?: string): StoredMessage[];
   /** Makes the next `times` calls of `method` fail (`'response_url'` targets response_url posts). */
   failNext(method: string, failure: InjectedFailure, times?: number): void;
-  /** A fresh, unique response_url served by this stand-in. */
-  createResponseUrl(): string;
+  /**
+   * A fresh, unique response_url, good for 5 posts within 30 minutes. With an origin it is a button click's,
+   * which may replace or delete that message; without, a slash command's, which has no original message.
+   */
+  createResponseUrl(origin?: ResponseUrlOrigin): string;
   /** The accepted posts to one response_url, oldest first. */
   responses(url: string): RecordedResponse[];
   /** Resolves with the predicate's first truthy value; rejects after `timeoutMs` listing what was recorded. */
@@ -101,8 +136,9 @@ export interface SlackStandIn {
 type Args = Record<string, unknown>;
 type ApiAnswer = Record<string, unknown> & { ok: boolean };
 
-// Slack accepts at most 5 posts per response_url.
+// "Handling user interaction": a response_url takes up to 5 posts within 30 minutes.
 const MAX_POSTS_PER_RESPONSE_URL = 5;
+const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
 // The WebClient JSON-encodes every non-scalar argument into a form field; these are the ones Slack decodes.
 const JSON_FORM_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
 const DEFAULT_WAIT_MS = 5000;
@@ -116,10 +152,13 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const teamId = options.teamId ?? 'T_TEST';
   const teamName = options.teamName ?? 'Treasury Test';
   const teamDomain = options.teamDomain ?? 'treasury-test';
+  const clock = options.now ?? Date.now;
 
   const calls: RecordedCall[] = [];
+  const rejections: Rejection[] = [];
   const stored: StoredMessage[] = [];
   const responseLog = new Map<string, RecordedResponse[]>();
+  const responseUrls = new Map<string, { createdAt: number; origin: ResponseUrlOrigin | undefined }>();
   const failures = new Map<string, { failure: InjectedFailure; remaining: number }[]>();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
@@ -147,6 +186,22 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const findMessage = (channel: string, ts: string): StoredMessage | undefined =>
     stored.find((m) => m.channel === channel && m.ts === ts);
 
+  const reject = (target: string, refusal: { error: string; problems: MessageRefusal['problems'] }): void => {
+    rejections.push({ target, error: refusal.error, problems: refusal.problems.map(describeProblem), at: clock() });
+    changes.emit('change');
+  };
+
+  // What chat.postMessage, chat.update and chat.postEphemeral refuse for their content (block-kit-validation).
+  const refuseContent = (method: string, args: Args): ApiAnswer | undefined => {
+    const refusal = checkMessage(
+      { text: args.text, blocks: args.blocks },
+      { checkBlocksSize: true, checkTextSize: true, maxBlocksTextChars: options.maxBlocksTextChars },
+    );
+    if (refusal === undefined) return undefined;
+    reject(method, refusal);
+    return refusalBody(refusal);
+  };
+
   let socketModeUrl: string | undefined;
   const handlers: Record<string, (args: Args) => ApiAnswer> = {
     'apps.connections.open': () =>
@@ -164,13 +219,15 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     'chat.postMessage': (args) => {
       const channel = asString(args.channel);
       if (channel === undefined || channel === '') return { ok: false, error: 'channel_not_found' };
+      const refused = refuseContent('chat.postMessage', args);
+      if (refused !== undefined) return refused;
       const content = messageContent(args);
       if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
         return { ok: false, error: 'no_text' };
       }
       const ts = nextTs();
       const threadTs = asString(args.thread_ts);
-      const at = Date.now();
+      const at = clock();
       stored.push({ channel, ts, threadTs, ...content, history: [{ ...content, at }] });
       return { ok: true, channel, ts, message: slackMessage(content, ts, threadTs) };
     },
@@ -180,19 +237,21 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       if (channel === undefined || ts === undefined) return { ok: false, error: 'message_not_found' };
       const message = findMessage(channel, ts);
       if (message === undefined) return { ok: false, error: 'message_not_found' };
+      const refused = refuseContent('chat.update', args);
+      if (refused !== undefined) return refused;
       // Like Slack, fields left out of the update keep their previous value.
       const content = messageContent(args);
       if ('text' in args) message.text = content.text;
       if ('blocks' in args) message.blocks = content.blocks;
       if ('attachments' in args) message.attachments = content.attachments;
       const current = { text: message.text, blocks: message.blocks, attachments: message.attachments };
-      message.history.push({ ...current, at: Date.now() });
+      message.history.push({ ...current, at: clock() });
       return { ok: true, channel, ts, text: message.text ?? '', message: slackMessage(current, ts, message.threadTs) };
     },
     'chat.postEphemeral': (args) => {
       if (asString(args.channel) === undefined) return { ok: false, error: 'channel_not_found' };
       if (asString(args.user) === undefined) return { ok: false, error: 'user_not_in_channel' };
-      return { ok: true, message_ts: nextTs() };
+      return refuseContent('chat.postEphemeral', args) ?? { ok: true, message_ts: nextTs() };
     },
     'views.publish': (args) => {
       const view = isRecord(args.view) ? args.view : {};
@@ -227,7 +286,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? asString(args.token);
     delete args.token;
-    calls.push({ method, args, at: Date.now() });
+    calls.push({ method, args, at: clock() });
     changes.emit('change');
 
     const failure = takeFailure(method);
@@ -245,7 +304,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
 
   const handleResponseUrl = async (url: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
     const log = responseLog.get(url);
-    if (log === undefined) return sendJson(res, 404, { ok: false, error: 'expired_url' });
+    const issued = responseUrls.get(url);
+    if (log === undefined || issued === undefined) return sendJson(res, 404, { ok: false, error: 'expired_url' });
     let body: Args;
     try {
       body = await parseBody(req.headers['content-type'], raw);
@@ -254,18 +314,61 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     }
     const failure = takeFailure('response_url');
     if (failure !== undefined && !(await applyFailure(failure, res))) return;
+    if (clock() - issued.createdAt > RESPONSE_URL_LIFETIME_MS) return sendJson(res, 404, { ok: false, error: 'expired_url' });
     if (log.length >= MAX_POSTS_PER_RESPONSE_URL) return sendJson(res, 404, { ok: false, error: 'used_url' });
+    /*
+     * Slack's docs do not say what a response_url answers for bad blocks. Its webhook hosts answer 400 with just
+     * the error name (slackapi/java-slack-sdk issue #1017), so do we; the details go to `rejections`.
+     */
+    const refusal = checkMessage({ text: body.text, blocks: body.blocks });
+    if (refusal !== undefined) {
+      reject(url, refusal);
+      return sendJson(res, 400, { ok: false, error: refusal.error });
+    }
+    const content = messageContent(body);
+    const replaceOriginal = asBoolean(body.replace_original);
+    const deleteOriginal = asBoolean(body.delete_original);
+    const hasContent = content.text !== undefined || content.blocks !== undefined || content.attachments !== undefined;
+    // Incoming webhooks (the same hosts) answer `no_text` when there is nothing to post.
+    if (!hasContent && deleteOriginal !== true) {
+      reject(url, { error: 'no_text', problems: [] });
+      return sendJson(res, 400, { ok: false, error: 'no_text' });
+    }
+    const effect = applyResponse(issued.origin, content, { replaceOriginal, deleteOriginal, hasContent });
     log.push({
       body,
-      text: asString(body.text),
-      blocks: Array.isArray(body.blocks) ? body.blocks : undefined,
+      text: content.text,
+      blocks: content.blocks,
       responseType: asString(body.response_type),
-      replaceOriginal: asBoolean(body.replace_original),
-      deleteOriginal: asBoolean(body.delete_original),
-      at: Date.now(),
+      replaceOriginal,
+      deleteOriginal,
+      effect,
+      at: clock(),
     });
     changes.emit('change');
     sendJson(res, 200, { ok: true });
+  };
+
+  // The original of a click's response_url is the clicked message: when it is one of ours, replace or delete it.
+  const applyResponse = (
+    origin: ResponseUrlOrigin | undefined,
+    content: MessageContent,
+    flags: { replaceOriginal: boolean | undefined; deleteOriginal: boolean | undefined; hasContent: boolean },
+  ): ResponseEffect => {
+    if (origin === undefined) return flags.hasContent ? 'new_message' : 'none';
+    const message = origin.ts === undefined ? undefined : findMessage(origin.channel, origin.ts);
+    if (flags.deleteOriginal === true) {
+      if (message !== undefined) stored.splice(stored.indexOf(message), 1);
+      return 'deleted_original';
+    }
+    if (flags.replaceOriginal === true) {
+      if (message !== undefined) {
+        Object.assign(message, content);
+        message.history.push({ ...content, at: clock() });
+      }
+      return 'replaced_original';
+    }
+    return 'new_message';
   };
 
   // Returns true when the request should go on to be answered normally (after a delay).
@@ -317,11 +420,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const responseLines = [...responseLog].map(
       ([url, posts]) => `  ${url}: ${posts.length} post(s)${posts.map((p) => `\n    ${truncate(JSON.stringify(p.body), 200)}`).join('')}`,
     );
+    // A refused message is the usual reason an awaited post never arrives: say why it was refused.
+    const rejectionLines = rejections.map((r) => `  ${r.target}: ${r.error}${r.problems.map((p) => `\n    ${p}`).join('')}`);
     return [
       `recorded calls (${calls.length}):`,
       ...(callLines.length > 0 ? callLines : ['  (none)']),
       `response_urls (${responseLog.size}):`,
       ...(responseLines.length > 0 ? responseLines : ['  (none)']),
+      ...(rejectionLines.length > 0 ? [`refused as Slack would (${rejections.length}):`, ...rejectionLines] : []),
     ].join('\n');
   };
 
@@ -381,6 +487,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     get calls() {
       return calls;
     },
+    get rejections() {
+      return rejections;
+    },
     callsOf: (method) => calls.filter((c) => c.method === method),
     messages: (channel) => structuredClone(stored.filter((m) => channel === undefined || m.channel === channel)),
     failNext: (method, failure, times = 1) => {
@@ -388,10 +497,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       queue.push({ failure, remaining: times });
       failures.set(method, queue);
     },
-    createResponseUrl: () => {
+    createResponseUrl: (origin) => {
       urlCounter += 1;
       const url = `${baseUrl}/response/${urlCounter}-${randomBytes(6).toString('hex')}`;
       responseLog.set(url, []);
+      responseUrls.set(url, { createdAt: clock(), origin: origin === undefined ? undefined : { ...origin } });
       return url;
     },
     responses: (url) => [...(responseLog.get(url) ?? [])],
@@ -416,8 +526,10 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       ),
     reset: () => {
       calls.length = 0;
+      rejections.length = 0;
       stored.length = 0;
       responseLog.clear();
+      responseUrls.clear();
       failures.clear();
     },
     setSocketModeUrl: (url) => {
@@ -440,11 +552,21 @@ interface MessageContent {
 }
 
 function messageContent(args: Args): MessageContent {
+  // A JSON body may carry blocks as a JSON string, as a form body does.
+  const blocks: unknown = typeof args.blocks === 'string' ? parseJsonOrUndefined(args.blocks) : args.blocks;
   return {
     text: asString(args.text),
-    blocks: Array.isArray(args.blocks) ? args.blocks : undefined,
+    blocks: Array.isArray(blocks) ? blocks : undefined,
     attachments: Array.isArray(args.attachments) ? args.attachments : undefined,
   };
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses a body as Slack does: form (with JSON-encoded fields), JSON, or multipart. */

@@ -14,6 +14,14 @@ import {
 const signingSecret = 'rig-test-signing-secret';
 const botToken = 'xoxb-test';
 
+// Slack's confirmation dialog object requires all four texts.
+const REJECT_CONFIRM = {
+  title: { type: 'plain_text', text: 'Sure?' },
+  text: { type: 'plain_text', text: 'The swap will not be made.' },
+  confirm: { type: 'plain_text', text: 'Reject' },
+  deny: { type: 'plain_text', text: 'Keep it' },
+};
+
 const swapBlocks = [
   { type: 'header', text: { type: 'plain_text', text: 'Swap request' } },
   {
@@ -37,7 +45,7 @@ const swapBlocks = [
         value: 'swap-42',
         style: 'danger',
         text: { type: 'plain_text', text: 'Reject' },
-        confirm: { title: { type: 'plain_text', text: 'Sure?' } },
+        confirm: REJECT_CONFIRM,
       },
     ],
   },
@@ -122,6 +130,7 @@ describe('Slack test rig driving a real Bolt app', () => {
     const [response] = await result.waitForResponses(1);
     expect(response?.text).toBe('Balances for <@U_BOB>: usdc');
     expect(response?.responseType).toBe('ephemeral');
+    expect(response?.effect).toBe('new_message');
     expect(result.responses()).toHaveLength(1);
   });
 
@@ -175,7 +184,9 @@ describe('Slack test rig driving a real Bolt app', () => {
     expect(seen.body.container).toMatchObject({ type: 'message', message_ts: posted.ts, channel_id: 'C_OPS' });
     expect(seen.body.actions[0]).toMatchObject({ block_id: 'swap_actions', text: { text: 'Approve' } });
     const [response] = await result.waitForResponses(1);
-    expect(response).toMatchObject({ replaceOriginal: true, text: 'Approved by <@U_CAROL>' });
+    expect(response).toMatchObject({ replaceOriginal: true, effect: 'replaced_original', text: 'Approved by <@U_CAROL>' });
+    // The click's response_url belongs to the clicked message, which the stand-in replaced.
+    expect(standIn.messages('C_OPS')[0]).toMatchObject({ ts: posted.ts, text: 'Approved by <@U_CAROL>', blocks: undefined });
   });
 
   it('delivers a signed Events API callback, and views.publish reaches the stand-in with the view decoded', async () => {
@@ -320,7 +331,7 @@ describe('Block Kit readers', () => {
         text: 'Reject',
         style: 'danger',
         url: undefined,
-        confirm: { title: { type: 'plain_text', text: 'Sure?' } },
+        confirm: REJECT_CONFIRM,
       },
     ]);
   });
