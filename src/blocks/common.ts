@@ -21,22 +21,25 @@ export const LIMITS = {
   buttonText: 75,
   buttonValue: 2000,
   contextElements: 10,
+  /** Block text of a whole list. Slack refuses a message (`msg_blocks_too_long`) somewhere past ~11k. */
+  listText: 8000,
 } as const;
 
-function clip(text: string, max: number): string {
+/** Cuts text to `max` characters, ending with "…" when it was cut. */
+export function clipText(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** A header block (plain text, at most 150 characters). */
 export function header(text: string): Block {
-  return { type: 'header', text: { type: 'plain_text', text: clip(text, LIMITS.headerText), emoji: true } };
+  return { type: 'header', text: { type: 'plain_text', text: clipText(text, LIMITS.headerText), emoji: true } };
 }
 
 /** A mrkdwn section; text is clipped to Slack's 3000 characters. */
 export function section(text: string, accessory?: Button): Block {
   return {
     type: 'section',
-    text: { type: 'mrkdwn', text: clip(text, LIMITS.sectionText) },
+    text: { type: 'mrkdwn', text: clipText(text, LIMITS.sectionText) },
     ...(accessory ? { accessory } : {}),
   };
 }
@@ -47,7 +50,7 @@ export function fields(pairs: ReadonlyArray<readonly [label: string, value: stri
     type: 'section',
     fields: pairs.slice(0, LIMITS.fieldsPerSection).map(([label, value]) => ({
       type: 'mrkdwn' as const,
-      text: clip(`*${label}*\n${value}`, LIMITS.fieldText),
+      text: clipText(`*${label}*\n${value}`, LIMITS.fieldText),
     })),
   };
 }
@@ -56,7 +59,7 @@ export function fields(pairs: ReadonlyArray<readonly [label: string, value: stri
 export function context(...texts: string[]): Block {
   return {
     type: 'context',
-    elements: texts.slice(0, LIMITS.contextElements).map((text) => ({ type: 'mrkdwn' as const, text: clip(text, LIMITS.sectionText) })),
+    elements: texts.slice(0, LIMITS.contextElements).map((text) => ({ type: 'mrkdwn' as const, text: clipText(text, LIMITS.sectionText) })),
   };
 }
 
@@ -70,7 +73,7 @@ export function button(
   if (value.length > LIMITS.buttonValue) throw new RangeError(`button value too long for ${actionId}`);
   return {
     type: 'button',
-    text: { type: 'plain_text', text: clip(text, LIMITS.buttonText), emoji: true },
+    text: { type: 'plain_text', text: clipText(text, LIMITS.buttonText), emoji: true },
     action_id: actionId,
     value,
     ...(options.style ? { style: options.style } : {}),
@@ -91,13 +94,22 @@ export function actions(buttons: Button[], blockId?: string): Block[] {
 
 /**
  * Packs lines into as few sections as possible, each under Slack's section limit, so a long list becomes
- * several sections instead of a clipped or refused message.
+ * several sections instead of a clipped or refused message. Lines past the whole message's budget are
+ * counted instead of shown, so even extreme data never makes Slack refuse the message.
  */
 export function linesToSections(lines: readonly string[], separator = '\n'): Block[] {
   const blocks: Block[] = [];
   let current = '';
+  let total = 0;
   const max = LIMITS.sectionText - 100;
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
+    if (total + line.length > LIMITS.listText) {
+      const rest = `_…and ${lines.length - index} more not shown: the message would be too long for Slack._`;
+      if (current) blocks.push(section(current));
+      blocks.push(section(rest));
+      return blocks;
+    }
+    total += line.length + separator.length;
     const candidate = current ? `${current}${separator}${line}` : line;
     if (candidate.length > max && current) {
       blocks.push(section(current));

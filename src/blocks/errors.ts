@@ -6,7 +6,7 @@ import {
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
 } from '../payments/index.js';
-import { context, section, type SlackMessage } from './common.js';
+import { clipText, context, section, type SlackMessage } from './common.js';
 import { code, escapeText } from './mrkdwn.js';
 
 /** A problem we explain to the user in plain words, with no API call behind it (bad asset, nothing to do…). */
@@ -79,7 +79,7 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
 
 /** The reply for a failed command or click. */
 export function buildFailure(error: unknown, notFound?: string): SlackMessage {
-  const text = describeFailure(error, notFound);
+  const text = clipText(describeFailure(error, notFound), 2_000);
   const isOurFault = !(error instanceof UserFacingError || error instanceof UsageError || error instanceof AmountError || error instanceof PaymentsError);
   return {
     text,

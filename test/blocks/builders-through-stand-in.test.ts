@@ -298,6 +298,7 @@ const cases: Case[] = [
   { builder: 'alerts.buildAlertStatus', name: 'a channel that is not an id', build: () => alerts.buildAlertStatus({ ...alertStatus, channel: LONG, schedule: LONG }, NOW) },
 
   { builder: 'assets.buildBalances', name: '300 assets with 40-digit balances', build: () => assets.buildBalances(many(300, (i) => asset(i)), NOW) },
+  { builder: 'assets.buildBalances', name: '300 assets with 2^256-1 balances', build: () => assets.buildBalances(many(300, (i) => asset(i, MAX_UNITS)), NOW) },
   { builder: 'assets.buildBalances', name: 'no assets', build: () => assets.buildBalances([], NOW) },
   { builder: 'assets.buildAssetDetail', name: 'one asset of 2^256-1, 300-character wallet and contract', build: () => assets.buildAssetDetail(asset(1, MAX_UNITS), NOW) },
 
@@ -309,6 +310,7 @@ const cases: Case[] = [
     new UsageError(LONG, LONG),
     new AmountError('too_large', LONG),
     new PaymentsValidationError('createInvoice', LONG, many(50, (i) => ({ field: i % 2 ? 'productTitle' : `field${i}`, messages: ['m'.repeat(300)] }))),
+    new PaymentsValidationError('createInvoice', LONG, many(50, () => ({ field: 'productTitle', messages: ['m'.repeat(5_000)] }))),
     new PaymentsForbiddenError('getAsset', LONG),
     new PaymentsForbiddenError('getAsset', undefined),
     new PaymentsUnexpectedResponseError('listAssets', LONG, 200),
@@ -330,6 +332,11 @@ const cases: Case[] = [
   { builder: 'invoices.buildInvoice', name: 'a looked-up USD invoice, hostile title, expired', build: () => invoices.buildInvoice(invoice({ productTitle: HOSTILE, crypto: null, network: null, cryptoAmount: null, address: null }), { now: new Date(NOW.getTime() + 1), mode: 'lookup', shareable: false, sharedBy: '<@U0SHARER>' }) },
 
   { builder: 'payouts.buildPayoutTaskList', name: 'a slice of 25 of an API page of 50, long cursor', build: () => payouts.buildPayoutTaskList({ items: many(50, task), cursorNext: 'c'.repeat(500), cursorPrevious: null }, { cursor: 'c'.repeat(500), offset: 0 }, 'failed · TOKEN') },
+  {
+    builder: 'payouts.buildPayoutTaskList',
+    name: '25 tasks of 2^256-1 with 135-character sub-statuses',
+    build: () => payouts.buildPayoutTaskList({ items: many(50, (i) => ({ ...task(i, MAX_UNITS), subStatus: 's'.repeat(135) })), cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }, 'failed'),
+  },
   { builder: 'payouts.buildPayoutTaskList', name: 'nothing', build: () => payouts.buildPayoutTaskList({ items: [], cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }, '') },
   { builder: 'payouts.buildPayoutTask', name: 'one task of 2^256-1, 300-character hashes', build: () => payouts.buildPayoutTask(task(1, MAX_UNITS), { shareable: true }) },
 
