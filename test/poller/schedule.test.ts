@@ -4,6 +4,7 @@ import { createLogger } from '../../src/logger.js';
 import { createPollSchedule, type PollSchedule } from '../../src/poller/index.js';
 import { startLocalStack, type LocalStack } from '../../src/rig/local-stack.js';
 import { ask } from '../support/slack.js';
+import { expectStaysAt, waitUntil } from '../support/waiting.js';
 
 const quietLogger = createLogger('error', () => undefined);
 
@@ -17,28 +18,37 @@ describe('the schedule', () => {
   it('a poll slower than the schedule delays the next one; two never run at once', async () => {
     let running = 0;
     let maxRunning = 0;
-    let runs = 0;
+    const polls: { startedAt: number; endedAt?: number }[] = [];
     schedule = createPollSchedule({
       expression: '* * * * * *', // every second
       logger: quietLogger,
-      run: async () => {
+      run: async (signal) => {
+        const poll: { startedAt: number; endedAt?: number } = { startedAt: Date.now() };
+        polls.push(poll);
         running += 1;
-        runs += 1;
         maxRunning = Math.max(maxRunning, running);
-        await sleep(1_600);
-        running -= 1;
+        try {
+          await sleep(1_600, undefined, { signal }); // longer than a tick; aborted by stop() at the end
+        } catch {
+          // stopped
+        } finally {
+          running -= 1;
+          poll.endedAt = Date.now();
+        }
       },
     });
     schedule.start();
     expect(schedule.nextRun()).toBeInstanceOf(Date);
-    await sleep(1_200);
+    await waitUntil(() => running === 1, 'the first scheduled poll to start', 3_000);
     // A poll started by hand while the scheduled one runs is skipped, not run beside it.
     expect(await schedule.runNow()).toBe(false);
-    await sleep(2_200);
+    // The ticks inside the first poll are skipped; the next poll starts only once the first has ended.
+    await waitUntil(() => polls.length >= 2, 'the second scheduled poll to start', 4_000);
     expect(maxRunning).toBe(1);
-    expect(runs).toBeGreaterThanOrEqual(1);
-    expect(runs).toBeLessThanOrEqual(3);
-    expect(schedule.status().skippedTicks).toBeGreaterThanOrEqual(1);
+    expect(polls[0]!.endedAt).toBeDefined();
+    expect(polls[1]!.startedAt).toBeGreaterThanOrEqual(polls[0]!.endedAt!);
+    // The poll started by hand, and at least one tick inside the 1.6 s poll.
+    expect(schedule.status().skippedTicks).toBeGreaterThanOrEqual(2);
   });
 
   it('stop() aborts the running poll between requests and waits for it; nothing runs afterwards', async () => {
@@ -53,15 +63,16 @@ describe('the schedule', () => {
         aborted = true;
       },
     });
+    // Scheduled every second, so "nothing runs afterwards" covers the schedule's own ticks too.
+    schedule.start();
     const started = schedule.runNow();
-    await sleep(20);
-    expect(schedule.status().polling).toBe(true);
+    await waitUntil(() => runs === 1 && schedule!.status().polling, 'the poll to be running');
     await schedule.stop();
     expect(aborted).toBe(true);
     expect(await started).toBe(true);
     expect(schedule.nextRun()).toBeNull();
-    await sleep(1_100);
-    expect(runs).toBe(1);
+    // At least one tick falls in this quiet period.
+    await expectStaysAt({ runs: 1 }, () => ({ runs }), 1_100);
   });
 
   it('an unexpected error in a poll is logged, and the next poll runs', async () => {

@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatTokenAmount } from '../../src/money.js';
 import { blocksToText, findButtons } from '../../src/rig/blocks-text.js';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../src/rig/local-stack.js';
+import type { DriverResult } from '../../src/rig/slack-driver.js';
 import type { StoredMessage } from '../../src/rig/slack-stand-in.js';
 import { ask } from '../support/slack.js';
+import { expectStaysAt, watchArrivals } from '../support/waiting.js';
 
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
@@ -62,6 +64,19 @@ async function waitForText(s: LocalStack, message: StoredMessage, pattern: RegEx
 
 const createCalls = (s: LocalStack) => s.simulator.requests.filter((r) => r.operation === 'createSwap');
 
+/**
+ * The app acks a click before it works, so counts are read only once the click's outcome is in (the message
+ * edit, or the private notice), and then must stay put: a second create made after the outcome still fails.
+ */
+const expectCreatesStayAt = (s: LocalStack, count: number) => expectStaysAt({ creates: count }, () => ({ creates: createCalls(s).length }));
+
+/** Waits for the private notice a click that changed nothing gets, and returns its text. */
+async function noticeOf(click: DriverResult): Promise<string> {
+  const [notice] = await click.waitForResponses(1);
+  expect(notice?.responseType).toBe('ephemeral');
+  return notice?.text ?? '';
+}
+
 describe('a swap quote', () => {
   it('is posted in the channel with requester, exact amounts, route, expiry and Approve/Reject (Approve confirms the amounts)', async () => {
     const s = await start();
@@ -85,8 +100,9 @@ describe('a swap quote', () => {
     const s = await start({ SWAP_APPROVERS: '' });
     const quote = await requestQuote(s);
     expect(textOf(quote)).toContain('No swap approvers are configured');
-    await clickOn(s, quote, 'swap_approve', REQUESTER);
-    expect(createCalls(s)).toHaveLength(0);
+    const click = await clickOn(s, quote, 'swap_approve', REQUESTER);
+    expect(await noticeOf(click)).toContain('nobody can approve swaps. Nothing was done.');
+    await expectStaysAt({ creates: 0, updates: 0 }, () => ({ creates: createCalls(s).length, updates: s.slack.callsOf('chat.update').length }));
   });
 
   it.each([
@@ -118,7 +134,7 @@ describe('approval', () => {
     await clickOn(s, quote, 'swap_approve', APPROVER);
     const created = await waitForText(s, quote, /Approved by <@U0APPROVER> at .* UTC\.\nSwap `[0-9a-f-]+`/);
     expect(findButtons(current(s, quote).blocks ?? [])).toEqual([]);
-    expect(createCalls(s)).toHaveLength(1);
+    await expectCreatesStayAt(s, 1);
     const swapId = /Swap `([0-9a-f-]+)`/.exec(created)![1]!;
 
     s.simulator.advanceSwap(swapId, 'finished');
@@ -137,7 +153,7 @@ describe('approval', () => {
     await clickOn(s, quote, 'swap_reject', APPROVER);
     await waitForText(s, quote, /Rejected by <@U0APPROVER> at .*\. No swap was made\./);
     expect(findButtons(current(s, quote).blocks ?? [])).toEqual([]);
-    expect(createCalls(s)).toHaveLength(0);
+    await expectCreatesStayAt(s, 0);
   });
 
   it('when Slack fails to edit the message, the edit is tried again so the message still tells the truth', async () => {
@@ -166,9 +182,11 @@ describe('approval', () => {
     expect(notice?.responseType).toBe('ephemeral');
     const reject = await clickOn(s, quote, 'swap_reject', BYSTANDER);
     expect((await reject.waitForResponses(1))[0]?.text).toContain('Only the requester or a swap approver can reject');
-    expect(JSON.stringify(current(s, quote).blocks)).toBe(before);
-    expect(s.slack.callsOf('chat.update')).toHaveLength(0);
-    expect(createCalls(s)).toHaveLength(0);
+    await expectStaysAt({ blocks: before, updates: 0, creates: 0 }, () => ({
+      blocks: JSON.stringify(current(s, quote).blocks),
+      updates: s.slack.callsOf('chat.update').length,
+      creates: createCalls(s).length,
+    }));
   });
 
   it('the requester cannot approve their own swap (separation of duties)…', async () => {
@@ -176,11 +194,11 @@ describe('approval', () => {
     const quote = await requestQuote(s, undefined, APPROVER);
     const click = await clickOn(s, quote, 'swap_approve', APPROVER);
     expect((await click.waitForResponses(1))[0]?.text).toContain('someone else must approve it');
-    expect(createCalls(s)).toHaveLength(0);
+    await expectCreatesStayAt(s, 0);
     // …but another approver can.
     await clickOn(s, quote, 'swap_approve', SECOND_APPROVER);
     await waitForText(s, quote, /Approved by <@U0APPROVER2> at .* UTC\.\nSwap `/);
-    expect(createCalls(s)).toHaveLength(1);
+    await expectCreatesStayAt(s, 1);
   });
 
   it('…unless ALLOW_SELF_APPROVAL=true', async () => {
@@ -188,7 +206,7 @@ describe('approval', () => {
     const quote = await requestQuote(s, undefined, APPROVER);
     await clickOn(s, quote, 'swap_approve', APPROVER);
     await waitForText(s, quote, /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/);
-    expect(createCalls(s)).toHaveLength(1);
+    await expectCreatesStayAt(s, 1);
   });
 });
 
@@ -204,9 +222,11 @@ describe('exactly once', () => {
       clickOn(s, quote, 'swap_reject', SECOND_APPROVER),
     ]);
     await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
-    expect(createCalls(s)).toHaveLength(1);
-    const notices = (await Promise.all(clicks.map(async (c) => c.responses()))).flat().map((r) => r.text ?? '');
-    expect(notices.filter((n) => n.startsWith('Already decided: approved by'))).toHaveLength(3);
+    // The winning click gets no notice; the three others each get one.
+    const notices = () => clicks.flatMap((c) => c.responses()).map((r) => r.text ?? '');
+    await s.slack.waitFor(() => notices().length >= 3, 8_000, 'a notice for each of the three losing clicks');
+    expect(notices().filter((n) => n.startsWith('Already decided: approved by'))).toHaveLength(3);
+    await expectStaysAt({ creates: 1, notices: 3 }, () => ({ creates: createCalls(s).length, notices: notices().length }));
   });
 
   it('expiry (by the estimate\'s own time): no create call; "New quote" re-runs the estimate for a fresh approval', async () => {
@@ -217,20 +237,24 @@ describe('exactly once', () => {
     expect((await click.waitForResponses(1))[0]?.text).toContain('expired before it was approved');
     const expired = await waitForText(s, quote, /Expired: the quote was valid until/);
     expect(expired).toContain('No swap was made.');
-    expect(createCalls(s)).toHaveLength(0);
+    await expectCreatesStayAt(s, 0);
     expect(findButtons(current(s, quote).blocks ?? []).map((b) => b.text)).toEqual(['New quote']);
 
     const estimatesBefore = s.simulator.requestCount('estimateSwap');
     await clickOn(s, quote, 'swap_new_quote', REQUESTER);
     const fresh = await s.slack.waitFor(() => s.slack.messages(CHANNEL).find((m) => m.ts !== quote.ts));
-    expect(s.simulator.requestCount('estimateSwap')).toBe(estimatesBefore + 1);
     expect(textOf(fresh)).toContain(`<@${REQUESTER}>`);
     expect(textOf(fresh)).toContain('`1000000000` base units');
+    // The last step of "New quote" is the edit of the old message: after it, one estimate and one new message.
     await waitForText(s, quote, /A new quote was requested/);
+    await expectStaysAt({ estimates: estimatesBefore + 1, messages: 2 }, () => ({
+      estimates: s.simulator.requestCount('estimateSwap'),
+      messages: s.slack.messages(CHANNEL).length,
+    }));
 
     await clickOn(s, fresh, 'swap_approve', APPROVER);
     await waitForText(s, fresh, /Swap `[0-9a-f-]+`/);
-    expect(createCalls(s)).toHaveLength(1);
+    await expectCreatesStayAt(s, 1);
   });
 
   it('"Balance not enough" from create is shown on the message in plain words', async () => {
@@ -241,7 +265,7 @@ describe('exactly once', () => {
     const text = await waitForText(s, quote, /refused/);
     expect(text).toContain('Balance not enough — the available USDT balance is below the swap amount.');
     expect(text).toContain('No swap was made.');
-    expect(createCalls(s)).toHaveLength(1);
+    await expectCreatesStayAt(s, 1);
   });
 
   it('"Estimate not found" from create is shown on the message in plain words', async () => {
@@ -260,9 +284,10 @@ describe('exactly once', () => {
     await clickOn(s, quote, 'swap_approve', APPROVER);
     const text = await waitForText(s, quote, /may or may not exist/);
     expect(text).toContain('Check the payment dashboard');
-    expect(createCalls(s)).toHaveLength(1);
-    await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
-    expect(createCalls(s)).toHaveLength(1);
+    await expectCreatesStayAt(s, 1);
+    const late = await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
+    expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
+    await expectCreatesStayAt(s, 1);
   });
 });
 
@@ -273,25 +298,43 @@ describe('restarts', () => {
     await s.restartBot();
     await clickOn(s, quote, 'swap_approve', APPROVER);
     await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
-    await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
-    expect(createCalls(s)).toHaveLength(1);
+    const late = await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
+    expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
+    await expectCreatesStayAt(s, 1);
   });
 
   it('a crash between sending create and recording its answer: marked outcome unknown on start, never re-sent', async () => {
     const s = await start();
     const quote = await requestQuote(s);
-    s.simulator.injectFault('createSwap', { delayMs: 1_500 });
-    await clickOn(s, quote, 'swap_approve', APPROVER);
-    // The decision is on disk and the create is on its way (the simulator holds its answer for 1.5 s): crash now.
-    await s.slack.waitFor(() => (Object.values(s.store.read().swapQuotes)[0]?.status === 'approving' ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await s.restartBot({ crash: true });
-    const text = await waitForText(s, quote, /may or may not exist/);
-    expect(text).toContain('the bot restarted while waiting for the answer');
-    // The old process's late answer must not overwrite the record, and nobody can approve again.
-    await new Promise((resolve) => setTimeout(resolve, 1_700));
-    await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
-    expect(createCalls(s)).toHaveLength(1);
+    const arrivals = watchArrivals(s.simulator.url);
+    try {
+      s.simulator.injectFault('createSwap', { delayMs: 1_500 });
+      const approve = await clickOn(s, quote, 'swap_approve', APPROVER);
+      // The decision is on disk and the create has reached the simulator, which holds its answer for 1.5 s: crash now.
+      await s.slack.waitFor(
+        () => Object.values(s.store.read().swapQuotes)[0]?.status === 'approving' && arrivals.count('/2.0/swap/create') === 1,
+        5_000,
+        'the quote recorded as approving and its create received by the simulator',
+      );
+      await s.restartBot({ crash: true });
+      const text = await waitForText(s, quote, /may or may not exist/);
+      expect(text).toContain('the bot restarted while waiting for the answer');
+      const versionsAfterRecovery = current(s, quote).history.length;
+      // The old process's late answer: the simulator answers the held create, and the old process, whose store
+      // is gone, ends that click (a notice to the clicker, or an edit if it could still write).
+      await s.slack.waitFor(
+        () => createCalls(s).length === 1 && (approve.responses().length > 0 || current(s, quote).history.length > versionsAfterRecovery),
+        8_000,
+        'the held create answered and the old process done with it',
+      );
+      // It must not overwrite the record or the message, and nobody can approve again.
+      const late = await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
+      expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
+      await expectStaysAt({ arrived: 1, answered: 1 }, () => ({ arrived: arrivals.count('/2.0/swap/create'), answered: createCalls(s).length }));
+      expect(textOf(current(s, quote))).toMatch(/may or may not exist/);
+    } finally {
+      arrivals.stop();
+    }
     const state = JSON.parse(readFileSync(s.config.dataFile, 'utf8'));
     const record = Object.values(state.swapQuotes)[0] as { status: string; history: { event: string }[] };
     expect(record.status).toBe('outcome_unknown');
