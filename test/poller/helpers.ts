@@ -61,7 +61,8 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
   const sleeps: number[] = [];
   let store = await openBotStore(file, logger, now);
   // The same posting path as the app: the alert WebClient (no retries, 429 thrown) and the alert poster.
-  const makePoster = () => createAlertPoster(createAlertSlackClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }));
+  const makePoster = () =>
+    createAlertPoster(createAlertSlackClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }), { nowMs: () => now().getTime() });
   let poster = makePoster();
   let pacing: ChannelPacing = { lastPostMs: undefined };
 

@@ -28,6 +28,11 @@ describe('when Slack refuses or fails', () => {
     expect(second.slackError).toMatch(/^ratelimited/);
     expect(r.messages()).toHaveLength(0);
 
+    // Within the Retry-After, a poll leaves Slack alone; once it has passed, the alert goes out.
+    const held = await r.poll();
+    expect(held.slackError).toMatch(/^ratelimited \(waiting 1 s more/);
+    expect(r.slack.callsOf('chat.postMessage')).toHaveLength(2);
+    r.sim.advanceTime(1_000);
     const third = await r.poll();
     expect(third).toMatchObject({ queued: 0, posted: 1, alerted: 1, waiting: 0 });
     for (let i = 0; i < 3; i++) await r.poll();
