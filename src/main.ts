@@ -37,6 +37,9 @@ async function main(): Promise<void> {
     process.stderr.write(`Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }
+  if (store.rejectedRecordsFile) {
+    process.stderr.write(`WARNING: ${config.dataFile} had damaged records. They were set aside in ${store.rejectedRecordsFile}; every other record was kept (see the log).\n`);
+  }
   if (store.recoveredCorruptFile) {
     process.stderr.write(`WARNING: ${config.dataFile} was corrupt. It was kept as ${store.recoveredCorruptFile}; the bot starts from empty state.\n`);
   }

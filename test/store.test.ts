@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
@@ -67,9 +67,9 @@ describe('the state store', () => {
     await store.close();
   });
 
-  it('treats valid JSON of the wrong shape as corrupt too', async () => {
+  it('treats JSON that is not version-1 state as corrupt too (records of the wrong shape: test/store-damage.test.ts)', async () => {
     const file = tempFile();
-    writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: { q1: { id: 'q1' } } }));
+    writeFileSync(file, JSON.stringify({ version: 7, swapQuotes: {} }));
     const store = await openBotStore(file);
     expect(store.recoveredCorruptFile).toBeDefined();
     expect(readdirSync(join(file, '..')).some((name) => name.includes('.corrupt-'))).toBe(true);
@@ -84,13 +84,19 @@ describe('the state store', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
-  it('refuses a file locked by another live process, and takes over a stale lock', async () => {
+  it('takes over a lock whose process is gone (live holders and recycled pids: test/store-damage.test.ts)', async () => {
     const file = tempFile();
-    writeFileSync(`${file}.lock`, String(process.ppid));
-    await expect(openBotStore(file)).rejects.toThrow(/in use by another running bot/);
     writeFileSync(`${file}.lock`, '999999999');
     const store = await openBotStore(file);
     await store.close();
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 999999999, startTicks: '5', host: hostname(), token: 't' }));
+    await (await openBotStore(file)).close();
+  });
+
+  it('refuses a lock written on another host: its process cannot be checked from here', async () => {
+    const file = tempFile();
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 1, startTicks: '5', host: 'another-host', token: 't' }));
+    await expect(openBotStore(file)).rejects.toThrow('in use by another running bot (pid 1 on host another-host)');
   });
 
   it('rolls back a change whose mutation throws', async () => {

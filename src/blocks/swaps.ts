@@ -38,6 +38,12 @@ function swapProgress(quote: SwapQuote): string[] {
   return lines;
 }
 
+/** Slack's confirm dialog text holds 300 characters: restate the amounts when they fit, never a clipped amount. */
+function confirmText(amounts: string): string {
+  const full = `Swap ${amounts}. The final amount is fixed when the swap runs.`;
+  return full.length <= 300 ? full : 'Swap the amounts shown on the quote. The final amount is fixed when the swap runs.';
+}
+
 /** The status part of the quote message: what happened, derived from the record alone. */
 function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Block[] {
   const swapId = quote.swapId ? ` (${code(quote.swapId)})` : '';
@@ -56,7 +62,7 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
               style: 'primary',
               confirm: {
                 title: { type: 'plain_text', text: 'Approve this swap?' },
-                text: { type: 'mrkdwn', text: `Swap ${amounts}. The final amount is fixed when the swap runs.` },
+                text: { type: 'mrkdwn', text: confirmText(amounts) },
                 confirm: { type: 'plain_text', text: 'Approve swap' },
                 deny: { type: 'plain_text', text: 'Cancel' },
               },
@@ -81,13 +87,25 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
         section(`:x: ${decisionLine(quote, 'Approved')}, but the payment service refused: *${escapeText(quote.failure ?? 'unknown reason')}* No swap was made.`),
         ...newQuoteActions(quote),
       ];
-    case 'outcome_unknown':
+    case 'outcome_unknown': {
+      // Only a lost answer (timeout, 5xx) proves the create went out. A crash while approving may have come
+      // just before sending it: say only what is known.
+      if (unknownCauseOf(quote) === 'answer_lost') {
+        return [
+          section(
+            `:warning: ${decisionLine(quote, 'Approved')}, and the create request was sent${swapId}, but the bot never got the payment service's answer` +
+              `${quote.failure ? ` (${escapeText(quote.failure)})` : ''}. *The swap may or may not exist.* Check the payment dashboard before trying again; the bot will not resend it.`,
+          ),
+        ];
+      }
       return [
         section(
-          `:warning: ${decisionLine(quote, 'Approved')}, and the create request was sent${swapId}, but the bot never got the payment service's answer` +
-            `${quote.failure ? ` (${escapeText(quote.failure)})` : ''}. *The swap may or may not exist.* Check the payment dashboard before trying again; the bot will not resend it.`,
+          `:warning: ${decisionLine(quote, 'Approved')}, but the bot stopped while approving, before it recorded the outcome: ` +
+            '*the create request may not have been sent* — or it was, and the swap may or may not exist. ' +
+            'Check the payment dashboard before approving again; the bot will not resend it.',
         ),
       ];
+    }
     case 'rejected':
       return [section(`:no_entry_sign: ${decisionLine(quote, 'Rejected')}. No swap was made.`)];
     case 'expired':
@@ -99,6 +117,12 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
         ...newQuoteActions(quote),
       ];
   }
+}
+
+/** Records written before `unknownCause` existed: the crash case is known by its old failure text. */
+function unknownCauseOf(quote: SwapQuote): 'answer_lost' | 'interrupted' {
+  if (quote.unknownCause) return quote.unknownCause;
+  return quote.failure === undefined || quote.failure === 'the bot restarted while waiting for the answer' ? 'interrupted' : 'answer_lost';
 }
 
 function newQuoteActions(quote: SwapQuote): Block[] {

@@ -61,6 +61,42 @@ export interface SwapDeps {
 /** The answer to a click, shown privately to the person who clicked (nothing when the message says it all). */
 export type ClickOutcome = { notice?: string };
 
+/** Where a click came from: the message its button is in, as the click payload says. */
+export interface ClickOrigin {
+  channelId?: string | undefined;
+  messageTs?: string | undefined;
+}
+
+/** Quote ids are `randomUUID()`s; anything else in a button value did not come from this bot. */
+const QUOTE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Whether a value from outside (a button value) has the shape of a quote id this bot makes. */
+export function isQuoteId(value: unknown): boolean {
+  return typeof value === 'string' && QUOTE_ID.test(value);
+}
+
+/**
+ * Why a click may not act on this quote, or undefined when it may: a decision comes only from the quote's own
+ * message. A button value can be edited by whoever sends the click, the message it sits in cannot be faked
+ * into another quote's (channel and ts are checked against the record). A quote whose message ts was never
+ * recorded (its posting failed, or the bot died before recording it) cannot be decided by a click at all.
+ */
+export function refuseClickOrigin(quote: Pick<SwapQuote, 'channelId' | 'messageTs'>, origin: ClickOrigin): string | undefined {
+  if (quote.messageTs === undefined) return 'the quote has no recorded message';
+  if (origin.messageTs === undefined || origin.channelId === undefined) return 'the click carries no message';
+  if (origin.channelId !== quote.channelId || origin.messageTs !== quote.messageTs) return "the click comes from another message than the quote's own";
+  return undefined;
+}
+
+const NOT_A_QUOTE = 'This button does not name a quote the bot made, so nothing was done.';
+const NOT_THIS_MESSAGE = "This button does not belong to this quote's message, so nothing was done. Use the buttons on the quote message itself.";
+const UNRECORDED_MESSAGE = 'The bot never recorded where this quote was posted, so it cannot be decided by a click. Nothing was done; ask for a new quote.';
+
+/** A value from outside, safe and short enough for one log line. */
+function preview(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
 const FINAL_SWAP_STATUSES = new Set(['finished', 'rejected']);
 
 function snapshot(asset: Asset): AssetSnapshot {
@@ -82,7 +118,39 @@ export function createSwapService(deps: SwapDeps) {
   const following = new Map<string, AbortController>();
   const messageRetries = new Set<NodeJS.Timeout>();
 
-  const quoteOf = (quoteId: string): SwapQuote | undefined => deps.store.read().swapQuotes[quoteId];
+  // Own keys only: an id such as `constructor` must never find something Object.prototype has.
+  const quoteOf = (quoteId: string): SwapQuote | undefined => {
+    const quotes = deps.store.read().swapQuotes;
+    return Object.hasOwn(quotes, quoteId) ? quotes[quoteId] : undefined;
+  };
+
+  /**
+   * The checks every click passes before anything else: the value names a quote of ours, and the click comes
+   * from that quote's own message. A refusal changes nothing, is logged, and tells the clicker privately.
+   */
+  function checkClick(action: string, quoteId: string, userId: string, origin: ClickOrigin): { quote: SwapQuote } | { notice: string } {
+    if (!isQuoteId(quoteId)) {
+      deps.logger.warn('refused a swap click whose button value is not a quote id', { action, userId, valueLength: quoteId.length, value: preview(quoteId) });
+      return { notice: NOT_A_QUOTE };
+    }
+    const quote = quoteOf(quoteId);
+    if (!quote) return { notice: 'The bot has no record of this quote, so nothing was done.' };
+    const refused = refuseClickOrigin(quote, origin);
+    if (refused !== undefined) {
+      deps.logger.warn('refused a swap click that does not come from the quote message', {
+        action,
+        quoteId,
+        userId,
+        reason: refused,
+        clickChannel: preview(origin.channelId),
+        clickMessageTs: preview(origin.messageTs),
+        quoteChannel: quote.channelId,
+        quoteMessageTs: quote.messageTs,
+      });
+      return { notice: quote.messageTs === undefined ? UNRECORDED_MESSAGE : NOT_THIS_MESSAGE };
+    }
+    return { quote };
+  }
 
   /** Re-renders the quote message from the record; a failed edit is logged, never thrown at the clicker. */
   async function refreshMessage(quoteId: string, attempt = 0): Promise<void> {
@@ -256,6 +324,8 @@ export function createSwapService(deps: SwapDeps) {
       } else if (failure) {
         stored.status = failure.status;
         stored.failure = failure.text;
+        // The create was sent and its answer lost: unlike a crash while approving, we know it went out.
+        if (failure.status === 'outcome_unknown') stored.unknownCause = 'answer_lost';
         audit(stored, deps.now(), failure.status, undefined, failure.text);
       }
     });
@@ -277,10 +347,14 @@ export function createSwapService(deps: SwapDeps) {
       return { text: note, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: note } }] };
     },
 
-    /** Approve or Reject clicked. Authorisation first, then an atomic claim, then (for approve) one create. */
-    async decide(quoteId: string, userId: string, decision: 'approve' | 'reject'): Promise<ClickOutcome> {
-      const quote = quoteOf(quoteId);
-      if (!quote) return { notice: 'The bot has no record of this quote, so nothing was done.' };
+    /**
+     * Approve or Reject clicked on the quote message `origin`. The click must come from the quote's own
+     * message; then authorisation, then an atomic claim, then (for approve) one create.
+     */
+    async decide(quoteId: string, userId: string, decision: 'approve' | 'reject', origin: ClickOrigin): Promise<ClickOutcome> {
+      const checked = checkClick(decision, quoteId, userId, origin);
+      if ('notice' in checked) return checked;
+      const { quote } = checked;
       const { approvers, allowSelfApproval } = deps.policy;
       const isApprover = approvers.includes(userId);
       if (decision === 'approve') {
@@ -320,9 +394,10 @@ export function createSwapService(deps: SwapDeps) {
     },
 
     /** "New quote" on an expired or refused quote: the same parameters, a fresh estimate, a fresh approval. */
-    async requote(quoteId: string, userId: string): Promise<ClickOutcome> {
-      const quote = quoteOf(quoteId);
-      if (!quote) return { notice: 'The bot has no record of this quote, so nothing was done.' };
+    async requote(quoteId: string, userId: string, origin: ClickOrigin): Promise<ClickOutcome> {
+      const checked = checkClick('new_quote', quoteId, userId, origin);
+      if ('notice' in checked) return checked;
+      const { quote } = checked;
       if (userId !== quote.requestedBy && !deps.policy.approvers.includes(userId)) {
         return { notice: 'Only the requester or a swap approver can ask for a new quote.' };
       }
@@ -360,9 +435,10 @@ export function createSwapService(deps: SwapDeps) {
     },
 
     /**
-     * At start: a quote left `approving` means the process died between sending swap/create and recording
-     * its answer. It is never resent; it becomes `outcome_unknown` and the message says a person must check.
-     * Swaps still in progress are followed again.
+     * At start: a quote left `approving` means the process died after writing the approval and before
+     * recording the create's answer: anywhere from just before sending swap/create to just after. So the
+     * create may or may not have been sent. It is never resent; it becomes `outcome_unknown` (`interrupted`)
+     * and the message says a person must check the dashboard. Swaps still in progress are followed again.
      */
     async recover(): Promise<void> {
       const interrupted = Object.values(deps.store.read().swapQuotes).filter((quote) => quote.status === 'approving');
@@ -370,8 +446,9 @@ export function createSwapService(deps: SwapDeps) {
         await deps.store.update((state) => {
           const stored = state.swapQuotes[quote.id]!;
           stored.status = 'outcome_unknown';
-          stored.failure = 'the bot restarted while waiting for the answer';
-          audit(stored, deps.now(), 'outcome_unknown', undefined, 'found approving at start-up; swap/create not resent');
+          stored.unknownCause = 'interrupted';
+          stored.failure = 'the bot stopped while approving, before it recorded an answer';
+          audit(stored, deps.now(), 'outcome_unknown', undefined, 'found approving at start-up; swap/create may or may not have been sent; not resent');
         });
         await refreshMessage(quote.id);
       }

@@ -30,7 +30,7 @@ const BlockActionsBody = z.object({
   type: z.literal('block_actions'),
   user: z.object({ id: SlackId }),
   actions: z
-    .array(z.object({ action_id: z.string().max(255), type: z.string().optional(), value: z.string().max(2_000).optional() }))
+    .array(z.object({ action_id: z.string().max(255), type: z.string().optional(), value: z.string().optional() }))
     .length(1),
   response_url: ResponseUrl,
   channel: z.object({ id: z.string().max(64) }).optional(),

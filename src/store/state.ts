@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { openStore, type Store } from './store.js';
+import { CorruptStateError, openStore, type Loaded, type RejectedRecord, type Store } from './store.js';
 import type { Logger } from '../logger.js';
 
 /**
@@ -45,7 +45,7 @@ export const SwapQuote = z.object({
   expiresAt: z.string(),
   requestedBy: z.string(),
   channelId: z.string(),
-  /** ts of the quote message, once posted. */
+  /** ts of the quote message, once posted. Only a click on this message (in channelId) can decide the quote. */
   messageTs: z.string().optional(),
   from: AssetSnapshot,
   to: AssetSnapshot,
@@ -67,6 +67,11 @@ export const SwapQuote = z.object({
   /** The swap's fee as shown to people, e.g. "1.2 USDT ($1.20)". */
   feeSummary: z.string().optional(),
   failure: z.string().optional(),
+  /**
+   * Why an `outcome_unknown` quote is unknown: `answer_lost` (swap/create was sent, its answer was lost: a
+   * timeout or a 5xx) or `interrupted` (the bot died while approving: the create may not even have been sent).
+   */
+  unknownCause: z.enum(['answer_lost', 'interrupted']).optional(),
   /** Following the swap stopped (final status, or gave up after the bound). */
   followEndedAt: z.string().optional(),
   /** Set when a "New quote" made a successor quote. */
@@ -179,6 +184,9 @@ export const AlertSourceState = z.object({
 });
 export type AlertSourceState = z.infer<typeof AlertSourceState>;
 
+/** One handled failure in `alerted`. */
+export const AlertedEntry = z.object({ createdAt: z.string(), at: z.string().optional() });
+
 /** The alert poller's persisted state; bounded by pruning at every poll. */
 export const AlertsState = z.object({
   sources: z
@@ -192,7 +200,7 @@ export const AlertsState = z.object({
    * Failures already handled, by key: `at` is when Slack accepted the alert; no `at` means the failure was
    * older than ALERT_LOOKBACK at the first poll (a baseline, never alerted). `createdAt` drives pruning.
    */
-  alerted: z.record(z.string(), z.object({ createdAt: z.string(), at: z.string().optional() })).default({}),
+  alerted: z.record(z.string(), AlertedEntry).default({}),
   outbox: z.array(OutboxItem).default([]),
   /** Set while an `api_down` alert stands; cleared (and `api_recovered` queued) when every source reads again. */
   apiDown: z.object({ since: z.string() }).optional(),
@@ -201,10 +209,21 @@ export const AlertsState = z.object({
 });
 export type AlertsState = z.infer<typeof AlertsState>;
 
+/**
+ * A keyed record with no prototype: ids such as `constructor`, `toString` or `__proto__` are plain keys that
+ * are either there or not, never inherited from Object.prototype. The store keeps it prototype-free.
+ */
+export function keyedRecord<V>(): Record<string, V> {
+  return Object.create(null) as Record<string, V>;
+}
+
 /** The poller's state before its first poll. */
 export function emptyAlertsState(): AlertsState {
-  const source = (): AlertSourceState => ({ consecutiveFailures: 0, tracking: {} });
-  return { sources: { withdrawals: source(), tasks: source(), gas: source() }, alerted: {}, outbox: [] };
+  return { sources: { withdrawals: emptySource(), tasks: emptySource(), gas: emptySource() }, alerted: keyedRecord(), outbox: [] };
+}
+
+function emptySource(): AlertSourceState {
+  return { consecutiveFailures: 0, tracking: keyedRecord() };
 }
 
 /** The whole state file. Files written before the alert poller existed load with empty alert state. */
@@ -217,7 +236,128 @@ export type BotState = z.infer<typeof BotState>;
 
 /** Empty state for a first start. */
 export function emptyState(): BotState {
-  return { version: 1, swapQuotes: {}, alerts: emptyAlertsState() };
+  return { version: 1, swapQuotes: keyedRecord(), alerts: emptyAlertsState() };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Loading the file record by record: one bad record is set aside, never the whole state.
+
+const MAX_PROBLEM_CHARS = 300;
+
+function problemOf(error: z.ZodError): string {
+  const [first] = error.issues;
+  const where = first?.path.map(String).join('.') || '(the record itself)';
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more problem(s))` : '';
+  return `${where}: ${first?.message ?? 'invalid'}${more}`.slice(0, MAX_PROBLEM_CHARS);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+}
+
+/**
+ * Validates a keyed record entry by entry into a prototype-free record: a bad entry goes to `rejected`
+ * (with its key as id), the others are kept. A part that is not a keyed record at all is rejected whole.
+ */
+function loadKeyed<V>(
+  raw: unknown,
+  where: string,
+  schema: z.ZodType<V>,
+  rejected: RejectedRecord[],
+  check?: (key: string, value: V) => string | undefined,
+): Record<string, V> {
+  const record = keyedRecord<V>();
+  if (raw === undefined) return record;
+  if (!isObject(raw)) {
+    rejected.push({ where, problem: `expected a record by id, found ${kindOf(raw)}`, value: raw });
+    return record;
+  }
+  for (const key of Object.keys(raw)) {
+    const parsed = schema.safeParse(raw[key]);
+    const problem = parsed.success ? check?.(key, parsed.data) : problemOf(parsed.error);
+    if (parsed.success && problem === undefined) record[key] = parsed.data;
+    else rejected.push({ where: `${where}.${key}`, id: key, problem: problem ?? 'invalid', value: raw[key] });
+  }
+  return record;
+}
+
+/** An optional part: kept when valid, set aside (and left out) when not. */
+function loadOptional<V>(raw: unknown, where: string, schema: z.ZodType<V>, rejected: RejectedRecord[]): V | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  rejected.push({ where, problem: problemOf(parsed.error), value: raw });
+  return undefined;
+}
+
+const SourceFields = AlertSourceState.omit({ tracking: true });
+
+/**
+ * The alert bookkeeping, part by part. The handled-alert keys (`alerted`) and the outbox are kept entry by
+ * entry whatever else is damaged: losing them would post alerts again, or never. A damaged source (its
+ * watermark…) starts over from ALERT_LOOKBACK, where the surviving `alerted` keys stop re-posts.
+ */
+function loadAlerts(raw: unknown, rejected: RejectedRecord[]): AlertsState {
+  const alerts = emptyAlertsState();
+  if (raw === undefined) return alerts;
+  if (!isObject(raw)) {
+    rejected.push({ where: 'alerts', problem: `expected the alert state, found ${kindOf(raw)}`, value: raw });
+    return alerts;
+  }
+  if (raw.sources !== undefined && !isObject(raw.sources)) {
+    rejected.push({ where: 'alerts.sources', problem: `expected the watched sources, found ${kindOf(raw.sources)}`, value: raw.sources });
+  } else if (raw.sources !== undefined) {
+    const sources = raw.sources;
+    for (const name of ['withdrawals', 'tasks', 'gas'] as const) {
+      const source = sources[name];
+      if (source === undefined) continue;
+      const where = `alerts.sources.${name}`;
+      if (!isObject(source)) {
+        rejected.push({ where, id: name, problem: `expected a source state, found ${kindOf(source)}`, value: source });
+        continue;
+      }
+      const { tracking, ...fields } = source;
+      const parsed = SourceFields.safeParse(fields);
+      if (parsed.success) Object.assign(alerts.sources[name], parsed.data);
+      else rejected.push({ where, id: name, problem: problemOf(parsed.error), value: fields });
+      alerts.sources[name].tracking = loadKeyed(tracking, `${where}.tracking`, z.string(), rejected);
+    }
+  }
+  alerts.alerted = loadKeyed(raw.alerted, 'alerts.alerted', AlertedEntry, rejected);
+  if (raw.outbox !== undefined && !Array.isArray(raw.outbox)) {
+    rejected.push({ where: 'alerts.outbox', problem: `expected a list, found ${kindOf(raw.outbox)}`, value: raw.outbox });
+  } else if (raw.outbox !== undefined) {
+    raw.outbox.forEach((item: unknown, index: number) => {
+      const parsed = OutboxItem.safeParse(item);
+      if (parsed.success) alerts.outbox.push(parsed.data);
+      else {
+        const key = isObject(item) && typeof item.key === 'string' ? { id: item.key } : {};
+        rejected.push({ where: `alerts.outbox[${index}]`, ...key, problem: problemOf(parsed.error), value: item });
+      }
+    });
+  }
+  const apiDown = loadOptional(raw.apiDown, 'alerts.apiDown', AlertsState.shape.apiDown.unwrap(), rejected);
+  if (apiDown) alerts.apiDown = apiDown;
+  const lastDelivery = loadOptional(raw.lastDelivery, 'alerts.lastDelivery', AlertsState.shape.lastDelivery.unwrap(), rejected);
+  if (lastDelivery) alerts.lastDelivery = lastDelivery;
+  return alerts;
+}
+
+/**
+ * The state file's JSON, record by record: every valid quote and alert record is kept, each damaged one is
+ * returned in `rejected` for the store to set aside. Only a file that is not version-1 state at all is corrupt.
+ */
+export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
+  if (raw.version !== 1) throw new CorruptStateError(`unknown state version ${String(JSON.stringify(raw.version)).slice(0, 40)}`);
+  const rejected: RejectedRecord[] = [];
+  const swapQuotes = loadKeyed(raw.swapQuotes, 'swapQuotes', SwapQuote, rejected, (key, quote) =>
+    quote.id === key ? undefined : `stored under one id but its own id is another (${JSON.stringify(quote.id).slice(0, 60)})`,
+  );
+  return { data: { version: 1, swapQuotes, alerts: loadAlerts(raw.alerts, rejected) }, rejected };
 }
 
 /** The bot's state store. */
@@ -225,5 +365,5 @@ export type BotStore = Store<BotState>;
 
 /** Opens DATA_FILE as the bot's state. */
 export function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
-  return openStore({ file, schema: BotState, empty: emptyState, logger, now });
+  return openStore({ file, load: loadBotState, empty: emptyState, logger, now });
 }

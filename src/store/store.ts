@@ -1,16 +1,37 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import type { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
+import { StoreError } from './errors.js';
+import { acquireLock } from './lock.js';
 
-/** The state file could not be used at all (locked by another process, unreadable directory…). */
-export class StoreError extends Error {
+export { StoreError } from './errors.js';
+
+/** A record of the state file that failed validation: kept aside in a file and logged, never silently dropped. */
+export interface RejectedRecord {
+  /** Where it was in the file, e.g. `swapQuotes.<id>` or `alerts.outbox[3]`. */
+  where: string;
+  /** The record's id or key, when it has one. */
+  id?: string;
+  /** What is wrong with it, in a line. */
+  problem: string;
+  /** The record as it was in the file. */
+  value: unknown;
+}
+
+/** What a loader makes of the file: the usable state, and the records it had to set aside. */
+export interface Loaded<T> {
+  data: T;
+  rejected: RejectedRecord[];
+}
+
+/** The file as a whole cannot be used (not a state object, unknown version): it is kept aside as corrupt. */
+export class CorruptStateError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'StoreError';
+    this.name = 'CorruptStateError';
   }
 }
 
@@ -26,6 +47,10 @@ export interface Store<T> {
   update<R>(mutate: (draft: T) => R): Promise<R>;
   /** Where a corrupt file was moved at start-up, if it was. */
   readonly recoveredCorruptFile: string | undefined;
+  /** Where damaged records were set aside at start-up, if any were (the rest of the state was kept). */
+  readonly rejectedRecordsFile: string | undefined;
+  /** The records set aside at start-up (without their values). */
+  readonly rejectedRecords: readonly Omit<RejectedRecord, 'value'>[];
   /** Releases the file (and its lock) after pending writes. */
   close(): Promise<void>;
   /**
@@ -53,45 +78,57 @@ async function syncToDisk(file: string): Promise<void> {
   }
 }
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
- * Takes `<file>.lock` so two processes never share one state file (lowdb loses writes when they do).
- * A lock left by a process that no longer exists is taken over.
+ * A deep copy of JSON data that keeps prototype-free objects prototype-free (structuredClone gives every
+ * object Object.prototype back, and keyed records must not inherit `constructor`, `toString`…).
  */
-function acquireLock(lockFile: string): void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockFile, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(lockFile, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && processIsAlive(holder)) {
-        throw new StoreError(`The state file is in use by another running bot (pid ${holder}): ${lockFile}`);
-      }
-      unlinkSync(lockFile);
-    }
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype) as Record<string, unknown>;
+  for (const [key, item] of Object.entries(value)) {
+    // defineProperty, not assignment: an own `__proto__` key must stay a key, not become a prototype.
+    Object.defineProperty(copy, key, { value: cloneJson(item), enumerable: true, writable: true, configurable: true });
   }
-  throw new StoreError(`Could not lock the state file: ${lockFile}`);
+  return copy as T;
+}
+
+/** `<base><suffix>`, or `<base>-2<suffix>`… if taken: an aside copy never overwrites an earlier one. */
+function freePath(base: string, suffix = ''): string {
+  for (let n = 1; ; n++) {
+    const path = n === 1 ? `${base}${suffix}` : `${base}-${n}${suffix}`;
+    if (!existsSync(path)) return path;
+  }
+}
+
+function describeJson(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return `a ${typeof value}`;
+}
+
+/** Writes the set-aside records next to the state file, flushed, before the state without them is written. */
+function writeRejected(path: string, file: string, at: string, rejected: readonly RejectedRecord[]): void {
+  const fd = openSync(path, 'wx');
+  try {
+    writeSync(fd, `${JSON.stringify({ stateFile: file, setAsideAt: at, records: rejected }, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
- * Opens the state file. A file that is not JSON, or JSON of the wrong shape, is never silently wiped: it is
- * renamed to `<file>.corrupt-<time>`, reported loudly, and the bot starts from empty state.
+ * Opens the state file. Damage is never silently wiped:
+ * - a file that is not JSON, or JSON that is not a state object at all (`null`, a list, another version), is
+ *   renamed to `<file>.corrupt-<time>`, reported loudly, and the bot starts from empty state;
+ * - records that fail validation one by one (`load` decides) are written to `<file>.rejected-<time>.json`
+ *   and each is logged as an error with its id and problem; every other record is kept.
  */
 export async function openStore<T>(options: {
   file: string;
-  schema: z.ZodType<T>;
+  /** Turns the file's JSON object into the state, setting bad records aside; throws CorruptStateError when nothing is usable. */
+  load: (raw: Record<string, unknown>) => Loaded<T>;
   empty: () => T;
   logger?: Logger;
   now?: () => Date;
@@ -100,48 +137,83 @@ export async function openStore<T>(options: {
   const logger = options.logger ?? silentLogger;
   if (openFiles.has(file)) throw new StoreError(`The state file is already open in this process: ${file}`);
   mkdirSync(dirname(file), { recursive: true });
-  const lockFile = `${file}.lock`;
-  acquireLock(lockFile);
+  const lock = acquireLock(`${file}.lock`);
   openFiles.add(file);
+  const release = () => {
+    openFiles.delete(file);
+    lock.release();
+  };
 
+  const stamp = () => (options.now?.() ?? new Date()).toISOString();
   let recoveredCorruptFile: string | undefined;
-  const db = new Low<T>(new JSONFile<T>(file), options.empty());
+  let rejectedRecordsFile: string | undefined;
+  let rejected: RejectedRecord[] = [];
+  let data: T;
   try {
-    await db.read();
-    const parsed = options.schema.safeParse(db.data);
-    if (!parsed.success) throw new SyntaxError(`unexpected shape at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`);
-    db.data = parsed.data;
-  } catch (error) {
-    if (!(error instanceof SyntaxError) || !existsSync(file)) {
-      openFiles.delete(file);
-      unlinkSync(lockFile);
-      throw error;
+    let text: string | undefined;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const stamp = (options.now?.() ?? new Date()).toISOString().replace(/[:.]/g, '-');
-    recoveredCorruptFile = `${file}.corrupt-${stamp}`;
-    renameSync(file, recoveredCorruptFile);
-    logger.error('the state file was corrupt: it was kept aside and the bot starts from empty state', {
-      keptAs: recoveredCorruptFile,
-      problem: error.message,
-    });
-    db.data = options.empty();
+    if (text === undefined) {
+      data = options.empty();
+    } else {
+      try {
+        const raw: unknown = JSON.parse(text);
+        if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+          throw new CorruptStateError(`the file holds ${describeJson(raw)}, not a state object`);
+        }
+        ({ data, rejected } = options.load(raw as Record<string, unknown>));
+      } catch (error) {
+        if (!(error instanceof SyntaxError || error instanceof CorruptStateError)) throw error;
+        recoveredCorruptFile = freePath(`${file}.corrupt-${stamp().replace(/[:.]/g, '-')}`);
+        renameSync(file, recoveredCorruptFile);
+        logger.error('the state file was corrupt: it was kept aside and the bot starts from empty state', {
+          keptAs: recoveredCorruptFile,
+          problem: error.message,
+        });
+        data = options.empty();
+        rejected = [];
+      }
+    }
+    if (rejected.length > 0) {
+      const at = stamp();
+      rejectedRecordsFile = freePath(`${file}.rejected-${at.replace(/[:.]/g, '-')}`, '.json');
+      writeRejected(rejectedRecordsFile, file, at, rejected);
+      for (const record of rejected) {
+        logger.error('a damaged record in the state file was set aside; the rest of the state is kept', {
+          record: record.where,
+          ...(record.id !== undefined ? { id: record.id } : {}),
+          problem: record.problem,
+          keptIn: rejectedRecordsFile,
+        });
+      }
+    }
+  } catch (error) {
+    release();
+    throw error;
   }
-  await db.write();
+
+  const db = new Low<T>(new JSONFile<T>(file), data);
+  try {
+    await db.write();
+    await syncToDisk(file);
+  } catch (error) {
+    release();
+    throw error;
+  }
 
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
   let abandoned = false;
-  const release = () => {
-    openFiles.delete(file);
-    if (existsSync(lockFile)) unlinkSync(lockFile);
-  };
   return {
     read: () => db.data,
     update<R>(mutate: (draft: T) => R): Promise<R> {
       if (closed) return Promise.reject(new StoreError('the state store is closed'));
       const run = async () => {
         if (closed && abandoned) throw new StoreError('the state store was abandoned');
-        const before = structuredClone(db.data);
+        const before = cloneJson(db.data);
         try {
           const result = mutate(db.data);
           await db.write();
@@ -158,6 +230,8 @@ export async function openStore<T>(options: {
       return next;
     },
     recoveredCorruptFile,
+    rejectedRecordsFile,
+    rejectedRecords: rejected.map(({ value: _value, ...rest }) => rest),
     async close() {
       if (closed) return;
       closed = true;

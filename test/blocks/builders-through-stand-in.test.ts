@@ -345,6 +345,16 @@ const cases: Case[] = [
     name: `a ${status} quote with 2^256-1 amounts and 100 approvers`,
     build: () => swaps.buildQuoteMessage(quote(status), approvers, NOW),
   })),
+  {
+    builder: 'swaps.buildQuoteMessage',
+    name: 'a pending quote whose confirm dialog would restate over 300 characters (17-letter symbols, 100-digit estimate)',
+    build: () =>
+      swaps.buildQuoteMessage(
+        quote('pending', { from: { ...fromAsset, symbol: 'ABCDEFGHIJKLMNOPQ' }, to: { ...toAsset, symbol: 'ABCDEFGHIJKLMNOPQ' }, estimatedAmount: '9'.repeat(100) }),
+        approvers,
+        NOW,
+      ),
+  },
   { builder: 'swaps.buildQuoteMessage', name: 'a pending quote with no approvers configured', build: () => swaps.buildQuoteMessage(quote('pending'), { approvers: [], allowSelfApproval: true }, NOW) },
   { builder: 'swaps.buildQuoteMessage', name: 'an expired quote that was replaced', build: () => swaps.buildQuoteMessage(quote('expired', { replacedBy: 'r'.repeat(36), replaces: 'o'.repeat(36) }), approvers, NOW) },
   { builder: 'swaps.buildSwapDetail', name: 'a swap with 300-character hashes', build: () => swaps.buildSwapDetail(swap, { from: fromAsset, to: toAsset }) },

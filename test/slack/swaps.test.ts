@@ -318,7 +318,7 @@ describe('restarts', () => {
       );
       await s.restartBot({ crash: true });
       const text = await waitForText(s, quote, /may or may not exist/);
-      expect(text).toContain('the bot restarted while waiting for the answer');
+      expect(text).toContain('the create request may not have been sent');
       const versionsAfterRecovery = current(s, quote).history.length;
       // The old process's late answer: the simulator answers the held create, and the old process, whose store
       // is gone, ends that click (a notice to the clicker, or an edit if it could still write).

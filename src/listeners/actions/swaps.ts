@@ -1,38 +1,62 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import type { ClickOutcome } from '../../features/swaps.js';
+import type { ClickOrigin, ClickOutcome } from '../../features/swaps.js';
 import { errorFields } from '../../logger.js';
 import type { ListenerDeps } from '../deps.js';
+import { deliverReply } from '../reply.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/** A string field of the payload, or undefined. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The message the clicked button is in: `channel.id` / `message.ts`, or the `container` fields. When the two
+ * places disagree the click names no single message, and is treated as carrying none.
+ */
+export function clickOrigin(body: BlockButtonAction): ClickOrigin {
+  const container = (body.container ?? {}) as Record<string, unknown>;
+  const pick = (a: string | undefined, b: string | undefined) => (a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b));
+  return {
+    channelId: pick(text(body.channel?.id), text(container.channel_id)),
+    messageTs: pick(text(body.message?.ts), text(container.message_ts)),
+  };
+}
 
 /**
  * Swap buttons. The quote message itself is edited by the swap feature (chat.update), so it tells everyone
  * what happened; the clicker alone gets a private notice when their click changed nothing, and why.
- * TREASURY_USERS does not apply here: who may decide is SWAP_APPROVERS' business.
+ * TREASURY_USERS does not apply here: who may decide is SWAP_APPROVERS' business. The button value names the
+ * quote, and the click's own message must be that quote's message (checked by the swap feature).
  */
-function swapButton(deps: ListenerDeps, handle: (quoteId: string, userId: string) => Promise<ClickOutcome>) {
-  return async ({ ack, action, body, respond }: ButtonArgs): Promise<void> => {
+function swapButton(deps: ListenerDeps, handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>) {
+  return async ({ ack, action, body, respond, client }: ButtonArgs): Promise<void> => {
     await ack();
     let notice: string | undefined;
     let failure: unknown;
     try {
-      notice = (await handle(action.value ?? '', body.user.id)).notice;
+      notice = (await handle(text(action.value) ?? '', body.user.id, clickOrigin(body))).notice;
     } catch (error) {
       deps.logger.error('swap button failed', { actionId: action.action_id, error: errorFields(error) });
       failure = error;
     }
     const message = failure !== undefined ? buildFailure(failure) : notice ? { text: notice } : undefined;
     if (!message) return;
-    await respond({ response_type: 'ephemeral', replace_original: false, ...message }).catch((error: unknown) =>
-      deps.logger.error('could not deliver the swap notice to Slack', { error: errorFields(error) }),
+    await deliverReply(
+      { respond, client, channelId: body.channel?.id, userId: body.user.id, logger: deps.logger },
+      { response_type: 'ephemeral', replace_original: false, ...message },
     );
   };
 }
 
 /** "Approve" on a quote. */
-export const createSwapApproveListener = (deps: ListenerDeps) => swapButton(deps, (quoteId, userId) => deps.swaps.decide(quoteId, userId, 'approve'));
+export const createSwapApproveListener = (deps: ListenerDeps) =>
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'approve', origin));
 /** "Reject" on a quote. */
-export const createSwapRejectListener = (deps: ListenerDeps) => swapButton(deps, (quoteId, userId) => deps.swaps.decide(quoteId, userId, 'reject'));
+export const createSwapRejectListener = (deps: ListenerDeps) =>
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
 /** "New quote" on an expired or refused quote. */
-export const createSwapNewQuoteListener = (deps: ListenerDeps) => swapButton(deps, (quoteId, userId) => deps.swaps.requote(quoteId, userId));
+export const createSwapNewQuoteListener = (deps: ListenerDeps) =>
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin));

@@ -1,6 +1,6 @@
 // Merchant assets: single read (with balanceForWithdrawal) and list (without it).
-// Amount format (our choice; the spec does not say): `balance` and `balanceForWithdrawal` are decimal token-unit
-// strings ("1520.25"), `balanceInUsd` a two-decimal USD string. State keeps base units; see render.ts.
+// Amounts (docs/payments-api.md#units): `balance` and `balanceForWithdrawal` are base-unit integer strings, as the
+// conventions say for amounts; `balanceInUsd` a two-decimal USD string. See render.ts.
 import { renderAsset } from '../render.js';
 import { badRequest, ok, validationFailed, type HandlerResult } from '../responses.js';
 import { Checker } from '../validation.js';
