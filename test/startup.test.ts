@@ -6,7 +6,7 @@ import { createTreasuryApp, StartupError } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createPaymentsClient } from '../src/payments/index.js';
-import { startSlackStandIn, type SlackStandIn } from '../src/rig/slack-stand-in.js';
+import { startSlackStandIn, type SlackStandIn } from './support/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
 import { openBotStore } from '../src/store/state.js';
 import { runBot } from './support/run-bot.js';

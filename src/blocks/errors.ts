@@ -1,4 +1,5 @@
 import { UsageError } from '../commands/parse.js';
+import { UserFacingError } from '../domain/errors.js';
 import { AmountError } from '../money.js';
 import {
   PaymentsError,
@@ -8,17 +9,6 @@ import {
 } from '../payments/index.js';
 import { clipText, context, section, type SlackMessage } from './common.js';
 import { code, escapeText } from './mrkdwn.js';
-
-/** A problem we explain to the user in plain words, with no API call behind it (bad asset, nothing to do…). */
-export class UserFacingError extends Error {
-  constructor(
-    /** mrkdwn, already escaped. */
-    readonly mrkdwn: string,
-  ) {
-    super(mrkdwn);
-    this.name = 'UserFacingError';
-  }
-}
 
 /** Plain names for the request fields the payment service may name in a refusal. */
 const FIELD_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({

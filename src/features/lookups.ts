@@ -5,7 +5,7 @@
 import { buildAssetDetail, buildBalances } from '../blocks/assets.js';
 import type { SlackMessage } from '../blocks/common.js';
 import { buildDeposit } from '../blocks/deposits.js';
-import { UserFacingError } from '../blocks/errors.js';
+import { UserFacingError } from '../domain/errors.js';
 import { buildGasList } from '../blocks/gas.js';
 import type { GasPageValue, PayoutsPageValue, ShareableKind } from '../blocks/ids.js';
 import { buildInvoice } from '../blocks/invoices.js';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SlackMessage } from '../blocks/common.js';
-import { UserFacingError } from '../blocks/errors.js';
+import { UserFacingError } from '../domain/errors.js';
 import { formatFeeLeg } from '../blocks/format.js';
 import { escapeText, mention } from '../blocks/mrkdwn.js';
 import { buildQuoteMessage, buildSwapDetail, buildSwapHistory, type ApprovalPolicy } from '../blocks/swaps.js';

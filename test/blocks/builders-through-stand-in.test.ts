@@ -9,6 +9,7 @@ import * as alerts from '../../src/blocks/alerts.js';
 import * as assets from '../../src/blocks/assets.js';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import * as deposits from '../../src/blocks/deposits.js';
+import { UserFacingError } from '../../src/domain/errors.js';
 import * as errors from '../../src/blocks/errors.js';
 import * as gas from '../../src/blocks/gas.js';
 import * as help from '../../src/blocks/help.js';
@@ -36,8 +37,8 @@ import {
   type Withdrawal,
 } from '../../src/payments/index.js';
 import type { AlertStatusView } from '../../src/poller/status.js';
-import { validateBlocks } from '../../src/rig/block-kit-validation.js';
-import { startSlackStandIn, type SlackStandIn } from '../../src/rig/index.js';
+import { validateBlocks } from '../support/rig/block-kit-validation.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/index.js';
 import type { AlertFacts, AssetSnapshot, FailureFacts, SwapQuote } from '../../src/store/state.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -306,7 +307,7 @@ const cases: Case[] = [
   { builder: 'deposits.buildDeposit', name: 'the shared copy', build: () => deposits.buildDeposit({ ...deposit, id: 'd1', txHash: null, txFrom: null }, { shareable: false, sharedBy: '<@U0SHARER>' }) },
 
   ...[
-    new errors.UserFacingError(LONG),
+    new UserFacingError(LONG),
     new UsageError(LONG, LONG),
     new AmountError('too_large', LONG),
     new PaymentsValidationError('createInvoice', LONG, many(50, (i) => ({ field: i % 2 ? 'productTitle' : `field${i}`, messages: ['m'.repeat(300)] }))),

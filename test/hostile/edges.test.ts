@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSlackDriver, type SlackDriver } from '../../src/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn } from '../../src/rig/slack-stand-in.js';
+import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
 import { startBotProcess, type BotProcess } from '../support/bot-process.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAlertStatus, buildApiDownAlert, buildFailureAlert, buildFailureSummary, SUMMARY_LIST_CAP } from '../../src/blocks/alerts.js';
 import { planDeliveries } from '../../src/poller/index.js';
-import { blocksToText } from '../../src/rig/blocks-text.js';
+import { blocksToText } from '../support/rig/blocks-text.js';
 import type { FailureFacts, OutboxItem } from '../../src/store/state.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 

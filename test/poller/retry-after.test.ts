@@ -1,7 +1,7 @@
 // Slack's back-pressure: after `ratelimited` with Retry-After, the alert poster leaves that channel alone until
 // the time is up (per channel), instead of trying again at every poll. Real WebClient, stand-in over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandIn, type SlackStandIn } from '../../src/rig/slack-stand-in.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 import { createAlertPoster, createAlertSlackClient, describeSlackError } from '../../src/poller/slack.js';
 
 const TOKEN = 'xoxb-retry-after';

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createPollSchedule, type PollSchedule } from '../../src/poller/index.js';
-import { startLocalStack, type LocalStack } from '../../src/rig/local-stack.js';
+import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandIn, type SlackStandIn } from '../../src/rig/slack-stand-in.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
 import { runBot } from '../support/run-bot.js';
 

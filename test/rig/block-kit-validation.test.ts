@@ -10,7 +10,7 @@ import {
   describeProblem,
   refusalBody,
   validateBlocks,
-} from '../../src/rig/block-kit-validation.js';
+} from '../support/rig/block-kit-validation.js';
 
 const plain = (text: string) => ({ type: 'plain_text', text });
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });

@@ -9,7 +9,7 @@ import {
   type RunningApp,
   type SlackDriver,
   type SlackStandIn,
-} from '../../src/rig/index.js';
+} from '../support/rig/index.js';
 
 const signingSecret = 'rig-test-signing-secret';
 const botToken = 'xoxb-test';

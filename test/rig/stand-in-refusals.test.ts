@@ -4,7 +4,7 @@
  */
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSlackStandIn, type SlackStandIn } from '../../src/rig/index.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/index.js';
 
 const token = 'xoxb-refusals';
 const CHANNEL = 'C_OPS';

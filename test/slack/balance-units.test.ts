@@ -1,6 +1,6 @@
 // Asset balances arrive in base units (the spec's conventions table) and are shown in token units, exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../src/rig/local-stack.js';
+import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
 
 let stack: LocalStack;

@@ -1,7 +1,7 @@
 // Payment API failures are told in plain words: what happened and what to do. Field paths, class names and
 // status codes go to the log, never into the message a person reads.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../src/rig/local-stack.js';
+import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
 import type { Logger } from '../../src/logger.js';
 import { ask } from '../support/slack.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../../src/rig/local-stack.js';
+import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
 import { ask, click } from '../support/slack.js';
 
 let stack: LocalStack;

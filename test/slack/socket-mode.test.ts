@@ -6,9 +6,9 @@ import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { blocksToText } from '../../src/rig/blocks-text.js';
-import { startSlackStandIn, type SlackStandIn } from '../../src/rig/slack-stand-in.js';
-import { startSocketModeStandIn, type SocketModeStandIn } from '../../src/rig/socket-mode-stand-in.js';
+import { blocksToText } from '../support/rig/blocks-text.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
 import { openBotStore, type BotStore } from '../../src/store/state.js';
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { blocksToText, findButtons } from '../../src/rig/blocks-text.js';
-import { startLocalStack, type LocalStack } from '../../src/rig/local-stack.js';
-import type { ClickButtonOptions, DriverResult } from '../../src/rig/slack-driver.js';
-import type { StoredMessage } from '../../src/rig/slack-stand-in.js';
+import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
+import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import type { ClickButtonOptions, DriverResult } from '../support/rig/slack-driver.js';
+import type { StoredMessage } from '../support/rig/slack-stand-in.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt } from '../support/waiting.js';
 

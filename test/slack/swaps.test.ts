@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTokenAmount } from '../../src/money.js';
-import { blocksToText, findButtons } from '../../src/rig/blocks-text.js';
-import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../src/rig/local-stack.js';
-import type { DriverResult } from '../../src/rig/slack-driver.js';
-import type { StoredMessage } from '../../src/rig/slack-stand-in.js';
+import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../support/rig/local-stack.js';
+import type { DriverResult } from '../support/rig/slack-driver.js';
+import type { StoredMessage } from '../support/rig/slack-stand-in.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, watchArrivals } from '../support/waiting.js';
 

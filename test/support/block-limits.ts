@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
-import { blocksTextLength, describeProblem, validateBlocks } from '../../src/rig/block-kit-validation.js';
+import { blocksTextLength, describeProblem, validateBlocks } from './rig/block-kit-validation.js';
 
 /**
  * Asserts a message passes Slack's Block Kit rules (the stand-in's validator: block, element and text limits,

@@ -1,7 +1,7 @@
-import { blocksToText, findButtons } from '../../src/rig/blocks-text.js';
-import type { LocalStack } from '../../src/rig/local-stack.js';
-import type { CommandOptions, DriverResult } from '../../src/rig/slack-driver.js';
-import type { RecordedResponse } from '../../src/rig/slack-stand-in.js';
+import { blocksToText, findButtons } from './rig/blocks-text.js';
+import type { LocalStack } from './rig/local-stack.js';
+import type { CommandOptions, DriverResult } from './rig/slack-driver.js';
+import type { RecordedResponse } from './rig/slack-stand-in.js';
 
 /** What the person who typed a command ends up seeing. */
 export interface Answer {

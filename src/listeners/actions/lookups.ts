@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { SlackMessage } from '../../blocks/common.js';
-import { buildFailure, UserFacingError } from '../../blocks/errors.js';
+import { buildFailure } from '../../blocks/errors.js';
+import { UserFacingError } from '../../domain/errors.js';
 import { GasPageValue, PayoutsPageValue, ShareButtonValue, WithdrawalsPageValue } from '../../blocks/ids.js';
 import type { z } from 'zod';
 import { mention } from '../../blocks/mrkdwn.js';

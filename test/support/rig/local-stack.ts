@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTreasuryApp, type TreasuryApp } from '../app.js';
-import type { FollowPolicy } from '../features/swaps.js';
-import { openBotStore, type BotStore } from '../store/state.js';
-import { loadConfig, type Config } from '../config.js';
-import { silentLogger, type Logger } from '../logger.js';
-import { createPaymentsClient, type PaymentsClient } from '../payments/index.js';
-import { startSimulator, type PaymentsSimulator, type SimulatorOptions } from '../simulator/index.js';
+import { createTreasuryApp, type TreasuryApp } from '../../../src/app.js';
+import type { FollowPolicy } from '../../../src/features/swaps.js';
+import { openBotStore, type BotStore } from '../../../src/store/state.js';
+import { loadConfig, type Config } from '../../../src/config.js';
+import { silentLogger, type Logger } from '../../../src/logger.js';
+import { createPaymentsClient, type PaymentsClient } from '../../../src/payments/index.js';
+import { startSimulator, type PaymentsSimulator, type SimulatorOptions } from '../../../src/simulator/index.js';
 import { createSlackDriver, type SlackDriver } from './slack-driver.js';
 import { startSlackStandIn, type SlackStandIn } from './slack-stand-in.js';
 
