@@ -7,7 +7,9 @@ import { errorFields, type Logger } from './logger.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps.js';
-import { createAlertPoller, createAlertPoster, createAlertSlackClient, type AlertPoller } from './poller/index.js';
+import { createAlertPoller, createAlertPoster, type AlertPoller } from './poller/index.js';
+import { createSlackGateway, slackClientOptions, type SlackGateway } from './slack/gateway.js';
+import { describeSlackStartupFailure } from './slack/errors.js';
 import type { BotStore } from './store/state.js';
 
 /** What the Slack app is built from; everything that varies is injected. */
@@ -21,7 +23,7 @@ export interface TreasuryAppOptions {
   swapFollow?: FollowPolicy;
   /** Overrides HOST (config.host) for the HTTP server; tests bind loopback. */
   host?: string;
-  /** Web API retries; Bolt's default retries for about 30 minutes, which would hide a dead Slack. */
+  /** Retries of a transient Slack failure for calls that may wait (quote messages, reply fallbacks); default 2. */
   slackRetries?: number;
   /** How the alert poller waits between posts (a second apart); injectable so tests need not wait. */
   alertSleep?: (ms: number) => Promise<void>;
@@ -85,16 +87,6 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
   });
 }
 
-/** Why Slack refused the token, in one line. */
-function describeSlackStartupFailure(error: unknown): string {
-  const slackError = (error as { data?: { error?: unknown } }).data?.error;
-  if (slackError === 'invalid_auth' || slackError === 'not_authed' || slackError === 'account_inactive' || slackError === 'token_revoked') {
-    return `Slack rejected SLACK_BOT_TOKEN (${String(slackError)}). Check the bot token of the installed app.`;
-  }
-  if (typeof slackError === 'string') return `Slack refused to start the app: ${slackError}.`;
-  return `Could not reach Slack to check the bot token: ${error instanceof Error ? error.message : String(error)}.`;
-}
-
 /**
  * Builds the Bolt app: Socket Mode when SLACK_APP_TOKEN is set (no public URL needed), otherwise HTTP on
  * PORT with Slack's requests at POST /slack/events. GET /healthz answers in both modes.
@@ -102,10 +94,8 @@ function describeSlackStartupFailure(error: unknown): string {
 export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const { config, logger } = options;
   const boltLogger = toBoltLogger(logger);
-  const clientOptions = {
-    ...(config.slackApiUrl ? { slackApiUrl: config.slackApiUrl } : {}),
-    retryConfig: { retries: options.slackRetries ?? 2, factor: 2, minTimeout: 500, maxTimeout: 5_000 },
-  };
+  // Bolt's client never retries or waits by itself: the Slack gateway decides, for every call (see src/slack/).
+  const clientOptions = slackClientOptions({ slackApiUrl: config.slackApiUrl });
   const socketMode = config.slackAppToken !== undefined;
   // In Socket Mode we build the receiver ourselves to learn the port its /healthz server really bound (PORT=0).
   const socketReceiver = socketMode
@@ -145,15 +135,18 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   });
 
   const now = options.now ?? (() => new Date());
+  // One gateway for the whole app, on Bolt's client: quote messages, replies and alerts share one retry policy
+  // and one record of which channels Slack asked us to leave alone.
+  const slack: SlackGateway = createSlackGateway({
+    client: app.client,
+    now: () => now().getTime(),
+    logger,
+    policy: { retries: options.slackRetries ?? 2 },
+  });
+  // Quote messages may wait and retry a little: a person is looking at them.
   const messenger: QuoteMessenger = {
-    async post(channel, message) {
-      const posted = await app.client.chat.postMessage({ channel, ...message });
-      if (!posted.ts) throw new Error('Slack accepted the message but returned no ts');
-      return posted.ts;
-    },
-    async update(channel, ts, message) {
-      await app.client.chat.update({ channel, ts, ...message });
-    },
+    post: (channel, message) => slack.post(channel, message),
+    update: (channel, ts, message) => slack.update(channel, ts, message),
   };
   const swaps = createSwapService({
     payments: options.payments,
@@ -165,16 +158,12 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
   });
 
-  // Alerts get their own Web API client: no retries and no queue pause on 429, so a poll never hangs on
-  // Slack; an alert Slack did not accept waits in the outbox for the next poll.
+  // Alerts never wait on Slack, so a poll never hangs; an alert Slack did not accept waits in the outbox.
   const alerts = config.alertChannel
     ? createAlertPoller({
         payments: options.payments,
         store: options.store,
-        slack: createAlertPoster(
-          createAlertSlackClient({ token: config.slackBotToken, slackApiUrl: config.slackApiUrl, logger: boltLogger }),
-          { nowMs: () => now().getTime() },
-        ),
+        slack: createAlertPoster(slack),
         channel: config.alertChannel,
         schedule: config.pollSchedule,
         lookbackMs: config.alertLookbackMs,
@@ -184,7 +173,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       })
     : undefined;
 
-  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps, alerts });
+  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps, alerts, slack });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
@@ -196,7 +185,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     alerts,
     async start() {
       try {
-        await app.init();
+        // Bolt's token check (auth.test), retried like any call when Slack stumbles; a refused token is final.
+        await slack.run('auth.test', () => app.init());
       } catch (error) {
         throw new StartupError(describeSlackStartupFailure(error));
       }

@@ -115,3 +115,70 @@ describe('the state store', () => {
     await store.close();
   });
 });
+
+describe('the swap quote repository', () => {
+  const at = new Date('2026-11-22T00:05:00.000Z');
+  const entry = (event: string, by?: string) => ({ at: at.toISOString(), event, ...(by ? { by } : {}) });
+
+  it('two decisions at once: exactly one claim wins, on disk, and the other sees the winner', async () => {
+    const file = tempFile();
+    const store = await openBotStore(file);
+    await store.swapQuotes.saveQuote(sampleQuote('q1'));
+    const [first, second] = await Promise.all([
+      store.swapQuotes.claimDecision('q1', 'approving', 'U2', at, entry('approved', 'U2')),
+      store.swapQuotes.claimDecision('q1', 'rejected', 'U3', at, entry('rejected', 'U3')),
+    ]);
+    expect(first).toMatchObject({ claimed: true, quote: { status: 'approving', decidedBy: 'U2' } });
+    expect(second).toMatchObject({ claimed: false, quote: { status: 'approving', decidedBy: 'U2' } });
+    // The claim counts only once it is on disk.
+    expect(JSON.parse(readFileSync(file, 'utf8')).swapQuotes.q1).toMatchObject({ status: 'approving', decidedBy: 'U2', history: [entry('approved', 'U2')] });
+    await store.close();
+  });
+
+  it('refuses moves the quote lifecycle does not allow, and changes nothing', async () => {
+    const store = await openBotStore(tempFile());
+    await store.swapQuotes.saveQuote(sampleQuote('q1'));
+    await expect(store.swapQuotes.recordCreateResult('q1', { ok: true, swapId: 's1', swapStatus: 'new' }, at, entry('swap_created'))).rejects.toThrow(StoreError);
+    expect(await store.swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
+    await store.close();
+  });
+
+  it('marks a quote outcome unknown only while it is still approving', async () => {
+    const store = await openBotStore(tempFile());
+    await store.swapQuotes.saveQuote(sampleQuote('q1'));
+    expect(await store.swapQuotes.markOutcomeUnknown('q1', 'stopped', at, entry('outcome_unknown'))).toBe(false);
+    await store.swapQuotes.claimDecision('q1', 'approving', 'U2', at, entry('approved', 'U2'));
+    expect(await store.swapQuotes.markOutcomeUnknown('q1', 'stopped', at, entry('outcome_unknown'))).toBe(true);
+    expect(await store.swapQuotes.getQuote('q1')).toMatchObject({ status: 'outcome_unknown', unknownCause: 'interrupted', failure: 'stopped' });
+    await store.close();
+  });
+
+  it('hands out copies: changing a returned quote changes nothing stored', async () => {
+    const store = await openBotStore(tempFile());
+    await store.swapQuotes.saveQuote(sampleQuote('q1'));
+    const copy = await store.swapQuotes.getQuote('q1');
+    copy!.status = 'created';
+    expect((await store.swapQuotes.getQuote('q1'))?.status).toBe('pending');
+    await store.close();
+  });
+
+  it('ids such as constructor or __proto__ find nothing; an unknown id is an error, not a crash', async () => {
+    const store = await openBotStore(tempFile());
+    expect(await store.swapQuotes.getQuote('constructor')).toBeUndefined();
+    expect(await store.swapQuotes.getQuote('__proto__')).toBeUndefined();
+    await expect(store.swapQuotes.claimDecision('toString', 'rejected', 'U2', at, entry('rejected'))).rejects.toThrow(StoreError);
+    await store.close();
+  });
+
+  it('reads quotes from a file written before the repository existed, newest first', async () => {
+    const file = tempFile();
+    const older = sampleQuote('q1');
+    const newer = { ...sampleQuote('q2'), estimatedAt: '2026-11-22T01:00:00.000Z', status: 'created' as const, swapId: 's2' };
+    writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: { q1: older, q2: newer } }));
+    const store = await openBotStore(file);
+    expect((await store.swapQuotes.listRecentQuotes(15)).map((q) => q.id)).toEqual(['q2', 'q1']);
+    expect((await store.swapQuotes.listQuotesToFollow()).map((q) => q.id)).toEqual(['q2']);
+    expect((await store.swapQuotes.listQuotesByStatus('pending')).map((q) => q.id)).toEqual(['q1']);
+    await store.close();
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BlockButtonAction } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { isQuoteId, refuseClickOrigin } from '../src/features/swaps.js';
+import { isQuoteId, refuseClickOrigin } from '../src/domain/approval.js';
 import { clickOrigin } from '../src/listeners/actions/swaps.js';
 
 describe('which button values are quote ids', () => {

@@ -3,11 +3,19 @@
  * out, every API value escaped, every message inside Slack's limits (a summary lists at most
  * SUMMARY_LIST_CAP failures, one line each).
  */
-import { formatTokenAmount, formatUsd } from '../money.js';
-import type { AlertStatusView } from '../poller/status.js';
+import type { AlertStatusView } from '../domain/alerts.js';
 import type { AlertFacts, FailureFacts } from '../store/state.js';
-import { context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatDecimalAmount, formatNetwork, formatRelative, formatStatus, formatUtc } from './format.js';
+import { clipText, context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
+import {
+  formatCryptoAmount,
+  formatDecimalAmount,
+  formatNetwork,
+  formatRelative,
+  formatStatus,
+  formatTokenAmount,
+  formatUsd,
+  formatUtc,
+} from './format.js';
 import { code, escapeText, shorten } from './mrkdwn.js';
 
 /** A summary lists at most this many failures, then "…and N more". */
@@ -56,8 +64,7 @@ const FALLBACK_MAX = 500;
 
 /** The notification text (mrkdwn, escaped): what failed, how much, where. */
 function fallbackOf(f: FailureFacts): string {
-  const text = fullFallbackOf(f);
-  return text.length <= FALLBACK_MAX ? text : `${text.slice(0, FALLBACK_MAX - 1)}…`;
+  return clipText(fullFallbackOf(f), FALLBACK_MAX);
 }
 
 function fullFallbackOf(f: FailureFacts): string {
@@ -137,26 +144,22 @@ function fieldsOf(pairs: Array<readonly [string, string]>): Block[] {
   return blocks;
 }
 
-/** Cuts raw API text before it is escaped, so a summary line stays one short line whatever the API sends. */
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
-
-/** One line of a summary: enough to recognise the failure and look it up. */
+/** One line of a summary: enough to recognise the failure and look it up. Raw API text is clipped before it is
+ * escaped, so the line stays one short line whatever the API sends. */
 function summaryLine(f: FailureFacts): string {
   const created = formatUtc(new Date(f.createdAt));
-  const network = formatNetwork({ title: cut(f.network.title, 40), symbol: cut(f.network.symbol, 20) });
-  const status = formatStatus(cut(f.status, 30), f.kind === 'withdrawal' || f.subStatus === null ? null : cut(f.subStatus, 40));
-  const id = code(cut(f.id, 64));
+  const network = formatNetwork({ title: clipText(f.network.title, 40), symbol: clipText(f.network.symbol, 20) });
+  const status = formatStatus(clipText(f.status, 30), f.kind === 'withdrawal' || f.subStatus === null ? null : clipText(f.subStatus, 40));
+  const id = code(clipText(f.id, 64));
   switch (f.kind) {
     case 'withdrawal':
     case 'task': {
-      const amount = formatCryptoAmount(f.amount, { decimals: f.decimals, symbol: cut(f.symbol, 20) });
+      const amount = formatCryptoAmount(f.amount, { decimals: f.decimals, symbol: clipText(f.symbol, 20) });
       const where = f.kind === 'withdrawal' ? `to ${code(shorten(f.address, 8))}` : `${f.targetsCount} targets`;
       return `• *${amount}* (${formatUsd(f.amountInUsd)}) on ${network} · ${where} · ${created} · ${status} · ${id}`;
     }
     case 'gas': {
-      const charged = f.charged ? { ...f.charged, currency: cut(f.charged.currency, 20) } : null;
+      const charged = f.charged ? { ...f.charged, currency: clipText(f.charged.currency, 20) } : null;
       return `• could not charge *${legText(charged)}* on ${network} for ${code(shorten(f.targetAddress, 8))} · ${created} · ${status} · ${id}`;
     }
   }

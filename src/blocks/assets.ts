@@ -1,8 +1,8 @@
-import { compareDecimals, formatUsd, sumDecimals } from '../money.js';
+import { assetReference } from '../domain/assets.js';
+import { compareDecimals, sumDecimals } from '../domain/money.js';
 import type { Asset } from '../payments/index.js';
-import { assetReference } from '../features/resolve-asset.js';
 import { context, fields, header, linesToSections, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatNetwork, formatUtc } from './format.js';
+import { formatCryptoAmount, formatNetwork, formatUsd, formatUtc } from './format.js';
 import { code, escapeText } from './mrkdwn.js';
 
 /** At most this many assets are listed in one message; the rest is summarised (Slack's size limits). */

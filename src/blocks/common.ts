@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { clipText } from '../domain/text.js';
 
 /** A Block Kit block as Slack's own types define it. */
 export type Block = types.KnownBlock;
@@ -11,7 +12,7 @@ export interface SlackMessage {
   blocks: Block[];
 }
 
-/** Slack's limits (STACK-NOTES): builders stay inside them so a message never fails to post. */
+/** Slack's Block Kit limits (api.slack.com/reference/block-kit): builders stay inside them so a message never fails to post. */
 export const LIMITS = {
   blocksPerMessage: 50,
   sectionText: 3000,
@@ -25,10 +26,8 @@ export const LIMITS = {
   listText: 8000,
 } as const;
 
-/** Cuts text to `max` characters, ending with "…" when it was cut. */
-export function clipText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
+/** The one way to cut text, ending with "…" (domain/text.ts), re-exported for the builders. */
+export { clipText };
 
 /** A header block (plain text, at most 150 characters). */
 export function header(text: string): Block {

@@ -1,7 +1,6 @@
-import { formatUsd } from '../money.js';
 import type { Deposit } from '../payments/index.js';
 import { fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUtc } from './format.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUsd, formatUtc } from './format.js';
 import { code } from './mrkdwn.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
 

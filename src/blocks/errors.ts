@@ -1,6 +1,4 @@
-import { UsageError } from '../commands/parse.js';
 import { UserFacingError } from '../domain/errors.js';
-import { AmountError } from '../money.js';
 import {
   PaymentsError,
   PaymentsForbiddenError,
@@ -25,13 +23,12 @@ const FIELD_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({
   id: 'Id',
 }));
 
-/** A short, escaped sentence saying what went wrong; never a stack trace. `notFound` names the missing thing. */
+/**
+ * A short, escaped sentence saying what went wrong; never a stack trace. `notFound` names the missing thing.
+ * Everything told to the person in our own words (usage, amounts, features) is a UserFacingError.
+ */
 export function describeFailure(error: unknown, notFound = 'record'): string {
   if (error instanceof UserFacingError) return error.mrkdwn;
-  if (error instanceof UsageError) {
-    return `${escapeText(error.message)}${error.usage ? `\nUsage: \`/treasury ${escapeText(error.usage)}\`` : ''}`;
-  }
-  if (error instanceof AmountError) return escapeText(error.reason);
   if (error instanceof PaymentsValidationError) {
     // The service's own words, and what each refused value was, in plain names; the raw field paths go to the log.
     const details = error.fieldErrors.map((f) => {
@@ -70,7 +67,7 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
 /** The reply for a failed command or click. */
 export function buildFailure(error: unknown, notFound?: string): SlackMessage {
   const text = clipText(describeFailure(error, notFound), 2_000);
-  const isOurFault = !(error instanceof UserFacingError || error instanceof UsageError || error instanceof AmountError || error instanceof PaymentsError);
+  const isOurFault = !(error instanceof UserFacingError || error instanceof PaymentsError);
   return {
     text,
     blocks: [section(`:warning: ${text}`), ...(isOurFault ? [context('If this keeps happening, tell whoever runs the bot.')] : [])],

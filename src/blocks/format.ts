@@ -1,6 +1,6 @@
 import { UTCDate } from '@date-fns/utc';
 import { format, formatDistanceStrict } from 'date-fns';
-import { formatDecimal, formatTokenAmount, formatUsd } from '../money.js';
+import { assertDecimals, baseUnitsToBigInt, parseApiDecimal, splitBaseUnits } from '../domain/money.js';
 import type { Crypto, FeeLeg, Network } from '../payments/index.js';
 import { escapeText } from './mrkdwn.js';
 
@@ -41,8 +41,64 @@ export function formatFeeLeg(leg: FeeLeg): string {
   return `${formatDecimal(leg.amountFormatted)} ${escapeText(leg.currency)}${usd}`;
 }
 
-/** A USD amount or `n/a` (old records have no USD pricing). */
-export { formatUsd };
+/*
+ * Numbers for people. These return digits, separators, `-` and `$` only (plus `symbol` as given, NOT escaped:
+ * for plain_text, or wrap it in formatCryptoAmount for mrkdwn). Exact: BigInt and strings, never a float.
+ */
+
+/** Formats base units for people: thousands separators, no trailing zeros ("1,234,567.000001 USDT"). */
+export function formatTokenAmount(baseUnits: string | bigint, decimals: number, symbol?: string): string {
+  assertDecimals(decimals);
+  const value = baseUnitsToBigInt(baseUnits);
+  const { sign, intPart, fracPart } = splitBaseUnits(value, decimals);
+  const amount = `${sign}${groupThousands(intPart)}${fracPart ? `.${fracPart}` : ''}`;
+  return symbol ? `${amount} ${symbol}` : amount;
+}
+
+/** Adds thousands separators to an API decimal string and strips trailing zeros ("1520.50" → "1,520.5"). */
+export function formatDecimal(decimal: string): string {
+  const { negative, intPart, fracPart } = parseApiDecimal(decimal);
+  const frac = fracPart.replace(/0+$/, '');
+  const isZero = /^0*$/.test(intPart) && frac === '';
+  const sign = negative && !isZero ? '-' : '';
+  return `${sign}${groupThousands(stripLeadingZeros(intPart))}${frac ? `.${frac}` : ''}`;
+}
+
+/**
+ * A USD amount for people: "$1,520.25", "-$1.00", "n/a" for null/undefined (old records have no USD pricing).
+ * A string is an API decimal rounded half away from zero to cents; a bigint is already cents.
+ */
+export function formatUsd(value: string | bigint | null | undefined): string {
+  if (value === null || value === undefined) return 'n/a';
+  let cents: bigint;
+  if (typeof value === 'bigint') {
+    cents = value;
+  } else if (typeof value === 'string') {
+    const { negative, intPart, fracPart } = parseApiDecimal(value);
+    const padded = fracPart.padEnd(3, '0');
+    let magnitude = BigInt(intPart) * 100n + BigInt(padded.slice(0, 2));
+    if (padded.charCodeAt(2) >= 0x35 /* '5' */) magnitude += 1n;
+    cents = negative ? -magnitude : magnitude;
+  } else {
+    throw new TypeError(`USD value must be a decimal string, bigint cents, null or undefined, got ${typeof value}`);
+  }
+  const negative = cents < 0n;
+  const abs = negative ? -cents : cents;
+  return `${negative ? '-' : ''}$${groupThousands((abs / 100n).toString())}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+function stripLeadingZeros(digits: string): string {
+  const stripped = digits.replace(/^0+/, '');
+  return stripped === '' ? '0' : stripped;
+}
+
+/** "1234567" → "1,234,567" (digits only, no sign). */
+function groupThousands(digits: string): string {
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
+}
 
 const STATUS_EMOJI: Record<string, string> = {
   success: ':white_check_mark:',
@@ -57,7 +113,7 @@ const STATUS_EMOJI: Record<string, string> = {
   refunded: ':leftwards_arrow_with_hook:',
 };
 
-/** A status with an emoji; statuses the spec does not list still show, with a neutral marker. */
+/** A status with an emoji; statuses docs/payments-api.md#statuses does not list still show, with a neutral marker. */
 export function formatStatus(status: string, subStatus?: string | null): string {
   const emoji = STATUS_EMOJI[status] ?? ':grey_question:';
   const sub = subStatus ? ` · ${escapeText(subStatus)}` : '';

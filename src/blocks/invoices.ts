@@ -1,7 +1,6 @@
-import { formatUsd } from '../money.js';
 import type { Invoice } from '../payments/index.js';
-import { fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatNetwork, formatRelative, formatStatus, formatUtc } from './format.js';
+import { clipText, fields, header, section, type SlackMessage } from './common.js';
+import { formatCryptoAmount, formatNetwork, formatRelative, formatStatus, formatUsd, formatUtc } from './format.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
 import { code, escapeText, link } from './mrkdwn.js';
 
@@ -15,7 +14,7 @@ export interface InvoiceViewOptions extends RecordViewOptions {
 /** An invoice: payment link, amount, expiry, and the crypto details once a currency is chosen. */
 export function buildInvoice(invoice: Invoice, options: InvoiceViewOptions): SlackMessage {
   // The headline (header and notification text) carries a short form of the title; the Title field has it whole.
-  const shortTitle = invoice.productTitle.length > 80 ? `${invoice.productTitle.slice(0, 79)}…` : invoice.productTitle;
+  const shortTitle = clipText(invoice.productTitle, 80);
   const title = shortTitle ? ` — ${escapeText(shortTitle)}` : '';
   const usd = formatUsd(invoice.usdAmount);
   const cryptoAmount =

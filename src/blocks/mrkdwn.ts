@@ -4,10 +4,10 @@
  * becomes a live mention or link.
  */
 
-/** Escapes the three characters Slack treats as control characters in mrkdwn. */
-export function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
+import { escapeText } from '../domain/text.js';
+
+/** The one mrkdwn escape (domain/text.ts), re-exported here beside the other mrkdwn helpers. */
+export { escapeText };
 
 /** Inline code of untrusted text (backticks inside would end the span, so they are replaced). */
 export function code(text: string): string {

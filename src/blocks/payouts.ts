@@ -1,7 +1,6 @@
-import { formatUsd } from '../money.js';
 import type { CursorPage, PayoutTask } from '../payments/index.js';
 import { actions, button, nextSlice, fields, header, linesToSections, section, context, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUtc } from './format.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUsd, formatUtc } from './format.js';
 import { ACTION_IDS, type PayoutsPageValue } from './ids.js';
 import { code, escapeText } from './mrkdwn.js';
 import { recordFooter, type RecordViewOptions } from './share.js';

@@ -1,16 +1,12 @@
-import { formatTokenAmount } from '../money.js';
 import type { Swap } from '../payments/index.js';
-import type { AssetSnapshot, SwapQuote } from '../store/state.js';
+import type { ApprovalPolicy } from '../domain/approval.js';
+import { isFinalSwapStatus, unknownCauseOf, type AssetSnapshot, type SwapQuote } from '../domain/swap-quote.js';
 import { actions, button, context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
-import { formatFeeLeg, formatRelative, formatStatus, formatUsd, formatUtc } from './format.js';
+import { formatFeeLeg, formatRelative, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
 import { ACTION_IDS } from './ids.js';
 import { code, escapeText, mention } from './mrkdwn.js';
 
-/** Who may decide, for the quote text. */
-export interface ApprovalPolicy {
-  approvers: readonly string[];
-  allowSelfApproval: boolean;
-}
+export type { ApprovalPolicy } from '../domain/approval.js';
 
 /** `1,000 USDT` (escaped). */
 export function formatSnapshotAmount(baseUnits: string, asset: AssetSnapshot): string {
@@ -77,7 +73,7 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
       return [section(`:hourglass_flowing_sand: ${decisionLine(quote, 'Approved')}. Creating the swap…`)];
     case 'created': {
       const ended =
-        quote.followEndedAt && !['finished', 'rejected'].includes(quote.swapStatus ?? '')
+        quote.followEndedAt && !isFinalSwapStatus(quote.swapStatus)
           ? [context(`Stopped following this swap at ${formatUtc(new Date(quote.followEndedAt))}; check it with \`/treasury swap ${quote.swapId}\`.`)]
           : [];
       return [section(`:white_check_mark: ${decisionLine(quote, 'Approved')}.\n${swapProgress(quote).join('\n')}`), ...ended];
@@ -119,12 +115,6 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
   }
 }
 
-/** Records written before `unknownCause` existed: the crash case is known by its old failure text. */
-function unknownCauseOf(quote: SwapQuote): 'answer_lost' | 'interrupted' {
-  if (quote.unknownCause) return quote.unknownCause;
-  return quote.failure === undefined || quote.failure === 'the bot restarted while waiting for the answer' ? 'interrupted' : 'answer_lost';
-}
-
 function newQuoteActions(quote: SwapQuote): Block[] {
   if (quote.replacedBy) return [context(`A new quote was requested: see the message below (quote ${code(quote.replacedBy)}).`)];
   return actions([button('New quote', ACTION_IDS.swapNewQuote, quote.id)]);
@@ -150,6 +140,15 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
       context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
     ],
   };
+}
+
+/** The requester's private note once the quote is in the channel: until when it is valid, or that nobody can approve. */
+export function buildQuotePostedNote(quote: Pick<SwapQuote, 'expiresAt'>, policy: ApprovalPolicy): SlackMessage {
+  const note =
+    policy.approvers.length === 0
+      ? 'Quote posted, but no swap approvers are configured (`SWAP_APPROVERS`), so nobody can approve it.'
+      : `Quote posted in the channel for approval. It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
+  return { text: note, blocks: [section(note)] };
 }
 
 /** `/treasury swap <swap-id>`: a swap as the API has it. */

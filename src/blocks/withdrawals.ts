@@ -1,8 +1,7 @@
-import { formatUsd } from '../money.js';
 import type { Withdrawal } from '../payments/index.js';
 import type { WithdrawalListPage } from '../payments/client.js';
 import { actions, button, context, fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUtc } from './format.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUsd, formatUtc } from './format.js';
 import { ACTION_IDS } from './ids.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
 import { code, escapeText, shorten } from './mrkdwn.js';

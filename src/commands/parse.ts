@@ -1,17 +1,19 @@
 /**
  * Turns the text after `/treasury` into a typed command, without any API call. Anything wrong with the
- * text is a UsageError whose message can be shown to the user as is (it is escaped when rendered).
+ * text is a UsageError: its `message` is plain text, its `mrkdwn` the escaped message and the usage line.
  */
 import { parseDuration } from '../config.js';
+import { UserFacingError } from '../domain/errors.js';
+import { escapeText } from '../domain/text.js';
 import { MAX_PAYMENT_DELAY_SECONDS } from '../payments/index.js';
 
-/** A problem with what the user typed; `usage` is the subcommand's syntax to show next to it. */
-export class UsageError extends Error {
+/** A problem with what the user typed; `usage` is the subcommand's syntax to show next to it. Code `usage`. */
+export class UsageError extends UserFacingError {
   constructor(
     message: string,
     readonly usage?: string,
   ) {
-    super(message);
+    super(`${escapeText(message)}${usage ? `\nUsage: \`/treasury ${escapeText(usage)}\`` : ''}`, 'usage', message);
     this.name = 'UsageError';
   }
 }

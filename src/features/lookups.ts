@@ -14,9 +14,10 @@ import { buildPayoutTask, buildPayoutTaskList } from '../blocks/payouts.js';
 import type { RecordViewOptions } from '../blocks/share.js';
 import { buildWithdrawal, buildWithdrawalPage, WITHDRAWALS_PER_PAGE } from '../blocks/withdrawals.js';
 import { UsageError, USAGE, type InvoiceOptions } from '../commands/parse.js';
-import { parseTokenAmount, parseUsdAmount } from '../money.js';
+import { parseTokenAmount, parseUsdAmount } from '../commands/amounts.js';
+import { assetReference, looksLikeAssetReference, resolveAsset } from '../domain/assets.js';
 import { PaymentsNotFoundError, type Asset, type PaymentsClient } from '../payments/index.js';
-import { assetReference, describeAssetProblem, looksLikeAssetReference, resolveAsset } from './resolve-asset.js';
+import { describeAssetProblem } from './resolve-asset.js';
 
 /** What the features need: the API client and the clock. */
 export interface FeatureDeps {

@@ -1,7 +1,8 @@
 import type { FeatureDeps } from '../features/lookups.js';
 import type { SwapService } from '../features/swaps.js';
 import type { Logger } from '../logger.js';
-import type { AlertStatusView } from '../poller/status.js';
+import type { AlertStatusView } from '../domain/alerts.js';
+import type { SlackGateway } from '../slack/gateway.js';
 
 /** What every listener receives: the features' dependencies plus who may use the bot. */
 export interface ListenerDeps extends FeatureDeps {
@@ -11,6 +12,8 @@ export interface ListenerDeps extends FeatureDeps {
   swaps: SwapService;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts?: { status(): AlertStatusView };
+  /** Replies go through the Slack gateway (response_url with retries, then a message as fallback). */
+  slack: Pick<SlackGateway, 'respond'>;
 }
 
 /** The TREASURY_USERS gate: an empty list lets everyone in. */

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from
 import { z } from 'zod';
 import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
 import type { Logger } from '../logger.js';
-import { deliverReply } from './reply.js';
+import type { SlackGateway } from '../slack/gateway.js';
 
 /** The only slash command this app declares. */
 export const TREASURY_COMMAND = '/treasury';
@@ -41,7 +41,7 @@ const BlockActionsBody = z.object({
  * signed request is acknowledged at once (Slack retries or shows an error after 3 s without an answer).
  * Nothing here answers 5xx or throws for bad input.
  */
-export function createEdgeMiddleware(logger: Logger): Middleware<AnyMiddlewareArgs> {
+export function createEdgeMiddleware(logger: Logger, slack: Pick<SlackGateway, 'respond'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { body, next } = args;
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
@@ -71,10 +71,11 @@ export function createEdgeMiddleware(logger: Logger): Middleware<AnyMiddlewareAr
       if (!isKnownAction(actionId)) {
         await ack?.();
         logger.warn('a click on an unknown button', { actionId: actionId.slice(0, 80) });
-        const { respond, client } = args as AllMiddlewareArgs & { respond: RespondFn };
-        await deliverReply(
-          { respond, client, channelId: click.data.channel?.id, userId: click.data.user.id, logger },
+        const { respond } = args as AllMiddlewareArgs & { respond: RespondFn };
+        await slack.respond(
+          respond,
           { response_type: 'ephemeral', replace_original: false, text: UNSUPPORTED_BUTTON },
+          { channelId: click.data.channel?.id, userId: click.data.user.id },
         );
         return;
       }

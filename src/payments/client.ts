@@ -63,10 +63,10 @@ export interface WithdrawalListPage {
   perPage: number;
 }
 
-/** Maximum of paymentDelayTime in seconds (spec part 8). */
+/** Maximum of paymentDelayTime in seconds (docs/payments-api.md#overview). */
 export const MAX_PAYMENT_DELAY_SECONDS = 86_400;
 
-/** The spec's format for createdAtFrom/To: ISO-8601 with an explicit offset. */
+/** The format of createdAtFrom/To: ISO-8601 with an explicit offset (docs/payments-api.md#timestamps). */
 export function formatIsoWithOffset(date: Date): string {
   return date.toISOString().replace(/Z$/, '+00:00');
 }

@@ -81,7 +81,7 @@ export class PaymentsForbiddenError extends PaymentsError {
   readonly transient = false;
   constructor(
     operation: PaymentsOperation,
-    /** The permission the operation needs, as the spec names it; undefined where the spec names none. */
+    /** The permission the operation needs, as docs/payments-api.md#authentication names it; undefined where it names none. */
     readonly permission: string | undefined,
   ) {
     super(operation, `${operation}: the API key lacks ${permission ? `the ${permission} permission` : 'a permission this needs'} (403)`, 403);
@@ -109,7 +109,7 @@ export class PaymentsRateLimitedError extends PaymentsError {
   }
 }
 
-/** 5xx (or any status the spec does not describe): the service failed. */
+/** 5xx (or any status docs/payments-api.md#errors does not describe): the service failed. */
 export class PaymentsServerError extends PaymentsError {
   readonly code = 'server';
   readonly transient: boolean;
@@ -136,7 +136,7 @@ export class PaymentsNetworkError extends PaymentsError {
   }
 }
 
-/** The API answered, but not in the shape the spec describes; `cause` keeps the ZodError. */
+/** The API answered, but not in the shape docs/payments-api.md describes; `cause` keeps the ZodError. */
 export class PaymentsUnexpectedResponseError extends PaymentsError {
   readonly code = 'unexpected_response';
   readonly transient = false;

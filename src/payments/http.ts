@@ -56,10 +56,10 @@ export type PaymentsRequest = <T>(spec: RequestSpec<T>) => Promise<T>;
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 300, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 };
 
-/** The spec's rate limit (50 req/s) applies to these three operations. */
+/** The vendor's rate limit (50 req/s) applies to these three operations (docs/payments-api.md#rate-limits). */
 const RATE_LIMITED_OPERATIONS = new Set<PaymentsOperation>(['getPayoutTask', 'getDeposit', 'listGasDistributions']);
 
-/** The permission each operation needs, as the spec names it (part 5), for 403 messages. */
+/** The permission each operation needs, as docs/payments-api.md#authentication names it, for 403 messages. */
 const REQUIRED_PERMISSION: Partial<Record<PaymentsOperation, string>> = {
   getWithdrawal: 'withdrawal',
   listWithdrawals: 'withdrawal',

@@ -1,10 +1,10 @@
 /**
- * Zod schemas for every payment API response, following payments-api.md field by field, and the one
+ * Zod schemas for every payment API response, following docs/payments-api.md field by field, and the one
  * normalized shape each is turned into. The quirks stop here: the rest of the code never sees `name` vs
  * `title`, `chainType` vs `networkType`, the two timestamp formats, or the three shapes of `fee.network`.
  *
  * Unknown extra fields are tolerated (zod strips them). Open-ended values (statuses, subStatus) are plain
- * strings: a status the spec does not list passes through instead of failing the whole response.
+ * strings: a status docs/payments-api.md#statuses does not list passes through instead of failing the whole response.
  */
 import { z } from 'zod';
 
@@ -133,7 +133,7 @@ export type FeeLeg = z.infer<typeof FeeLeg>;
 export interface Fee {
   network: FeeLeg[];
   service: FeeLeg | null;
-  /** Shape not shown by the spec: kept as received. */
+  /** Shape not shown in docs/payments-api.md#fees: kept as received. */
   exchange: unknown;
   totalInUsd: string | null;
 }
@@ -178,7 +178,7 @@ export const Invoice = z.object({
 export type Invoice = z.infer<typeof Invoice>;
 
 /**
- * An asset balance as sent. The spec's conventions make amounts base-unit integer strings; a value with a
+ * An asset balance as sent. The conventions (docs/payments-api.md#units) make amounts base-unit integer strings; a value with a
  * decimal point cannot be base units, so it is accepted as token units (a tolerant reader) and converted.
  */
 const AssetBalance = z.string().regex(/^\d+(\.\d+)?$/, 'expected base units (or a decimal token amount)');
@@ -358,11 +358,11 @@ export type GasDistribution = z.infer<typeof GasDistribution>;
 /** A page of GET /2.0/gas-manager/list. */
 export const GasDistributionPage = z.object({ data: z.array(GasDistribution), cursorPrevious: cursor, cursorNext: cursor });
 
-/** Response of create-payout: its shape is not shown by the spec, so only an id is relied on. */
+/** Response of create-payout: its shape is not shown in docs/payments-api.md, so only an id is relied on. */
 export const PayoutCreated = z.looseObject({ id: Id });
 export type PayoutCreated = z.infer<typeof PayoutCreated>;
 
-/** The 400 validation envelope (part 7); every field optional because real bodies vary. */
+/** The 400 validation envelope (docs/payments-api.md#errors); every field optional because real bodies vary. */
 export const ValidationEnvelope = z.object({
   message: z.string().optional(),
   errors: z

@@ -13,7 +13,7 @@ import { readAlertStatus, type AlertStatusView } from './status.js';
 
 export { pollOnce, planDeliveries, POLL_POLICY, type PollDeps, type PollReport, type ChannelPacing } from './poll.js';
 export { createPollSchedule, type PollSchedule } from './schedule.js';
-export { createAlertPoster, createAlertSlackClient, describeSlackError, type AlertPoster, type AlertMessage } from './slack.js';
+export { createAlertPoster, type AlertPoster, type AlertMessage } from './slack.js';
 export { readAlertStatus, type AlertStatusView } from './status.js';
 export { SOURCES, type SourceName } from './facts.js';
 

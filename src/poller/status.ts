@@ -1,30 +1,9 @@
+import type { AlertStatusView, SourceStatus } from '../domain/alerts.js';
 import type { AlertsState } from '../store/state.js';
-import { SOURCES, type SourceName } from './facts.js';
+import { SOURCES } from './facts.js';
 
-/** How one watched source stands, for `/treasury alerts`. */
-export interface SourceStatus {
-  source: SourceName;
-  lastSuccessAt: Date | null;
-  consecutiveFailures: number;
-  lastError: { at: Date; message: string } | null;
-}
-
-/** Everything `/treasury alerts` shows. */
-export interface AlertStatusView {
-  channel: string;
-  schedule: string;
-  nextRun: Date | null;
-  /** A poll is running right now. */
-  polling: boolean;
-  sources: SourceStatus[];
-  /** The most recent error of any source, or of posting to Slack. */
-  lastError: { where: string; at: Date; message: string } | null;
-  /** Failures alerted (accepted by Slack) in the last 24 hours. */
-  sentLast24h: number;
-  /** Alerts waiting in the outbox for Slack to accept them. */
-  waiting: number;
-  apiDownSince: Date | null;
-}
+/** Re-exported for poller/index.ts, which hands the view to the listeners. */
+export type { AlertStatusView, SourceStatus };
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,6 @@
 // Wire shapes of the API, quirks included: invoices rename network.title to `name`, assets rename
 // network.networkType to `chainType`, the gas manager network has only id/title/symbol, payout tasks carry
-// fee.network as ONE leg object, swaps as an array; three timestamp spellings. Field order follows the spec.
+// fee.network as ONE leg object, swaps as an array; three timestamp spellings. Field order follows docs/payments-api.md.
 //
 // Asset amounts: `balance` and `balanceForWithdrawal` rows are silent on the unit, so the conventions table rules:
 // base-unit integer strings, like withdrawal `asset.balance`. `balanceInUsd` is a decimal USD string.
@@ -225,7 +225,7 @@ export function renderSwap(state: SimState, swap: SwapRecord, options: { withFee
   return body;
 }
 
-/** Response of createPayout (not shown in the spec; our choice). */
+/** Response of createPayout (not shown in docs/payments-api.md; our choice). */
 export function renderPayout(payout: PayoutRecord): Json {
   return {
     id: payout.id,

@@ -1,4 +1,4 @@
-// What a handler returns, and the error bodies of the API. `body: undefined` means an empty body (the spec's
+// What a handler returns, and the error bodies of the API. `body: undefined` means an empty body (docs/payments-api.md#errors:
 // empty-body 404s); `rawBody` is sent verbatim (fault injection).
 
 /** One field error of the validation envelope. */
@@ -27,7 +27,7 @@ export function validationFailed(errors: FieldError[]): HandlerResult {
 
 /** 400 carrying a business message (e.g. `Asset not found`) in the validation envelope. */
 export function badRequest(message: string, options: { statusCode?: boolean; errors?: FieldError[] } = {}): HandlerResult {
-  // The spec says statusCode is "present in some responses": the swap business errors leave it out.
+  // statusCode is "present in some responses" (docs/payments-api.md#errors): the swap business errors leave it out.
   const body =
     options.statusCode === false
       ? { success: false, message, errors: options.errors ?? [] }

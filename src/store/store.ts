@@ -53,11 +53,6 @@ export interface Store<T> {
   readonly rejectedRecords: readonly Omit<RejectedRecord, 'value'>[];
   /** Releases the file (and its lock) after pending writes. */
   close(): Promise<void>;
-  /**
-   * Releases the file at once without waiting for pending updates, which then fail: what a crash does.
-   * For tests of crash recovery.
-   */
-  abandon(): Promise<void>;
 }
 
 const openFiles = new Set<string>();
@@ -206,13 +201,11 @@ export async function openStore<T>(options: {
 
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
-  let abandoned = false;
   return {
     read: () => db.data,
     update<R>(mutate: (draft: T) => R): Promise<R> {
       if (closed) return Promise.reject(new StoreError('the state store is closed'));
       const run = async () => {
-        if (closed && abandoned) throw new StoreError('the state store was abandoned');
         const before = cloneJson(db.data);
         try {
           const result = mutate(db.data);
@@ -236,11 +229,6 @@ export async function openStore<T>(options: {
       if (closed) return;
       closed = true;
       await queue;
-      release();
-    },
-    async abandon() {
-      closed = true;
-      abandoned = true;
       release();
     },
   };

@@ -18,7 +18,7 @@ import * as payouts from '../../src/blocks/payouts.js';
 import * as swaps from '../../src/blocks/swaps.js';
 import * as withdrawals from '../../src/blocks/withdrawals.js';
 import { UsageError } from '../../src/commands/parse.js';
-import { AmountError } from '../../src/money.js';
+import { AmountError } from '../../src/domain/errors.js';
 import {
   PaymentsForbiddenError,
   PaymentsNetworkError,
@@ -36,7 +36,7 @@ import {
   type Swap,
   type Withdrawal,
 } from '../../src/payments/index.js';
-import type { AlertStatusView } from '../../src/poller/status.js';
+import type { AlertStatusView } from '../../src/domain/alerts.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
 import { startSlackStandIn, type SlackStandIn } from '../support/rig/index.js';
 import type { AlertFacts, AssetSnapshot, FailureFacts, SwapQuote } from '../../src/store/state.js';
@@ -358,6 +358,8 @@ const cases: Case[] = [
   },
   { builder: 'swaps.buildQuoteMessage', name: 'a pending quote with no approvers configured', build: () => swaps.buildQuoteMessage(quote('pending'), { approvers: [], allowSelfApproval: true }, NOW) },
   { builder: 'swaps.buildQuoteMessage', name: 'an expired quote that was replaced', build: () => swaps.buildQuoteMessage(quote('expired', { replacedBy: 'r'.repeat(36), replaces: 'o'.repeat(36) }), approvers, NOW) },
+  { builder: 'swaps.buildQuotePostedNote', name: 'the note to the requester when approvers are configured', build: () => swaps.buildQuotePostedNote(quote('pending'), approvers) },
+  { builder: 'swaps.buildQuotePostedNote', name: 'the note when nobody can approve', build: () => swaps.buildQuotePostedNote(quote('pending'), { approvers: [], allowSelfApproval: false }) },
   { builder: 'swaps.buildSwapDetail', name: 'a swap with 300-character hashes', build: () => swaps.buildSwapDetail(swap, { from: fromAsset, to: toAsset }) },
   { builder: 'swaps.buildSwapDetail', name: 'a swap of unknown assets, not finished', build: () => swaps.buildSwapDetail({ ...swap, amountTo: null, hashFrom: null, hashTo: null, fee: null }, {}) },
   { builder: 'swaps.buildSwapHistory', name: '15 quotes', build: () => swaps.buildSwapHistory(many(15, (i) => quote(i % 2 ? 'created' : 'rejected', { id: `q-${i}` }))) },

@@ -1,5 +1,5 @@
 /**
- * The pure builders stay within Slack's Block Kit limits (STACK-NOTES) even with extreme data, so a message
+ * The pure builders stay within Slack's Block Kit limits (LIMITS in src/blocks/common.ts) even with extreme data, so a message
  * is never refused by Slack: long lists become several sections or pages, long texts are clipped.
  */
 import { describe, expect, it } from 'vitest';

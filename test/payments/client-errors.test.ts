@@ -1,4 +1,4 @@
-// What a caller of the payments shared.client sees when things go wrong: one typed error class per kind of failure,
+// What a caller of the payments client sees when things go wrong: one typed error class per kind of failure,
 // with the fields a caller branches on, provoked against the real simulator over HTTP.
 import { randomUUID } from 'node:crypto';
 import { ZodError } from 'zod';
@@ -285,7 +285,7 @@ describe('input the shared.client refuses before sending', () => {
     expect(shared.sim.requestCount()).toBe(0);
   });
 
-  // A caller that writes `shared.client.createInvoice(x).catch(handle)` must get a rejection, not a synchronous throw.
+  // A caller that writes `client.createInvoice(x).catch(handle)` must get a rejection, not a synchronous throw.
   it('an out-of-range input rejects the returned promise rather than throwing synchronously', async () => {
     let promise: Promise<unknown> | undefined;
     expect(() => {

@@ -1,4 +1,4 @@
-// The real payments shared.client against the real simulator over HTTP: every one of the 15 operations returns the
+// The real payments client against the real simulator over HTTP: every one of the 15 operations returns the
 // one normalized shape (network title/type, fee.network always an array, Dates for timestamps, nulls where the
 // API sends none), open-ended statuses pass through and unknown fields are dropped.
 import { createPaymentsClient } from '../../src/payments/index.js';

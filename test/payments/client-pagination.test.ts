@@ -1,4 +1,4 @@
-// Pagination helpers of the payments shared.client against the simulator: page-number walking for withdrawals, cursor
+// Pagination helpers of the payments client against the simulator: page-number walking for withdrawals, cursor
 // following for the task list and the gas manager list, and the filters sent with every page.
 import { describe, expect, it } from 'vitest';
 import type { CursorPage, GasDistribution, PayoutTask } from '../../src/payments/index.js';

@@ -1,5 +1,5 @@
 // Retries (reads only, never creates), Retry-After handling, and pacing of the three rate-limited endpoints:
-// the pure policy functions, the pacer with real time, and the real shared.client against the real simulator.
+// the pure policy functions, the pacer with real time, and the real client against the real simulator.
 import { describe, expect, it, vi } from 'vitest';
 import {
   PaymentsNetworkError,

@@ -1,5 +1,5 @@
 /**
- * Payloads shaped exactly like the tables of payments-api.md, odd ones included, through the schemas that
+ * Payloads shaped exactly like the tables of docs/payments-api.md, odd ones included, through the schemas that
  * normalize them.
  */
 import { describe, expect, it } from 'vitest';

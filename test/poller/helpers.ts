@@ -2,7 +2,8 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPaymentsClient, type PaymentsClient } from '../../src/payments/index.js';
-import { createAlertPoster, createAlertSlackClient, pollOnce, type ChannelPacing, type PollReport } from '../../src/poller/index.js';
+import { createAlertPoster, pollOnce, type ChannelPacing, type PollReport } from '../../src/poller/index.js';
+import { createSlackGateway, createSlackWebClient } from '../../src/slack/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
@@ -60,9 +61,12 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
   const now = () => new Date(sim.now() + (options.clockOffsetMs ?? 0));
   const sleeps: number[] = [];
   let store = await openBotStore(file, logger, now);
-  // The same posting path as the app: the alert WebClient (no retries, 429 thrown) and the alert poster.
+  // The same posting path as the app: the Slack gateway on a WebClient that leaves every decision to it, seen
+  // through the alert poster (never waits). A restart builds a fresh gateway, as a new process would.
   const makePoster = () =>
-    createAlertPoster(createAlertSlackClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }), { nowMs: () => now().getTime() });
+    createAlertPoster(
+      createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }), now: () => now().getTime() }),
+    );
   let poster = makePoster();
   let pacing: ChannelPacing = { lastPostMs: undefined };
 

@@ -1,8 +1,10 @@
-// Slack's back-pressure: after `ratelimited` with Retry-After, the alert poster leaves that channel alone until
-// the time is up (per channel), instead of trying again at every poll. Real WebClient, stand-in over HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Slack's back-pressure as the poller meets it: after `ratelimited` with Retry-After, the alert poster (the
+// gateway in its no-wait mode) leaves that channel alone until the time is up, per channel, instead of trying
+// again at every poll, and never waits itself. Real WebClient, stand-in over HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
-import { createAlertPoster, createAlertSlackClient, describeSlackError } from '../../src/poller/slack.js';
+import { createAlertPoster } from '../../src/poller/slack.js';
+import { createSlackGateway, createSlackWebClient, describeSlackError } from '../../src/slack/index.js';
 
 const TOKEN = 'xoxb-retry-after';
 let slack: SlackStandIn;
@@ -10,31 +12,60 @@ beforeAll(async () => {
   slack = await startSlackStandIn({ botToken: TOKEN });
 });
 afterAll(() => slack.close());
+beforeEach(() => slack.reset());
+
+/** The poster as the app builds it, on a clock the test moves; any wait the gateway asks for is recorded. */
+function poster(clock: { ms: number }) {
+  const sleeps: number[] = [];
+  const gateway = createSlackGateway({
+    client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 1_000 }),
+    now: () => clock.ms,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+  });
+  return { poster: createAlertPoster(gateway), sleeps };
+}
 
 describe('alert poster and Retry-After', () => {
   it('after ratelimited with Retry-After: 30, no call reaches Slack for 30 s on that channel; other channels post', async () => {
-    let clock = 1_000_000;
-    const poster = createAlertPoster(createAlertSlackClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 1_000 }), { nowMs: () => clock });
+    const clock = { ms: 1_000_000 };
+    const { poster: alerts, sleeps } = poster(clock);
     slack.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
-    const first = await poster.post('C_ALERTS', { text: 'first' }).catch((error: unknown) => error);
+    const first = await alerts.post('C_ALERTS', { text: 'first' }).catch((error: unknown) => error);
     expect(describeSlackError(first)).toBe('ratelimited (retry after 30 s)');
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
 
     // Six polls within the next 10 seconds: none of them reaches Slack.
     for (let i = 0; i < 6; i++) {
-      clock += 1_600;
-      const error = await poster.post('C_ALERTS', { text: `retry ${i}` }).catch((e: unknown) => e);
+      clock.ms += 1_600;
+      const error = await alerts.post('C_ALERTS', { text: `retry ${i}` }).catch((e: unknown) => e);
       expect(describeSlackError(error)).toMatch(/^ratelimited \(waiting \d+ s more, as Slack asked\)$/);
     }
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
 
     // Another channel is not held back.
-    await poster.post('C_OTHER', { text: 'other channel' });
+    await alerts.post('C_OTHER', { text: 'other channel' });
     expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
 
     // Once the 30 s have passed, the alert goes out.
-    clock += 30_000;
-    await poster.post('C_ALERTS', { text: 'after the wait' });
+    clock.ms += 30_000;
+    await alerts.post('C_ALERTS', { text: 'after the wait' });
     expect(slack.messages('C_ALERTS').map((m) => m.text)).toEqual(['after the wait']);
+    // The poller never waits on Slack: the next poll is its retry.
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a 503 or a timeout fails the post at once, with one call, and link previews are off', async () => {
+    const { poster: alerts, sleeps } = poster({ ms: 0 });
+    slack.failNext('chat.postMessage', { status: 503 });
+    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'a' }).catch((e: unknown) => e))).toBe('HTTP 503');
+    slack.failNext('chat.postMessage', { delayMs: 3_000 });
+    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'b' }).catch((e: unknown) => e))).toBe('timeout');
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+    expect(sleeps).toEqual([]);
+
+    await alerts.post('C_ALERTS', { text: 'c' });
+    expect(slack.callsOf('chat.postMessage')[2]?.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
   });
 });

@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatTokenAmount } from '../../src/money.js';
+import { formatTokenAmount } from '../../src/blocks/format.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { startBotProcess, type BotProcess } from '../support/bot-process.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../support/rig/local-stack.js';
-import type { DriverResult } from '../support/rig/slack-driver.js';
-import type { StoredMessage } from '../support/rig/slack-stand-in.js';
+import { createSlackDriver, type DriverResult } from '../support/rig/slack-driver.js';
+import { startSlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, watchArrivals } from '../support/waiting.js';
 
@@ -303,44 +307,6 @@ describe('restarts', () => {
     await expectCreatesStayAt(s, 1);
   });
 
-  it('a crash between sending create and recording its answer: marked outcome unknown on start, never re-sent', async () => {
-    const s = await start();
-    const quote = await requestQuote(s);
-    const arrivals = watchArrivals(s.simulator.url);
-    try {
-      s.simulator.injectFault('createSwap', { delayMs: 1_500 });
-      const approve = await clickOn(s, quote, 'swap_approve', APPROVER);
-      // The decision is on disk and the create has reached the simulator, which holds its answer for 1.5 s: crash now.
-      await s.slack.waitFor(
-        () => Object.values(s.store.read().swapQuotes)[0]?.status === 'approving' && arrivals.count('/2.0/swap/create') === 1,
-        5_000,
-        'the quote recorded as approving and its create received by the simulator',
-      );
-      await s.restartBot({ crash: true });
-      const text = await waitForText(s, quote, /may or may not exist/);
-      expect(text).toContain('the create request may not have been sent');
-      const versionsAfterRecovery = current(s, quote).history.length;
-      // The old process's late answer: the simulator answers the held create, and the old process, whose store
-      // is gone, ends that click (a notice to the clicker, or an edit if it could still write).
-      await s.slack.waitFor(
-        () => createCalls(s).length === 1 && (approve.responses().length > 0 || current(s, quote).history.length > versionsAfterRecovery),
-        8_000,
-        'the held create answered and the old process done with it',
-      );
-      // It must not overwrite the record or the message, and nobody can approve again.
-      const late = await clickAsSeen(s, quote, 'swap_approve', SECOND_APPROVER);
-      expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
-      await expectStaysAt({ arrived: 1, answered: 1 }, () => ({ arrived: arrivals.count('/2.0/swap/create'), answered: createCalls(s).length }));
-      expect(textOf(current(s, quote))).toMatch(/may or may not exist/);
-    } finally {
-      arrivals.stop();
-    }
-    const state = JSON.parse(readFileSync(s.config.dataFile, 'utf8'));
-    const record = Object.values(state.swapQuotes)[0] as { status: string; history: { event: string }[] };
-    expect(record.status).toBe('outcome_unknown');
-    expect(record.history.map((h) => h.event)).toEqual(['quoted', 'approved', 'outcome_unknown']);
-  });
-
   it('following a swap resumes after a restart and reaches finished', async () => {
     const s = await start();
     const quote = await requestQuote(s);
@@ -362,6 +328,74 @@ describe('restarts', () => {
     await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
     s.simulator.advanceTime(2 * 60_000);
     await waitForText(s, quote, /Stopped following this swap/);
+  });
+});
+
+describe('a crash between sending create and recording its answer', () => {
+  const TOKEN = 'xoxb-swap-crash-token';
+  const SECRET = 'swap-crash-signing-secret';
+  const quoteRecord = (file: string) =>
+    Object.values((JSON.parse(readFileSync(file, 'utf8')) as { swapQuotes: Record<string, unknown> }).swapQuotes)[0] as
+      | { status: string; unknownCause?: string; history: { event: string }[] }
+      | undefined;
+
+  it('the bot killed (SIGKILL) after the create reached the payment service: the restarted bot marks it outcome unknown, never re-sends it, and a later approve is told it was already decided', async () => {
+    const simulator = await startSimulator({ quiet: true });
+    const slack = await startSlackStandIn({ botToken: TOKEN });
+    const file = join(mkdtempSync(join(tmpdir(), 'treasury-crash-')), 'state.json');
+    const env = {
+      PAYMENTS_API_URL: simulator.url,
+      PAYMENTS_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      DATA_FILE: file,
+      SWAP_APPROVERS: `${APPROVER},${SECOND_APPROVER}`,
+    };
+    const bots: BotProcess[] = [];
+    const arrivals = watchArrivals(simulator.url);
+    const creates = () => simulator.requests.filter((r) => r.operation === 'createSwap').length;
+    const textNow = (ts: string) => blocksToText(slack.messages(CHANNEL).find((m) => m.ts === ts)?.blocks ?? []);
+    try {
+      const first = await startBotProcess(env);
+      bots.push(first);
+      const firstDriver = createSlackDriver({ eventsUrl: first.eventsUrl, signingSecret: SECRET, standIn: slack });
+      const [note] = await (await firstDriver.command('swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).waitForResponses(1);
+      expect(note?.text).toContain('Quote posted');
+      const quote = await slack.waitFor(() => slack.messages(CHANNEL)[0]);
+
+      simulator.injectFault('createSwap', { delayMs: 1_500 });
+      await firstDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+      // The decision is on disk and the create has reached the simulator, which holds its answer for 1.5 s: kill now.
+      await slack.waitFor(
+        () => quoteRecord(file)?.status === 'approving' && arrivals.count('/2.0/swap/create') === 1,
+        5_000,
+        'the quote recorded as approving and its create received by the simulator',
+      );
+      await first.stop('SIGKILL');
+
+      const second = await startBotProcess(env);
+      bots.push(second);
+      const text = await slack.waitFor(() => (/may or may not exist/.test(textNow(quote.ts)) ? textNow(quote.ts) : undefined), 8_000);
+      expect(text).toContain('the create request may not have been sent');
+      // The simulator answers the held create to a process that is gone: the swap may exist, nobody heard of it.
+      await slack.waitFor(() => creates() === 1, 8_000, 'the held create answered');
+
+      // Nobody can approve again, and the create is never sent a second time.
+      const secondDriver = createSlackDriver({ eventsUrl: second.eventsUrl, signingSecret: SECRET, standIn: slack });
+      const late = await secondDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: SECOND_APPROVER, channelId: CHANNEL });
+      expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
+      await expectStaysAt({ arrived: 1, answered: 1 }, () => ({ arrived: arrivals.count('/2.0/swap/create'), answered: creates() }));
+      expect(textNow(quote.ts)).toMatch(/may or may not exist/);
+    } finally {
+      arrivals.stop();
+      for (const bot of bots) await bot.stop('SIGKILL');
+      await slack.close();
+      await simulator.close();
+    }
+    const record = quoteRecord(file);
+    expect(record).toMatchObject({ status: 'outcome_unknown', unknownCause: 'interrupted' });
+    expect(record?.history.map((h) => h.event)).toEqual(['quoted', 'approved', 'outcome_unknown']);
   });
 });
 

@@ -8,7 +8,7 @@ import { mention } from '../../blocks/mrkdwn.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
-import { deliverReply, type Reply } from '../reply.js';
+import type { Reply } from '../../slack/gateway.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -41,9 +41,9 @@ function buttonListener(
 ) {
   return async (args: ButtonArgs): Promise<void> => {
     await args.ack();
-    const target = { respond: args.respond, client: args.client, channelId: args.body.channel?.id, userId: args.body.user.id, logger: deps.logger };
+    const fallback = { channelId: args.body.channel?.id, userId: args.body.user.id };
     if (!mayUseBot(deps, args.body.user.id)) {
-      await deliverReply(target, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER });
+      await deps.slack.respond(args.respond, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER }, fallback);
       return;
     }
     let reply: Reply;
@@ -55,7 +55,7 @@ function buttonListener(
       // The failure goes to the clicker alone and leaves the original message as it was.
       reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };
     }
-    await deliverReply(target, reply);
+    await deps.slack.respond(args.respond, reply, fallback);
   };
 }
 

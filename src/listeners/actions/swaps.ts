@@ -3,7 +3,6 @@ import { buildFailure } from '../../blocks/errors.js';
 import type { ClickOrigin, ClickOutcome } from '../../features/swaps.js';
 import { errorFields } from '../../logger.js';
 import type { ListenerDeps } from '../deps.js';
-import { deliverReply } from '../reply.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -32,7 +31,7 @@ export function clickOrigin(body: BlockButtonAction): ClickOrigin {
  * quote, and the click's own message must be that quote's message (checked by the swap feature).
  */
 function swapButton(deps: ListenerDeps, handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>) {
-  return async ({ ack, action, body, respond, client }: ButtonArgs): Promise<void> => {
+  return async ({ ack, action, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     let notice: string | undefined;
     let failure: unknown;
@@ -44,9 +43,10 @@ function swapButton(deps: ListenerDeps, handle: (quoteId: string, userId: string
     }
     const message = failure !== undefined ? buildFailure(failure) : notice ? { text: notice } : undefined;
     if (!message) return;
-    await deliverReply(
-      { respond, client, channelId: body.channel?.id, userId: body.user.id, logger: deps.logger },
+    await deps.slack.respond(
+      respond,
       { response_type: 'ephemeral', replace_original: false, ...message },
+      { channelId: body.channel?.id, userId: body.user.id },
     );
   };
 }

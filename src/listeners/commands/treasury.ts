@@ -7,7 +7,6 @@ import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
-import { deliverReply } from '../reply.js';
 
 /** Runs one parsed command; every answer is a message, failures included. */
 async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string }): Promise<SlackMessage> {
@@ -50,7 +49,7 @@ async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId:
  * be slower), then answered privately through respond(): treasury data is sensitive.
  */
 export function createTreasuryCommandListener(deps: ListenerDeps) {
-  return async ({ command, ack, respond, client }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+  return async ({ command, ack, respond }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     if (!mayUseBot(deps, command.user_id)) {
       await ack({ response_type: 'ephemeral', text: NOT_A_TREASURY_USER });
       return;
@@ -63,9 +62,6 @@ export function createTreasuryCommandListener(deps: ListenerDeps) {
       deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
       reply = buildFailure(error);
     }
-    await deliverReply(
-      { respond, client, channelId: command.channel_id, userId: command.user_id, logger: deps.logger },
-      { response_type: 'ephemeral', ...reply },
-    );
+    await deps.slack.respond(respond, { response_type: 'ephemeral', ...reply }, { channelId: command.channel_id, userId: command.user_id });
   };
 }

@@ -11,7 +11,7 @@ import { CURSOR_PAGE_SIZE, inWindow, readListFilters } from './listing.js';
 
 const TASK_STATUSES = ['pending', 'failed', 'success'] as const;
 
-/** POST /2.0/mass-payout/create-payout (response body not in the spec: id, assetId, name, status, createdAt). */
+/** POST /2.0/mass-payout/create-payout (response body not in docs/payments-api.md: id, assetId, name, status, createdAt). */
 export function createPayout(context: OperationContext): HandlerResult {
   const body = asObject(context.body);
   if (!body) return validationFailed([{ field: 'body', messages: ['body must be a JSON object'] }]);

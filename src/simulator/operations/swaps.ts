@@ -1,5 +1,5 @@
 // Swaps: estimate (quote, 30 minutes, single use), create from an estimate, read. Business errors use the exact
-// messages of spec part 7, checked in the order of its table.
+// messages of docs/payments-api.md#swaps, checked in the order of its table.
 import { randomUUID } from 'node:crypto';
 import { convertBaseUnits, minusBps, parseUnits, usdCentsOf } from '../money.js';
 import { availableBalance, renderEstimate, renderSwap } from '../render.js';
@@ -9,7 +9,7 @@ import type { AssetRecord } from '../types.js';
 import { asObject, Checker, isUnsignedIntegerString } from '../validation.js';
 import type { OperationContext } from './context.js';
 
-/** Swap business errors carry no statusCode (the spec says it is present only in some responses). */
+/** Swap business errors carry no statusCode (docs/payments-api.md#errors: it is present only in some responses). */
 const swapError = (message: string): HandlerResult => badRequest(message, { statusCode: false });
 
 /** Amount of the target asset (base units) a swap of `amount` source base units yields: USD prices minus the spread. */

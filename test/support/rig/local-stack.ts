@@ -23,10 +23,10 @@ export interface LocalStack {
   /** `http://127.0.0.1:<port>` of the bot (for /healthz). */
   botUrl: string;
   /**
-   * Stops the bot and starts a new one on the same state file, as a process restart would. With `crash`,
-   * nothing in flight is waited for: the store is released at once, so late writes of the old bot are lost.
+   * Stops the bot and starts a new one on the same state file, as a process restart would. (A crash is a real
+   * process killed with SIGKILL: see test/support/bot-process.ts.)
    */
-  restartBot(options?: { crash?: boolean }): Promise<void>;
+  restartBot(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -100,10 +100,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     payments,
     config,
     ...(await startBot()),
-    async restartBot(restartOptions = {}) {
+    async restartBot() {
       await stack.treasury.stop();
-      if (restartOptions.crash) await stack.store.abandon();
-      else await stack.store.close();
+      await stack.store.close();
       Object.assign(stack, await startBot());
     },
     async close() {

@@ -1,0 +1,262 @@
+/**
+ * Swaps: the one place where the bot moves money, so the rules are strict.
+ *
+ * - One estimate leads to at most one swap/create call. The decision is claimed in the store (and written
+ *   to disk) BEFORE the create call; every later click, resend or restart sees the claim.
+ * - The create call is never retried, and a create whose answer was lost is never resent: the quote becomes
+ *   `outcome_unknown` and a person checks.
+ * - Validity counts from the moment we asked for the estimate, not from any click.
+ *
+ * The rules themselves (who may decide, until when, what a failed create means) are in src/domain/approval.ts;
+ * this module orders the steps: check, claim, act, record, show.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SlackMessage } from '../../blocks/common.js';
+import { escapeText } from '../../blocks/mrkdwn.js';
+import { buildQuoteMessage, buildQuotePostedNote } from '../../blocks/swaps.js';
+import {
+  alreadyDecidedNotice,
+  checkClick,
+  isQuoteId,
+  decisionEntry,
+  describeCreateFailure,
+  judgeDecision,
+  mayRequote,
+  REQUOTE_TAKEN_NOTICE,
+  type ApprovalPolicy,
+  type ClickOrigin,
+  type CreateError,
+  type Decision,
+} from '../../domain/approval.js';
+import { UserFacingError } from '../../domain/errors.js';
+import { auditEntry, newSwapQuote, type AssetSnapshot, type SwapQuote } from '../../domain/swap-quote.js';
+import { errorFields, type Logger } from '../../logger.js';
+import { parseTokenAmount } from '../../commands/amounts.js';
+import { resolveAsset } from '../../domain/assets.js';
+import { PaymentsError, PaymentsValidationError, type Asset, type PaymentsClient } from '../../payments/index.js';
+import type { CreateResult, SwapQuoteRepository } from '../../store/repository.js';
+import { describeAssetProblem } from '../resolve-asset.js';
+import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
+import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
+import { showSwap, showSwapHistory, snapshotOf } from './views.js';
+
+/** What the swap feature needs. */
+export interface SwapDeps {
+  payments: PaymentsClient;
+  /** Where quotes are kept: the bot's store, or anything else with a swap quote repository. */
+  store: { readonly swapQuotes: SwapQuoteRepository };
+  messenger: QuoteMessenger;
+  logger: Logger;
+  now: () => Date;
+  policy: ApprovalPolicy;
+  follow: FollowPolicy;
+  /** When failed message edits are retried; default Node timers. */
+  scheduler?: Scheduler;
+  /** How the follower waits between swap/get calls; default Node timers. */
+  wait?: Wait;
+}
+
+/** The answer to a click, shown privately to the person who clicked (nothing when the message says it all). */
+export type ClickOutcome = { notice?: string };
+
+/** A value from outside, safe and short enough for one log line. */
+function preview(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
+/** A failed swap/create in the terms of the approval rules. */
+function createErrorOf(error: unknown): CreateError {
+  if (error instanceof PaymentsValidationError) return { kind: 'refused', apiMessage: error.apiMessage };
+  if (error instanceof PaymentsError) return { kind: 'api', code: error.code };
+  return { kind: 'unexpected' };
+}
+
+/** What the start-up recovery records on a quote it finds `approving`. */
+const INTERRUPTED_FAILURE = 'the bot stopped while approving, before it recorded an answer';
+const INTERRUPTED_DETAIL = 'found approving at start-up; swap/create may or may not have been sent; not resent';
+
+/** Creates the swap feature. It remembers which swaps it is following so stop() can end that. */
+export function createSwapService(deps: SwapDeps) {
+  const quotes = deps.store.swapQuotes;
+  const edits = createQuoteMessageEditor({ quotes, messenger: deps.messenger, policy: deps.policy, logger: deps.logger, now: deps.now, scheduler: deps.scheduler });
+  const follower = createSwapFollower({ payments: deps.payments, quotes, edits, logger: deps.logger, now: deps.now, policy: deps.follow, wait: deps.wait });
+
+  /**
+   * The checks every click passes before anything else: the value names a quote of ours, and the click comes
+   * from that quote's own message. A refusal changes nothing, is logged, and tells the clicker privately.
+   */
+  async function quoteOfClick(action: string, value: string, userId: string, origin: ClickOrigin): Promise<{ quote: SwapQuote } | { notice: string }> {
+    // The shape first: a value that cannot be a quote id never reaches the store.
+    const quote = isQuoteId(value) ? await quotes.getQuote(value) : undefined;
+    const checked = checkClick(value, quote, origin);
+    if (checked.allowed) return { quote: checked.quote };
+    if (checked.reason === 'not_a_quote') {
+      deps.logger.warn('refused a swap click whose button value is not a quote id', { action, userId, valueLength: value.length, value: preview(value) });
+    } else if (quote) {
+      deps.logger.warn('refused a swap click that does not come from the quote message', {
+        action,
+        quoteId: value,
+        userId,
+        reason: checked.detail,
+        clickChannel: preview(origin.channelId),
+        clickMessageTs: preview(origin.messageTs),
+        quoteChannel: quote.channelId,
+        quoteMessageTs: quote.messageTs,
+      });
+    }
+    return { notice: checked.notice };
+  }
+
+  async function resolveBoth(fromRef: string, toRef: string): Promise<[Asset, Asset]> {
+    const assets = await deps.payments.listAssets();
+    const from = resolveAsset(assets, fromRef);
+    if (!from.ok) throw new UserFacingError(describeAssetProblem(from));
+    const to = resolveAsset(assets, toRef);
+    if (!to.ok) throw new UserFacingError(describeAssetProblem(to));
+    if (from.asset.id === to.asset.id) throw new UserFacingError('The two assets are the same: pick two different assets to swap.');
+    return [from.asset, to.asset];
+  }
+
+  /** Estimates, records the quote, and posts it in the channel for approval. */
+  async function postQuote(input: {
+    requestedBy: string;
+    channelId: string;
+    from: AssetSnapshot;
+    to: AssetSnapshot;
+    amountFrom: bigint;
+    replaces?: string;
+  }): Promise<SwapQuote> {
+    const estimatedAt = deps.now();
+    const estimate = await deps.payments.estimateSwap({ assetIdFrom: input.from.assetId, assetIdTo: input.to.assetId, amount: input.amountFrom });
+    const quote = newSwapQuote({
+      ...input,
+      id: randomUUID(),
+      estimateId: estimate.id,
+      estimatedAt,
+      estimatedAmount: estimate.estimatedAmount,
+      routeType: estimate.routeType,
+      serviceId: estimate.serviceId,
+    });
+    await quotes.saveQuote(quote);
+    let ts: string;
+    try {
+      ts = await deps.messenger.post(input.channelId, buildQuoteMessage(quote, deps.policy, deps.now()));
+    } catch (error) {
+      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown';
+      await quotes.markPostFailed(quote.id, `the quote could not be posted (${slackError})`, slackError, deps.now());
+      throw new UserFacingError(
+        slackError === 'not_in_channel' || slackError === 'channel_not_found'
+          ? 'I cannot post the quote in this conversation. Invite me first (`/invite @treasury`), or ask in a channel I am in.'
+          : `Slack refused to post the quote (${escapeText(slackError)}). No swap was made.`,
+      );
+    }
+    await quotes.recordMessageTs(quote.id, ts);
+    return { ...quote, messageTs: ts };
+  }
+
+  /** Sends the one swap/create of an approved quote (already `approving` on disk) and records what came back. */
+  async function executeApproved(quote: SwapQuote): Promise<void> {
+    let result: CreateResult;
+    try {
+      const swap = await deps.payments.createSwap(quote.estimateId);
+      result = { ok: true, swapId: swap.id, swapStatus: swap.status };
+    } catch (error) {
+      deps.logger.warn('swap/create failed', { quoteId: quote.id, error: errorFields(error) });
+      const failure = describeCreateFailure(createErrorOf(error), quote.from.symbol);
+      // A lost answer means the create was sent: unlike a crash while approving, we know it went out.
+      result = { ok: false, status: failure.status, failure: failure.text, ...(failure.status === 'outcome_unknown' ? { unknownCause: 'answer_lost' as const } : {}) };
+    }
+    const at = deps.now();
+    const entry = result.ok
+      ? auditEntry(at, 'swap_created', undefined, `swap ${result.swapId} ${result.swapStatus}`)
+      : auditEntry(at, result.status, undefined, result.failure);
+    await quotes.recordCreateResult(quote.id, result, at, entry);
+    await edits.refresh(quote.id);
+    if (result.ok) follower.start(quote.id);
+  }
+
+  return {
+    /** `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. */
+    async requestQuote(input: { userId: string; channelId: string; amountText: string; fromRef: string; toRef: string }): Promise<SlackMessage> {
+      parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
+      const [from, to] = await resolveBoth(input.fromRef, input.toRef);
+      const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
+      const quote = await postQuote({ requestedBy: input.userId, channelId: input.channelId, from: snapshotOf(from), to: snapshotOf(to), amountFrom });
+      return buildQuotePostedNote(quote, deps.policy);
+    },
+
+    /**
+     * Approve or Reject clicked on the quote message `origin`. The click must come from the quote's own
+     * message; then the approval rules, then an atomic claim on disk, then (for approve) one create.
+     */
+    async decide(quoteId: string, userId: string, decision: Decision, origin: ClickOrigin): Promise<ClickOutcome> {
+      const checked = await quoteOfClick(decision, quoteId, userId, origin);
+      if ('notice' in checked) return checked;
+      const now = deps.now();
+      const verdict = judgeDecision(deps.policy, checked.quote, userId, decision, now);
+      if (!verdict.allowed) return { notice: verdict.notice };
+      const claim = await quotes.claimDecision(quoteId, verdict.outcome, userId, now, decisionEntry(checked.quote, verdict.outcome, userId, now));
+      if (!claim.claimed) return { notice: alreadyDecidedNotice(claim.quote) };
+      await edits.refresh(quoteId);
+      if (claim.quote.status === 'approving') await executeApproved(claim.quote);
+      return verdict.notice === undefined ? {} : { notice: verdict.notice };
+    },
+
+    /** "New quote" on an expired or refused quote: the same parameters, a fresh estimate, a fresh approval. */
+    async requote(quoteId: string, userId: string, origin: ClickOrigin): Promise<ClickOutcome> {
+      const checked = await quoteOfClick('new_quote', quoteId, userId, origin);
+      if ('notice' in checked) return checked;
+      const { quote } = checked;
+      const permitted = mayRequote(deps.policy, quote, userId);
+      if (!permitted.allowed) return { notice: permitted.notice };
+      const claimed = await quotes.claimRequote(quoteId, randomUUID(), auditEntry(deps.now(), 'requote_requested', userId));
+      if (!claimed) return { notice: REQUOTE_TAKEN_NOTICE };
+      try {
+        const successor = await postQuote({
+          requestedBy: quote.requestedBy,
+          channelId: quote.channelId,
+          from: quote.from,
+          to: quote.to,
+          amountFrom: BigInt(quote.amountFrom),
+          replaces: quote.id,
+        });
+        await quotes.recordRequote(quoteId, successor.id, auditEntry(deps.now(), 'requoted', userId, `new quote ${successor.id}`));
+        await edits.refresh(quoteId);
+        return {};
+      } catch (error) {
+        await quotes.releaseRequote(quoteId, auditEntry(deps.now(), 'requote_failed', userId, error instanceof Error ? error.message : String(error)));
+        throw error;
+      }
+    },
+
+    /**
+     * At start: a quote left `approving` means the process died after writing the approval and before
+     * recording the create's answer: anywhere from just before sending swap/create to just after. So the
+     * create may or may not have been sent. It is never resent; it becomes `outcome_unknown` (`interrupted`)
+     * and the message says a person must check the dashboard. Swaps still in progress are followed again.
+     */
+    async recover(): Promise<void> {
+      for (const quote of await quotes.listQuotesByStatus('approving')) {
+        const at = deps.now();
+        await quotes.markOutcomeUnknown(quote.id, INTERRUPTED_FAILURE, at, auditEntry(at, 'outcome_unknown', undefined, INTERRUPTED_DETAIL));
+        await edits.refresh(quote.id);
+      }
+      for (const quote of await quotes.listQuotesToFollow()) follower.start(quote.id);
+    },
+
+    /** `/treasury swap <swap-id>`. */
+    showSwap: (swapId: string): Promise<SlackMessage> => showSwap(deps.payments, swapId),
+
+    /** `/treasury swaps`: the audit trail, newest first. */
+    showHistory: (limit = 15): Promise<SlackMessage> => showSwapHistory(quotes, limit),
+
+    /** Stops following swaps and retrying edits (shutdown); recover() picks swaps up again at the next start. */
+    stop(): void {
+      follower.stop();
+      edits.stop();
+    },
+  };
+}
+
+/** The swap feature. */
+export type SwapService = ReturnType<typeof createSwapService>;

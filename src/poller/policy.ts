@@ -1,0 +1,79 @@
+/** The poller's fixed rules, what one poll needs, and what it reports. */
+import type { Logger } from '../logger.js';
+import type { PaymentsClient } from '../payments/index.js';
+import type { BotStore } from '../store/state.js';
+import type { SourceName } from './facts.js';
+import type { AlertPoster } from './slack.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The poller's fixed rules (documented in the README). */
+export const POLL_POLICY = {
+  /** Withdrawals per page when walking the list (the simulator's and, we assume, the API's maximum). */
+  withdrawalsPerPage: 100,
+  /** Pending withdrawals and pending gas top-ups are followed this long after creation, then forgotten. */
+  pendingHorizonMs: 7 * DAY,
+  /** Failed payout tasks are looked for among tasks created this long ago at most (a task can fail long after creation). */
+  taskHorizonMs: 30 * DAY,
+  /** After a long outage, the withdrawal and gas lists are read back this far at most. */
+  maxCatchUpMs: 30 * DAY,
+  /** Each poll re-reads this much below the watermark (the newest createdAt seen): rows that became visible late. */
+  overlapMs: 15 * MINUTE,
+  /** Handled failures are remembered this long (longer than any window read), then pruned. */
+  retentionMs: 31 * DAY,
+  /** More new failures of one kind than this in one delivery: one summary instead of one message each. */
+  floodThreshold: 5,
+  /** Slack allows about one message per second per channel. */
+  minPostIntervalMs: 1_000,
+  /** Polls in a row a source may fail (network, 5xx, 429…) before the "cannot reach" alert; 401/403 alert at once. */
+  unreachableAfterPolls: 3,
+  /** A walk longer than this is refused (a runaway list, not history). */
+  maxPagesPerList: 500,
+} as const;
+
+/** Remembers when the last post went out, across polls, so posts stay a second apart. */
+export interface ChannelPacing {
+  lastPostMs: number | undefined;
+}
+
+/** What one poll needs; everything is injected so a test can run it against the simulator and a Slack stand-in. */
+export interface PollDeps {
+  payments: PaymentsClient;
+  store: BotStore;
+  slack: AlertPoster;
+  channel: string;
+  now: () => Date;
+  /** ALERT_LOOKBACK: how far back the first poll of a source alerts; older failures are recorded, not alerted. */
+  lookbackMs: number;
+  logger: Logger;
+  sleep: (ms: number) => Promise<void>;
+  /** Shared by the polls of one poller; a fresh one per poll by default. */
+  pacing?: ChannelPacing;
+  /** Monotonic clock for pacing; performance.now by default. */
+  clockMs?: () => number;
+  /** Aborted at shutdown: the poll stops between requests and posts, committing nothing half-read. */
+  signal?: AbortSignal;
+}
+
+/** What one source's read produced. */
+export type SourceReport = { ok: true; requests: number; newFailures: number } | { ok: false; code: string; error: string };
+
+/** What one poll did. */
+export interface PollReport {
+  at: Date;
+  sources: Record<SourceName, SourceReport>;
+  /** Alerts added to the outbox by this poll (health messages included). */
+  queued: number;
+  /** Messages Slack accepted in this poll. */
+  posted: number;
+  /** Failures marked alerted in this poll (a summary counts all it covers). */
+  alerted: number;
+  /** Alerts still waiting for Slack. */
+  waiting: number;
+  /** Why posting stopped, when Slack failed. */
+  slackError?: string;
+  /** The poll was stopped (shutdown) before it could commit. */
+  aborted?: boolean;
+}

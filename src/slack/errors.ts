@@ -1,0 +1,158 @@
+/**
+ * Slack's answers, read in one place: what an error means (our content, a setting a person must fix, a
+ * passing fault, a rate limit) and how to name it in a log line. Nothing here calls Slack.
+ */
+
+/** Thrown without calling Slack while a channel is still inside the Retry-After that Slack asked for. */
+export class SlackBackoffError extends Error {
+  readonly code = 'slack_backoff';
+  constructor(
+    readonly channel: string,
+    readonly waitMs: number,
+  ) {
+    super(`ratelimited (waiting ${Math.ceil(waitMs / 1000)} s more, as Slack asked)`);
+    this.name = 'SlackBackoffError';
+  }
+}
+
+/** A response_url post that Slack did not take (non-2xx), with its HTTP status. */
+export class ResponseUrlError extends Error {
+  readonly code = 'slack_response_url_error';
+  constructor(readonly statusCode: number) {
+    super(`the response_url answered HTTP ${statusCode}`);
+    this.name = 'ResponseUrlError';
+  }
+}
+
+// The WebClient's error codes (@slack/web-api ErrorCode), and Bolt's for respond().
+const PLATFORM = 'slack_webapi_platform_error';
+const RATE_LIMITED = 'slack_webapi_rate_limited_error';
+const HTTP = 'slack_webapi_http_error';
+const REQUEST = 'slack_webapi_request_error';
+const RESPOND = 'slack_bolt_respond_error';
+
+/** Slack errors that refuse this message's blocks (our fault, not Slack's state): no retry helps, plain text may. */
+const REFUSED_CONTENT = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'msg_blocks_too_long', 'too_many_attachments']);
+
+/** Slack errors no retry will cure: a person must fix the channel, the token or the scopes. */
+const NEEDS_A_PERSON = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'user_not_in_channel',
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'missing_scope',
+  'restricted_action',
+  'not_allowed_token_type',
+]);
+
+/** Tokens Slack refuses outright: the start-up check names SLACK_BOT_TOKEN for these. */
+const REJECTED_TOKEN = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked']);
+
+/**
+ * ok:false answers that say Slack itself stumbled, not that the request was wrong. `fatal_error` is left out on
+ * purpose: Slack says part of the operation may have happened, so a retry could post twice.
+ */
+const TRANSIENT_PLATFORM = new Set(['internal_error', 'service_unavailable']);
+
+interface SlackErrorShape {
+  code?: unknown;
+  name?: unknown;
+  data?: { error?: unknown };
+  statusCode?: unknown;
+  retryAfter?: unknown;
+  original?: { message?: unknown; name?: unknown };
+}
+
+const shape = (error: unknown): SlackErrorShape => (typeof error === 'object' && error !== null ? (error as SlackErrorShape) : {});
+
+/** The `error` field of Slack's ok:false answer (`channel_not_found`…), when the error is one. */
+export function slackErrorCode(error: unknown): string | undefined {
+  const e = shape(error);
+  return e.code === PLATFORM && typeof e.data?.error === 'string' ? e.data.error : undefined;
+}
+
+/** True when Slack refused the content of the message (blocks, length) rather than failing. */
+export function refusedContent(error: unknown): boolean {
+  const code = slackErrorCode(error);
+  return code !== undefined && REFUSED_CONTENT.has(code);
+}
+
+/** True when only a person can fix it: the channel, the bot's membership, the token or its scopes. */
+export function needsAPerson(error: unknown): boolean {
+  const code = slackErrorCode(error);
+  return code !== undefined && NEEDS_A_PERSON.has(code);
+}
+
+/** Seconds Slack asked us to wait, when the error is its `ratelimited` answer (1 s when it named none). */
+export function retryAfterSeconds(error: unknown): number | undefined {
+  const e = shape(error);
+  if (e.code !== RATE_LIMITED) return undefined;
+  return typeof e.retryAfter === 'number' && e.retryAfter >= 0 ? e.retryAfter : 1;
+}
+
+/** The HTTP status of a failed call or response_url post, when there was an answer at all. */
+function httpStatus(error: unknown): number | undefined {
+  const e = shape(error);
+  return typeof e.statusCode === 'number' ? e.statusCode : undefined;
+}
+
+/** True when the call never got an answer: a timeout or a network failure. */
+function noAnswer(error: unknown): boolean {
+  const e = shape(error);
+  if (e.code === REQUEST) return true;
+  // fetch (response_url posts) rejects with a TypeError on a network failure and a TimeoutError/AbortError on abort.
+  return e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof TypeError;
+}
+
+/**
+ * True for a failure that may pass by itself: Slack's 5xx or 408, `ratelimited` (also while we wait it out),
+ * a timeout, a network failure, or an ok:false that says Slack stumbled. Refused content and errors that need
+ * a person are never transient.
+ */
+export function isTransient(error: unknown): boolean {
+  const e = shape(error);
+  if (e.code === RATE_LIMITED || e.code === 'slack_backoff') return true;
+  if (e.code === PLATFORM) return TRANSIENT_PLATFORM.has(slackErrorCode(error) ?? '');
+  const status = httpStatus(error);
+  if (status !== undefined) return status >= 500 || status === 429 || status === 408;
+  return noAnswer(error);
+}
+
+/** A short reason for logs and `/treasury alerts`: the Slack error code, HTTP status, or network cause. Never a token. */
+export function describeSlackError(error: unknown): string {
+  const e = shape(error);
+  switch (e.code) {
+    case PLATFORM:
+      return typeof e.data?.error === 'string' ? e.data.error : 'refused';
+    case RATE_LIMITED:
+      return `ratelimited (retry after ${String(e.retryAfter)} s)`;
+    case 'slack_backoff':
+      return (error as Error).message;
+    case HTTP:
+    case RESPOND:
+    case 'slack_response_url_error':
+      return `HTTP ${String(e.statusCode)}`;
+    case REQUEST: {
+      const name = typeof e.original?.name === 'string' ? e.original.name : '';
+      return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : `network error${typeof e.original?.message === 'string' ? `: ${e.original.message}` : ''}`;
+    }
+    default:
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
+      return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Why the start-up token check (auth.test) failed, in one line a person can act on. */
+export function describeSlackStartupFailure(error: unknown): string {
+  const slackError = shape(error).data?.error;
+  if (typeof slackError === 'string' && REJECTED_TOKEN.has(slackError)) {
+    return `Slack rejected SLACK_BOT_TOKEN (${slackError}). Check the bot token of the installed app.`;
+  }
+  if (typeof slackError === 'string') return `Slack refused to start the app: ${slackError}.`;
+  return `Could not reach Slack to check the bot token: ${error instanceof Error ? error.message : String(error)}.`;
+}

@@ -1,0 +1,30 @@
+/** The Slack gateway: every message the bot sends goes through here, under one retry policy. */
+export {
+  createSlackGateway,
+  createSlackWebClient,
+  slackClientOptions,
+  decideAfterFailure,
+  retryDelayMs,
+  SLACK_RETRY_POLICY,
+  type SlackGateway,
+  type SlackGatewayOptions,
+  type SlackRetryPolicy,
+  type SlackMessageContent,
+  type SlackChatClient,
+  type CallOptions,
+  type PostOptions,
+  type Reply,
+  type ReplyFallback,
+  type FailureDecision,
+} from './gateway.js';
+export {
+  describeSlackError,
+  describeSlackStartupFailure,
+  isTransient,
+  needsAPerson,
+  refusedContent,
+  retryAfterSeconds,
+  slackErrorCode,
+  ResponseUrlError,
+  SlackBackoffError,
+} from './errors.js';

@@ -1,0 +1,294 @@
+// The Slack gateway's one retry policy, against the Slack stand-in over real HTTP with a real WebClient: what is
+// retried (5xx, timeouts, ratelimited within reason), what never is (refused content, errors a person must fix),
+// how Retry-After holds back one channel, and how a reply survives a failing response_url.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import {
+  createSlackGateway,
+  createSlackWebClient,
+  decideAfterFailure,
+  describeSlackError,
+  isTransient,
+  needsAPerson,
+  refusedContent,
+  SLACK_RETRY_POLICY,
+  SlackBackoffError,
+  type SlackGateway,
+  type SlackRetryPolicy,
+} from '../../src/slack/index.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+
+const TOKEN = 'xoxb-gateway-test';
+let slack: SlackStandIn;
+beforeAll(async () => {
+  slack = await startSlackStandIn({ botToken: TOKEN });
+});
+afterAll(() => slack.close());
+beforeEach(() => slack.reset());
+
+interface Rig {
+  gateway: SlackGateway;
+  /** Every wait the gateway asked for; waiting moves the clock instead of time passing. */
+  sleeps: number[];
+  clock: { ms: number };
+  logs: string[];
+}
+
+function gatewayRig(options: { policy?: Partial<SlackRetryPolicy>; timeoutMs?: number } = {}): Rig {
+  const clock = { ms: 1_700_000_000_000 };
+  const sleeps: number[] = [];
+  const logs: string[] = [];
+  const gateway = createSlackGateway({
+    client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: options.timeoutMs ?? 2_000 }),
+    now: () => clock.ms,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock.ms += ms;
+    },
+    logger: createLogger('debug', (line) => logs.push(line)),
+    policy: options.policy,
+  });
+  return { gateway, sleeps, clock, logs };
+}
+
+const failure = (promise: Promise<unknown>) => promise.then(
+  () => {
+    throw new Error('expected the call to fail');
+  },
+  (error: unknown) => error,
+);
+
+describe('the retry policy as a table', () => {
+  const platform = (error: string) => ({ code: 'slack_webapi_platform_error', data: { ok: false, error } });
+  const http = (statusCode: number) => ({ code: 'slack_webapi_http_error', statusCode });
+  const ratelimited = (retryAfter: number) => ({ code: 'slack_webapi_rate_limited_error', retryAfter });
+  const timeout = { code: 'slack_webapi_request_error', original: { name: 'TimeoutError', message: 'aborted' } };
+
+  it.each([
+    ['HTTP 500', http(500), 0, true, { retry: true, delayMs: 500 }],
+    ['HTTP 503, second retry', http(503), 1, true, { retry: true, delayMs: 1_000 }],
+    ['HTTP 503, retries used up', http(503), 2, true, { retry: false }],
+    ['timeout', timeout, 0, true, { retry: true, delayMs: 500 }],
+    ['ok:false internal_error', platform('internal_error'), 0, true, { retry: true, delayMs: 500 }],
+    ['ratelimited 5 s', ratelimited(5), 0, true, { retry: true, afterRetryAfter: true }],
+    ['ratelimited 120 s (longer than anyone should wait)', ratelimited(120), 0, true, { retry: false }],
+    ['invalid_blocks', platform('invalid_blocks'), 0, true, { retry: false }],
+    ['msg_too_long', platform('msg_too_long'), 0, true, { retry: false }],
+    ['channel_not_found', platform('channel_not_found'), 0, true, { retry: false }],
+    ['not_in_channel', platform('not_in_channel'), 0, true, { retry: false }],
+    ['invalid_auth', platform('invalid_auth'), 0, true, { retry: false }],
+    ['missing_scope', platform('missing_scope'), 0, true, { retry: false }],
+    ['HTTP 400', http(400), 0, true, { retry: false }],
+    ['HTTP 500 when the caller must not wait', http(500), 0, false, { retry: false }],
+    ['ratelimited when the caller must not wait', ratelimited(1), 0, false, { retry: false }],
+  ])('%s', (_name, error, attempt, wait, expected) => {
+    expect(decideAfterFailure(SLACK_RETRY_POLICY, error, attempt, wait)).toEqual(expected);
+  });
+
+  it('reads Slack error codes in one place', () => {
+    expect(refusedContent(platform('invalid_blocks'))).toBe(true);
+    expect(refusedContent(platform('channel_not_found'))).toBe(false);
+    expect(needsAPerson(platform('channel_not_found'))).toBe(true);
+    expect(needsAPerson(platform('invalid_blocks'))).toBe(false);
+    expect(isTransient(http(502))).toBe(true);
+    expect(isTransient({ statusCode: 404 })).toBe(false);
+    expect(isTransient(new TypeError('fetch failed'))).toBe(true);
+    expect(describeSlackError(timeout)).toBe('timeout');
+    expect(describeSlackError(new SlackBackoffError('C1', 2_500))).toBe('ratelimited (waiting 3 s more, as Slack asked)');
+  });
+});
+
+describe('messages in a channel', () => {
+  it('a 5xx is retried after a pause, and the message arrives once', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.failNext('chat.postMessage', { status: 500 });
+    const ts = await gateway.post('C_DESK', { text: 'quote' });
+    expect(slack.messages('C_DESK')).toEqual([expect.objectContaining({ ts, text: 'quote' })]);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it('an edit keeps failing with 503: three attempts with growing pauses, then Slack\'s error', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const ts = await gateway.post('C_DESK', { text: 'v1' });
+    slack.failNext('chat.update', { status: 503 }, 3);
+    const error = await failure(gateway.update('C_DESK', ts, { text: 'v2' }));
+    expect(describeSlackError(error)).toBe('HTTP 503');
+    expect(slack.callsOf('chat.update')).toHaveLength(3);
+    expect(sleeps).toEqual([500, 1_000]);
+    // The next edit goes through.
+    await gateway.update('C_DESK', ts, { text: 'v3' });
+    expect(slack.messages('C_DESK')[0]?.text).toBe('v3');
+  });
+
+  it.each(['invalid_blocks', 'msg_blocks_too_long', 'channel_not_found', 'not_in_channel'])('%s is never retried', async (code) => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.failNext('chat.postMessage', { error: code });
+    const error = await failure(gateway.post('C_DESK', { text: 'x' }));
+    expect(describeSlackError(error)).toBe(code);
+    // The swap feature reads Slack's code from the error: the gateway passes Slack's own error through.
+    expect(error).toMatchObject({ data: { error: code } });
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a call that times out is tried again; in no-wait mode it fails at once as "timeout"', async () => {
+    const { gateway } = gatewayRig({ timeoutMs: 300 });
+    slack.failNext('chat.postMessage', { delayMs: 1_000 });
+    await gateway.post('C_DESK', { text: 'after a timeout' });
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+
+    slack.failNext('chat.postMessage', { delayMs: 1_000 });
+    const error = await failure(gateway.post('C_DESK', { text: 'no wait' }, { wait: false }));
+    expect(describeSlackError(error)).toBe('timeout');
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(3);
+  });
+
+  it('with retries set to 0, a 5xx fails at once', async () => {
+    const { gateway } = gatewayRig({ policy: { retries: 0 } });
+    slack.failNext('chat.postMessage', { status: 502 });
+    expect(describeSlackError(await failure(gateway.post('C_DESK', { text: 'x' })))).toBe('HTTP 502');
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+  });
+});
+
+describe('Retry-After, per channel', () => {
+  it('a waiting call sits out the Retry-After, then posts; other channels are not held back', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.failNext('chat.postMessage', { status: 429, retryAfter: 5 });
+    await gateway.post('C_BUSY', { text: 'quote' });
+    expect(sleeps).toEqual([5_000]);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+    expect(slack.messages('C_BUSY').map((m) => m.text)).toEqual(['quote']);
+  });
+
+  it('inside the wait, no call reaches Slack for that channel, whoever asks; after it, calls go out', async () => {
+    const { gateway, clock, sleeps } = gatewayRig({ policy: { maxWaitMs: 10_000 } });
+    slack.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
+    // Longer than a caller should wait: the call fails with Slack's answer.
+    expect(describeSlackError(await failure(gateway.post('C_BUSY', { text: 'a' })))).toBe('ratelimited (retry after 30 s)');
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+
+    clock.ms += 10_000;
+    for (const attempt of [
+      gateway.post('C_BUSY', { text: 'b' }, { wait: false }),
+      gateway.post('C_BUSY', { text: 'c' }),
+      gateway.postEphemeral('C_BUSY', 'U1', { text: 'd' }),
+    ]) {
+      const error = await failure(attempt);
+      expect(error).toBeInstanceOf(SlackBackoffError);
+      expect(describeSlackError(error)).toBe('ratelimited (waiting 20 s more, as Slack asked)');
+    }
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(0);
+
+    await gateway.post('C_OTHER', { text: 'elsewhere' });
+    expect(slack.messages('C_OTHER')).toHaveLength(1);
+
+    // 5 s before the end a waiting call sits out the rest; a no-wait call would still be refused.
+    clock.ms += 15_000;
+    await gateway.post('C_BUSY', { text: 'e' });
+    expect(sleeps).toEqual([5_000]);
+    expect(slack.messages('C_BUSY').map((m) => m.text)).toEqual(['e']);
+  });
+
+  it('a 429 in no-wait mode fails at once and blocks the channel for waiting callers too', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.failNext('chat.postMessage', { status: 429, retryAfter: 2 });
+    expect(describeSlackError(await failure(gateway.post('C_ALERTS', { text: 'alert' }, { wait: false })))).toBe('ratelimited (retry after 2 s)');
+    expect(sleeps).toEqual([]);
+    await gateway.post('C_ALERTS', { text: 'quote' });
+    expect(sleeps).toEqual([2_000]);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+  });
+});
+
+describe('replies through a response_url', () => {
+  const reply = { response_type: 'ephemeral' as const, text: 'Balances', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Balances*' } }] };
+
+  it('a 500 is retried on the same url; the reply arrives once and no fallback is sent', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const url = slack.createResponseUrl();
+    slack.failNext('response_url', { status: 500 });
+    await gateway.respond(url, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(slack.responses(url).map((r) => r.text)).toEqual(['Balances']);
+    expect(sleeps).toEqual([500]);
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(0);
+  });
+
+  it('a url that keeps failing: three posts, then the reply comes as a private message in the same channel', async () => {
+    const { gateway, logs } = gatewayRig();
+    const url = slack.createResponseUrl();
+    slack.failNext('response_url', { status: 500 }, 3);
+    await gateway.respond(url, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(slack.responses(url)).toHaveLength(0);
+    const [ephemeral] = slack.callsOf('chat.postEphemeral');
+    expect(ephemeral?.args).toMatchObject({ channel: 'C_DESK', user: 'U_CAROL', text: 'Balances' });
+    expect(JSON.stringify(ephemeral?.args.blocks)).toContain('*Balances*');
+    expect(logs.join('\n')).toContain('HTTP 500');
+    // The url is never in the log.
+    expect(logs.join('\n')).not.toContain(url);
+  });
+
+  it('a used-up url (404) is not tried again: the reply goes straight to a private message', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const url = slack.createResponseUrl();
+    // Only the first post fails: a second try on the url would succeed, so a reply there means a retry.
+    slack.failNext('response_url', { status: 404 });
+    await gateway.respond(url, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(slack.responses(url)).toHaveLength(0);
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a shared (in_channel) reply falls back to a message in the channel', async () => {
+    const { gateway } = gatewayRig();
+    const url = slack.createResponseUrl();
+    slack.failNext('response_url', { status: 404 });
+    await gateway.respond(url, { ...reply, response_type: 'in_channel' }, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(slack.messages('C_DESK').map((m) => m.text)).toEqual(['Balances']);
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(0);
+  });
+
+  it('works with Bolt\'s respond(): its errors carry the status the same way', async () => {
+    const { gateway } = gatewayRig();
+    const url = slack.createResponseUrl();
+    slack.failNext('response_url', { status: 503 });
+    let posts = 0;
+    const respond = async (message: unknown) => {
+      posts += 1;
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
+      if (!response.ok) throw Object.assign(new Error(`Failed to respond: ${response.status}`), { code: 'slack_bolt_respond_error', statusCode: response.status });
+      return response;
+    };
+    await gateway.respond(respond, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(posts).toBe(2);
+    expect(slack.responses(url)).toHaveLength(1);
+  });
+
+  it('when the fallback fails too, the failure is logged and nothing throws', async () => {
+    const { gateway, logs } = gatewayRig();
+    const url = slack.createResponseUrl();
+    slack.failNext('response_url', { status: 404 });
+    slack.failNext('chat.postEphemeral', { error: 'channel_not_found' });
+    await gateway.respond(url, reply, { channelId: 'C_GONE', userId: 'U_CAROL' });
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
+    expect(logs.join('\n')).toMatch(/could not deliver a reply to Slack at all.*channel_not_found/);
+  });
+});
+
+describe('other calls', () => {
+  it('run() retries a method under the same policy (the start-up token check)', async () => {
+    const client = createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 2_000 });
+    const sleeps: number[] = [];
+    const gateway = createSlackGateway({ client, sleep: async (ms) => void sleeps.push(ms) });
+    slack.failNext('auth.test', { status: 500 });
+    await expect(gateway.run('auth.test', () => client.auth.test())).resolves.toMatchObject({ ok: true });
+    expect(sleeps).toEqual([500]);
+
+    const wrong = createSlackWebClient({ token: 'xoxb-wrong', slackApiUrl: slack.apiUrl });
+    const refused = await failure(gateway.run('auth.test', () => wrong.auth.test()));
+    expect(describeSlackError(refused)).toBe('invalid_auth');
+    expect(sleeps).toEqual([500]);
+  });
+});
