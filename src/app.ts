@@ -6,7 +6,7 @@ import { guardSlackRequests } from './http-guard.js';
 import { errorFields, type Logger } from './logger.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
-import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps.js';
+import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
 import { createAlertPoller, createAlertPoster, type AlertPoller } from './poller/index.js';
 import { createSlackGateway, slackClientOptions, type SlackGateway } from './slack/gateway.js';
 import { describeSlackStartupFailure } from './slack/errors.js';

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
 
   logger.info(config.slackAppToken ? `connected to Slack in Socket Mode; /healthz on port ${port}` : `listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
   if (treasury.alerts) {
-    const next = treasury.alerts.status().nextRun;
+    const next = (await treasury.alerts.status()).nextRun;
     logger.info(`alert poller on: posting to ${treasury.alerts.channel} on schedule "${config.pollSchedule}"; next poll ${next ? next.toISOString() : 'not scheduled'}`);
   } else {
     logger.info('alert poller off: ALERT_CHANNEL is not set, so no failure alerts will be posted');

@@ -4,7 +4,7 @@
  * SUMMARY_LIST_CAP failures, one line each).
  */
 import type { AlertStatusView } from '../domain/alerts.js';
-import type { AlertFacts, FailureFacts } from '../store/state.js';
+import type { AlertFacts, FailureFacts } from '../domain/alerts.js';
 import { clipText, context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
 import {
   formatCryptoAmount,

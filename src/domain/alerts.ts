@@ -1,3 +1,86 @@
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------------------
+// Alert facts: everything an alert message is built from, kept with the alert so that it can be (re)posted
+// without asking the API again. Times are ISO strings from Date.toISOString(), so they also compare as strings.
+
+const Network = z.object({ title: z.string(), symbol: z.string() });
+
+/** A fee leg as an alert shows it (the gas `charged` and `topUp` legs). */
+const AlertLeg = z.object({ amountFormatted: z.string(), currency: z.string(), amountInUsd: z.string().nullable() });
+
+/** Fields every failure alert carries. */
+const recordFields = { id: z.string(), status: z.string(), createdAt: z.string() };
+
+/** An amount as a withdrawal or task alert shows it: base units of the crypto, with its USD value. */
+const amountFields = {
+  symbol: z.string(),
+  decimals: z.number().int(),
+  network: Network,
+  /** Base units. */
+  amount: z.string(),
+  amountInUsd: z.string().nullable(),
+};
+
+/** What an alert about a failed withdrawal shows; kept so the alert can be (re)posted without the API. */
+export const WithdrawalAlertFacts = z.object({
+  kind: z.literal('withdrawal'),
+  ...recordFields,
+  ...amountFields,
+  address: z.string(),
+  txHash: z.string().nullable(),
+});
+
+/** What an alert about a failed payout task shows. */
+export const TaskAlertFacts = z.object({
+  kind: z.literal('task'),
+  ...recordFields,
+  subStatus: z.string().nullable(),
+  ...amountFields,
+  type: z.string(),
+  targetsCount: z.number().int(),
+  payoutId: z.string(),
+  assetId: z.string(),
+  transferTxHash: z.string().nullable(),
+  payoutTxHash: z.string().nullable(),
+});
+
+/** What an alert about a gas top-up short of donor balance shows. */
+export const GasAlertFacts = z.object({
+  kind: z.literal('gas'),
+  ...recordFields,
+  subStatus: z.string().nullable(),
+  network: Network,
+  targetAddress: z.string(),
+  txHash: z.string().nullable(),
+  /** What could not be charged to the gas liquidity address, in the donor stablecoin. */
+  charged: AlertLeg.nullable(),
+  topUp: AlertLeg.nullable(),
+  pipelineId: z.string(),
+});
+
+/** The poller could not read the payment API (or the key was refused). */
+export const ApiDownFacts = z.object({
+  kind: z.literal('api_down'),
+  since: z.string(),
+  problems: z.array(z.object({ source: z.string(), code: z.string(), message: z.string(), polls: z.number().int() })),
+});
+
+/** The payment API answers again after an `api_down` alert. */
+export const ApiRecoveredFacts = z.object({
+  kind: z.literal('api_recovered'),
+  since: z.string(),
+  recoveredAt: z.string(),
+});
+
+/** Everything an alert message is built from. */
+export const AlertFacts = z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts, ApiDownFacts, ApiRecoveredFacts]);
+export type AlertFacts = z.infer<typeof AlertFacts>;
+/** The three kinds of failure the poller watches. */
+export type FailureFacts = Extract<AlertFacts, { kind: 'withdrawal' | 'task' | 'gas' }>;
+
+// ---------------------------------------------------------------------------------------------------------
+
 /**
  * What `/treasury alerts` shows about the alert poller: the poller reads it from its state, the view renders it.
  * It lives here so that the view (blocks) and the poller both depend on it, and not on each other.

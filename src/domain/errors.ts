@@ -1,5 +1,3 @@
-import { escapeText } from './text.js';
-
 /**
  * A problem told to the person in plain words, with no technical detail (that goes to the log). Features,
  * parsers and listeners throw it (or a subclass); the failure view shows `mrkdwn` as is. `code` is stable, for
@@ -32,8 +30,8 @@ export class AmountError extends UserFacingError {
   readonly reason: string;
 
   constructor(code: AmountErrorCode, reason: string) {
-    // The failure view has always escaped the reason once more; kept so the rendered text does not change.
-    super(escapeText(reason), code, reason);
+    // The reason is mrkdwn already (what the person typed is escaped where it is quoted): never escape it twice.
+    super(reason, code, reason);
     this.name = 'AmountError';
     this.reason = reason;
   }

@@ -1,5 +1,5 @@
 import type { FeatureDeps } from '../features/lookups.js';
-import type { SwapService } from '../features/swaps.js';
+import type { SwapService } from '../features/swaps/index.js';
 import type { Logger } from '../logger.js';
 import type { AlertStatusView } from '../domain/alerts.js';
 import type { SlackGateway } from '../slack/gateway.js';
@@ -11,7 +11,7 @@ export interface ListenerDeps extends FeatureDeps {
   treasuryUsers: readonly string[];
   swaps: SwapService;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
-  alerts?: { status(): AlertStatusView };
+  alerts?: { status(): Promise<AlertStatusView> };
   /** Replies go through the Slack gateway (response_url with retries, then a message as fallback). */
   slack: Pick<SlackGateway, 'respond'>;
 }

@@ -58,13 +58,13 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
   const clock = deps.clockMs ?? (() => performance.now());
   let posted = 0;
   let alerted = 0;
-  for (const delivery of planDeliveries(deps.store.read().alerts.outbox, now)) {
+  for (const delivery of planDeliveries((await deps.store.alerts.readAlerts()).outbox, now)) {
     if (deps.signal?.aborted) break;
     if (pacing.lastPostMs !== undefined) {
       const wait = POLL_POLICY.minPostIntervalMs - (clock() - pacing.lastPostMs);
       if (wait > 0) await deps.sleep(wait);
     }
-    const attemptedAt = deps.now().toISOString();
+    const attemptedAt = deps.now();
     try {
       await postWithFallback(deps, delivery.message);
     } catch (error) {
@@ -75,25 +75,14 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
       } else {
         deps.logger.warn('alert poller: Slack did not accept an alert; it stays queued for the next poll', fields);
       }
-      await deps.store.update((state) => {
-        state.alerts.lastDelivery = { at: attemptedAt, ok: false, error: reason };
-      });
+      await deps.store.alerts.recordDeliveryFailure(attemptedAt, reason);
       return { posted, alerted, slackError: reason };
     } finally {
       pacing.lastPostMs = clock();
     }
     posted += 1;
     const keys = new Set(delivery.items.map((item) => item.key));
-    await deps.store.update((state) => {
-      const alerts = state.alerts;
-      alerts.outbox = alerts.outbox.filter((item) => !keys.has(item.key));
-      for (const item of delivery.items) {
-        if (item.facts.kind === 'api_down' || item.facts.kind === 'api_recovered') continue;
-        alerts.alerted[item.key] = { createdAt: item.facts.createdAt, at: attemptedAt };
-        alerted += 1;
-      }
-      alerts.lastDelivery = { at: attemptedAt, ok: true };
-    });
+    alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt);
     deps.logger.info('alert posted', { keys: keys.size === 1 ? [...keys][0] : `${keys.size} in one summary` });
   }
   return { posted, alerted };

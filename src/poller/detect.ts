@@ -2,6 +2,7 @@
  * Detection: reads each source of the payment API and says which failures it saw, without writing anything.
  * A source that fails half-way reports an error and keeps its place (see commit.ts).
  */
+import { clipText } from '../domain/text.js';
 import { PaymentsError, type GasDistribution, type PayoutTask, type Withdrawal } from '../payments/index.js';
 import type { AlertSourceState, FailureFacts } from '../store/state.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE, taskFacts, withdrawalFacts, type SourceName } from './facts.js';
@@ -108,7 +109,7 @@ async function detectWithdrawals(deps: PollDeps, source: AlertSourceState, now: 
     } else if (row.status === 'success') {
       delete tracking[row.id];
     } else {
-      // pending, or a status the spec does not list: it may still fail.
+      // pending, or a status the API documentation does not list (docs/payments-api.md#statuses): it may still fail.
       tracking[row.id] = row.createdAt.toISOString();
     }
   }
@@ -204,5 +205,5 @@ export const DETECTORS: Record<SourceName, (deps: PollDeps, source: AlertSourceS
 export function describeReadError(error: unknown): { code: string; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof PaymentsError ? error.code : error instanceof ListTooLongError ? error.code : 'internal';
-  return { code, message: message.length > 300 ? `${message.slice(0, 299)}…` : message };
+  return { code, message: clipText(message, 300) };
 }

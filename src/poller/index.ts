@@ -25,7 +25,7 @@ export interface AlertPoller {
   /** One poll now, unless one is running (then false). */
   runNow(): Promise<boolean>;
   /** What `/treasury alerts` shows. */
-  status(): AlertStatusView;
+  status(): Promise<AlertStatusView>;
   /** The report of the last finished poll. */
   lastReport(): PollReport | undefined;
 }
@@ -71,9 +71,9 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
     stop: () => schedule.stop(),
     runNow: () => schedule.runNow(),
     lastReport: () => last,
-    status: () => {
+    status: async () => {
       const s = schedule.status();
-      return readAlertStatus(options.store.read().alerts, options.now(), {
+      return readAlertStatus(await options.store.alerts.readAlerts(), options.now(), {
         channel: options.channel,
         expression: options.schedule,
         nextRun: s.nextRun,

@@ -23,7 +23,7 @@ export { planDeliveries, type Delivery } from './deliver.js';
 /** Runs one poll: read every source, commit what was read, post the outbox. Never throws for API or Slack failures. */
 export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   const now = deps.now();
-  const state = deps.store.read().alerts;
+  const state = await deps.store.alerts.readAlerts();
   const outcomes = {} as Record<SourceName, Outcome>;
   for (const name of SOURCES) {
     try {
@@ -35,14 +35,14 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
       outcomes[name] = { ok: false, ...problem };
     }
   }
-  const waitingNow = () => deps.store.read().alerts.outbox.length;
+  const waitingNow = async () => (await deps.store.alerts.readAlerts()).outbox.length;
   if (deps.signal?.aborted || SOURCES.some((name) => outcomes[name] === undefined)) {
-    return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: waitingNow(), aborted: true };
+    return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: await waitingNow(), aborted: true };
   }
-  const { queued, newFailures } = await deps.store.update((draft) => commitDetections(draft.alerts, outcomes, now));
+  const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) => commitDetections(alerts, outcomes, now));
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
-  return { at: now, sources: reportsOf(outcomes, newFailures), queued, ...delivery, waiting: waitingNow() };
+  return { at: now, sources: reportsOf(outcomes, newFailures), queued, ...delivery, waiting: await waitingNow() };
 }
 
 function reportsOf(outcomes: Partial<Record<SourceName, Outcome>>, newFailures: Partial<Record<SourceName, number>>): Record<SourceName, SourceReport> {

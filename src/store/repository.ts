@@ -5,6 +5,7 @@
  */
 import type { DecisionOutcome } from '../domain/approval.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
+import type { AlertsState, OutboxItem } from './state.js';
 
 /** The outcome of claimDecision: the caller's decision won, or the quote as the earlier winner left it. */
 export type DecisionClaim = { claimed: true; quote: SwapQuote } | { claimed: false; quote: SwapQuote };
@@ -56,4 +57,22 @@ export interface SwapQuoteRepository {
   recordRequote(id: string, successorId: string, entry: AuditEntry): Promise<void>;
   /** Making the successor failed: the claim is released, so "New quote" can be tried again. */
   releaseRequote(id: string, entry: AuditEntry): Promise<void>;
+}
+
+/**
+ * The alert poller's bookkeeping, persisted: what each source has read, the outbox of alerts waiting for
+ * Slack, and the failures already alerted. Every method resolves once the change is durable.
+ */
+export interface AlertRepository {
+  /** The bookkeeping as last committed (a copy: changing it changes nothing). */
+  readAlerts(): Promise<AlertsState>;
+  /**
+   * Applies one poll's reading in one atomic change (new alerts into the outbox, each source's place, health,
+   * pruning). `apply` is a pure function of the current bookkeeping; it may run again if the store retries.
+   */
+  commitPoll<R>(apply: (alerts: AlertsState) => R): Promise<R>;
+  /** Slack accepted the message covering `items`: they leave the outbox, and failures count as alerted. Returns how many did. */
+  recordDelivered(items: readonly OutboxItem[], at: Date): Promise<number>;
+  /** Slack did not take a message; the outbox stays as it is for the next poll. */
+  recordDeliveryFailure(at: Date, reason: string): Promise<void>;
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { AlertFacts } from '../domain/alerts.js';
 import { SwapQuote } from '../domain/swap-quote.js';
 import type { Logger } from '../logger.js';
-import type { SwapQuoteRepository } from './repository.js';
+import type { AlertRepository, SwapQuoteRepository } from './repository.js';
+import { createLowdbAlertRepository } from './alerts.js';
 import { CorruptStateError, openStore, type Loaded, type RejectedRecord, type Store } from './store.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
 
@@ -12,80 +14,8 @@ export { AssetSnapshot, AuditEntry, QUOTE_STATUSES, SwapQuote, type QuoteStatus 
 // ---------------------------------------------------------------------------------------------------------
 // Alert poller. Times are ISO strings from Date.toISOString(), so they also compare as strings.
 
-const Network = z.object({ title: z.string(), symbol: z.string() });
-
-/** A fee leg as an alert shows it (the gas `charged` and `topUp` legs). */
-const AlertLeg = z.object({ amountFormatted: z.string(), currency: z.string(), amountInUsd: z.string().nullable() });
-
-/** Fields every failure alert carries. */
-const recordFields = { id: z.string(), status: z.string(), createdAt: z.string() };
-
-/** An amount as a withdrawal or task alert shows it: base units of the crypto, with its USD value. */
-const amountFields = {
-  symbol: z.string(),
-  decimals: z.number().int(),
-  network: Network,
-  /** Base units. */
-  amount: z.string(),
-  amountInUsd: z.string().nullable(),
-};
-
-/** What an alert about a failed withdrawal shows; kept so the alert can be (re)posted without the API. */
-export const WithdrawalAlertFacts = z.object({
-  kind: z.literal('withdrawal'),
-  ...recordFields,
-  ...amountFields,
-  address: z.string(),
-  txHash: z.string().nullable(),
-});
-
-/** What an alert about a failed payout task shows. */
-export const TaskAlertFacts = z.object({
-  kind: z.literal('task'),
-  ...recordFields,
-  subStatus: z.string().nullable(),
-  ...amountFields,
-  type: z.string(),
-  targetsCount: z.number().int(),
-  payoutId: z.string(),
-  assetId: z.string(),
-  transferTxHash: z.string().nullable(),
-  payoutTxHash: z.string().nullable(),
-});
-
-/** What an alert about a gas top-up short of donor balance shows. */
-export const GasAlertFacts = z.object({
-  kind: z.literal('gas'),
-  ...recordFields,
-  subStatus: z.string().nullable(),
-  network: Network,
-  targetAddress: z.string(),
-  txHash: z.string().nullable(),
-  /** What could not be charged to the gas liquidity address, in the donor stablecoin. */
-  charged: AlertLeg.nullable(),
-  topUp: AlertLeg.nullable(),
-  pipelineId: z.string(),
-});
-
-/** The poller could not read the payment API (or the key was refused). */
-export const ApiDownFacts = z.object({
-  kind: z.literal('api_down'),
-  since: z.string(),
-  problems: z.array(z.object({ source: z.string(), code: z.string(), message: z.string(), polls: z.number().int() })),
-});
-
-/** The payment API answers again after an `api_down` alert. */
-export const ApiRecoveredFacts = z.object({
-  kind: z.literal('api_recovered'),
-  since: z.string(),
-  recoveredAt: z.string(),
-});
-
-/** Everything an alert message is built from. */
-export const AlertFacts = z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts, ApiDownFacts, ApiRecoveredFacts]);
-export type AlertFacts = z.infer<typeof AlertFacts>;
-/** The three kinds of failure the poller watches. */
-export type FailureFacts = Extract<AlertFacts, { kind: 'withdrawal' | 'task' | 'gas' }>;
+// The alert facts are domain records (src/domain/alerts.ts); the outbox stores them as they are.
+export { AlertFacts, type FailureFacts } from '../domain/alerts.js';
 
 /** An alert waiting for Slack to accept it. It leaves the outbox only after Slack accepted it. */
 export const OutboxItem = z.object({
@@ -289,13 +219,13 @@ export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
 }
 
 /**
- * The bot's state store. Swap quotes go through `swapQuotes`, the repository of named operations; the alert
- * poller still reads and updates `alerts` through `read()` / `update()`.
+ * The bot's state store. The features write through its repositories of named operations: `swapQuotes` for
+ * the swap feature, `alerts` for the alert poller. `read()` stays for start-up checks and tests.
  */
-export type BotStore = Store<BotState> & { readonly swapQuotes: SwapQuoteRepository };
+export type BotStore = Store<BotState> & { readonly swapQuotes: SwapQuoteRepository; readonly alerts: AlertRepository };
 
 /** Opens DATA_FILE as the bot's state. */
 export async function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
   const store = await openStore({ file, load: loadBotState, empty: emptyState, logger, now });
-  return Object.assign(store, { swapQuotes: createLowdbSwapQuoteRepository(store) });
+  return Object.assign(store, { swapQuotes: createLowdbSwapQuoteRepository(store), alerts: createLowdbAlertRepository(store) });
 }

@@ -36,7 +36,7 @@ import {
   type PayoutTask,
   type Withdrawal,
 } from '../../src/payments/index.js';
-import type { AlertFacts, FailureFacts } from '../../src/store/state.js';
+import type { AlertFacts, FailureFacts } from '../../src/domain/alerts.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -392,5 +392,19 @@ describe('alerts (alerts.ts)', () => {
     expect(text).toContain('• *Withdrawals*: last successful poll 2026-11-22 11:59 UTC (1 minute ago) · :warning: failed 2 polls in a row');
     expect(text).toContain('*Last error*\nSlack, 2026-11-22 11:58 UTC: ratelimited');
     expect(visible(buildAlertStatus(null, NOW))).toContain('The alert poller is off: `ALERT_CHANNEL` is not set.');
+  });
+});
+
+describe('an amount a person typed, in the failure reply', () => {
+  it('is escaped once: `<x>` reads as "<x>" in Slack, not as "&lt;x&gt;"', () => {
+    let error: unknown;
+    try {
+      parseTokenAmount('<x>', 6);
+    } catch (caught) {
+      error = caught;
+    }
+    const text = buildFailure(error).text;
+    expect(text).toBe('"&lt;x&gt;" is not a number.');
+    expect(text).not.toContain('&amp;');
   });
 });

@@ -1,4 +1,4 @@
-// Asset balances arrive in base units (the spec's conventions table) and are shown in token units, exactly.
+// Asset balances arrive in base units (docs/payments-api.md#units) and are shown in token units, exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';

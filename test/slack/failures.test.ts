@@ -62,7 +62,7 @@ describe('API failures get a clear answer, and the bot stays healthy', () => {
     expect(stack.simulator.requestCount('listAssets')).toBe(3);
   });
 
-  it('403 where the spec names no permission: says a permission is missing, without inventing its name', async () => {
+  it('403 where the API documentation names no permission: says a permission is missing, without inventing its name', async () => {
     stack.simulator.injectFault('createInvoice', { status: 403 });
     const answer = await ask(stack, 'invoice $5');
     expect(answer.text).toContain('The payment API key lacks a permission needed for this.');

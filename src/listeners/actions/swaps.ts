@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import type { ClickOrigin, ClickOutcome } from '../../features/swaps.js';
+import type { ClickOrigin, ClickOutcome } from '../../features/swaps/index.js';
 import { errorFields } from '../../logger.js';
 import type { ListenerDeps } from '../deps.js';
 

@@ -40,7 +40,7 @@ async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId:
     case 'swaps':
       return deps.swaps.showHistory();
     case 'alerts':
-      return buildAlertStatus(deps.alerts?.status() ?? null, deps.now());
+      return buildAlertStatus((await deps.alerts?.status()) ?? null, deps.now());
   }
 }
 
