@@ -1,11 +1,14 @@
 /**
  * The quote message in the channel, kept in step with the record: every edit re-renders the quote as stored,
- * so the message always tells the truth. An edit Slack refuses (5xx, rate limit) is tried again later.
+ * so the message always tells the truth. An edit that failed for a passing reason (5xx, rate limit, timeout, after
+ * the gateway's own quick retries) is tried again later; one Slack refused for good (its blocks, the channel, the
+ * token) is not, since no retry can cure it.
  */
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildQuoteMessage } from '../../blocks/swaps.js';
 import type { ApprovalPolicy } from '../../domain/approval.js';
-import { errorFields, type Logger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
+import { describeSlackError, isTransient } from '../../slack/errors.js';
 import type { SwapQuoteRepository } from '../../store/repository.js';
 
 /** Posts and edits the in-channel quote message (chat.postMessage / chat.update). */
@@ -56,8 +59,8 @@ export function createQuoteMessageEditor(deps: QuoteMessageEditorDeps) {
     try {
       await deps.messenger.update(quote.channelId, quote.messageTs, buildQuoteMessage(quote, deps.policy, deps.now()));
     } catch (error) {
-      const delay = delays[attempt];
-      deps.logger.error('could not update the swap quote message', { quoteId, willRetry: delay !== undefined, error: errorFields(error) });
+      const delay = isTransient(error) ? delays[attempt] : undefined;
+      deps.logger.error('could not update the swap quote message', { quoteId, willRetry: delay !== undefined, reason: describeSlackError(error) });
       if (delay === undefined) return;
       // The retry renders the record as it is then, so a late edit still tells the truth.
       const retry = scheduler.after(delay, () => {

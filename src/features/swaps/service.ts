@@ -12,7 +12,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
-import { escapeText } from '../../blocks/mrkdwn.js';
 import { buildQuoteMessage, buildQuotePostedNote } from '../../blocks/swaps.js';
 import {
   alreadyDecidedNotice,
@@ -39,6 +38,7 @@ import { describeAssetProblem } from '../resolve-asset.js';
 import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
 import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
 import { showSwap, showSwapHistory, snapshotOf } from './views.js';
+import { describeSlackError, slackErrorCode } from '../../slack/errors.js';
 
 /** What the swap feature needs. */
 export interface SwapDeps {
@@ -142,12 +142,12 @@ export function createSwapService(deps: SwapDeps) {
     try {
       ts = await deps.messenger.post(input.channelId, buildQuoteMessage(quote, deps.policy, deps.now()));
     } catch (error) {
-      const slackError = (error as { data?: { error?: string } }).data?.error ?? 'unknown';
+      const slackError = describeSlackError(error);
       await quotes.markPostFailed(quote.id, `the quote could not be posted (${slackError})`, slackError, deps.now());
       throw new UserFacingError(
-        slackError === 'not_in_channel' || slackError === 'channel_not_found'
+        ['not_in_channel', 'channel_not_found'].includes(slackErrorCode(error) ?? '')
           ? 'I cannot post the quote in this conversation. Invite me first (`/invite @treasury`), or ask in a channel I am in.'
-          : `Slack refused to post the quote (${escapeText(slackError)}). No swap was made.`,
+          : 'Slack did not take the quote message, so no swap can be approved from it. No swap was made; please try again in a minute.',
       );
     }
     await quotes.recordMessageTs(quote.id, ts);
