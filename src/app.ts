@@ -48,12 +48,15 @@ export interface TreasuryApp {
   stop(): Promise<void>;
 }
 
-/** Bolt logs through our logger, at our level, as plain text. */
-function toBoltLogger(logger: Logger): BoltLogger {
+/**
+ * Bolt logs through our logger, at our level, as plain text. Bolt logs at debug level on every request; below
+ * LOG_LEVEL=debug those lines are dropped before anything is formatted.
+ */
+function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
   const join = (parts: unknown[]) => parts.map((part) => (typeof part === 'string' ? part : part instanceof Error ? part.message : String(part))).join(' ');
-  let level = LogLevel.INFO;
+  let level = debugOn ? LogLevel.DEBUG : LogLevel.INFO;
   return {
-    debug: (...parts) => logger.debug(`slack: ${join(parts)}`),
+    debug: debugOn ? (...parts) => logger.debug(`slack: ${join(parts)}`) : () => undefined,
     info: (...parts) => logger.info(`slack: ${join(parts)}`),
     warn: (...parts) => logger.warn(`slack: ${join(parts)}`),
     error: (...parts) => logger.error(`slack: ${join(parts)}`),
@@ -93,7 +96,7 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
  */
 export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const { config, logger } = options;
-  const boltLogger = toBoltLogger(logger);
+  const boltLogger = toBoltLogger(logger, config.logLevel === 'debug');
   // Bolt's client never retries or waits by itself: the Slack gateway decides, for every call (see src/slack/).
   const clientOptions = slackClientOptions({ slackApiUrl: config.slackApiUrl });
   const socketMode = config.slackAppToken !== undefined;
@@ -132,6 +135,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     deferInitialization: true,
     logger: boltLogger,
     clientOptions,
+    // The ack path carries nothing it does not use. Bolt's conversation store loads per-channel state on every
+    // request (its memory store builds an Error for each miss); no listener reads it. ignoreSelf drops the
+    // bot's own message events; the bot has no event listeners (the edge middleware acknowledges every event).
+    convoStore: false,
+    ignoreSelf: false,
   });
 
   const now = options.now ?? (() => new Date());

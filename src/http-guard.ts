@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { parse as parseQueryString } from 'node:querystring';
+import { parse as parseQueryString, unescape as unescapeQueryString } from 'node:querystring';
 import type { Logger } from './logger.js';
 
 /** Slack's requests are small; anything larger is refused before it is read into memory. */
@@ -31,10 +31,13 @@ export function guardSlackRequests(next: RequestListener, logger: Logger): Reque
 }
 
 /** True when the body is what Bolt can safely read and route: an object of a kind Slack sends. */
-function isObjectBody(contentType: string | undefined, raw: Buffer): boolean {
+export function isObjectBody(contentType: string | undefined, raw: Buffer): boolean {
   const text = raw.toString('utf8');
   let body: unknown;
   if (contentType === 'application/x-www-form-urlencoded') {
+    // Bolt parses the form itself right after this; here only its key names are looked at, when they are plain.
+    const quick = plainFormVerdict(text);
+    if (quick !== undefined) return quick;
     const form = parseQueryString(text);
     body = form.payload === undefined ? form : typeof form.payload === 'string' ? parseJson(form.payload) : undefined;
   } else {
@@ -50,6 +53,52 @@ const ROUTABLE_KEYS = ['event', 'command', 'name', 'actions', 'ssl_check'];
 const ROUTABLE_TYPES = ['url_verification', 'block_suggestion', 'dialog_submission', 'shortcut', 'message_action', 'view_submission', 'view_closed'];
 function isRoutable(body: Record<string, unknown>): boolean {
   return ROUTABLE_KEYS.some((key) => body[key] !== undefined) || ROUTABLE_TYPES.includes(body.type as string);
+}
+
+// querystring.parse reads at most this many pairs (its default maxKeys, which Bolt uses too).
+const QUERYSTRING_MAX_KEYS = 1000;
+const PLAIN_KEY = /^[A-Za-z0-9_]+$/;
+
+/**
+ * The verdict of {@link isObjectBody} for a form whose keys are all plain words (as every form Slack sends), read
+ * from the key names alone: no value is decoded except a `payload` (JSON, checked as Bolt will read it) or a
+ * `type`. Plain keys mean exactly what querystring.parse makes of them, so the verdict is the full parse's.
+ * Undefined when a key is encoded, empty or unusual, or the form is long: then the caller parses it in full.
+ */
+function plainFormVerdict(text: string): boolean | undefined {
+  const pairs = text.split('&');
+  if (pairs.length > QUERYSTRING_MAX_KEYS) return undefined;
+  let payloads = 0;
+  let payloadValue = '';
+  let types = 0;
+  let typeValue = '';
+  let routableKey = false;
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const key = eq === -1 ? pair : pair.slice(0, eq);
+    if (!PLAIN_KEY.test(key)) return undefined;
+    if (key === 'payload') {
+      payloads += 1;
+      payloadValue = eq === -1 ? '' : pair.slice(eq + 1);
+    } else if (key === 'type') {
+      types += 1;
+      typeValue = eq === -1 ? '' : pair.slice(eq + 1);
+    } else if (ROUTABLE_KEYS.includes(key)) {
+      routableKey = true;
+    }
+  }
+  // A repeated key is a list to Bolt: a listed payload is not JSON it can read, a listed type routes nowhere.
+  if (payloads > 1) return false;
+  if (payloads === 1) {
+    const body = parseJson(decodeFormValue(payloadValue));
+    return typeof body === 'object' && body !== null && !Array.isArray(body) && isRoutable(body as Record<string, unknown>);
+  }
+  return routableKey || (types === 1 && ROUTABLE_TYPES.includes(decodeFormValue(typeValue)));
+}
+
+/** A form value as querystring.parse decodes it ('+' is a space; a malformed escape is kept as is). */
+function decodeFormValue(value: string): string {
+  return unescapeQueryString(value.replace(/\+/g, ' '));
 }
 
 function parseJson(text: string): unknown {

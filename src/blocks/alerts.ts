@@ -5,7 +5,7 @@
  */
 import type { AlertStatusView } from '../domain/alerts.js';
 import type { AlertFacts, FailureFacts } from '../domain/alerts.js';
-import { clipText, context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
+import { clipText, context, fields, header, LIMITS, linesToSections, section, type Block, type SlackMessage } from './common.js';
 import {
   formatCryptoAmount,
   formatDecimalAmount,
@@ -170,12 +170,12 @@ function summaryLine(f: FailureFacts): string {
  * instead of a flood that trains people to ignore the channel.
  */
 export function buildFailureSummary(kind: Kind, failures: readonly FailureFacts[]): SlackMessage {
-  const newestFirst = [...failures].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const newestFirst = newestFirstOf(failures);
   const listed = newestFirst.slice(0, SUMMARY_LIST_CAP);
   const more = newestFirst.length - listed.length;
   const title = `${newestFirst.length} ${KIND_WORDS[kind].many}`;
   const lines = listed.map(summaryLine);
-  if (more > 0) lines.push(`…and ${more} more.`);
+  if (more > 0) lines.push(`…and ${more} more. The full list of ${newestFirst.length} is in this message's thread.`);
   return {
     text: `${title}. Newest: ${listed[0] ? fallbackOf(listed[0]) : 'none'}`,
     blocks: [
@@ -183,6 +183,68 @@ export function buildFailureSummary(kind: Kind, failures: readonly FailureFacts[
       section(`Too many at once to post one by one, so here is one summary${more > 0 ? ` (the newest ${listed.length})` : ''}, newest first.`),
       ...linesToSections(lines),
       context(`Details of each: ${KIND_WORDS[kind].lookup}. Each is alerted once; none will be posted again.`),
+    ],
+  };
+}
+
+function newestFirstOf(failures: readonly FailureFacts[]): FailureFacts[] {
+  // Ties broken by id, so the order (and so each thread part) is the same however the outbox was ordered.
+  return [...failures].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** A thread part lists at most this many failures… */
+export const THREAD_PART_MAX_LINES = 40;
+/** …and at most this many characters of lines, so linesToSections never cuts one ("…not shown"). */
+const THREAD_PART_MAX_CHARS = LIMITS.listText - 500;
+
+/** One part of a summary's thread: which failures, numbered from `first` (1 = the newest). */
+export interface SummaryThreadPart {
+  part: number;
+  first: number;
+  failures: FailureFacts[];
+}
+
+/**
+ * The full list behind a summary that could not show it all (more than SUMMARY_LIST_CAP), split into parts
+ * that each fit one message, newest first; empty when the summary itself lists every failure. Deterministic:
+ * the same failures always give the same parts.
+ */
+export function planSummaryThread(failures: readonly FailureFacts[]): SummaryThreadPart[] {
+  const newestFirst = newestFirstOf(failures);
+  if (newestFirst.length <= SUMMARY_LIST_CAP) return [];
+  const parts: SummaryThreadPart[] = [];
+  let current: FailureFacts[] = [];
+  let chars = 0;
+  let first = 1;
+  newestFirst.forEach((failure, index) => {
+    const length = numberedLine(failure, index + 1).length + 1;
+    if (current.length > 0 && (current.length >= THREAD_PART_MAX_LINES || chars + length > THREAD_PART_MAX_CHARS)) {
+      parts.push({ part: parts.length + 1, first, failures: current });
+      current = [];
+      chars = 0;
+      first = index + 1;
+    }
+    current.push(failure);
+    chars += length;
+  });
+  if (current.length > 0) parts.push({ part: parts.length + 1, first, failures: current });
+  return parts;
+}
+
+function numberedLine(f: FailureFacts, n: number): string {
+  return `${n}. ${summaryLine(f).replace(/^• /, '')}`;
+}
+
+/** One part of a summary's thread: `total` failures of `kind` in `parts` parts. */
+export function buildSummaryThreadPart(kind: Kind, part: SummaryThreadPart, parts: number, total: number): SlackMessage {
+  const last = part.first + part.failures.length - 1;
+  const range = `${part.first}–${last} of ${total} ${KIND_WORDS[kind].many}`;
+  return {
+    text: `${range} (part ${part.part} of ${parts})`,
+    blocks: [
+      section(`*${range}*, newest first (part ${part.part} of ${parts})`),
+      ...linesToSections(part.failures.map((f, i) => numberedLine(f, part.first + i))),
+      ...(part.part === parts ? [context(`That is all ${total}. Details of each: ${KIND_WORDS[kind].lookup}.`)] : []),
     ],
   };
 }
@@ -250,6 +312,15 @@ function when(date: Date | null, now: Date): string {
   return date ? `${formatUtc(date)} (${formatRelative(date, now)})` : 'never';
 }
 
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A backlog read over several polls: "catching up: 3,200 of about 40,000 rows read". */
+function catchingUpText(c: AlertStatusView['sources'][number]['catchingUp']): string {
+  if (!c) return '';
+  const of = c.estimate !== null && c.estimate >= c.read ? ` of about ${count(c.estimate)}` : '';
+  return ` · :hourglass_flowing_sand: catching up: ${count(c.read)}${of} rows read (alerts from this backlog follow as it is read)`;
+}
+
 /** `/treasury alerts`: the poller's state, or that it is off. */
 export function buildAlertStatus(view: AlertStatusView | null, now: Date): SlackMessage {
   if (view === null) {
@@ -258,7 +329,7 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
   }
   const sourceLines = view.sources.map((s) => {
     const failing = s.consecutiveFailures > 0 ? ` · :warning: failed ${s.consecutiveFailures} poll${s.consecutiveFailures === 1 ? '' : 's'} in a row` : '';
-    return `• *${sourceLabel(s.source)}*: last successful poll ${when(s.lastSuccessAt, now)}${failing}`;
+    return `• *${sourceLabel(s.source)}*: last successful poll ${when(s.lastSuccessAt, now)}${failing}${catchingUpText(s.catchingUp)}`;
   });
   const lastError = view.lastError
     ? `${escapeText(view.lastError.where)}, ${formatUtc(view.lastError.at)}: ${escapeText(view.lastError.message)}`

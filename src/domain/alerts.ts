@@ -95,6 +95,11 @@ export interface SourceStatus {
   lastSuccessAt: Date | null;
   consecutiveFailures: number;
   lastError: { at: Date; message: string } | null;
+  /**
+   * A backlog being read over several polls (first run with a long lookback, after an outage, a burst), or
+   * null: rows read so far, and about how many in all when the list lets us estimate it.
+   */
+  catchingUp?: { read: number; estimate: number | null; since: Date } | null;
 }
 
 /** Everything `/treasury alerts` shows. */

@@ -1,3 +1,5 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import got, { RequestError, type Got } from 'got';
 import type { z } from 'zod';
@@ -170,6 +172,15 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
   const logger = options.logger ?? silentLogger;
   const sleep = options.sleep ?? ((ms: number) => sleepFor(ms));
 
+  // Reads reuse connections to the API: a lookup costs one request, not a TCP (and TLS) handshake as well.
+  // An idle socket is closed before the server would drop it: a second before the server's Keep-Alive
+  // `timeout=` hint, after 15 s without one (longer than a request's own timeout, so it never cuts a request
+  // short). A read that still meets a socket the server just closed fails as a network error and is retried.
+  // Creates (POST) are never retried, so they always open a fresh connection: a stale socket must never turn a
+  // create into "outcome unknown".
+  const keepAlive = { keepAlive: true, keepAliveMsecs: 1_000, timeout: 15_000 };
+  const readAgents = { http: new HttpAgent(keepAlive), https: new HttpsAgent(keepAlive) };
+  const createAgents = { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) };
   const http: Got = got.extend({
     prefixUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { apiKey: options.apiKey, accept: 'application/json', 'user-agent': 'treasury-slack-bot' },
@@ -198,6 +209,7 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
     try {
       response = await http(spec.path, {
         method: spec.method,
+        agent: spec.method === 'GET' ? readAgents : createAgents,
         searchParams,
         ...(spec.body === undefined ? {} : { json: spec.body }),
       });

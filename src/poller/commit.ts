@@ -1,16 +1,47 @@
 /**
  * Commit: applies what one poll read to the alert state in one atomic update: new failures into the outbox,
  * first-run baselines, each source's place, the API health alerts, and pruning of old keys.
+ *
+ * The handled keys (`alerted`) are kept only where a later read can meet the same row again: near each list's
+ * watermark (the overlap re-read), and, during a catch-up walk, the overlap band the walk re-reads plus the
+ * keys found by following rows inside the walk's range (`walk.followKeys`). A walk reads each row once, and a
+ * followed row leaves `tracking` when it is final, so nothing else can be found twice: the state is bounded by
+ * what is in flight, not by history.
  */
-import type { AlertsState, OutboxItem } from '../store/state.js';
+import type { AlertSourceState, AlertsState, OutboxItem } from '../store/state.js';
 import { SOURCES, type SourceName } from './facts.js';
-import type { Outcome } from './detect.js';
+import { listOf, SOURCE_LISTS, type Outcome } from './detect.js';
 import { POLL_POLICY } from './policy.js';
+
+const SOURCE_OF_KIND: Record<string, SourceName> = { withdrawal: 'withdrawals', task: 'tasks', gas: 'gas' };
+
+/** A handled key of this source with this createdAt may be found again by a later read: keep it. */
+export function mayBeReadAgain(source: AlertSourceState, name: SourceName, createdAt: string, nowMs: number, lookbackMs: number): boolean {
+  const at = Date.parse(createdAt);
+  const overlap = POLL_POLICY.overlapMs;
+  const span = name === 'withdrawals' ? Math.max(lookbackMs, POLL_POLICY.firstRunWithdrawalSpanMs) : lookbackMs;
+  return SOURCE_LISTS[name].some((listName) => {
+    const list = listOf(source, listName);
+    const walk = list.walk;
+    if (walk && at >= Date.parse(walk.to) - overlap) return true;
+    if (list.watermark === undefined) {
+      const installed = source.initializedAt === undefined ? nowMs : Math.min(nowMs, Date.parse(source.initializedAt));
+      return !walk && at >= installed - span - overlap;
+    }
+    const wm = Date.parse(list.watermark);
+    return at >= wm - overlap && (!walk || at <= wm);
+  });
+}
 
 const KEY_REFUSED = new Set(['unauthorized', 'forbidden']);
 
 /** Applies what was read to the state (one atomic update): outbox, baselines, places, health, pruning. */
-export function commitDetections(alerts: AlertsState, outcomes: Record<SourceName, Outcome>, now: Date): { queued: number; newFailures: Record<SourceName, number> } {
+export function commitDetections(
+  alerts: AlertsState,
+  outcomes: Record<SourceName, Outcome>,
+  now: Date,
+  lookbackMs: number,
+): { queued: number; newFailures: Record<SourceName, number> } {
   const nowIso = now.toISOString();
   const queuedKeys = new Set(alerts.outbox.map((item) => item.key));
   const newFailures: Record<SourceName, number> = { withdrawals: 0, tasks: 0, gas: 0 };
@@ -31,8 +62,18 @@ export function commitDetections(alerts: AlertsState, outcomes: Record<SourceNam
       continue;
     }
     const { detection } = outcome;
+    const { place } = detection;
+    const walks = Object.values(place.lists).flatMap((list) => (list.walk ? [list.walk] : []));
+    const followedInWalk = new Set(walks.flatMap((walk) => walk.followKeys ?? []));
     for (const found of detection.found) {
+      if (found.via === 'follow') {
+        // Inside a walk's range, the walk may still read this row: remember it until the walk is done.
+        for (const walk of walks) {
+          if (found.createdAt >= walk.from && !(walk.followKeys ?? []).includes(found.key)) walk.followKeys = [...(walk.followKeys ?? []), found.key];
+        }
+      }
       if (found.key in alerts.alerted || queuedKeys.has(found.key)) continue;
+      if (found.via === 'scan' && followedInWalk.has(found.key)) continue;
       if (found.baseline) {
         alerts.alerted[found.key] = { createdAt: found.createdAt };
       } else {
@@ -44,8 +85,17 @@ export function commitDetections(alerts: AlertsState, outcomes: Record<SourceNam
     source.lastSuccessAt = nowIso;
     source.consecutiveFailures = 0;
     delete source.failingSince;
-    if (detection.watermark !== undefined) source.watermark = detection.watermark;
-    if (detection.tracking !== undefined) source.tracking = detection.tracking;
+    source.lists = place.lists;
+    // The newest watermark of the source's lists, kept for files read by the version before per-list places.
+    const marks = Object.values(place.lists).flatMap((list) => (list.watermark ? [list.watermark] : []));
+    if (marks.length > 0) source.watermark = marks.sort().at(-1);
+    source.tracking = place.tracking;
+    if (place.pendingSyncedAt !== undefined) source.pendingSyncedAt = place.pendingSyncedAt;
+    if (place.followAfter !== undefined) source.followAfter = place.followAfter;
+    if (place.handledPending !== undefined) {
+      if (place.handledPending.length > 0) source.handledPending = place.handledPending;
+      else delete source.handledPending;
+    }
   }
 
   // Watching the watcher: one alert when reading fails for several polls (at once when the key is refused),
@@ -74,9 +124,19 @@ export function commitDetections(alerts: AlertsState, outcomes: Record<SourceNam
     delete alerts.apiDown;
   }
 
-  const cutoff = new Date(now.getTime() - POLL_POLICY.retentionMs).toISOString();
   for (const [key, entry] of Object.entries(alerts.alerted)) {
-    if (entry.createdAt < cutoff) delete alerts.alerted[key];
+    const name = SOURCE_OF_KIND[key.slice(0, key.indexOf(':'))];
+    if (name === undefined) continue;
+    if (!mayBeReadAgain(alerts.sources[name], name, entry.createdAt, now.getTime(), lookbackMs)) delete alerts.alerted[key];
   }
+  pruneSentCounts(alerts, now);
+  alerts.followTurn = ((alerts.followTurn ?? 0) + 1) % 1_000_000;
   return { queued, newFailures };
+}
+
+/** Drops the per-hour counts of alerts sent older than 25 hours (what `/treasury alerts` counts is the last 24). */
+export function pruneSentCounts(alerts: AlertsState, now: Date): void {
+  if (!alerts.sentPerHour) return;
+  const cutoff = new Date(now.getTime() - 25 * 3_600_000).toISOString();
+  for (const hour of Object.keys(alerts.sentPerHour)) if (hour < cutoff) delete alerts.sentPerHour[hour];
 }

@@ -13,24 +13,32 @@ const DAY = 24 * HOUR;
 export const POLL_POLICY = {
   /** Withdrawals per page when walking the list (the simulator's and, we assume, the API's maximum). */
   withdrawalsPerPage: 100,
-  /** Pending withdrawals and pending gas top-ups are followed this long after creation, then forgotten. */
-  pendingHorizonMs: 7 * DAY,
-  /** Failed payout tasks are looked for among tasks created this long ago at most (a task can fail long after creation). */
-  taskHorizonMs: 30 * DAY,
-  /** After a long outage, the withdrawal and gas lists are read back this far at most. */
-  maxCatchUpMs: 30 * DAY,
+  /**
+   * At the first poll, withdrawals are read back this far at least (the list has no status filter): a withdrawal
+   * pending then is followed until it is final. Tasks and gas find their pending rows through `status=pending`.
+   */
+  firstRunWithdrawalSpanMs: 7 * DAY,
   /** Each poll re-reads this much below the watermark (the newest createdAt seen): rows that became visible late. */
   overlapMs: 15 * MINUTE,
-  /** Handled failures are remembered this long (longer than any window read), then pruned. */
-  retentionMs: 31 * DAY,
+  /**
+   * Pages one list may read in one poll. A list with more to read (first run with a long lookback, a long outage,
+   * a burst) is caught up over several polls: the walk resumes where it stopped, and `/treasury alerts` shows it.
+   */
+  pagesPerListPerPoll: 20,
+  /**
+   * Follow-up reads of rows still pending (the task and gas `status=pending` lists, a withdrawal by id) a poll
+   * makes at most: with the 4 reads of new rows, an idle poll makes at most 6 requests. When all three sources
+   * need one, they take turns.
+   */
+  followReadsPerPoll: 2,
+  /** Rows that left the pending list looked up in one poll (a task by id, a gas row by a narrow time window); the rest next poll. */
+  lookupsPerPoll: 10,
   /** More new failures of one kind than this in one delivery: one summary instead of one message each. */
   floodThreshold: 5,
   /** Slack allows about one message per second per channel. */
   minPostIntervalMs: 1_000,
   /** Polls in a row a source may fail (network, 5xx, 429…) before the "cannot reach" alert; 401/403 alert at once. */
   unreachableAfterPolls: 3,
-  /** A walk longer than this is refused (a runaway list, not history). */
-  maxPagesPerList: 500,
 } as const;
 
 /** Remembers when the last post went out, across polls, so posts stay a second apart. */

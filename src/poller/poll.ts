@@ -3,17 +3,17 @@
  * persisted outbox, then post the outbox to Slack.
  *
  * Exactly once, nothing lost:
- * - Detection writes nothing until a source has been read completely; then one store update applies every
- *   source that was read (a source that failed half-way keeps its place, and its next poll starts over).
+ * - Detection writes nothing until a source has been read completely (within the poll's page budget); then one
+ *   store update applies every source that was read (a source that failed half-way keeps its place, and its
+ *   next poll starts over from it). A list with more to read than the budget is walked over several polls.
  * - A new failure goes to the outbox on disk first. It moves from the outbox to `alerted` only after Slack
  *   accepted the message, so a Slack failure leaves it for the next poll, and nothing is ever posted twice
  *   (except if the process dies between Slack's answer and the write that follows it).
- * - `alerted` remembers handled failures for RETENTION_MS, longer than any window the poller reads, so a
- *   pruned key can never be found again.
+ * - `alerted` keeps a key as long as a later read can meet its row again (commit.ts), no longer.
  */
 import { commitDetections } from './commit.js';
 import { deliverOutbox } from './deliver.js';
-import { DETECTORS, describeReadError, PollAbortedError, type Outcome } from './detect.js';
+import { DETECTORS, describeReadError, needsFollow, planFollows, PollAbortedError, type Outcome } from './detect.js';
 import { SOURCES, type SourceName } from './facts.js';
 import type { PollDeps, PollReport, SourceReport } from './policy.js';
 
@@ -25,9 +25,13 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   const now = deps.now();
   const state = await deps.store.alerts.readAlerts();
   const outcomes = {} as Record<SourceName, Outcome>;
+  const follows = planFollows(
+    SOURCES.filter((name) => needsFollow(name, state.sources[name], now.getTime(), deps.lookbackMs)),
+    state.followTurn ?? 0,
+  );
   for (const name of SOURCES) {
     try {
-      outcomes[name] = { ok: true, detection: await DETECTORS[name](deps, state.sources[name], now) };
+      outcomes[name] = { ok: true, detection: await DETECTORS[name](deps, state.sources[name], { now, follow: follows.has(name) }) };
     } catch (error) {
       if (error instanceof PollAbortedError) break;
       const problem = describeReadError(error);
@@ -39,7 +43,7 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   if (deps.signal?.aborted || SOURCES.some((name) => outcomes[name] === undefined)) {
     return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: await waitingNow(), aborted: true };
   }
-  const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) => commitDetections(alerts, outcomes, now));
+  const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) => commitDetections(alerts, outcomes, now, deps.lookbackMs));
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
   return { at: now, sources: reportsOf(outcomes, newFailures), queued, ...delivery, waiting: await waitingNow() };

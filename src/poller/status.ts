@@ -1,11 +1,22 @@
 import type { AlertStatusView, SourceStatus } from '../domain/alerts.js';
-import type { AlertsState } from '../store/state.js';
+import type { AlertSourceState, AlertsState } from '../store/state.js';
 import { SOURCES } from './facts.js';
 
 /** Re-exported for poller/index.ts, which hands the view to the listeners. */
 export type { AlertStatusView, SourceStatus };
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** A source's walks in progress, summed: rows read, and the estimate when every walk has one. */
+function catchingUpOf(source: AlertSourceState): SourceStatus['catchingUp'] {
+  const walks = Object.values(source.lists ?? {}).flatMap((list) => (list.walk ? [list.walk] : []));
+  if (walks.length === 0) return null;
+  const read = walks.reduce((sum, walk) => sum + walk.read, 0);
+  const estimate = walks.every((walk) => walk.estimate !== undefined) ? walks.reduce((sum, walk) => sum + (walk.estimate ?? 0), 0) : null;
+  const since = walks.map((walk) => walk.startedAt).sort()[0]!;
+  return { read, estimate, since: new Date(since) };
+}
 
 /** Reads the status view from the persisted state (pure). */
 export function readAlertStatus(
@@ -20,6 +31,7 @@ export function readAlertStatus(
       lastSuccessAt: s.lastSuccessAt ? new Date(s.lastSuccessAt) : null,
       consecutiveFailures: s.consecutiveFailures,
       lastError: s.lastError ? { at: new Date(s.lastError.at), message: s.lastError.message } : null,
+      catchingUp: catchingUpOf(s),
     };
   });
   const errors: Array<{ where: string; at: Date; message: string }> = sources.flatMap((s) =>
@@ -30,7 +42,12 @@ export function readAlertStatus(
   }
   errors.sort((a, b) => b.at.getTime() - a.at.getTime());
   const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const sentLast24h = Object.values(state.alerted).filter((entry) => entry.at !== undefined && entry.at >= since).length;
+  // Counted per hour (an hour that ends inside the last 24 h counts whole); a file of the version before
+  // the counts has them only in `alerted`.
+  const hourStart = new Date(now.getTime() - DAY_MS - HOUR_MS).toISOString();
+  const sentLast24h = state.sentPerHour
+    ? Object.entries(state.sentPerHour).reduce((sum, [hour, count]) => (hour > hourStart ? sum + count : sum), 0)
+    : Object.values(state.alerted).filter((entry) => entry.at !== undefined && entry.at >= since).length;
   return {
     channel: schedule.channel,
     schedule: schedule.expression,

@@ -3,6 +3,7 @@
 // of the wire.
 import type { AddressInfo } from 'node:net';
 import { renderAsset, renderDeposit, renderEstimate, renderGasDistribution, renderInvoice, renderPayout, renderPayoutTask, renderSwap, renderWithdrawal } from './render.js';
+import { loadBulkHistory, type BulkHistoryOptions, type BulkHistorySummary } from './bulk.js';
 import { API_KEYS, seedState, type SeedIds } from './seed.js';
 import { createSimulatorServer, FaultQueue, RateLimiter, type Fault, type RequestLogEntry } from './server.js';
 import { SimState, SimulatorStateError, type SwapTimings } from './state.js';
@@ -20,6 +21,7 @@ import type {
 
 export type { Fault, RequestLogEntry } from './server.js';
 export type { SeedIds } from './seed.js';
+export type { BulkHistoryOptions, BulkHistorySummary } from './bulk.js';
 export type { SwapTimings } from './state.js';
 export { SimulatorStateError } from './state.js';
 export type * from './types.js';
@@ -38,6 +40,8 @@ export interface SimulatorOptions {
   seed?: boolean;
   /** Print nothing; default true. With false one line per request goes to `print` (console.log by default). */
   quiet?: boolean;
+  /** Requests per second allowed per operation and key; default 50 (the service's limit). Benchmarks raise it. */
+  rateLimitPerSecond?: number;
   /** Sink for request lines when not quiet. */
   print?: (line: string) => void;
 }
@@ -165,6 +169,16 @@ export class PaymentsSimulator {
     return this.state.setSwapStatus(id, status);
   }
 
+  /**
+   * Adds a long history (benchmarks): `rowsPerKind` withdrawals, payout tasks and gas distributions of merchant A
+   * spread over `spanDays` (default 30) before now, `failureRate` (default 5 %) of them failed, a few pending
+   * in the last day, some gas rows cancelled or short of donor balance. Rows are kept as compact columns and
+   * served through indexes, so 1M of each kind load in seconds and list pages stay fast. Once per simulator.
+   */
+  loadBulkHistory(options: BulkHistoryOptions): BulkHistorySummary {
+    return loadBulkHistory(this.state, options);
+  }
+
   /** Sets an asset balance in base units. */
   setAssetBalance(assetId: string, baseUnits: bigint | string): AssetRecord {
     return this.state.setAssetBalance(assetId, baseUnits);
@@ -214,7 +228,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Pa
   const { server, dispose } = createSimulatorServer({
     state,
     faults,
-    rateLimiter: new RateLimiter(50, 1000),
+    rateLimiter: new RateLimiter(options.rateLimitPerSecond ?? 50, 1000),
     log,
     ...(quiet ? {} : { print: options.print ?? ((line: string) => console.log(line)) }),
   });

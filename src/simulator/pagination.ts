@@ -97,3 +97,72 @@ export function compareKeys(a: SortKey, b: SortKey): number {
   }
   return 0;
 }
+
+/** Smallest i in [0, length) for which the monotone `test` holds, or `length`. */
+export function firstIndex(length: number, test: (index: number) => boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (test(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Rows already in list order (a superset of the list's rows), read by position. */
+export interface SortedRows<T> {
+  length: number;
+  at(position: number): T;
+}
+
+/**
+ * The page `paginate` would give for the rows of `rows` that `matches` selects, without filtering or sorting
+ * them all: a binary search finds the cursor's place and the page is walked from there (plus one row each
+ * side, to know whether there are more). `rows` must be ordered by `compare` over `keyOf`.
+ */
+export function paginateSorted<T>(
+  kind: string,
+  rows: SortedRows<T>,
+  matches: (item: T) => boolean,
+  keyOf: (item: T) => SortKey,
+  compare: (a: SortKey, b: SortKey) => number,
+  cursor: Cursor | null,
+  pageSize: number,
+): Page<T> {
+  const boundary = (test: (order: number) => boolean): number =>
+    cursor ? firstIndex(rows.length, (position) => test(compare(keyOf(rows.at(position)), cursor.key))) : 0;
+  const matchFrom = (position: number): number => {
+    for (let p = position; p < rows.length; p += 1) if (matches(rows.at(p))) return p;
+    return -1;
+  };
+  const matchBefore = (position: number): number => {
+    for (let p = position - 1; p >= 0; p -= 1) if (matches(rows.at(p))) return p;
+    return -1;
+  };
+  const positions: number[] = [];
+  if (!cursor || cursor.direction === 'next') {
+    const start = cursor ? boundary(cursor.inclusive ? (order) => order >= 0 : (order) => order > 0) : 0;
+    for (let p = matchFrom(start); p !== -1 && positions.length < pageSize; p = matchFrom(p + 1)) positions.push(p);
+    if (positions.length === 0) {
+      // Walked past the end: offer the way back to the last rows before this point.
+      const before = cursor ? matchBefore(start) : -1;
+      const previous = before === -1 ? null : encodeCursor(kind, { direction: 'prev', key: keyOf(rows.at(before)), inclusive: true });
+      return { data: [], cursorPrevious: previous, cursorNext: null };
+    }
+  } else {
+    const end = boundary(cursor.inclusive ? (order) => order > 0 : (order) => order >= 0);
+    for (let p = matchBefore(end); p !== -1 && positions.length < pageSize; p = matchBefore(p)) positions.unshift(p);
+    if (positions.length === 0) return { data: [], cursorPrevious: null, cursorNext: null };
+  }
+  const firstPosition = positions[0] as number;
+  const lastPosition = positions[positions.length - 1] as number;
+  const data = positions.map((p) => rows.at(p));
+  const first = data[0] as T;
+  const last = data[data.length - 1] as T;
+  return {
+    data,
+    cursorPrevious: matchBefore(firstPosition) === -1 ? null : encodeCursor(kind, { direction: 'prev', key: keyOf(first), inclusive: false }),
+    cursorNext: matchFrom(lastPosition + 1) === -1 ? null : encodeCursor(kind, { direction: 'next', key: keyOf(last), inclusive: false }),
+  };
+}

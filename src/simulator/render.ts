@@ -331,8 +331,7 @@ export function renderGasDistribution(state: SimState, row: GasDistributionRecor
 /** Total charged (USD) over the distributions of a pipeline. */
 function pipelineTotalUsd(state: SimState, pipelineId: string): string {
   const charged: string[] = [];
-  for (const row of state.gas.values()) {
-    if (row.pipelineId !== pipelineId) continue;
+  for (const row of state.gasRowsOfPipeline(pipelineId)) {
     const amount = gasCharged(state, row);
     if (amount !== null) charged.push(state.usd(row.donorCryptoId, amount));
   }

@@ -4,6 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { baseUnitsForUsdCents, bpsOf, parseUnits, usdCentsOf, formatCents } from './money.js';
 import { Random } from './random.js';
+import { RecordTable, type TableOrder } from './table.js';
+import { effectiveMs } from './time.js';
 import type {
   ApiKeyRecord,
   AssetRecord,
@@ -51,6 +53,40 @@ export class SimulatorStateError extends Error {
 
 type Maybe<T> = T | undefined;
 
+/** What a by-id read needs: a Map or a RecordTable. */
+export interface RecordLookup<T> {
+  get(id: string): T | undefined;
+}
+
+const byId = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The withdrawal list's order, ascending (the list shows it reversed): createdAt, then id. */
+const WITHDRAWAL_ORDER: TableOrder<WithdrawalRecord> = {
+  compare: (a, b) => a.createdAt - b.createdAt || byId(a.id, b.id),
+  groups: (row) => [row.merchantId],
+};
+
+/** The task list's order, ascending (the list shows it reversed): the instant createdAt shows, then id. */
+const TASK_ORDER: TableOrder<PayoutTaskRecord> = {
+  compare: (a, b) => effectiveMs(a.id, a.createdAt) - effectiveMs(b.id, b.createdAt) || byId(a.id, b.id),
+  groups: (row) => [`${row.merchantId}|all`, `${row.merchantId}|status:${row.status}`],
+};
+
+/** The gas list's order (by id); `default` is what the list shows without a status (no cancelled rows). */
+const GAS_ID_ORDER: TableOrder<GasDistributionRecord> = {
+  compare: (a, b) => byId(a.id, b.id),
+  groups: (row) =>
+    row.status === 'cancelled'
+      ? [`${row.merchantId}|status:cancelled`]
+      : [`${row.merchantId}|default`, `${row.merchantId}|status:${row.status}`],
+};
+
+/** Gas rows by the instant createdAt shows (for createdAtFrom/To windows). */
+const GAS_TIME_ORDER: TableOrder<GasDistributionRecord> = {
+  compare: (a, b) => effectiveMs(a.id, a.createdAt) - effectiveMs(b.id, b.createdAt) || byId(a.id, b.id),
+  groups: (row) => [row.merchantId],
+};
+
 /** The whole mutable world of one simulator instance. */
 export class SimState {
   readonly apiKeys = new Map<string, ApiKeyRecord>();
@@ -58,14 +94,23 @@ export class SimState {
   readonly cryptos = new Map<string, CryptoRecord>();
   readonly assets = new Map<string, AssetRecord>();
   readonly invoices = new Map<string, InvoiceRecord>();
-  readonly withdrawals = new Map<string, WithdrawalRecord>();
+  /** Withdrawals, indexed newest first per merchant (the withdrawal list's order). */
+  readonly withdrawals = new RecordTable<WithdrawalRecord, 'key'>({ key: WITHDRAWAL_ORDER });
   readonly estimates = new Map<string, EstimateRecord>();
   readonly swaps = new Map<string, SwapRecord>();
   readonly payouts = new Map<string, PayoutRecord>();
-  readonly tasks = new Map<string, PayoutTaskRecord>();
+  /** Payout tasks, indexed by the task list's order per merchant and per merchant and status. */
+  readonly tasks = new RecordTable<PayoutTaskRecord, 'key'>({ key: TASK_ORDER });
   readonly deposits = new Map<string, DepositRecord>();
   readonly pipelines = new Map<string, GasPipelineRecord>();
-  readonly gas = new Map<string, GasDistributionRecord>();
+  /** Gas distributions, indexed by id (the list's order) per merchant and status, and by time per merchant. */
+  readonly gas = new RecordTable<GasDistributionRecord, 'id' | 'time'>({ id: GAS_ID_ORDER, time: GAS_TIME_ORDER });
+  /** Ids of the object gas rows of each pipeline (bulk rows are found from the pipeline's bulk range). */
+  readonly gasByPipeline = new Map<string, Set<string>>();
+  /** Resolves the rows of a bulk pipeline (set by loadBulkHistory). */
+  bulkPipelineRows: ((pipelineId: string) => Iterable<GasDistributionRecord>) | undefined;
+  /** Lists whose candidate rows (after group and time window) number at most this are filtered and sorted whole. */
+  listScanLimit = 2000;
   /** Gas liquidity (donor) stablecoin per network id. */
   readonly donorCryptoByNetwork = new Map<string, string>();
   /** Deterministic source for addresses and hashes. */
@@ -121,13 +166,13 @@ export class SimState {
   }
 
   /** A record of `map` when it belongs to `merchantId`; records of other merchants look absent. */
-  owned<T extends { merchantId: string }>(map: Map<string, T>, merchantId: string, id: string): Maybe<T> {
+  owned<T extends { merchantId: string }>(map: RecordLookup<T>, merchantId: string, id: string): Maybe<T> {
     const record = map.get(id);
     return record && record.merchantId === merchantId ? record : undefined;
   }
 
   /** The map holding records of a kind. */
-  mapOf(kind: RecordKind): Map<string, { id: string; merchantId: string }> {
+  mapOf(kind: RecordKind): RecordLookup<{ id: string; merchantId: string }> {
     const maps = {
       invoice: this.invoices,
       asset: this.assets,
@@ -138,7 +183,7 @@ export class SimState {
       task: this.tasks,
       deposit: this.deposits,
       gas: this.gas,
-    } satisfies Record<RecordKind, Map<string, { id: string; merchantId: string }>>;
+    } satisfies Record<RecordKind, RecordLookup<{ id: string; merchantId: string }>>;
     return maps[kind];
   }
 
@@ -240,8 +285,7 @@ export class SimState {
       createdAt: this.now(),
       ...partial,
     };
-    this.withdrawals.set(withdrawal.id, withdrawal);
-    return withdrawal;
+    return this.withdrawals.add(withdrawal);
   }
 
   /** Patches a withdrawal; moving to `success` sets a txHash unless the patch gives one. */
@@ -250,7 +294,8 @@ export class SimState {
     if (patch.status === 'success' && patch.txHash === undefined && withdrawal.txHash === null) {
       patch = { ...patch, txHash: this.random.txHash() };
     }
-    return Object.assign(withdrawal, patch, { id });
+    const change = patch;
+    return this.withdrawals.update(id, (row) => Object.assign(row, change, { id }))!;
   }
 
   /** Adds a swap record directly (seed use); API swaps go through createSwapFromEstimate. */
@@ -363,13 +408,13 @@ export class SimState {
       createdAt: this.now(),
       ...partial,
     };
-    this.tasks.set(task.id, task);
-    return task;
+    return this.tasks.add(task);
   }
 
   /** Patches a payout task. */
   updatePayoutTask(id: string, patch: Partial<PayoutTaskRecord>): PayoutTaskRecord {
-    return Object.assign(this.mustGet(this.tasks, id, 'task'), patch, { id });
+    this.mustGet(this.tasks, id, 'task');
+    return this.tasks.update(id, (row) => Object.assign(row, patch, { id }))!;
   }
 
   /** Adds a deposit. */
@@ -440,18 +485,47 @@ export class SimState {
       createdAt,
     };
     this.network(row.networkId);
-    this.gas.set(row.id, row);
+    const replaced = this.gas.get(row.id);
+    if (replaced) this.gasByPipeline.get(replaced.pipelineId)?.delete(row.id);
+    this.gas.add(row);
+    this.notePipelineRow(row);
     return row;
   }
 
   /** Patches a gas distribution. */
   updateGasDistribution(id: string, patch: Partial<GasDistributionRecord>): GasDistributionRecord {
-    return Object.assign(this.mustGet(this.gas, id, 'gas distribution'), patch, { id });
+    const before = this.mustGet(this.gas, id, 'gas distribution');
+    this.gasByPipeline.get(before.pipelineId)?.delete(id);
+    const row = this.gas.update(id, (record) => Object.assign(record, patch, { id }))!;
+    this.notePipelineRow(row);
+    return row;
+  }
+
+  /** The gas rows of a pipeline (object rows and, for a bulk pipeline, its bulk rows). */
+  *gasRowsOfPipeline(pipelineId: string): IterableIterator<GasDistributionRecord> {
+    const seen = new Set<string>();
+    for (const id of this.gasByPipeline.get(pipelineId) ?? []) {
+      const row = this.gas.get(id);
+      if (row && row.pipelineId === pipelineId) {
+        seen.add(id);
+        yield row;
+      }
+    }
+    for (const row of this.bulkPipelineRows?.(pipelineId) ?? []) {
+      if (row.pipelineId === pipelineId && !seen.has(row.id)) yield row;
+    }
+  }
+
+  private notePipelineRow(row: GasDistributionRecord): void {
+    if (this.bulkPipelineRows && this.gas.isBulkId(row.id)) return;
+    let ids = this.gasByPipeline.get(row.pipelineId);
+    if (!ids) this.gasByPipeline.set(row.pipelineId, (ids = new Set()));
+    ids.add(row.id);
   }
 
   // ---- internals -------------------------------------------------------------------------------------------
 
-  private mustGet<T>(map: Map<string, T>, id: string, what: string): T {
+  private mustGet<T>(map: RecordLookup<T>, id: string, what: string): T {
     const record = map.get(id);
     if (!record) throw new SimulatorStateError(`unknown ${what} ${id}`);
     return record;

@@ -38,6 +38,8 @@ export interface CallOptions {
 export interface PostOptions extends CallOptions {
   /** false turns link and media previews off (alerts carry explorer links that would unfurl into clutter). */
   unfurl?: boolean;
+  /** Posts the message as a reply in the thread of the channel's message with this ts. */
+  threadTs?: string;
 }
 
 /** Talks to Slack. Every method throws Slack's own error (or SlackBackoffError) when the message did not go out. */
@@ -126,7 +128,7 @@ type Answer = { ok?: boolean; ts?: string };
 /** The part of a WebClient the gateway uses. */
 export interface SlackChatClient {
   chat: {
-    postMessage(args: { channel: string; text: string; blocks?: Block[]; unfurl_links?: boolean; unfurl_media?: boolean }): Promise<Answer>;
+    postMessage(args: { channel: string; text: string; blocks?: Block[]; unfurl_links?: boolean; unfurl_media?: boolean; thread_ts?: string }): Promise<Answer>;
     update(args: { channel: string; ts: string; text: string; blocks?: Block[] }): Promise<Answer>;
     postEphemeral(args: { channel: string; user: string; text: string; blocks?: Block[] }): Promise<Answer>;
   };
@@ -211,6 +213,7 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
           channel,
           ...content(message),
           ...(postOptions.unfurl === false ? { unfurl_links: false, unfurl_media: false } : {}),
+          ...(postOptions.threadTs !== undefined ? { thread_ts: postOptions.threadTs } : {}),
         });
         if (!answer.ok || !answer.ts) throw new Error('Slack accepted the message but returned no ts');
         return answer.ts;

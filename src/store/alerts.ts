@@ -3,7 +3,7 @@
  * one serialized, fsynced `update` of the store.
  */
 import type { AlertRepository } from './repository.js';
-import type { AlertsState } from './state.js';
+import { keyedRecord, type AlertsState } from './state.js';
 import { cloneJson, type Store } from './store.js';
 
 /** The alert repository over the lowdb store that holds `alerts`. */
@@ -24,11 +24,34 @@ export function createLowdbAlertRepository(store: Store<{ alerts: AlertsState }>
           alerted += 1;
         }
         alerts.lastDelivery = { at: at.toISOString(), ok: true };
+        if (alerted > 0) {
+          // Counted per hour for `/treasury alerts` (the keys in `alerted` are pruned once no read can meet them).
+          const hour = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000).toISOString();
+          alerts.sentPerHour ??= keyedRecord<number>();
+          alerts.sentPerHour[hour] = (alerts.sentPerHour[hour] ?? 0) + alerted;
+          const cutoff = new Date(at.getTime() - 25 * 3_600_000).toISOString();
+          for (const key of Object.keys(alerts.sentPerHour)) if (key < cutoff) delete alerts.sentPerHour[key];
+        }
         return alerted;
       }),
     recordDeliveryFailure: (at, reason) =>
       store.update((state) => {
         state.alerts.lastDelivery = { at: at.toISOString(), ok: false, error: reason };
+      }),
+    queueThreadWork: (work) =>
+      store.update((state) => {
+        const queued = state.alerts.threadWork ?? [];
+        if (!queued.some((w) => w.threadTs === work.threadTs)) state.alerts.threadWork = [...queued, work];
+      }),
+    recordThreadPartPosted: (threadTs, part, at) =>
+      store.update((state) => {
+        const alerts = state.alerts;
+        const queued = (alerts.threadWork ?? [])
+          .map((w) => (w.threadTs === threadTs ? { ...w, remaining: w.remaining.filter((r) => r.part !== part) } : w))
+          .filter((w) => w.remaining.length > 0);
+        if (queued.length > 0) alerts.threadWork = queued;
+        else delete alerts.threadWork;
+        alerts.lastDelivery = { at: at.toISOString(), ok: true };
       }),
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { DecisionOutcome } from '../domain/approval.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
-import type { AlertsState, OutboxItem } from './state.js';
+import type { AlertsState, OutboxItem, ThreadWork } from './state.js';
 
 /** The outcome of claimDecision: the caller's decision won, or the quote as the earlier winner left it. */
 export type DecisionClaim = { claimed: true; quote: SwapQuote } | { claimed: false; quote: SwapQuote };
@@ -75,4 +75,12 @@ export interface AlertRepository {
   recordDelivered(items: readonly OutboxItem[], at: Date): Promise<number>;
   /** Slack did not take a message; the outbox stays as it is for the next poll. */
   recordDeliveryFailure(at: Date, reason: string): Promise<void>;
+  /**
+   * A summary Slack accepted has a full list to post in its thread: `work` is queued. Written BEFORE
+   * recordDelivered of the summary's items, so a crash in between re-posts the summary (the documented window)
+   * but never loses the list. Queuing work for a threadTs already queued changes nothing.
+   */
+  queueThreadWork(work: ThreadWork): Promise<void>;
+  /** Slack accepted part `part` of the thread of `threadTs`: it leaves the work (the entry too, once empty). */
+  recordThreadPartPosted(threadTs: string, part: number, at: Date): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AlertFacts } from '../domain/alerts.js';
+import { AlertFacts, GasAlertFacts, TaskAlertFacts, WithdrawalAlertFacts } from '../domain/alerts.js';
 import { SwapQuote } from '../domain/swap-quote.js';
 import type { Logger } from '../logger.js';
 import type { AlertRepository, SwapQuoteRepository } from './repository.js';
@@ -26,6 +26,36 @@ export const OutboxItem = z.object({
 });
 export type OutboxItem = z.infer<typeof OutboxItem>;
 
+/**
+ * A catch-up walk of one list that did not fit one poll's page budget: it resumes where it stopped. Rows the
+ * walk has passed are never read again by it; `to` becomes the list's watermark once it is done.
+ */
+export const WalkState = z.object({
+  /** Lower bound (createdAt) of the walk: the list's floor when it began. */
+  from: z.string(),
+  /** The newest createdAt seen when the walk began: the watermark once the walk is done. */
+  to: z.string(),
+  /** Cursor lists: where to resume (same filters). */
+  cursor: z.string().optional(),
+  /** Withdrawals: rows above the resume point, when the list held `totalCount` rows. */
+  offset: z.number().int().nonnegative().optional(),
+  totalCount: z.number().int().nonnegative().optional(),
+  /** Oldest createdAt processed so far, and the ids processed at exactly that instant (withdrawal resume). */
+  oldest: z.string().optional(),
+  boundaryIds: z.array(z.string()).optional(),
+  /** Rows read so far, and an estimate of the rows in the whole walk (when the list allows one). */
+  read: z.number().int().nonnegative(),
+  estimate: z.number().int().nonnegative().optional(),
+  startedAt: z.string(),
+  /** Failures found by following (not by the walk) inside the walk's range: the walk must not alert them again. */
+  followKeys: z.array(z.string()).optional(),
+});
+export type WalkState = z.infer<typeof WalkState>;
+
+/** One list of a source: the newest createdAt seen (API clock) and a walk in progress, if any. */
+export const ListState = z.object({ watermark: z.string().optional(), walk: WalkState.optional() });
+export type ListState = z.infer<typeof ListState>;
+
 /** Where one watched source stands. */
 export const AlertSourceState = z.object({
   /** Set by the first successful poll of this source; before it, ALERT_LOOKBACK applies. */
@@ -37,13 +67,45 @@ export const AlertSourceState = z.object({
   failingSince: z.string().optional(),
   /** Newest createdAt seen (API clock); the next poll reads down to it (less an overlap). */
   watermark: z.string().optional(),
-  /** Records seen still pending (id → createdAt): a later failure is caught however far down they moved. */
+  /** Records seen still pending (id → createdAt): followed until final, however old (no horizon). */
   tracking: z.record(z.string(), z.string()).default({}),
+  /** Per list of the source (`all`, `failed`, `default`, `cancelled`): its own watermark and any catch-up walk. */
+  lists: z.record(z.string(), ListState).optional(),
+  /** The pending list has been read once since this version started following it (tasks, gas). */
+  pendingSyncedAt: z.string().optional(),
+  /** Gas: ids alerted (or recorded) while still pending, so the pending list does not find them again. */
+  handledPending: z.array(z.string()).optional(),
+  /** Withdrawals: the last pending id checked by id; the next check takes the id after it (a rotation). */
+  followAfter: z.string().optional(),
 });
 export type AlertSourceState = z.infer<typeof AlertSourceState>;
 
+
 /** One handled failure in `alerted`. */
 export const AlertedEntry = z.object({ createdAt: z.string(), at: z.string().optional() });
+
+/**
+ * The full list behind a summary that Slack accepted, still to be posted in the summary's thread: one entry per
+ * summary, holding the parts not yet posted. A part leaves only after Slack accepted it.
+ */
+export const ThreadWork = z.object({
+  /** The summary's ts: the parts are replies in its thread. */
+  threadTs: z.string().min(1),
+  kind: z.enum(['withdrawal', 'task', 'gas']),
+  /** Failures in the whole list, and parts it was split into. */
+  total: z.number().int().positive(),
+  parts: z.number().int().positive(),
+  queuedAt: z.string(),
+  /** The parts still to post, in order; `first` numbers the part's first failure (1 = the newest). */
+  remaining: z.array(
+    z.object({
+      part: z.number().int().positive(),
+      first: z.number().int().positive(),
+      failures: z.array(z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts])).min(1),
+    }),
+  ),
+});
+export type ThreadWork = z.infer<typeof ThreadWork>;
 
 /** The alert poller's persisted state; bounded by pruning at every poll. */
 export const AlertsState = z.object({
@@ -64,6 +126,12 @@ export const AlertsState = z.object({
   apiDown: z.object({ since: z.string() }).optional(),
   /** The last attempt to post to the channel. */
   lastDelivery: z.object({ at: z.string(), ok: z.boolean(), error: z.string().optional() }).optional(),
+  /** Summaries' full lists still to post in their threads (see ThreadWork); absent when there are none. */
+  threadWork: z.array(ThreadWork).optional(),
+  /** Failures Slack accepted, counted per hour (hour start ISO → count), the last 25 hours: `/treasury alerts`. */
+  sentPerHour: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Polls counted, to rotate the follow-up reads when more sources need one than a poll allows. */
+  followTurn: z.number().int().nonnegative().optional(),
 });
 export type AlertsState = z.infer<typeof AlertsState>;
 
@@ -152,7 +220,26 @@ function loadOptional<V>(raw: unknown, where: string, schema: z.ZodType<V>, reje
   return undefined;
 }
 
-const SourceFields = AlertSourceState.omit({ tracking: true });
+/** The summaries' thread work, entry by entry, as the outbox is: a damaged entry is set aside, the others kept. */
+function loadThreadWork(raw: unknown, rejected: RejectedRecord[]): ThreadWork[] {
+  const kept: ThreadWork[] = [];
+  if (raw === undefined) return kept;
+  if (!Array.isArray(raw)) {
+    rejected.push({ where: 'alerts.threadWork', problem: `expected a list, found ${kindOf(raw)}`, value: raw });
+    return kept;
+  }
+  raw.forEach((item: unknown, index: number) => {
+    const parsed = ThreadWork.safeParse(item);
+    if (parsed.success) kept.push(parsed.data);
+    else {
+      const id = isObject(item) && typeof item.threadTs === 'string' ? { id: item.threadTs } : {};
+      rejected.push({ where: `alerts.threadWork[${index}]`, ...id, problem: problemOf(parsed.error), value: item });
+    }
+  });
+  return kept;
+}
+
+const SourceFields = AlertSourceState.omit({ tracking: true, lists: true });
 
 /**
  * The alert bookkeeping, part by part. The handled-alert keys (`alerted`) and the outbox are kept entry by
@@ -178,11 +265,14 @@ function loadAlerts(raw: unknown, rejected: RejectedRecord[]): AlertsState {
         rejected.push({ where, id: name, problem: `expected a source state, found ${kindOf(source)}`, value: source });
         continue;
       }
-      const { tracking, ...fields } = source;
+      const { tracking, lists, ...fields } = source;
       const parsed = SourceFields.safeParse(fields);
       if (parsed.success) Object.assign(alerts.sources[name], parsed.data);
       else rejected.push({ where, id: name, problem: problemOf(parsed.error), value: fields });
       alerts.sources[name].tracking = loadKeyed(tracking, `${where}.tracking`, z.string(), rejected);
+      // Files of the version before per-list places have no `lists`: each list then starts from `watermark`.
+      // A damaged list starts over from the source's watermark (an overlap re-read, deduplicated by `alerted`).
+      if (lists !== undefined) alerts.sources[name].lists = loadKeyed(lists, `${where}.lists`, ListState, rejected);
     }
   }
   alerts.alerted = loadKeyed(raw.alerted, 'alerts.alerted', AlertedEntry, rejected);
@@ -202,6 +292,12 @@ function loadAlerts(raw: unknown, rejected: RejectedRecord[]): AlertsState {
   if (apiDown) alerts.apiDown = apiDown;
   const lastDelivery = loadOptional(raw.lastDelivery, 'alerts.lastDelivery', AlertsState.shape.lastDelivery.unwrap(), rejected);
   if (lastDelivery) alerts.lastDelivery = lastDelivery;
+  const threadWork = loadThreadWork(raw.threadWork, rejected);
+  if (threadWork.length > 0) alerts.threadWork = threadWork;
+  const sentPerHour = loadOptional(raw.sentPerHour, 'alerts.sentPerHour', AlertsState.shape.sentPerHour.unwrap(), rejected);
+  if (sentPerHour) alerts.sentPerHour = Object.assign(keyedRecord<number>(), sentPerHour);
+  const followTurn = loadOptional(raw.followTurn, 'alerts.followTurn', AlertsState.shape.followTurn.unwrap(), rejected);
+  if (followTurn !== undefined) alerts.followTurn = followTurn;
   return alerts;
 }
 

@@ -290,6 +290,15 @@ const cases: Case[] = [
     name: `a summary of 500 ${kind} failures`,
     build: () => alerts.buildFailureSummary(kind, many(500, (i) => ({ ...{ withdrawal: withdrawalAlert, task: taskAlert, gas: gasAlert }[kind], id: `${i}-${'x'.repeat(300)}` }))),
   })),
+  ...(['withdrawal', 'task', 'gas'] as const).flatMap((kind): Case[] => {
+    const failures = many(500, (i) => ({ ...{ withdrawal: withdrawalAlert, task: taskAlert, gas: gasAlert }[kind], id: `${i}-${'x'.repeat(300)}` }));
+    const parts = alerts.planSummaryThread(failures);
+    return [parts[0]!, parts[parts.length - 1]!].map((part): Case => ({
+      builder: 'alerts.buildSummaryThreadPart',
+      name: `part ${part.part} of ${parts.length} of the thread listing 500 ${kind} failures`,
+      build: () => alerts.buildSummaryThreadPart(kind, part, parts.length, failures.length),
+    }));
+  }),
   { builder: 'alerts.buildApiDownAlert', name: 'three sources down with 5000-character messages', build: () => alerts.buildApiDownAlert(apiDown, NOW) },
   { builder: 'alerts.buildApiDownAlert', name: 'the key refused', build: () => alerts.buildApiDownAlert({ ...apiDown, problems: [{ source: LONG, code: 'unauthorized', message: LONG, polls: 1 }] }, NOW) },
   { builder: 'alerts.buildApiRecoveredAlert', name: 'recovered', build: () => alerts.buildApiRecoveredAlert(apiRecovered) },

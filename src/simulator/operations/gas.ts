@@ -1,6 +1,6 @@
 // Gas manager history: cursor pages of 50 in a stable order that is deliberately NOT chronological (by id), so
 // consumers must walk every page. Cancelled rows appear only when status=cancelled is asked for.
-import { compareKeys, paginate, type SortKey } from '../pagination.js';
+import { compareKeys, firstIndex, paginate, paginateSorted, type SortKey } from '../pagination.js';
 import { renderGasDistribution } from '../render.js';
 import { ok, validationFailed, type HandlerResult } from '../responses.js';
 import { effectiveMs } from '../time.js';
@@ -20,15 +20,21 @@ export function selectGasRows(
   merchantId: string,
   filters: { status?: string | undefined; networkId?: string | undefined; from?: number | undefined; to?: number | undefined },
 ): GasDistributionRecord[] {
-  return [...rows]
-    .filter(
-      (row) =>
-        row.merchantId === merchantId &&
-        (filters.status === undefined ? row.status !== 'cancelled' : row.status === filters.status) &&
-        (filters.networkId === undefined || row.networkId === filters.networkId) &&
-        inWindow(effectiveMs(row.id, row.createdAt), { cursor: null, status: undefined, from: filters.from, to: filters.to }),
-    )
-    .sort((a, b) => compareKeys(gasKey(a), gasKey(b)));
+  return [...rows].filter((row) => selects(row, merchantId, filters)).sort((a, b) => compareKeys(gasKey(a), gasKey(b)));
+}
+
+/** Whether a gas list request selects the row. */
+function selects(
+  row: GasDistributionRecord,
+  merchantId: string,
+  filters: { status?: string | undefined; networkId?: string | undefined; from?: number | undefined; to?: number | undefined },
+): boolean {
+  return (
+    row.merchantId === merchantId &&
+    (filters.status === undefined ? row.status !== 'cancelled' : row.status === filters.status) &&
+    (filters.networkId === undefined || row.networkId === filters.networkId) &&
+    inWindow(effectiveMs(row.id, row.createdAt), { cursor: null, status: undefined, from: filters.from, to: filters.to })
+  );
 }
 
 /** GET /2.0/gas-manager/list */
@@ -37,8 +43,28 @@ export function listGasDistributions(context: OperationContext): HandlerResult {
   const checker = new Checker();
   const filters = readListFilters(checker, 'gas', query, GAS_STATUSES);
   if (!checker.ok) return validationFailed(checker.errors);
-  const rows = selectGasRows(state.gas.values(), merchantId, { ...filters, networkId: query.networkId });
-  const page = paginate('gas', rows, gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
+  const wanted = { ...filters, networkId: query.networkId };
+  const matches = (row: GasDistributionRecord): boolean => selects(row, merchantId, wanted);
+  const table = state.gas;
+  // Candidates: the id-ordered group the status picks, or the rows inside the createdAt window (time order).
+  const byIdGroup = table.group('id', `${merchantId}|${filters.status === undefined ? 'default' : `status:${filters.status}`}`);
+  const byTime = table.group('time', merchantId);
+  const timeOf = (handle: number): number => {
+    const row = table.peek(handle);
+    return effectiveMs(row.id, row.createdAt);
+  };
+  const lo = filters.from === undefined ? 0 : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) >= (filters.from as number));
+  const hi = filters.to === undefined ? byTime.length : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) > (filters.to as number));
+  const inWindowCount = Math.max(0, hi - lo);
+  let page;
+  if (byIdGroup.length <= state.listScanLimit) {
+    page = paginate('gas', byIdGroup.map((handle) => table.peek(handle)).filter(matches), gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
+  } else if (inWindowCount <= state.listScanLimit) {
+    const rows = byTime.slice(lo, Math.max(lo, hi)).map((handle) => table.peek(handle)).filter(matches);
+    page = paginate('gas', rows, gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
+  } else {
+    page = paginateSorted('gas', { length: byIdGroup.length, at: (p) => table.peek(byIdGroup[p] as number) }, matches, gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
+  }
   return ok({
     data: page.data.map((row) => renderGasDistribution(state, row)),
     cursorPrevious: page.cursorPrevious,

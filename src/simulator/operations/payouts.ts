@@ -1,6 +1,6 @@
 // Mass payouts: create a container, list tasks (newest first, cursor pages of 50), read a task.
 import { randomUUID } from 'node:crypto';
-import { compareKeys, paginate, type SortKey } from '../pagination.js';
+import { compareKeys, firstIndex, paginate, paginateSorted, type SortKey } from '../pagination.js';
 import { renderPayout, renderPayoutTask } from '../render.js';
 import { badRequest, notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
 import { effectiveMs } from '../time.js';
@@ -51,15 +51,26 @@ export function listPayoutTasks(context: OperationContext): HandlerResult {
   const checker = new Checker().uuid(query.assetId, 'assetId', false).uuid(query.payoutId, 'payoutId', false);
   const filters = readListFilters(checker, 'tasks', query, TASK_STATUSES);
   if (!checker.ok) return validationFailed(checker.errors);
-  const rows = [...state.tasks.values()].filter(
-    (task) =>
-      task.merchantId === merchantId &&
-      (filters.status === undefined || task.status === filters.status) &&
-      (query.assetId === undefined || task.assetId === query.assetId) &&
-      (query.payoutId === undefined || task.payoutId === query.payoutId) &&
-      inWindow(effectiveMs(task.id, task.createdAt), filters),
-  );
-  const page = paginate('tasks', rows, taskKey, newestFirst, filters.cursor, CURSOR_PAGE_SIZE);
+  const matches = (task: PayoutTaskRecord): boolean =>
+    task.merchantId === merchantId &&
+    (filters.status === undefined || task.status === filters.status) &&
+    (query.assetId === undefined || task.assetId === query.assetId) &&
+    (query.payoutId === undefined || task.payoutId === query.payoutId) &&
+    inWindow(effectiveMs(task.id, task.createdAt), filters);
+  // Candidates: the merchant's tasks (of the status asked for), oldest first, cut to the createdAt window.
+  const table = state.tasks;
+  const ordered = table.group('key', `${merchantId}|${filters.status === undefined ? 'all' : `status:${filters.status}`}`);
+  const timeOf = (handle: number): number => {
+    const task = table.peek(handle);
+    return effectiveMs(task.id, task.createdAt);
+  };
+  const lo = filters.from === undefined ? 0 : firstIndex(ordered.length, (i) => timeOf(ordered[i] as number) >= (filters.from as number));
+  const hi = filters.to === undefined ? ordered.length : firstIndex(ordered.length, (i) => timeOf(ordered[i] as number) > (filters.to as number));
+  const count = Math.max(0, hi - lo);
+  const page =
+    count <= state.listScanLimit
+      ? paginate('tasks', ordered.slice(lo, Math.max(lo, hi)).map((handle) => table.peek(handle)).filter(matches), taskKey, newestFirst, filters.cursor, CURSOR_PAGE_SIZE)
+      : paginateSorted('tasks', { length: count, at: (p) => table.peek(ordered[hi - 1 - p] as number) }, matches, taskKey, newestFirst, filters.cursor, CURSOR_PAGE_SIZE);
   return ok({
     data: page.data.map((task) => renderPayoutTask(state, task)),
     cursorPrevious: page.cursorPrevious,

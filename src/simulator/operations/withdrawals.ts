@@ -2,6 +2,7 @@
 import { renderWithdrawal } from '../render.js';
 import { notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
 import { Checker } from '../validation.js';
+import type { WithdrawalRecord } from '../types.js';
 import type { OperationContext } from './context.js';
 
 /** Defaults and bounds of the withdrawal list (not in docs/payments-api.md; our choice). */
@@ -34,12 +35,16 @@ export function listWithdrawals(context: OperationContext): HandlerResult {
   if (!checker.ok) return validationFailed(checker.errors);
   const pageNumber = page ?? 1;
   const size = perPage ?? WITHDRAWAL_PAGE.defaultPerPage;
-  const all = [...context.state.withdrawals.values()]
-    .filter((withdrawal) => withdrawal.merchantId === context.merchantId)
-    .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1));
-  const data = all.slice((pageNumber - 1) * size, pageNumber * size);
+  // The merchant's withdrawals oldest first (createdAt, then id): the list is that order reversed.
+  const table = context.state.withdrawals;
+  const ordered = table.group('key', context.merchantId);
+  const data: WithdrawalRecord[] = [];
+  const first = (pageNumber - 1) * size;
+  for (let position = first; position < Math.min(first + size, ordered.length); position += 1) {
+    data.push(table.peek(ordered[ordered.length - 1 - position] as number));
+  }
   return ok({
-    totalCount: all.length,
+    totalCount: ordered.length,
     page: pageNumber,
     perPage: size,
     data: data.map((withdrawal) => renderWithdrawal(context.state, withdrawal)),

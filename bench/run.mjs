@@ -1,0 +1,246 @@
+// npm run bench: every figure of issue 11 in one run on one machine. Prints a table, writes bench/results/latest.json.
+// Not a test: nothing here passes or fails. BENCH_QUICK=1 runs a lighter sweep (no 1M rows, fewer rounds).
+import { spawn, execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimulator } from '../dist/simulator/index.js';
+import { createPaymentsClient } from '../dist/payments/index.js';
+import { createAlertPoster, pollOnce } from '../dist/poller/index.js';
+import { createSlackGateway, createSlackWebClient } from '../dist/slack/index.js';
+import { createLogger } from '../dist/logger.js';
+import { openBotStore } from '../dist/store/state.js';
+import { startSlackStandIn } from '../node_modules/.bench-build/test/support/rig/slack-stand-in.js';
+import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig/slack-driver.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const QUICK = process.env.BENCH_QUICK === '1';
+const TOKEN = 'xoxb-bench-token';
+const SECRET = 'bench-signing-secret';
+const CHANNEL = 'C0ALERTS';
+const HOUR = 3_600_000;
+
+// ---- process measurements (/proc) -------------------------------------------------------------------------
+const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK').toString().trim() || 100);
+function cpuMs(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
+}
+function peakRssMb(pid) {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+function startProcess(args, env) {
+  const child = spawn(process.execPath, args, { cwd: mkdtempSync(join(tmpdir(), 'bench-')), env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start:\n${stderr}`)), 20_000);
+    child.on('exit', (code) => reject(new Error(`exited ${code}:\n${stderr}`)));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const port = /listening for Slack on port (\d+)/.exec(stderr)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve({ child, pid: child.pid, eventsUrl: `http://127.0.0.1:${port}/slack/events`, stop: () => { child.removeAllListeners('exit'); child.kill('SIGTERM'); } });
+      }
+    });
+  });
+}
+
+// ---- a. the ack path ---------------------------------------------------------------------------------------
+async function ackBench() {
+  const COMMANDS = 500;
+  const IN_FLIGHT = 50;
+  const ROUNDS = QUICK ? 2 : 4;
+  const sim = await startSimulator({ quiet: true, rateLimitPerSecond: 100_000 });
+  const slack = await startSlackStandIn({ botToken: TOKEN });
+  const env = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
+  const bot = await startProcess([join(ROOT, 'dist/main.js')], { ...env, PAYMENTS_API_URL: sim.url, PAYMENTS_API_KEY: sim.apiKey, DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json') });
+  const bare = await startProcess([join(ROOT, 'bench/bare-bolt.mjs')], env);
+  const apps = { bot, bare };
+  const results = { bot: { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 }, bare: { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 } };
+  const runRound = async (name, record) => {
+    const app = apps[name];
+    const driver = createSlackDriver({ eventsUrl: app.eventsUrl, signingSecret: SECRET, standIn: slack, requestTimeoutMs: 30_000 });
+    sim.clearFaults();
+    if (name === 'bot') sim.injectFault('listAssets', { delayMs: 2000 }, COMMANDS);
+    const followUps = [];
+    const cpu0 = cpuMs(app.pid);
+    let next = 0;
+    const acks = [];
+    let errors = 0;
+    await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < COMMANDS) {
+        next += 1;
+        try {
+          const result = await driver.command('balances');
+          if (result.status === 200) acks.push(result.elapsedMs);
+          else errors += 1;
+          if (name === 'bot') followUps.push(result.waitForResponses(1, 60_000).catch(() => { errors += 1; }));
+        } catch { errors += 1; }
+      }
+    }));
+    const cpuAck = cpuMs(app.pid) - cpu0;
+    await Promise.all(followUps);
+    await new Promise((r) => setTimeout(r, 200));
+    const cpuAll = cpuMs(app.pid) - cpu0;
+    if (!record) return;
+    const r = results[name];
+    r.acks.push(...acks);
+    r.cpuAckMs += cpuAck;
+    r.cpuAllMs += cpuAll;
+    r.commands += acks.length;
+    r.errors += errors;
+  };
+  await runRound('bare', false); // warm-up, not counted
+  await runRound('bot', false);
+  for (let k = 0; k < ROUNDS; k += 1) {
+    await runRound(k % 2 === 0 ? 'bare' : 'bot', true);
+    await runRound(k % 2 === 0 ? 'bot' : 'bare', true);
+  }
+  const out = {};
+  for (const name of ['bot', 'bare']) {
+    const r = results[name];
+    const sorted = [...r.acks].sort((a, b) => a - b);
+    out[name] = {
+      commands: r.commands, errors: r.errors,
+      p50: round(pct(sorted, 50)), p95: round(pct(sorted, 95)), p99: round(pct(sorted, 99)), max: round(sorted.at(-1)),
+      cpuMsPerCommandAckWindow: round(r.cpuAckMs / r.commands, 2),
+      cpuMsPerCommandAllWork: round(r.cpuAllMs / r.commands, 2),
+      peakRssMb: round(peakRssMb(apps[name].pid)),
+    };
+  }
+  out.ratio = {};
+  for (const key of ['p50', 'p95', 'p99', 'max', 'cpuMsPerCommandAckWindow', 'cpuMsPerCommandAllWork', 'peakRssMb']) out.ratio[key] = round(out.bot[key] / out.bare[key], 2);
+  out.setup = { commandsPerRound: COMMANDS, inFlight: IN_FLIGHT, countedRoundsEach: ROUNDS, listAssetsDelayMs: 2000, cpuTickMs: TICK_MS };
+  bot.stop();
+  bare.stop();
+  await slack.close();
+  await sim.close();
+  return out;
+}
+
+// ---- b/c. the poller at a history size -----------------------------------------------------------------------
+function byEndpoint(log) {
+  const counts = {};
+  for (const entry of log) counts[entry.operation ?? entry.path] = (counts[entry.operation ?? entry.path] ?? 0) + 1;
+  return counts;
+}
+
+async function pollBench(rows, failureBursts) {
+  const sim = await startSimulator({ quiet: true, seed: false, rateLimitPerSecond: 1_000_000 });
+  const t0 = performance.now();
+  const summary = sim.loadBulkHistory({ rowsPerKind: rows });
+  const loadMs = performance.now() - t0;
+  const slack = await startSlackStandIn({ botToken: TOKEN });
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-poll-')), 'state.json');
+  const logger = createLogger('error', () => {});
+  const now = () => new Date(sim.now());
+  const store = await openBotStore(file, logger, now);
+  const payments = createPaymentsClient({ baseUrl: sim.url, apiKey: sim.apiKey, timeoutMs: 30_000, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } });
+  const slackClient = createAlertPoster(createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 5_000 }), now: () => now().getTime() }));
+  const pacing = { lastPostMs: undefined };
+  const poll = async () => {
+    sim.advanceTime(60_000); // one poll a minute (POLL_SCHEDULE default)
+    sim.resetRequests();
+    const posted0 = slack.messages(CHANNEL).length;
+    const started = performance.now();
+    const report = await pollOnce({ payments, store, slack: slackClient, channel: CHANNEL, now, lookbackMs: 24 * HOUR, logger, sleep: async () => {}, pacing });
+    const wallMs = performance.now() - started;
+    const endpoints = byEndpoint(sim.requests);
+    return { wallMs: round(wallMs), requests: sim.requests.length, endpoints, slackMessages: slack.messages(CHANNEL).length - posted0, sourcesOk: Object.values(report.sources).every((s) => s.ok), sources: report.sources, queued: report.queued };
+  };
+  // Catch-up: the first poll, then polls until no list has a walk in progress (each poll reads a bounded number
+  // of pages, so a long first-run read takes several polls).
+  const walking = async () => {
+    const alerts = await store.alerts.readAlerts();
+    return Object.values(alerts.sources).some((source) => Object.values(source.lists ?? {}).some((list) => list?.walk !== undefined));
+  };
+  const catchUpPolls = [await poll()];
+  while ((await walking()) && catchUpPolls.length < 500) catchUpPolls.push(await poll());
+  const catchUp = {
+    polls: catchUpPolls.length,
+    requests: catchUpPolls.reduce((sum, p) => sum + p.requests, 0),
+    wallMs: round(catchUpPolls.reduce((sum, p) => sum + p.wallMs, 0)),
+    maxRequestsInOnePoll: Math.max(...catchUpPolls.map((p) => p.requests)),
+  };
+  const idle = [];
+  for (let k = 0; k < 6; k += 1) {
+    const result = await poll();
+    idle.push(result);
+    const prev = idle.at(-2);
+    if (prev && result.requests === prev.requests && result.queued === 0 && result.slackMessages === 0) break;
+  }
+  const idlePoll = idle.at(-1);
+  const size = statSync(file).size;
+  let writeMs = null;
+  try {
+    const w0 = performance.now();
+    await store.alerts.commitPoll(() => ({ queued: 0, newFailures: {} }));
+    writeMs = round(performance.now() - w0, 2);
+  } catch (error) {
+    writeMs = `n/a (${error.message})`;
+  }
+  const bursts = [];
+  for (const n of failureBursts) {
+    for (let k = 0; k < n; k += 1) {
+      sim.addWithdrawal({ status: 'failed' });
+      sim.addPayoutTask({ status: 'failed', subStatus: 'payout_failed' });
+      sim.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance' });
+    }
+    bursts.push({ newFailuresPerKind: n, ...(await poll()) });
+  }
+  const result = { rowsPerKind: rows, loadMs: round(loadMs), summary, catchUp, idlePolls: idle.length, idle: idlePoll, stateFileBytes: size, stateWriteMs: writeMs, bursts, peakRssMb: round(peakRssMb(process.pid)) };
+  await store.close();
+  await slack.close();
+  await sim.close();
+  return result;
+}
+
+// ---- main --------------------------------------------------------------------------------------------------
+const commit = (() => { try { return execSync('git rev-parse --short HEAD', { cwd: ROOT }).toString().trim() + (execSync('git status --porcelain', { cwd: ROOT }).toString().trim() ? ' (+ uncommitted changes)' : ''); } catch { return 'unknown'; } })();
+const machine = { nproc: cpus().length, cpu: cpus()[0]?.model, memTotalGb: round(totalmem() / 2 ** 30), memFreeGb: round(freemem() / 2 ** 30), node: process.version };
+console.log(`bench on ${commit}; ${machine.nproc} CPUs (${machine.cpu}), ${machine.memTotalGb} GB, Node ${machine.node}${QUICK ? '; QUICK sweep' : ''}`);
+
+const ack = await ackBench();
+console.log('\n## Ack path: 500 signed /treasury balances per round, 50 in flight, listAssets answering after 2 s');
+console.log('| app | acks | p50 ms | p95 ms | p99 ms | max ms | CPU ms/cmd (ack window) | CPU ms/cmd (all work) | peak RSS MB |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const name of ['bot', 'bare']) {
+  const r = ack[name];
+  console.log(`| ${name === 'bot' ? 'bot (dist/main.js)' : 'bare Bolt (ack only)'} | ${r.commands}${r.errors ? ` (${r.errors} errors)` : ''} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${r.cpuMsPerCommandAckWindow} | ${r.cpuMsPerCommandAllWork} | ${r.peakRssMb} |`);
+}
+const q = ack.ratio;
+console.log(`| bot / bare | | ${q.p50}× | ${q.p95}× | ${q.p99}× | ${q.max}× | ${q.cpuMsPerCommandAckWindow}× | ${q.cpuMsPerCommandAllWork}× | ${q.peakRssMb}× |`);
+
+const sizes = QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
+const polls = [];
+for (const rows of sizes) {
+  // 1M rows: one burst (100 of each kind) only, to stay within ~10 minutes on 2 cores.
+  const bursts = rows >= 1_000_000 ? [100] : [10, 100, 1_000];
+  process.stderr.write(`poll bench at ${rows} rows of each kind…\n`);
+  polls.push(await pollBench(rows, bursts));
+}
+const ep = (e) => `${e.listWithdrawals ?? 0} / ${e.listPayoutTasks ?? 0} / ${e.listGasDistributions ?? 0}${Object.keys(e).some((k) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)) ? ` + ${Object.entries(e).filter(([k]) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)).map(([k, v]) => `${v} ${k}`).join(', ')}` : ''}`;
+console.log('\n## Idle poll (history over 30 days, 5 % failed; floor: 3 requests)');
+console.log('| rows of each kind | load ms | catch-up: polls, requests (most in one poll), wall | idle poll requests (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | peak RSS MB (bench process: simulator + poller) |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const p of polls) {
+  console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.peakRssMb} |`);
+}
+console.log('\n## A poll with new failures (N of each kind)');
+console.log('| rows of each kind | new failures per kind | requests (withdrawals / tasks / gas) | wall ms | Slack messages | sources ok |');
+console.log('|---|---|---|---|---|---|');
+for (const p of polls) for (const b of p.bursts) console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${b.newFailuresPerKind} | ${b.requests} (${ep(b.endpoints)}) | ${b.wallMs} | ${b.slackMessages} | ${b.sourcesOk ? 'yes' : 'NO'} |`);
+if (!QUICK) console.log('\n(1M rows: one burst of 100 per kind only, to keep the run under ~10 minutes on 2 cores.)');
+
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, polls };
+writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(json, null, 2)}\n`);
+console.log('\nwrote bench/results/latest.json');
+process.exit(0);
