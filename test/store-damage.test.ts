@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { openBotStore } from '../src/store/state.js';
 import { mentions, startPollerRig, type PollerRig } from './poller/helpers.js';
+import { swapQuoteRecord } from './support/fixtures.js';
 
 /*
  * A damaged state file must cost only the damaged record: the audit trail of every other quote and the alert
@@ -36,26 +37,18 @@ function logCapture() {
   return { lines, logger: createLogger('debug', (line) => lines.push(line)) };
 }
 
-const quote = (id: string, overrides: Record<string, unknown> = {}) => ({
-  id,
-  estimateId: `estimate-${id}`,
-  estimatedAt: '2026-11-22T00:00:00.000Z',
-  expiresAt: '2026-11-22T00:30:00.000Z',
-  requestedBy: 'U1',
-  channelId: 'C1',
-  messageTs: '1700000000.000100',
-  from: { assetId: 'a', symbol: 'USDT', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
-  to: { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
-  amountFrom: '1000000',
-  estimatedAmount: '999000',
-  routeType: 'dex',
-  serviceId: 's',
-  status: 'rejected',
-  decidedBy: 'U2',
-  decidedAt: '2026-11-22T00:05:00.000Z',
-  history: [{ at: '2026-11-22T00:00:00.000Z', event: 'quoted', by: 'U1' }],
-  ...overrides,
-});
+const quote = (id: string, overrides: Record<string, unknown> = {}) =>
+  swapQuoteRecord(id, {
+    estimateId: `estimate-${id}`,
+    messageTs: '1700000000.000100',
+    amountFrom: '1000000',
+    estimatedAmount: '999000',
+    status: 'rejected',
+    decidedBy: 'U2',
+    decidedAt: '2026-11-22T00:05:00.000Z',
+    history: [{ at: '2026-11-22T00:00:00.000Z', event: 'quoted', by: 'U1' }],
+    ...overrides,
+  });
 
 const GOOD_1 = '6f1c2a34-8b7d-4e21-9c3f-0a1b2c3d4e5f';
 const BAD = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';

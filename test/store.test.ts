@@ -5,27 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { emptyState, openBotStore } from '../src/store/state.js';
 import { StoreError } from '../src/store/store.js';
+import { swapQuoteRecord } from './support/fixtures.js';
 
 function tempFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'store-')), 'state.json');
 }
 
-const sampleQuote = (id: string) => ({
-  id,
-  estimateId: 'e',
-  estimatedAt: '2026-11-22T00:00:00.000Z',
-  expiresAt: '2026-11-22T00:30:00.000Z',
-  requestedBy: 'U1',
-  channelId: 'C1',
-  from: { assetId: 'a', symbol: 'USDT', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
-  to: { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
-  amountFrom: '1',
-  estimatedAmount: '1',
-  routeType: 'dex',
-  serviceId: 's',
-  status: 'pending' as const,
-  history: [],
-});
+const sampleQuote = (id: string) => swapQuoteRecord(id);
 
 describe('the state store', () => {
   it('creates the file (and its folder) on first start and survives a reopen', async () => {

@@ -4,24 +4,14 @@ import { planDeliveries } from '../../src/poller/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import type { FailureFacts, OutboxItem } from '../../src/store/state.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
+import { failedWithdrawalFacts } from '../support/fixtures.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const HOSTILE = '<!channel> <http://evil.example|click> & '.repeat(100);
 
 
-const withdrawal = (i: number, extreme = false): FailureFacts => ({
-  kind: 'withdrawal',
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  status: 'failed',
-  createdAt: new Date(NOW.getTime() - i * 60_000).toISOString(),
-  symbol: extreme ? HOSTILE.slice(0, 300) : 'USDT',
-  decimals: 6,
-  network: { title: extreme ? HOSTILE : 'Ethereum', symbol: 'ETH' },
-  amount: extreme ? '9'.repeat(78) : '1500000',
-  amountInUsd: extreme ? null : '1.50',
-  address: extreme ? HOSTILE : '0x' + 'a'.repeat(40),
-  txHash: extreme ? 'h'.repeat(500) : null,
-});
+const withdrawal = (i: number, extreme = false): FailureFacts =>
+  failedWithdrawalFacts(i, NOW, extreme ? { text: HOSTILE, txHash: 'h'.repeat(500) } : undefined);
 
 const gas = (i: number): FailureFacts => ({
   kind: 'gas',

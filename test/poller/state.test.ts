@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emptyAlertsState, openBotStore } from '../../src/store/state.js';
+import { swapQuoteRecord } from '../support/fixtures.js';
 
 function tempFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'alert-state-')), 'state.json');
@@ -11,22 +12,7 @@ function tempFile(): string {
 describe('the alert state in the state file', () => {
   it('a state file written before the poller existed still loads, swaps intact, with empty alert state', async () => {
     const file = tempFile();
-    const quote = {
-      id: 'q1',
-      estimateId: 'e',
-      estimatedAt: '2026-11-22T00:00:00.000Z',
-      expiresAt: '2026-11-22T00:30:00.000Z',
-      requestedBy: 'U1',
-      channelId: 'C1',
-      from: { assetId: 'a', symbol: 'USDT', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
-      to: { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
-      amountFrom: '1',
-      estimatedAmount: '1',
-      routeType: 'dex',
-      serviceId: 's',
-      status: 'pending',
-      history: [],
-    };
+    const quote = swapQuoteRecord('q1');
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: { q1: quote } }));
     const store = await openBotStore(file);
     expect(store.recoveredCorruptFile).toBeUndefined();

@@ -14,6 +14,7 @@ import type { PollDeps } from '../../src/poller/policy.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
 import { openBotStore, type BotStore, type FailureFacts, type OutboxItem } from '../../src/store/state.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
+import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 
@@ -22,19 +23,8 @@ const TOKEN = 'xoxb-summary-thread';
 const NOW = new Date('2026-11-22T12:00:00Z');
 const HOSTILE = '<!channel> <http://evil.example|click> & '.repeat(20);
 
-const withdrawal = (i: number, extreme = false): FailureFacts => ({
-  kind: 'withdrawal',
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  status: 'failed',
-  createdAt: new Date(NOW.getTime() - i * 60_000).toISOString(),
-  symbol: extreme ? HOSTILE.slice(0, 300) : 'USDT',
-  decimals: 6,
-  network: { title: extreme ? HOSTILE : 'Ethereum', symbol: 'ETH' },
-  amount: extreme ? '9'.repeat(78) : '1500000',
-  amountInUsd: extreme ? null : '1.50',
-  address: extreme ? HOSTILE : '0x' + 'a'.repeat(40),
-  txHash: null,
-});
+const withdrawal = (i: number, extreme = false): FailureFacts =>
+  failedWithdrawalFacts(i, NOW, extreme ? { text: HOSTILE, txHash: null } : undefined);
 const item = (facts: FailureFacts): OutboxItem => ({ key: `${facts.kind}:${facts.id}`, queuedAt: NOW.toISOString(), facts });
 
 let slack: SlackStandIn;

@@ -1,0 +1,44 @@
+// Records as they are stored, shared by the tests that write state files or build alerts by hand.
+import type { FailureFacts } from '../../src/domain/alerts.js';
+import type { AuditEntry } from '../../src/domain/swap-quote.js';
+
+/** A pending swap quote as the state file holds it; `overrides` replace any field. */
+export function swapQuoteRecord(id: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id,
+    estimateId: 'e',
+    estimatedAt: '2026-11-22T00:00:00.000Z',
+    expiresAt: '2026-11-22T00:30:00.000Z',
+    requestedBy: 'U1',
+    channelId: 'C1',
+    from: { assetId: 'a', symbol: 'USDT', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
+    to: { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 },
+    amountFrom: '1',
+    estimatedAmount: '1',
+    routeType: 'dex',
+    serviceId: 's',
+    status: 'pending' as const,
+    history: [] as AuditEntry[],
+    ...overrides,
+  };
+}
+
+/**
+ * The facts of failed withdrawal number `i` (i minutes before `now`). With `hostile` text, every field a person
+ * reads carries it, and the amount is as long as a token amount can be.
+ */
+export function failedWithdrawalFacts(i: number, now: Date, hostile?: { text: string; txHash: string | null }): FailureFacts {
+  return {
+    kind: 'withdrawal',
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    status: 'failed',
+    createdAt: new Date(now.getTime() - i * 60_000).toISOString(),
+    symbol: hostile ? hostile.text.slice(0, 300) : 'USDT',
+    decimals: 6,
+    network: { title: hostile ? hostile.text : 'Ethereum', symbol: 'ETH' },
+    amount: hostile ? '9'.repeat(78) : '1500000',
+    amountInUsd: hostile ? null : '1.50',
+    address: hostile ? hostile.text : '0x' + 'a'.repeat(40),
+    txHash: hostile ? hostile.txHash : null,
+  };
+}
