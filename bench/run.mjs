@@ -1,16 +1,11 @@
 // npm run bench: every figure of issue 11 in one run on one machine. Prints a table, writes bench/results/latest.json.
 // Not a test: nothing here passes or fails. BENCH_QUICK=1 runs a lighter sweep (no 1M rows, fewer rounds).
-import { spawn, execSync } from 'node:child_process';
+import { execSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../dist/simulator/index.js';
-import { createPaymentsClient } from '../dist/payments/index.js';
-import { createAlertPoster, pollOnce } from '../dist/poller/index.js';
-import { createSlackGateway, createSlackWebClient } from '../dist/slack/index.js';
-import { createLogger } from '../dist/logger.js';
-import { openBotStore } from '../dist/store/state.js';
 import { startSlackStandIn } from '../node_modules/.bench-build/test/support/rig/slack-stand-in.js';
 import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig/slack-driver.js';
 
@@ -139,53 +134,45 @@ async function pollBench(rows, failureBursts) {
   const loadMs = performance.now() - t0;
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const file = join(mkdtempSync(join(tmpdir(), 'bench-poll-')), 'state.json');
-  const logger = createLogger('error', () => {});
-  const now = () => new Date(sim.now());
-  const store = await openBotStore(file, logger, now);
-  const payments = createPaymentsClient({ baseUrl: sim.url, apiKey: sim.apiKey, timeoutMs: 30_000, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } });
-  const slackClient = createAlertPoster(createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 5_000 }), now: () => now().getTime() }));
-  const pacing = { lastPostMs: undefined };
+  // The poller runs in its own process (bench/poll-child.mjs): its peak RSS is the poller's alone.
+  const child = fork(join(ROOT, 'bench/poll-child.mjs'), [JSON.stringify({ simUrl: sim.url, apiKey: sim.apiKey, slackApiUrl: slack.apiUrl, token: TOKEN, file, channel: CHANNEL, lookbackMs: 24 * HOUR })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const replies = [];
+  const waiting = [];
+  child.on('message', (message) => (waiting.length > 0 ? waiting.shift()(message) : replies.push(message)));
+  const ask = (message) => new Promise((resolve) => {
+    if (message) child.send(message);
+    if (replies.length > 0) resolve(replies.shift());
+    else waiting.push(resolve);
+  });
+  await ask(undefined); // 'ready'
   const poll = async () => {
     sim.advanceTime(60_000); // one poll a minute (POLL_SCHEDULE default)
     sim.resetRequests();
     const posted0 = slack.messages(CHANNEL).length;
-    const started = performance.now();
-    const report = await pollOnce({ payments, store, slack: slackClient, channel: CHANNEL, now, lookbackMs: 24 * HOUR, logger, sleep: async () => {}, pacing });
-    const wallMs = performance.now() - started;
+    const result = await ask({ type: 'poll', now: sim.now() });
     const endpoints = byEndpoint(sim.requests);
-    return { wallMs: round(wallMs), requests: sim.requests.length, endpoints, slackMessages: slack.messages(CHANNEL).length - posted0, sourcesOk: Object.values(report.sources).every((s) => s.ok), sources: report.sources, queued: report.queued };
+    return { wallMs: round(result.wallMs), requests: sim.requests.length, endpoints, slackMessages: slack.messages(CHANNEL).length - posted0, sourcesOk: result.sourcesOk, sources: result.sources, queued: result.queued };
   };
   // Catch-up: the first poll, then polls until no list has a walk in progress (each poll reads a bounded number
   // of pages, so a long first-run read takes several polls).
-  const walking = async () => {
-    const alerts = await store.alerts.readAlerts();
-    return Object.values(alerts.sources).some((source) => Object.values(source.lists ?? {}).some((list) => list?.walk !== undefined));
-  };
   const catchUpPolls = [await poll()];
-  while ((await walking()) && catchUpPolls.length < 500) catchUpPolls.push(await poll());
+  while ((await ask({ type: 'walking' })) && catchUpPolls.length < 500) catchUpPolls.push(await poll());
   const catchUp = {
     polls: catchUpPolls.length,
     requests: catchUpPolls.reduce((sum, p) => sum + p.requests, 0),
     wallMs: round(catchUpPolls.reduce((sum, p) => sum + p.wallMs, 0)),
     maxRequestsInOnePoll: Math.max(...catchUpPolls.map((p) => p.requests)),
   };
+  // Idle: nothing new happens. For the first 15 minutes (the overlap) each poll re-reads the band below the
+  // newest rows, where rows may still appear late; after it, one page per list. 18 polls cover both.
   const idle = [];
-  for (let k = 0; k < 6; k += 1) {
-    const result = await poll();
-    idle.push(result);
-    const prev = idle.at(-2);
-    if (prev && result.requests === prev.requests && result.queued === 0 && result.slackMessages === 0) break;
-  }
+  for (let k = 0; k < 18; k += 1) idle.push(await poll());
   const idlePoll = idle.at(-1);
+  const settling = idle.slice(0, 15);
+  const idleSettling = { polls: settling.length, maxRequests: Math.max(...settling.map((p) => p.requests)), firstRequests: settling[0].requests };
   const size = statSync(file).size;
-  let writeMs = null;
-  try {
-    const w0 = performance.now();
-    await store.alerts.commitPoll(() => ({ queued: 0, newFailures: {} }));
-    writeMs = round(performance.now() - w0, 2);
-  } catch (error) {
-    writeMs = `n/a (${error.message})`;
-  }
+  const written = await ask({ type: 'write', now: sim.now() });
+  const writeMs = typeof written === 'number' ? round(written, 2) : written;
   const bursts = [];
   for (const n of failureBursts) {
     for (let k = 0; k < n; k += 1) {
@@ -195,8 +182,10 @@ async function pollBench(rows, failureBursts) {
     }
     bursts.push({ newFailuresPerKind: n, ...(await poll()) });
   }
-  const result = { rowsPerKind: rows, loadMs: round(loadMs), summary, catchUp, idlePolls: idle.length, idle: idlePoll, stateFileBytes: size, stateWriteMs: writeMs, bursts, peakRssMb: round(peakRssMb(process.pid)) };
-  await store.close();
+  const pollerPeakRssMb = round(peakRssMb(child.pid));
+  child.send({ type: 'close' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  const result = { rowsPerKind: rows, loadMs: round(loadMs), summary, catchUp, idlePolls: idle.length, idleSettling, idle: idlePoll, stateFileBytes: size, stateWriteMs: writeMs, bursts, pollerPeakRssMb, simulatorPeakRssMb: round(peakRssMb(process.pid)) };
   await slack.close();
   await sim.close();
   return result;
@@ -228,10 +217,10 @@ for (const rows of sizes) {
 }
 const ep = (e) => `${e.listWithdrawals ?? 0} / ${e.listPayoutTasks ?? 0} / ${e.listGasDistributions ?? 0}${Object.keys(e).some((k) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)) ? ` + ${Object.entries(e).filter(([k]) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)).map(([k, v]) => `${v} ${k}`).join(', ')}` : ''}`;
 console.log('\n## Idle poll (history over 30 days, 5 % failed; floor: 3 requests)');
-console.log('| rows of each kind | load ms | catch-up: polls, requests (most in one poll), wall | idle poll requests (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | peak RSS MB (bench process: simulator + poller) |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('| rows of each kind | load ms | catch-up: polls, requests (most in one poll), wall | first 15 idle minutes: most requests in a poll | idle poll requests (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | poller peak RSS MB | simulator peak RSS MB |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const p of polls) {
-  console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.peakRssMb} |`);
+  console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idleSettling.maxRequests} | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.pollerPeakRssMb} | ${p.simulatorPeakRssMb} |`);
 }
 console.log('\n## A poll with new failures (N of each kind)');
 console.log('| rows of each kind | new failures per kind | requests (withdrawals / tasks / gas) | wall ms | Slack messages | sources ok |');

@@ -80,15 +80,24 @@ export function listOf(source: AlertSourceState, list: string): ListState {
 }
 
 /**
- * Lower bound (epoch ms) of what a list must read from the top: its watermark less the overlap. The watermark
- * is a time of the API's clock, so clocks that disagree cannot make the poller skip rows; with no watermark yet
- * (no row seen so far) the first-run span is read again, which costs one request when it is empty.
+ * Lower bound (epoch ms) of what a list must read from the top. Everything above the watermark (new rows), and
+ * the overlap band below it where rows may still appear late: rows created less than the overlap before the
+ * previous complete read began. A row that appears late does so within the overlap of its createdAt, so the
+ * first read that begins after it appears reaches it. Once the band has settled (nothing new for an overlap),
+ * an idle read costs one page per list, however dense the history.
+ *
+ * The watermark is a time of the API's clock, so clocks that disagree cannot make the poller skip new rows;
+ * they only narrow the band by the difference, and the floor never goes below watermark − overlap, where the
+ * handled keys that de-duplicate re-read rows are kept (commit.ts). With no watermark yet (no row seen so far)
+ * the first-run span is read again, which costs one request when it is empty.
  */
 export function listFloor(source: AlertSourceState, list: ListState, nowMs: number, spanMs: number): number {
   if (source.initializedAt === undefined) return nowMs - spanMs;
   // Still no row: everything since the first poll's span (an empty list costs one request however long ago).
   if (list.watermark === undefined) return Math.min(nowMs, isoMs(source.initializedAt)) - spanMs;
-  return isoMs(list.watermark) - POLL_POLICY.overlapMs;
+  const watermark = isoMs(list.watermark);
+  const unsettledFrom = list.readAt === undefined ? -Infinity : isoMs(list.readAt) - POLL_POLICY.overlapMs;
+  return Math.max(watermark - POLL_POLICY.overlapMs, Math.min(watermark, unsettledFrom));
 }
 
 /** The newest of the previous watermark and the dates seen, never later than now (a row stamped in the future must not skip anything). */
@@ -150,7 +159,7 @@ async function readCursorList<T extends { createdAt: Date }>(
   }
   if (done) {
     const watermark = walk ? walk.to : newestOf(list.watermark, rows.map((row) => row.createdAt), now);
-    return { rows, requests, list: watermark === undefined ? {} : { watermark } };
+    return { rows, requests, list: completedList(watermark, walk, now) };
   }
   const to = walk?.to ?? newestOf(undefined, rows.map((row) => row.createdAt), now) ?? iso(from);
   const read = (walk?.read ?? 0) + rows.length;
@@ -166,7 +175,17 @@ async function readCursorList<T extends { createdAt: Date }>(
     ...(ordered ? optional('estimate', estimateRows(read, iso(from), to, oldest)) : {}),
     ...(walk?.followKeys ? { followKeys: walk.followKeys } : {}),
   };
-  return { rows, requests, list: { ...(list.watermark !== undefined ? { watermark: list.watermark } : {}), walk: next } };
+  return { rows, requests, list: walkingList(list, next) };
+}
+
+/** A list read to its floor: its new watermark, and when the read began (a walk began at its first page). */
+function completedList(watermark: string | undefined, walk: WalkState | undefined, now: Date): ListState {
+  return { ...(watermark !== undefined ? { watermark } : {}), readAt: walk?.startedAt ?? iso(now) };
+}
+
+/** A list with a walk under way: the watermark and last complete read stay until the walk is done. */
+function walkingList(list: ListState, walk: WalkState): ListState {
+  return { ...(list.watermark !== undefined ? { watermark: list.watermark } : {}), ...(list.readAt !== undefined ? { readAt: list.readAt } : {}), walk };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
@@ -241,7 +260,7 @@ async function readWithdrawals(deps: PollDeps, list: ListState, floorMs: number,
   }
   if (done) {
     const watermark = walk ? walk.to : newestOf(list.watermark, newest ? [newest] : [], now);
-    return { rows, requests, list: watermark === undefined ? {} : { watermark } };
+    return { rows, requests, list: completedList(watermark, walk, now) };
   }
   const to = walk?.to ?? newestOf(undefined, newest ? [newest] : [], now) ?? iso(new Date(fromMs));
   const read = (walk?.read ?? 0) + rows.length;
@@ -256,7 +275,7 @@ async function readWithdrawals(deps: PollDeps, list: ListState, floorMs: number,
     ...optional('estimate', estimateRows(read, iso(new Date(fromMs)), to, oldest)),
     ...(walk?.followKeys ? { followKeys: walk.followKeys } : {}),
   };
-  return { rows, requests, list: { ...(list.watermark !== undefined ? { watermark: list.watermark } : {}), walk: next } };
+  return { rows, requests, list: walkingList(list, next) };
 }
 
 /** Reads every page of a cursor list (the pending lists and the narrow gas windows: small by nature). */
@@ -494,7 +513,7 @@ async function detectGas(deps: PollDeps, source: AlertSourceState, context: Read
   // list was read first.)
   const [dflt, cancelled] = [r.lists.default!, r.lists.cancelled!];
   if (!dflt.walk && !cancelled.walk && dflt.watermark !== undefined && (cancelled.watermark === undefined || cancelled.watermark < dflt.watermark)) {
-    r.lists.cancelled = { watermark: dflt.watermark };
+    r.lists.cancelled = { ...cancelled, watermark: dflt.watermark };
   }
   const syncing = listed !== undefined && source.pendingSyncedAt === undefined;
   const handled = new Set(source.handledPending ?? []);

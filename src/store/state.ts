@@ -52,8 +52,16 @@ export const WalkState = z.object({
 });
 export type WalkState = z.infer<typeof WalkState>;
 
-/** One list of a source: the newest createdAt seen (API clock) and a walk in progress, if any. */
-export const ListState = z.object({ watermark: z.string().optional(), walk: WalkState.optional() });
+/** One list of a source: the newest createdAt seen (API clock), a walk in progress, if any, and when it was last read in full. */
+export const ListState = z.object({
+  watermark: z.string().optional(),
+  walk: WalkState.optional(),
+  /**
+   * When (our clock) the last complete read of this list began. A row created more than the overlap before it had
+   * its whole overlap to become visible by then, so the next read need not go below it (see listFloor).
+   */
+  readAt: z.string().optional(),
+});
 export type ListState = z.infer<typeof ListState>;
 
 /** Where one watched source stands. */

@@ -83,6 +83,45 @@ describe('an idle poll costs what changes, not what exists', () => {
     expect(costs[1]).toBe(costs[0]);
   }, 120_000);
 
+  it('a dense recent history (1,000 rows of each kind in the last 15 minutes) costs one page per list once the overlap has passed, and a row that appears 14 minutes late is still alerted once', async () => {
+    const r = await start();
+    await r.poll();
+    r.sim.advanceTime(20 * 60_000);
+    const now = r.sim.now();
+    // 1,000 rows of each kind over the 15 minutes before now: the overlap band holds 20 pages of gas rows.
+    for (let i = 0; i < 1_000; i++) {
+      const createdAt = now - 15 * 60_000 + Math.floor((i * 15 * 60_000) / 1_000);
+      r.sim.addWithdrawal({ status: 'success', createdAt });
+      r.sim.addPayoutTask({ status: i % 50 === 0 ? 'failed' : 'success', createdAt });
+      r.sim.addGasDistribution({ status: 'success', createdAt });
+    }
+    await settle(r);
+    r.sim.resetRequests();
+    r.sim.advanceTime(60_000);
+    await r.poll();
+    // Inside the overlap, the band is re-read: more than one page of gas rows.
+    expect(r.sim.requests.filter((entry) => entry.operation === 'listGasDistributions').length).toBeGreaterThan(3);
+    r.sim.advanceTime(16 * 60_000);
+    await r.poll(); // the first read that began after the band settled
+    const { max, byOperation } = await idleCost(r);
+    expect(max, JSON.stringify(byOperation)).toBeLessThanOrEqual(6);
+    expect(byOperation.listGasDistributions ?? 0).toBeLessThanOrEqual(3);
+    expect(byOperation.listWithdrawals ?? 0).toBe(1);
+
+    // A row that becomes visible 14 minutes after its createdAt, after polls that read only one page per list.
+    const createdAt = r.sim.now() - 14 * 60_000;
+    const w = r.sim.addWithdrawal({ status: 'failed', createdAt });
+    const t = r.sim.addPayoutTask({ status: 'failed', createdAt });
+    const g = r.sim.addGasDistribution({ status: 'success', subStatus: 'not_enough_donor_balance', createdAt });
+    r.sim.advanceTime(60_000);
+    await r.poll();
+    for (let i = 0; i < 3; i++) {
+      r.sim.advanceTime(60_000);
+      await r.poll();
+    }
+    for (const id of [w.id, t.id, g.id]) expect(mentions(r, id)).toBe(1);
+  }, 60_000);
+
   it('the state stays under 100 kB after many polls over a large history with failures every poll', async () => {
     const r = await start();
     addHistory(r, 5_000);
