@@ -11,6 +11,9 @@ import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
+// BENCH_ONLY=ack or BENCH_ONLY=poll runs one part; BENCH_CPU_PROF=<dir> starts the bot with node --cpu-prof there.
+const ONLY = process.env.BENCH_ONLY;
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 const TOKEN = 'xoxb-bench-token';
 const SECRET = 'bench-signing-secret';
 const CHANNEL = 'C0ALERTS';
@@ -55,7 +58,7 @@ async function ackBench() {
   const sim = await startSimulator({ quiet: true, rateLimitPerSecond: 100_000 });
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const env = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
-  const bot = await startProcess([join(ROOT, 'dist/main.js')], { ...env, PAYMENTS_API_URL: sim.url, PAYMENTS_API_KEY: sim.apiKey, DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json') });
+  const bot = await startProcess([...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist/main.js')], { ...env, PAYMENTS_API_URL: sim.url, PAYMENTS_API_KEY: sim.apiKey, DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json') });
   const bare = await startProcess([join(ROOT, 'bench/bare-bolt.mjs')], env);
   const apps = { bot, bare };
   const results = { bot: { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 }, bare: { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 } };
@@ -196,18 +199,20 @@ const commit = (() => { try { return execSync('git rev-parse --short HEAD', { cw
 const machine = { nproc: cpus().length, cpu: cpus()[0]?.model, memTotalGb: round(totalmem() / 2 ** 30), memFreeGb: round(freemem() / 2 ** 30), node: process.version };
 console.log(`bench on ${commit}; ${machine.nproc} CPUs (${machine.cpu}), ${machine.memTotalGb} GB, Node ${machine.node}${QUICK ? '; QUICK sweep' : ''}`);
 
-const ack = await ackBench();
-console.log('\n## Ack path: 500 signed /treasury balances per round, 50 in flight, listAssets answering after 2 s');
-console.log('| app | acks | p50 ms | p95 ms | p99 ms | max ms | CPU ms/cmd (ack window) | CPU ms/cmd (all work) | peak RSS MB |');
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const name of ['bot', 'bare']) {
-  const r = ack[name];
-  console.log(`| ${name === 'bot' ? 'bot (dist/main.js)' : 'bare Bolt (ack only)'} | ${r.commands}${r.errors ? ` (${r.errors} errors)` : ''} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${r.cpuMsPerCommandAckWindow} | ${r.cpuMsPerCommandAllWork} | ${r.peakRssMb} |`);
+const ack = ONLY === 'poll' ? null : await ackBench();
+if (ack) {
+  console.log('\n## Ack path: 500 signed /treasury balances per round, 50 in flight, listAssets answering after 2 s');
+  console.log('| app | acks | p50 ms | p95 ms | p99 ms | max ms | CPU ms/cmd (ack window) | CPU ms/cmd (all work) | peak RSS MB |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const name of ['bot', 'bare']) {
+    const r = ack[name];
+    console.log(`| ${name === 'bot' ? 'bot (dist/main.js)' : 'bare Bolt (ack only)'} | ${r.commands}${r.errors ? ` (${r.errors} errors)` : ''} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${r.cpuMsPerCommandAckWindow} | ${r.cpuMsPerCommandAllWork} | ${r.peakRssMb} |`);
+  }
+  const q = ack.ratio;
+  console.log(`| bot / bare | | ${q.p50}× | ${q.p95}× | ${q.p99}× | ${q.max}× | ${q.cpuMsPerCommandAckWindow}× | ${q.cpuMsPerCommandAllWork}× | ${q.peakRssMb}× |`);
 }
-const q = ack.ratio;
-console.log(`| bot / bare | | ${q.p50}× | ${q.p95}× | ${q.p99}× | ${q.max}× | ${q.cpuMsPerCommandAckWindow}× | ${q.cpuMsPerCommandAllWork}× | ${q.peakRssMb}× |`);
 
-const sizes = QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
+const sizes = ONLY === 'ack' ? [] : QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
 const polls = [];
 for (const rows of sizes) {
   // 1M rows: one burst (100 of each kind) only, to stay within ~10 minutes on 2 cores.
@@ -230,6 +235,6 @@ if (!QUICK) console.log('\n(1M rows: one burst of 100 per kind only, to keep the
 
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, polls };
-writeFileSync(join(ROOT, 'bench/results/latest.json'), `${JSON.stringify(json, null, 2)}\n`);
-console.log('\nwrote bench/results/latest.json');
+writeFileSync(join(ROOT, `bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`), `${JSON.stringify(json, null, 2)}\n`);
+console.log(`\nwrote bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`);
 process.exit(0);

@@ -4,6 +4,7 @@ import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLog
 import type { Config } from './config.js';
 import { guardSlackRequests } from './http-guard.js';
 import { errorFields, type Logger } from './logger.js';
+import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
@@ -11,6 +12,9 @@ import { createAlertPoller, createAlertPoster, type AlertPoller } from './poller
 import { createSlackGateway, slackClientOptions, type SlackGateway } from './slack/gateway.js';
 import { describeSlackStartupFailure } from './slack/errors.js';
 import type { BotStore } from './store/state.js';
+
+/** How long stop() waits for answers under way (a payment API read times out well within it). */
+const ANSWERS_AT_SHUTDOWN_MS = 15_000;
 
 /** What the Slack app is built from; everything that varies is injected. */
 export interface TreasuryAppOptions {
@@ -181,7 +185,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       })
     : undefined;
 
-  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps, alerts, slack });
+  const background = createBackgroundWork(logger);
+  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps, alerts, slack, background });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
@@ -221,10 +226,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       }
     },
     async stop() {
-      // First, so a poll in flight ends before the store is closed.
-      await alerts?.stop();
-      swaps.stop();
-      // Keep-alive sockets would otherwise hold stop() open until they time out.
+      // No new requests; keep-alive sockets would otherwise hold the server open until they time out.
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeAllConnections();
@@ -232,6 +234,12 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       } else {
         await app.stop();
       }
+      // Answers already acknowledged are still delivered: a person who was told "working on it" gets a reply.
+      const left = await background.drain(ANSWERS_AT_SHUTDOWN_MS);
+      if (left > 0) logger.warn('stopped with answers still under way; they are not delivered', { left });
+      // Then the poller, so a poll in flight ends before the store is closed.
+      await alerts?.stop();
+      swaps.stop();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { SwapService } from '../features/swaps/index.js';
 import type { Logger } from '../logger.js';
 import type { AlertStatusView } from '../domain/alerts.js';
 import type { SlackGateway } from '../slack/gateway.js';
+import type { BackgroundWork } from './background.js';
 
 /** What every listener receives: the features' dependencies plus who may use the bot. */
 export interface ListenerDeps extends FeatureDeps {
@@ -14,6 +15,8 @@ export interface ListenerDeps extends FeatureDeps {
   alerts?: { status(): Promise<AlertStatusView> };
   /** Replies go through the Slack gateway (response_url with retries, then a message as fallback). */
   slack: Pick<SlackGateway, 'respond'>;
+  /** Where listeners put the work they do after their ack (drained at shutdown). */
+  background: BackgroundWork;
 }
 
 /** The TREASURY_USERS gate: an empty list lets everyone in. */

@@ -90,10 +90,15 @@ function checkPaymentDelay(seconds: number | undefined): void {
   }
 }
 
+/** A read joins one of the same kind that began less than this long ago and has not been answered yet. */
+export const SHARED_READ_WINDOW_MS = 1_000;
+
 /** Typed functions for the 15 operations of the payment API, plus pagination helpers. */
-export function createPaymentsClient(options: PaymentsHttpOptions | { request: PaymentsRequest; logger?: Logger }) {
+export function createPaymentsClient(options: (PaymentsHttpOptions | { request: PaymentsRequest; logger?: Logger }) & { clock?: () => number }) {
   const request = 'request' in options ? options.request : createPaymentsRequest(options);
   const logger = options.logger ?? silentLogger;
+  const clock = 'clock' in options && options.clock ? options.clock : () => performance.now();
+  let sharedAssetsRead: { startedAt: number; read: Promise<readonly Asset[]> } | undefined;
   // Off-spec decimal balances are read correctly; one warning per process is enough to tell the operator.
   let warnedOfTokenUnitBalances = false;
   const checkBalanceUnits = (assets: readonly Asset[]): void => {
@@ -156,11 +161,27 @@ export function createPaymentsClient(options: PaymentsHttpOptions | { request: P
       return asset;
     },
 
-    /** GET /1.0/merchant/assets. */
+    /**
+     * GET /1.0/merchant/assets. Reads made while another began less than {@link SHARED_READ_WINDOW_MS} ago and
+     * is still waiting for its answer share it: fifty operators asking for balances at once cost one request,
+     * not fifty connections, and each gets an answer at least as fresh as one read at that moment. The assets
+     * are frozen, so no caller can change what another reads.
+     */
     async listAssets(): Promise<Asset[]> {
-      const list = await request({ operation: 'listAssets', method: 'GET', path: '1.0/merchant/assets', schema: AssetList });
-      checkBalanceUnits(list.assets);
-      return list.assets;
+      const at = clock();
+      if (sharedAssetsRead === undefined || at - sharedAssetsRead.startedAt >= SHARED_READ_WINDOW_MS) {
+        const read = request({ operation: 'listAssets', method: 'GET', path: '1.0/merchant/assets', schema: AssetList }).then((list) => {
+          checkBalanceUnits(list.assets);
+          return Object.freeze(list.assets.map((asset) => Object.freeze(asset)));
+        });
+        const entry = { startedAt: at, read };
+        sharedAssetsRead = entry;
+        const forget = () => {
+          if (sharedAssetsRead === entry) sharedAssetsRead = undefined;
+        };
+        read.then(forget, forget);
+      }
+      return [...(await sharedAssetsRead.read)];
     },
 
     /** GET /1.0/merchant/asset-withdrawal-info. */

@@ -105,9 +105,12 @@ function httpStatus(error: unknown): number | undefined {
 function noAnswer(error: unknown): boolean {
   const e = shape(error);
   if (e.code === REQUEST) return true;
-  // fetch (response_url posts) rejects with a TypeError on a network failure and a TimeoutError/AbortError on abort.
-  return e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof TypeError;
+  // fetch rejects with a TypeError on a network failure; node:http (response_url posts) with a system error
+  // (ECONNRESET, ECONNREFUSED…); both with a TimeoutError/AbortError on abort.
+  return e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof TypeError || NETWORK_CODES.has(String(e.code));
 }
+
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
 
 /**
  * True for a failure that may pass by itself: Slack's 5xx or 408, `ratelimited` (also while we wait it out),

@@ -1,6 +1,8 @@
 // The Slack gateway's one retry policy, against the Slack stand-in over real HTTP with a real WebClient: what is
 // retried (5xx, timeouts, ratelimited within reason), what never is (refused content, errors a person must fix),
 // how Retry-After holds back one channel, and how a reply survives a failing response_url.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
@@ -239,6 +241,17 @@ describe('replies through a response_url', () => {
     expect(slack.responses(url)).toHaveLength(0);
     expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
     expect(sleeps).toEqual([]);
+  });
+
+  it('a url nobody answers on (connection refused) is a passing failure: tried three times, then a private message', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await gateway.respond(`http://127.0.0.1:${port}/response/gone`, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(sleeps).toHaveLength(2);
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
   });
 
   it('a shared (in_channel) reply falls back to a message in the channel', async () => {

@@ -31,61 +31,72 @@ function parseValue<T>(schema: z.ZodType<T>, value: unknown): T {
   return parsed.data;
 }
 
+/** What a lookup button's handler reads of the click: the button and who clicked. */
+interface Click {
+  actionId: string;
+  value: string | undefined;
+  userId: string;
+}
+
 /**
  * Wraps a button handler: ack at once, check the TREASURY_USERS gate, and deliver the resulting message
- * (or a readable failure) through respond().
+ * (or a readable failure) through the response_url, after the listener returns (see background.ts).
  */
 function buttonListener(
   deps: ListenerDeps,
-  handle: (args: ButtonArgs) => Promise<{ message: SlackMessage; delivery: 'replace' | 'channel' }>,
+  handle: (click: Click) => Promise<{ message: SlackMessage; delivery: 'replace' | 'channel' }>,
 ) {
-  return async (args: ButtonArgs): Promise<void> => {
-    await args.ack();
-    const fallback = { channelId: args.body.channel?.id, userId: args.body.user.id };
-    if (!mayUseBot(deps, args.body.user.id)) {
-      await deps.slack.respond(args.respond, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER }, fallback);
+  return async ({ ack, body, action }: ButtonArgs): Promise<void> => {
+    await ack();
+    const fallback = { channelId: body.channel?.id, userId: body.user.id };
+    const responseUrl = body.response_url;
+    if (!mayUseBot(deps, body.user.id)) {
+      await deps.slack.respond(responseUrl, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER }, fallback);
       return;
     }
-    let reply: Reply;
-    try {
-      const { message, delivery } = await handle(args);
-      reply = delivery === 'replace' ? { replace_original: true, ...message } : { response_type: 'in_channel', replace_original: false, ...message };
-    } catch (error) {
-      deps.logger.warn('button failed', { actionId: args.action.action_id, error: errorFields(error) });
-      // The failure goes to the clicker alone and leaves the original message as it was.
-      reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };
-    }
-    await deps.slack.respond(args.respond, reply, fallback);
+    const click: Click = { actionId: action.action_id, value: action.value, userId: body.user.id };
+    deps.background.run('a button', async () => {
+      let reply: Reply;
+      try {
+        const { message, delivery } = await handle(click);
+        reply = delivery === 'replace' ? { replace_original: true, ...message } : { response_type: 'in_channel', replace_original: false, ...message };
+      } catch (error) {
+        deps.logger.warn('button failed', { actionId: click.actionId, error: errorFields(error) });
+        // The failure goes to the clicker alone and leaves the original message as it was.
+        reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };
+      }
+      await deps.slack.respond(responseUrl, reply, fallback);
+    });
   };
 }
 
 /** "◀ Previous" / "Next ▶" of the withdrawal list: replaces the list with that page. */
 export function createWithdrawalsPageListener(deps: ListenerDeps) {
-  return buttonListener(deps, async ({ action }) => {
-    return { message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, action.value)), delivery: 'replace' };
+  return buttonListener(deps, async ({ value }) => {
+    return { message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, value)), delivery: 'replace' };
   });
 }
 
 /** "Next page ▶" of the payout task list. */
 export function createPayoutsPageListener(deps: ListenerDeps) {
-  return buttonListener(deps, async ({ action }) => ({
-    message: await lookups.showPayoutTasks(deps, parseJsonValue(PayoutsPageValue, action.value)),
+  return buttonListener(deps, async ({ value }) => ({
+    message: await lookups.showPayoutTasks(deps, parseJsonValue(PayoutsPageValue, value)),
     delivery: 'replace',
   }));
 }
 
 /** "Next page ▶" of the gas manager list. */
 export function createGasPageListener(deps: ListenerDeps) {
-  return buttonListener(deps, async ({ action }) => ({
-    message: await lookups.showGas(deps, parseJsonValue(GasPageValue, action.value)),
+  return buttonListener(deps, async ({ value }) => ({
+    message: await lookups.showGas(deps, parseJsonValue(GasPageValue, value)),
     delivery: 'replace',
   }));
 }
 
 /** "Share in channel": posts a fresh copy of the record for everyone, saying who shared it. */
 export function createShareListener(deps: ListenerDeps) {
-  return buttonListener(deps, async ({ action, body }) => {
-    const { kind, id } = parseJsonValue(ShareButtonValue, action.value);
-    return { message: await lookups.showShared(deps, kind, id, mention(body.user.id)), delivery: 'channel' };
+  return buttonListener(deps, async ({ value, userId }) => {
+    const { kind, id } = parseJsonValue(ShareButtonValue, value);
+    return { message: await lookups.showShared(deps, kind, id, mention(userId)), delivery: 'channel' };
   });
 }

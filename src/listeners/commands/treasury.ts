@@ -46,22 +46,29 @@ async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId:
 
 /**
  * `/treasury …`: acknowledged at once, before any API call (Slack gives up after 3 seconds and the API may
- * be slower), then answered privately through respond(): treasury data is sensitive.
+ * be slower), then answered privately through the response_url: treasury data is sensitive. The answer is
+ * worked out after the listener returns (see background.ts), holding only the fields it needs.
  */
 export function createTreasuryCommandListener(deps: ListenerDeps) {
-  return async ({ command, ack, respond }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+  return async ({ command, ack }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     if (!mayUseBot(deps, command.user_id)) {
       await ack({ response_type: 'ephemeral', text: NOT_A_TREASURY_USER });
       return;
     }
     await ack();
-    let reply: SlackMessage;
-    try {
-      reply = await run(deps, parseTreasuryCommand(command.text), { userId: command.user_id, channelId: command.channel_id });
-    } catch (error) {
-      deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
-      reply = buildFailure(error);
-    }
-    await deps.slack.respond(respond, { response_type: 'ephemeral', ...reply }, { channelId: command.channel_id, userId: command.user_id });
+    const { text, user_id: userId, channel_id: channelId, response_url: responseUrl } = command;
+    deps.background.run('a /treasury command', () => answer(deps, { text, userId, channelId, responseUrl }));
   };
+}
+
+/** Runs the command and delivers its answer (a failure included) to the person who typed it. */
+async function answer(deps: ListenerDeps, command: { text: string; userId: string; channelId: string; responseUrl: string }): Promise<void> {
+  let reply: SlackMessage;
+  try {
+    reply = await run(deps, parseTreasuryCommand(command.text), { userId: command.userId, channelId: command.channelId });
+  } catch (error) {
+    deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
+    reply = buildFailure(error);
+  }
+  await deps.slack.respond(command.responseUrl, { response_type: 'ephemeral', ...reply }, { channelId: command.channelId, userId: command.userId });
 }
