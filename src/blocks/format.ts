@@ -1,5 +1,7 @@
 import { UTCDate } from '@date-fns/utc';
-import { format, formatDistanceStrict } from 'date-fns';
+// One function per module: the package index loads every date-fns function (about 5 MB of memory).
+import { format } from 'date-fns/format';
+import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
 import { assertDecimals, baseUnitsToBigInt, parseApiDecimal, splitBaseUnits } from '../domain/money.js';
 import type { Crypto, FeeLeg, Network } from '../payments/index.js';
 import { escapeText } from './mrkdwn.js';
