@@ -156,6 +156,19 @@ export function readDotEnv(path = '.env'): Record<string, string> {
   return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
 }
 
+/** The variables that connect the bot to real services: with none of them set, there is nothing to connect to. */
+export const CONNECTION_VARIABLES = ['PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'DATABASE_URL'] as const;
+
+/**
+ * True when `npm start` should open the local workspace instead of connecting: no connection variable set,
+ * no `.env` file, and not production. Any one of them keeps the normal start-up, whose configuration errors
+ * stay errors: a deployment that forgot a variable must never quietly become a demo.
+ */
+export function hasNoConfiguration(env: NodeJS.ProcessEnv = process.env, dotEnvPath = '.env'): boolean {
+  if (env.NODE_ENV === 'production' || existsSync(dotEnvPath)) return false;
+  return CONNECTION_VARIABLES.every((name) => (env[name] ?? '').trim() === '');
+}
+
 /** Parses and validates the configuration; throws ConfigError listing every problem at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...process.env }): Config {
   const parsed = EnvSchema.safeParse(env);

@@ -3,12 +3,17 @@
  * exit code 1 and readable lines, never an unhandled rejection.
  */
 import { createTreasuryApp, StartupError } from './app.js';
-import { ConfigError, describeConfig, loadConfig } from './config.js';
+import { ConfigError, describeConfig, hasNoConfiguration, loadConfig } from './config.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
 import { openBotStore } from './store/state.js';
 
 async function main(): Promise<void> {
+  // `npm run demo`, or `npm start` on a fresh clone: the local workspace (src/workspace), not a configuration error.
+  if (process.argv.includes('--local-workspace') || hasNoConfiguration()) {
+    const { runLocalWorkspace } = await import('./workspace/main.js');
+    return runLocalWorkspace();
+  }
   let config;
   try {
     config = loadConfig();

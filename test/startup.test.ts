@@ -35,8 +35,8 @@ function validEnv(): Record<string, string> {
 }
 
 describe('start-up', () => {
-  it('exits 1 before doing anything when configuration is missing, one line per variable', async () => {
-    const result = await runBot({});
+  it('exits 1 before doing anything when configuration is missing, one line per variable (a production start: never the local workspace)', async () => {
+    const result = await runBot({ NODE_ENV: 'production' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Cannot start: the configuration has 4 problem(s):');
     for (const variable of ['PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']) {

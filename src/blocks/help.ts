@@ -1,12 +1,15 @@
 import { USAGE } from '../commands/parse.js';
+import { quoteInput } from '../domain/text.js';
 import { context, header, section, type SlackMessage } from './common.js';
 
 /** `/treasury help`: every subcommand with an example. */
-export function buildHelp(extraUsage: ReadonlyArray<readonly [string, string]> = []): SlackMessage {
+export function buildHelp(extraUsage: ReadonlyArray<readonly [string, string]> = [], unknown?: string): SlackMessage {
   const lines = [...Object.values(USAGE), ...extraUsage].map(([syntax, what]) => `• \`/treasury ${syntax}\` — ${what}`);
+  const notice = unknown === undefined ? undefined : `${quoteInput(unknown)} is not a /treasury command. These are:`;
   return {
-    text: 'Treasury bot commands',
+    text: notice === undefined ? 'Treasury bot commands' : `${quoteInput(unknown!)} is not a /treasury command; here are the ones there are`,
     blocks: [
+      ...(notice === undefined ? [] : [section(`:warning: ${notice}`)]),
       header('Treasury bot'),
       section(lines.join('\n')),
       context(

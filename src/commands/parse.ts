@@ -33,7 +33,8 @@ export const GAS_STATUSES = ['pending', 'cancelled', 'failed', 'success'] as con
 
 /** Every parsed `/treasury` command. */
 export type TreasuryCommand =
-  | { kind: 'help' }
+  /** `unknown`: what was typed instead of a subcommand, answered with the help. */
+  | { kind: 'help'; unknown?: string }
   | { kind: 'balances' }
   | { kind: 'balance'; asset: string }
   | { kind: 'invoice-info'; invoiceId: string }
@@ -196,6 +197,7 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       if (args.length > 0) throw new UsageError('`alerts` takes nothing after it.', USAGE.alerts[0]);
       return { kind: 'alerts' };
     default:
-      throw new UsageError(`Unknown subcommand "${rawSubcommand}". Type \`/treasury help\` to see them all.`);
+      // A typo is best answered by the list of what exists.
+      return { kind: 'help', unknown: rawSubcommand };
   }
 }

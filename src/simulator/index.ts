@@ -101,6 +101,11 @@ export class PaymentsSimulator {
     this.faults.inject(operation, fault, times);
   }
 
+  /** The whole API answers 503 for the next `ms` of real time (the local workspace's "API down" control). */
+  takeDown(ms: number): void {
+    this.faults.setOutage(performance.now() + ms);
+  }
+
   /** Removes all pending faults. */
   clearFaults(): void {
     this.faults.clear();

@@ -46,8 +46,16 @@ export class FaultQueue {
     this.queues.set(operation, queue);
   }
 
-  /** Takes the fault for one call of `operation`, if any. */
+  private outageUntil = 0;
+
+  /** Every call answers 503 until `untilMs` (real time, performance.now()); 0 ends an outage. */
+  setOutage(untilMs: number): void {
+    this.outageUntil = untilMs;
+  }
+
+  /** Takes the fault for one call of `operation`, if any (an outage first). */
   take(operation: OperationName): Fault | undefined {
+    if (performance.now() < this.outageUntil) return { status: 503 };
     const queue = this.queues.get(operation);
     const head = queue?.[0];
     if (!queue || !head) return undefined;
@@ -59,6 +67,7 @@ export class FaultQueue {
   /** Removes every queued fault. */
   clear(): void {
     this.queues.clear();
+    this.outageUntil = 0;
   }
 }
 

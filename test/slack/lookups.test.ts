@@ -18,6 +18,17 @@ describe('/treasury help', () => {
     expect(answer.reply.responseType).toBe('ephemeral');
     expect(stack.simulator.requestCount()).toBe(0);
   });
+
+  it('a word that is not a subcommand gets the help, led by a plain notice that quotes it escaped', async () => {
+    const answer = await ask(stack, 'frobnicate <!here>');
+    expect(answer.text).toContain(':warning: "frobnicate" is not a /treasury command. These are:');
+    expect(answer.text).toContain('/treasury balances');
+    expect(answer.text).not.toContain('<!here>');
+    const hostile = await ask(stack, '<!channel>');
+    expect(hostile.text).toContain('"&lt;!channel&gt;" is not a /treasury command');
+    expect(hostile.text).not.toContain('<!channel>');
+    expect(stack.simulator.requestCount()).toBe(0);
+  });
 });
 
 describe('/treasury balances', () => {

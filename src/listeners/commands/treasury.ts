@@ -12,7 +12,7 @@ import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
 async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string }): Promise<SlackMessage> {
   switch (command.kind) {
     case 'help':
-      return buildHelp();
+      return buildHelp([], command.unknown);
     case 'balances':
       return lookups.showBalances(deps);
     case 'balance':

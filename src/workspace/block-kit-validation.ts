@@ -1,0 +1,392 @@
+/**
+ * Block Kit validation as Slack does it for messages, so the stand-in refuses what Slack refuses. Pure: blocks in,
+ * problems out, each with the JSON pointer Slack puts in `[json-pointer:…]`.
+ *
+ * Sources (Slack's Block Kit reference unless said otherwise): "Section block", "Header block", "Context block",
+ * "Actions block", "Divider block", "Image block", "Button element", "Image element", "Text object",
+ * "Confirmation dialog object"; the error names from the "chat.postMessage" / "chat.update" method references.
+ * Wording follows what Slack answers where it is known ("must be less than 3001 characters", "no more than 50
+ * items allowed", "must be more than 0 characters", "must define either `text` or `fields`", "unsupported type: x").
+ */
+
+/** One thing Slack would refuse, located by a JSON pointer into the request (e.g. `/blocks/0/text/text`). */
+export interface BlockKitProblem {
+  pointer: string;
+  message: string;
+}
+
+/** Limits of messages (Slack's Block Kit reference and the chat.postMessage reference). */
+export const MESSAGE_LIMITS = {
+  blocks: 50,
+  /** Home tabs and modals take 100. */
+  surfaceBlocks: 100,
+  blockId: 255,
+  actionId: 255,
+  textObject: 3000,
+  sectionText: 3000,
+  sectionFields: 10,
+  sectionField: 2000,
+  headerText: 150,
+  contextElements: 10,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  buttonUrl: 3000,
+  accessibilityLabel: 75,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
+  imageUrl: 3000,
+  altText: 2000,
+  imageTitle: 2000,
+  /** chat.postMessage: longer `text` is refused with `msg_too_long`. */
+  messageText: 40_000,
+  /**
+   * Total text of all blocks past which chat.postMessage answers `msg_blocks_too_long`. Slack does not document
+   * it; by this same count (every `text` string in the blocks) bolt-js issue #2867 saw 9,597 accepted and 11,341
+   * refused, and Slack staff speak of 12,000 including a buffer for block containers (bolt-js #2509).
+   */
+  blocksText: 11_000,
+} as const;
+
+/** Block types Slack accepts in messages; the ones our builders use are checked field by field. */
+const MESSAGE_BLOCK_TYPES = new Set([
+  'actions', 'context', 'context_actions', 'divider', 'file', 'header', 'image', 'input', 'markdown', 'plan',
+  'rich_text', 'section', 'table', 'task_card', 'video',
+]);
+// "Actions block": buttons, select menus, overflow menus, date/time pickers, checkboxes, radio buttons, workflow buttons.
+const ACTIONS_ELEMENT_TYPES = new Set([
+  'button', 'checkboxes', 'datepicker', 'datetimepicker', 'overflow', 'radio_buttons', 'timepicker', 'workflow_button',
+  'static_select', 'external_select', 'users_select', 'conversations_select', 'channels_select',
+  'multi_static_select', 'multi_external_select', 'multi_users_select', 'multi_conversations_select', 'multi_channels_select',
+]);
+// "Section block": the accessory can be any of those, or an image.
+const ACCESSORY_TYPES = new Set([...ACTIONS_ELEMENT_TYPES, 'image']);
+const TEXT_TYPES = ['plain_text', 'mrkdwn'] as const;
+const STYLES = ['primary', 'danger'];
+
+type Json = Record<string, unknown>;
+
+/** `message [json-pointer:/blocks/0]`: how chat.postMessage lists a problem in `errors`. */
+export function describeProblem(problem: BlockKitProblem): string {
+  return `${problem.message} [json-pointer:${problem.pointer}]`;
+}
+
+/** Options of {@link validateBlocks}. */
+export interface ValidateBlocksOptions {
+  /** 50 for messages (default), 100 for Home tabs and modals. */
+  maxBlocks?: number;
+  /** Where the blocks sit in the request (default `/blocks`). */
+  pointer?: string;
+}
+
+/** Every problem Slack would report for these blocks of a message; empty when Slack would accept them. */
+export function validateBlocks(blocks: readonly unknown[], options: ValidateBlocksOptions = {}): BlockKitProblem[] {
+  const problems: BlockKitProblem[] = [];
+  const root = options.pointer ?? '/blocks';
+  const maxBlocks = options.maxBlocks ?? MESSAGE_LIMITS.blocks;
+  if (blocks.length > maxBlocks) problems.push({ pointer: root, message: `no more than ${maxBlocks} items allowed` });
+  // "block_id should be unique for each message".
+  const blockIds = new Map<string, string>();
+  blocks.forEach((block, i) => {
+    const pointer = `${root}/${i}`;
+    checkBlock(block, pointer, problems);
+    if (isRecord(block) && typeof block.block_id === 'string') {
+      if (blockIds.has(block.block_id)) {
+        problems.push({ pointer: `${pointer}/block_id`, message: `duplicate block_id: ${block.block_id}` });
+      } else {
+        blockIds.set(block.block_id, pointer);
+      }
+    }
+  });
+  return problems;
+}
+
+/** The sum of every `text` string in the blocks: the count behind `msg_blocks_too_long`. */
+export function blocksTextLength(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce<number>((sum, item) => sum + blocksTextLength(item), 0);
+  if (!isRecord(value)) return 0;
+  let total = 0;
+  for (const [key, child] of Object.entries(value)) {
+    total += key === 'text' && typeof child === 'string' ? charCount(child) : blocksTextLength(child);
+  }
+  return total;
+}
+
+/** Why Slack refuses a message, as its error name plus the problems it lists (only for `invalid_blocks`). */
+export interface MessageRefusal {
+  error: 'invalid_blocks_format' | 'invalid_blocks' | 'msg_blocks_too_long' | 'msg_too_long';
+  problems: BlockKitProblem[];
+}
+
+/** Options of {@link checkMessage}. */
+export interface CheckMessageOptions {
+  /** Apply `msg_blocks_too_long` (the Web API does; response_url posts have not been seen to, bolt-js #2867). */
+  checkBlocksSize?: boolean;
+  maxBlocksTextChars?: number;
+  /** Apply `msg_too_long` to the top-level `text` (the Web API's chat methods). */
+  checkTextSize?: boolean;
+}
+
+/**
+ * Checks the `text` and `blocks` of a message as Slack's chat methods do; undefined when Slack would accept it.
+ * `blocks` is what the request carried: an array, a JSON string of one, or nothing.
+ */
+export function checkMessage(message: { text?: unknown; blocks?: unknown }, options: CheckMessageOptions = {}): MessageRefusal | undefined {
+  if (message.blocks !== undefined) {
+    const blocks = typeof message.blocks === 'string' ? parseJson(message.blocks) : message.blocks;
+    if (!Array.isArray(blocks)) return { error: 'invalid_blocks_format', problems: [] };
+    const problems = validateBlocks(blocks);
+    if (problems.length > 0) return { error: 'invalid_blocks', problems };
+    const max = options.maxBlocksTextChars ?? MESSAGE_LIMITS.blocksText;
+    if (options.checkBlocksSize && blocksTextLength(blocks) > max) return { error: 'msg_blocks_too_long', problems: [] };
+  }
+  if (options.checkTextSize && typeof message.text === 'string' && charCount(message.text) > MESSAGE_LIMITS.messageText) {
+    return { error: 'msg_too_long', problems: [] };
+  }
+  return undefined;
+}
+
+/** The Web API's answer to a refused message (HTTP 200), e.g. `{ ok: false, error: 'invalid_blocks', errors, response_metadata }`. */
+export function refusalBody(refusal: MessageRefusal): Record<string, unknown> & { ok: false; error: string } {
+  if (refusal.problems.length === 0) return { ok: false, error: refusal.error };
+  const errors = refusal.problems.map(describeProblem);
+  return { ok: false, error: refusal.error, errors, response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+type Problems = BlockKitProblem[];
+
+function checkBlock(block: unknown, pointer: string, problems: Problems): void {
+  if (!isRecord(block)) {
+    problems.push({ pointer, message: 'must be an object' });
+    return;
+  }
+  if (block.type === undefined) {
+    problems.push({ pointer, message: 'missing required field: type' });
+    return;
+  }
+  if (typeof block.type !== 'string' || !MESSAGE_BLOCK_TYPES.has(block.type)) {
+    problems.push({ pointer: `${pointer}/type`, message: `unsupported type: ${String(block.type)}` });
+    return;
+  }
+  if (block.block_id !== undefined) checkString(block.block_id, `${pointer}/block_id`, MESSAGE_LIMITS.blockId, problems);
+  switch (block.type) {
+    case 'section':
+      return checkSection(block, pointer, problems);
+    case 'header':
+      return checkHeader(block, pointer, problems);
+    case 'context':
+      return checkContext(block, pointer, problems);
+    case 'actions':
+      return checkActions(block, pointer, problems);
+    case 'image':
+      return checkImage(block, pointer, problems, true);
+    default:
+      // Divider has nothing more; the other types are not used by our builders and are accepted as they are.
+      return;
+  }
+}
+
+function checkSection(block: Json, pointer: string, problems: Problems): void {
+  if (block.text === undefined && block.fields === undefined) {
+    problems.push({ pointer: `${pointer}/type`, message: 'must define either `text` or `fields`' });
+  }
+  if (block.text !== undefined) checkText(block.text, `${pointer}/text`, { max: MESSAGE_LIMITS.sectionText }, problems);
+  if (block.fields !== undefined) {
+    // Fields are "required if no text is provided": only then must there be at least one.
+    const min = block.text === undefined ? 1 : 0;
+    const fields = checkArray(block.fields, `${pointer}/fields`, MESSAGE_LIMITS.sectionFields, problems, min);
+    fields?.forEach((field, i) => checkText(field, `${pointer}/fields/${i}`, { max: MESSAGE_LIMITS.sectionField }, problems));
+  }
+  if (block.accessory !== undefined) {
+    checkElement(block.accessory, `${pointer}/accessory`, ACCESSORY_TYPES, new Map(), problems);
+  }
+  if (block.expand !== undefined && typeof block.expand !== 'boolean') {
+    problems.push({ pointer: `${pointer}/expand`, message: 'must be a boolean' });
+  }
+}
+
+function checkHeader(block: Json, pointer: string, problems: Problems): void {
+  if (block.text === undefined) {
+    problems.push({ pointer, message: 'missing required field: text' });
+    return;
+  }
+  checkText(block.text, `${pointer}/text`, { max: MESSAGE_LIMITS.headerText, plainOnly: true }, problems);
+}
+
+function checkContext(block: Json, pointer: string, problems: Problems): void {
+  if (block.elements === undefined) {
+    problems.push({ pointer, message: 'missing required field: elements' });
+    return;
+  }
+  const elements = checkArray(block.elements, `${pointer}/elements`, MESSAGE_LIMITS.contextElements, problems);
+  elements?.forEach((element, i) => {
+    const at = `${pointer}/elements/${i}`;
+    // "An array of image elements and text objects."
+    if (isRecord(element) && element.type === 'image') checkImage(element, at, problems, false);
+    else checkText(element, at, { max: MESSAGE_LIMITS.textObject }, problems);
+  });
+}
+
+function checkActions(block: Json, pointer: string, problems: Problems): void {
+  if (block.elements === undefined) {
+    problems.push({ pointer, message: 'missing required field: elements' });
+    return;
+  }
+  const elements = checkArray(block.elements, `${pointer}/elements`, MESSAGE_LIMITS.actionsElements, problems);
+  // "Button element": action_id "should be unique among all other action_ids in the containing block".
+  const actionIds = new Map<string, string>();
+  elements?.forEach((element, i) => checkElement(element, `${pointer}/elements/${i}`, ACTIONS_ELEMENT_TYPES, actionIds, problems));
+}
+
+/** An interactive element (or an image accessory); `actionIds` collects the ids already used in the block. */
+function checkElement(element: unknown, pointer: string, allowed: ReadonlySet<string>, actionIds: Map<string, string>, problems: Problems): void {
+  if (!isRecord(element)) {
+    problems.push({ pointer, message: 'must be an object' });
+    return;
+  }
+  if (element.type === undefined) {
+    problems.push({ pointer, message: 'missing required field: type' });
+    return;
+  }
+  if (typeof element.type !== 'string' || !allowed.has(element.type)) {
+    problems.push({ pointer: `${pointer}/type`, message: `unsupported type: ${String(element.type)}` });
+    return;
+  }
+  if (element.type === 'image') return checkImage(element, pointer, problems, false);
+  if (element.action_id !== undefined) {
+    const ok = checkString(element.action_id, `${pointer}/action_id`, MESSAGE_LIMITS.actionId, problems);
+    if (ok && typeof element.action_id === 'string') {
+      if (actionIds.has(element.action_id)) {
+        problems.push({ pointer: `${pointer}/action_id`, message: `duplicate action_id: ${element.action_id}` });
+      } else {
+        actionIds.set(element.action_id, pointer);
+      }
+    }
+  }
+  if (element.confirm !== undefined) checkConfirm(element.confirm, `${pointer}/confirm`, problems);
+  if (element.type === 'button') checkButton(element, pointer, problems);
+}
+
+function checkButton(button: Json, pointer: string, problems: Problems): void {
+  if (button.text === undefined) problems.push({ pointer, message: 'missing required field: text' });
+  else checkText(button.text, `${pointer}/text`, { max: MESSAGE_LIMITS.buttonText, plainOnly: true }, problems);
+  if (button.value !== undefined) checkString(button.value, `${pointer}/value`, MESSAGE_LIMITS.buttonValue, problems);
+  if (button.url !== undefined) checkString(button.url, `${pointer}/url`, MESSAGE_LIMITS.buttonUrl, problems);
+  if (button.accessibility_label !== undefined) {
+    checkString(button.accessibility_label, `${pointer}/accessibility_label`, MESSAGE_LIMITS.accessibilityLabel, problems);
+  }
+  if (button.style !== undefined) checkEnum(button.style, `${pointer}/style`, STYLES, problems);
+}
+
+/**
+ * "Confirmation dialog object": title, text, confirm and deny are required. The reference now says plain_text for
+ * all four; it long said "a text object" for `text`, and mrkdwn there is still accepted, so only title, confirm
+ * and deny are held to plain_text.
+ */
+function checkConfirm(confirm: unknown, pointer: string, problems: Problems): void {
+  if (!isRecord(confirm)) {
+    problems.push({ pointer, message: 'must be an object' });
+    return;
+  }
+  const parts = [
+    ['title', MESSAGE_LIMITS.confirmTitle, true],
+    ['text', MESSAGE_LIMITS.confirmText, false],
+    ['confirm', MESSAGE_LIMITS.confirmButton, true],
+    ['deny', MESSAGE_LIMITS.confirmButton, true],
+  ] as const;
+  for (const [field, max, plainOnly] of parts) {
+    if (confirm[field] === undefined) problems.push({ pointer, message: `missing required field: ${field}` });
+    else checkText(confirm[field], `${pointer}/${field}`, { max, plainOnly }, problems);
+  }
+  if (confirm.style !== undefined) checkEnum(confirm.style, `${pointer}/style`, STYLES, problems);
+}
+
+/** "Image block" (with optional title and block_id) or "Image element": image_url or slack_file, and alt_text. */
+function checkImage(image: Json, pointer: string, problems: Problems, isBlock: boolean): void {
+  if (image.image_url === undefined && image.slack_file === undefined) {
+    problems.push({ pointer, message: 'missing required field: image_url' });
+  }
+  if (image.image_url !== undefined) checkString(image.image_url, `${pointer}/image_url`, MESSAGE_LIMITS.imageUrl, problems);
+  if (image.alt_text === undefined) problems.push({ pointer, message: 'missing required field: alt_text' });
+  else checkString(image.alt_text, `${pointer}/alt_text`, MESSAGE_LIMITS.altText, problems);
+  if (isBlock && image.title !== undefined) {
+    checkText(image.title, `${pointer}/title`, { max: MESSAGE_LIMITS.imageTitle, plainOnly: true }, problems);
+  }
+}
+
+/** "Text object": type plain_text or mrkdwn (some places plain_text only), text of 1 to `max` characters. */
+function checkText(value: unknown, pointer: string, rule: { max: number; plainOnly?: boolean }, problems: Problems): void {
+  if (!isRecord(value)) {
+    problems.push({ pointer, message: 'must be an object' });
+    return;
+  }
+  const allowed: readonly string[] = rule.plainOnly ? ['plain_text'] : TEXT_TYPES;
+  if (value.type === undefined) problems.push({ pointer, message: 'missing required field: type' });
+  else if (typeof value.type !== 'string' || !allowed.includes(value.type)) {
+    problems.push({ pointer: `${pointer}/type`, message: `unsupported type: ${String(value.type)}` });
+  }
+  if (value.text === undefined) problems.push({ pointer, message: 'missing required field: text' });
+  else checkString(value.text, `${pointer}/text`, Math.min(rule.max, MESSAGE_LIMITS.textObject), problems, 1);
+  for (const flag of ['emoji', 'verbatim'] as const) {
+    if (value[flag] !== undefined && typeof value[flag] !== 'boolean') {
+      problems.push({ pointer: `${pointer}/${flag}`, message: 'must be a boolean' });
+    }
+  }
+}
+
+/** True when the value is a string within the limits. */
+function checkString(value: unknown, pointer: string, max: number, problems: Problems, min = 0): boolean {
+  if (typeof value !== 'string') {
+    problems.push({ pointer, message: 'must be a string' });
+    return false;
+  }
+  const length = charCount(value);
+  if (length < min) {
+    problems.push({ pointer, message: `must be more than ${min - 1} characters` });
+    return false;
+  }
+  if (length > max) {
+    problems.push({ pointer, message: `must be less than ${max + 1} characters` });
+    return false;
+  }
+  return true;
+}
+
+/** The array when it is one with `min` (default 1) to `max` items (the items are checked by the caller). */
+function checkArray(value: unknown, pointer: string, max: number, problems: Problems, min = 1): readonly unknown[] | undefined {
+  if (!Array.isArray(value)) {
+    problems.push({ pointer, message: 'must be an array' });
+    return undefined;
+  }
+  if (value.length < min) problems.push({ pointer, message: `must provide at least ${min} item` });
+  if (value.length > max) problems.push({ pointer, message: `no more than ${max} items allowed` });
+  return value;
+}
+
+function checkEnum(value: unknown, pointer: string, allowed: readonly string[], problems: Problems): void {
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    problems.push({ pointer, message: `must be one of: ${allowed.join(', ')}` });
+  }
+}
+
+// Slack counts characters, not UTF-16 code units: an emoji outside the BMP is one character.
+function charCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,204 @@
+/**
+ * The local workspace: the whole bot on one machine with no configuration. One process, loopback only: the
+ * payment API simulator, a Slack stand-in, the real bot in HTTP mode configured against both, and a web page
+ * that behaves like a Slack client (src/workspace/page). The page's commands and clicks reach the bot as signed
+ * Slack requests; the bot answers through the stand-in's Web API and response_urls. No demo branch in the bot.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTreasuryApp } from '../app.js';
+import { loadConfig, type LogLevelName } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
+import { createPaymentsClient } from '../payments/index.js';
+import { startSimulator, type PaymentsSimulator } from '../simulator/index.js';
+import { openBotStore } from '../store/state.js';
+import { startSlackStandIn, type SlackStandIn } from './slack-stand-in.js';
+import { createTimeline, type ResponseTarget, type Timeline } from './timeline.js';
+import { createControls, startLiveActivity } from './controls.js';
+import { startWorkspaceServer } from './server.js';
+import { blockActionsBody, signedHeaders, slashCommandBody, type Team } from './slack-requests.js';
+
+export const TEAM = { id: 'T0LOCAL', domain: 'acme-treasury', appId: 'A0LOCALBOT', name: 'Acme Treasury (local)' } as const;
+
+/** The people of the workspace: who asks, who approves, and someone outside the treasury team. */
+export const USERS = [
+  { id: 'U0RILEY', name: 'riley', displayName: 'Riley Chen', title: 'Treasury operator (requests swaps)' },
+  { id: 'U0AVERY', name: 'avery', displayName: 'Avery Patel', title: 'Approver (SWAP_APPROVERS)' },
+  { id: 'U0SAM', name: 'sam', displayName: 'Sam Lee', title: 'Sales, not on the treasury team' },
+] as const;
+
+export const CHANNELS = [
+  { id: 'C0TREASURY', name: 'treasury', topic: 'Ask the bot: type /treasury help' },
+  { id: 'C0ALERTS', name: 'treasury-alerts', topic: 'Failure alerts from the poller (every 10 s here)' },
+] as const;
+
+export const HINTS = [
+  '/treasury help',
+  '/treasury balances',
+  '/treasury swap 1,000 USDT@ETH to USDC@ETH',
+  '/treasury withdrawals',
+  '/treasury alerts',
+];
+
+/** How often the bot polls for failures in the workspace (a production default is once a minute). */
+const POLL_SCHEDULE = '*/10 * * * * *';
+
+export interface LocalWorkspaceOptions {
+  /** The page's port (default 3000; 0 picks a free one). */
+  port?: number;
+  /** Bot log level (default warn: the banner is what a newcomer needs). */
+  logLevel?: LogLevelName;
+  logger?: Logger;
+  /** Seconds between live-activity ticks (new deposits, withdrawals completing); 0 turns it off. Default 20. */
+  activityEverySeconds?: number;
+}
+
+export interface LocalWorkspace {
+  /** The page: http://localhost:<port>/ */
+  url: string;
+  port: number;
+  simulator: PaymentsSimulator;
+  slack: SlackStandIn;
+  timeline: Timeline;
+  close(): Promise<void>;
+}
+
+/** Starts everything; rejects with a plain message when the page's port is taken. */
+export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): Promise<LocalWorkspace> {
+  const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
+  // One clock for the bot, the simulator and Slack's response_url lifetimes, so "move the clock" moves them all.
+  let offsetMs = 0;
+  const nowMs = () => Date.now() + offsetMs;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'treasury-workspace-'));
+  const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dataDir, { recursive: true, force: true })];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+  };
+  try {
+    const simulator = await startSimulator({ quiet: true, host: '127.0.0.1', port: 0 });
+    cleanups.push(() => simulator.close());
+    const botToken = `xoxb-local-${randomBytes(8).toString('hex')}`;
+    const signingSecret = randomBytes(16).toString('hex');
+    const slack = await startSlackStandIn({ botToken, now: nowMs, teamId: TEAM.id, teamName: TEAM.name, teamDomain: TEAM.domain });
+    cleanups.push(() => slack.close());
+
+    const [requester, approver] = USERS;
+    const config = loadConfig({
+      PAYMENTS_API_URL: simulator.url,
+      PAYMENTS_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: botToken,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ALERT_CHANNEL: CHANNELS[1].id,
+      POLL_SCHEDULE,
+      ALERT_LOOKBACK: '1h',
+      SWAP_APPROVERS: approver.id,
+      TREASURY_USERS: `${requester.id},${approver.id}`,
+      DATA_FILE: join(dataDir, 'state.json'),
+      LOG_LEVEL: options.logLevel ?? 'warn',
+    });
+    const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
+    const store = await openBotStore(config.dataFile, logger);
+    cleanups.push(() => store.close());
+    const bot = createTreasuryApp({ config, payments, store, logger, now: () => new Date(nowMs()) });
+    const { port: botPort } = await bot.start();
+    cleanups.push(() => bot.stop());
+    const eventsUrl = `http://127.0.0.1:${botPort}/slack/events`;
+
+    const timeline = createTimeline(nowMs);
+    const targets = new Map<string, ResponseTarget>();
+    cleanups.push(slack.onEvent((event) => timeline.apply(event, (url) => targets.get(url))));
+    const team: Team = TEAM;
+
+    /** Sends a signed request to the bot and shows what the ack itself said (a refusal, for instance). */
+    const sendToBot = async (body: string, target: ResponseTarget): Promise<void> => {
+      const response = await fetch(eventsUrl, { method: 'POST', headers: signedHeaders(signingSecret, body), body, signal: AbortSignal.timeout(5_000) });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`the bot answered HTTP ${response.status}`);
+      if (text.trim() === '') return;
+      try {
+        const ack = JSON.parse(text) as { text?: string; blocks?: unknown[] };
+        if (ack.text !== undefined || ack.blocks !== undefined) timeline.addPrivate(target.channel, target.userId, { ...(ack.text !== undefined ? { text: ack.text } : {}), ...(ack.blocks ? { blocks: ack.blocks } : {}) });
+      } catch {
+        timeline.addPrivate(target.channel, target.userId, { text }, 'system');
+      }
+    };
+
+    const person = (userId: string) => USERS.find((u) => u.id === userId);
+    const channelOf = (channelId: string) => CHANNELS.find((c) => c.id === channelId);
+
+    const server = await startWorkspaceServer({
+      port: options.port ?? 3000,
+      logger,
+      timeline,
+      workspace: {
+        team: { name: TEAM.name },
+        users: USERS.map((u) => ({ id: u.id, name: u.displayName, title: u.title })),
+        channels: CHANNELS.map((c) => ({ id: c.id, name: c.name, topic: c.topic })),
+        defaultUser: requester.id,
+        defaultChannel: CHANNELS[0].id,
+        hints: HINTS,
+      },
+      async command({ user, channel, text }) {
+        const who = person(user);
+        const where = channelOf(channel);
+        if (!who || !where) throw new Error('unknown user or channel');
+        const [command, ...rest] = text.trim().split(/\s+/);
+        timeline.addTyped(where.id, who.id, text.trim());
+        if (command !== '/treasury') {
+          timeline.addPrivate(where.id, who.id, { text: `${command ?? 'That'} is not a command here: this workspace only has the bot's /treasury command.` }, 'system');
+          return;
+        }
+        const responseUrl = slack.createResponseUrl();
+        targets.set(responseUrl, { channel: where.id, userId: who.id });
+        await sendToBot(slashCommandBody(team, who, where, '/treasury', rest.join(' '), responseUrl), { channel: where.id, userId: who.id });
+      },
+      async action({ user, entryId, blockId, actionId, value }) {
+        const who = person(user);
+        const entry = timeline.find(entryId);
+        const where = entry && channelOf(entry.channel);
+        if (!who || !entry || !where) throw new Error('That message is gone.');
+        if (entry.ephemeral && entry.userId !== who.id) throw new Error('That message is not yours.');
+        const responseUrl = slack.createResponseUrl({ channel: where.id, ts: entry.ts });
+        targets.set(responseUrl, { channel: where.id, userId: who.id });
+        const text = buttonText(entry.blocks, actionId) ?? actionId;
+        const click = {
+          actionId,
+          blockId,
+          text,
+          ...(value !== undefined ? { value } : {}),
+          message: { ts: entry.ts, ephemeral: entry.ephemeral, ...(entry.text !== undefined ? { text: entry.text } : {}), ...(entry.blocks ? { blocks: entry.blocks } : {}) },
+        };
+        await sendToBot(blockActionsBody(team, who, where, click, slack.botUserId, responseUrl), { channel: where.id, userId: who.id });
+      },
+      controls: createControls({ simulator, slack, shiftClock: (ms) => (offsetMs += ms) }),
+    });
+    cleanups.push(() => server.close());
+
+    const activity = startLiveActivity(simulator, (options.activityEverySeconds ?? 20) * 1000);
+    cleanups.push(activity);
+
+    return { url: `http://localhost:${server.port}/`, port: server.port, simulator, slack, timeline, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The text of the button with `actionId` in `blocks` (what Slack puts in the click payload). */
+function buttonText(blocks: unknown[] | undefined, actionId: string): string | undefined {
+  for (const block of blocks ?? []) {
+    const b = block as { elements?: unknown[]; accessory?: unknown };
+    for (const element of [...(b.elements ?? []), b.accessory]) {
+      const e = element as { action_id?: string; text?: { text?: string } } | undefined;
+      if (e?.action_id === actionId) return e.text?.text;
+    }
+  }
+  return undefined;
+}
+

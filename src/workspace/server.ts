@@ -1,0 +1,144 @@
+/**
+ * The local workspace's web server (loopback only): the page (src/workspace/page), its JSON API and a
+ * Server-Sent Events stream that tells the page when the timeline changed.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import type { Control } from './controls.js';
+import type { Timeline } from './timeline.js';
+
+const PAGE_FILES: Record<string, { file: string; type: string }> = {
+  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+const PAGE_DIR = new URL('./page/', import.meta.url);
+const MAX_BODY_BYTES = 64 * 1024;
+
+const CommandRequest = z.object({ user: z.string().min(1).max(64), channel: z.string().min(1).max(64), text: z.string().min(1).max(4_000) });
+const ActionRequest = z.object({
+  user: z.string().min(1).max(64),
+  entryId: z.string().min(1).max(64),
+  blockId: z.string().max(255),
+  actionId: z.string().min(1).max(255),
+  value: z.string().max(2_000).optional(),
+});
+
+export interface WorkspaceServerOptions {
+  port: number;
+  logger: Logger;
+  timeline: Timeline;
+  workspace: Record<string, unknown> & { users: Array<{ id: string }> };
+  command(request: z.infer<typeof CommandRequest>): Promise<void>;
+  action(request: z.infer<typeof ActionRequest>): Promise<void>;
+  controls: Control[];
+}
+
+export interface WorkspaceServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startWorkspaceServer(options: WorkspaceServerOptions): Promise<WorkspaceServer> {
+  const { timeline, logger } = options;
+  const streams = new Set<ServerResponse>();
+  const unsubscribe = timeline.onChange(() => {
+    const data = `event: change\ndata: ${JSON.stringify({ version: timeline.version })}\n\n`;
+    for (const stream of streams) stream.write(data);
+  });
+  // Proxies and browsers drop a silent stream; a comment line every 15 s keeps it open.
+  const heartbeat = setInterval(() => {
+    for (const stream of streams) stream.write(': keep-alive\n\n');
+  }, 15_000);
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://workspace');
+    const page = PAGE_FILES[url.pathname];
+    if (req.method === 'GET' && page) {
+      const body = await readFile(new URL(page.file, PAGE_DIR));
+      res.writeHead(200, { 'content-type': page.type, 'cache-control': 'no-store' });
+      res.end(body);
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/api/workspace') return sendJson(res, 200, options.workspace);
+    if (req.method === 'GET' && url.pathname === '/api/timeline') {
+      const user = url.searchParams.get('user') ?? '';
+      return sendJson(res, 200, { version: timeline.version, entries: timeline.visibleTo(user) });
+    }
+    if (req.method === 'GET' && url.pathname === '/api/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(`event: change\ndata: ${JSON.stringify({ version: timeline.version })}\n\n`);
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/api/controls') {
+      return sendJson(res, 200, options.controls.map(({ id, label, description }) => ({ id, label, description })));
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/api/controls/')) {
+      const control = options.controls.find((c) => c.id === url.pathname.slice('/api/controls/'.length));
+      if (!control) return sendJson(res, 404, { ok: false, message: 'No such control.' });
+      return sendJson(res, 200, { ok: true, message: control.run() });
+    }
+    if (req.method === 'POST' && (url.pathname === '/api/command' || url.pathname === '/api/action')) {
+      const parsed = (url.pathname === '/api/command' ? CommandRequest : ActionRequest).safeParse(await readJson(req));
+      if (!parsed.success) return sendJson(res, 400, { ok: false, error: 'The page sent a request the workspace cannot read; reload the page.' });
+      try {
+        if (url.pathname === '/api/command') await options.command(parsed.data as z.infer<typeof CommandRequest>);
+        else await options.action(parsed.data as z.infer<typeof ActionRequest>);
+        return sendJson(res, 200, { ok: true });
+      } catch (error) {
+        logger.warn('workspace: a request to the bot failed', { error: error instanceof Error ? error.message : String(error) });
+        return sendJson(res, 502, { ok: false, error: `The bot did not take it: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    }
+    sendJson(res, 404, { ok: false, error: 'Not found' });
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.error('workspace: request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: 'The workspace had a problem; see the terminal.' });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use (another local workspace?). Stop it, or set PORT to a free port.`) : error),
+    );
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        unsubscribe();
+        clearInterval(heartbeat);
+        for (const stream of streams) stream.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}

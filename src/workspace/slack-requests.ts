@@ -1,0 +1,108 @@
+/**
+ * Requests exactly as Slack sends them to an app: form-encoded, signed with the app's signing secret
+ * (`v0=` HMAC-SHA256 of `v0:<timestamp>:<body>`), a slash command's fields, and a `block_actions` payload.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+
+export interface Team {
+  id: string;
+  domain: string;
+  appId: string;
+}
+
+export interface Person {
+  id: string;
+  /** Slack's user name (handle). */
+  name: string;
+}
+
+export interface Place {
+  id: string;
+  name: string;
+}
+
+/** Slack's request signature. */
+export function sign(signingSecret: string, timestamp: number, rawBody: string): string {
+  return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
+}
+
+/** Headers of a signed request. */
+export function signedHeaders(signingSecret: string, rawBody: string, nowMs = Date.now()): Record<string, string> {
+  const timestamp = Math.floor(nowMs / 1000);
+  return {
+    // Exactly this: a `; charset=…` suffix makes Bolt read the body as JSON.
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-slack-request-timestamp': String(timestamp),
+    'x-slack-signature': sign(signingSecret, timestamp, rawBody),
+  };
+}
+
+/** The body of a slash command, with Slack's field names and order. */
+export function slashCommandBody(team: Team, user: Person, channel: Place, command: string, text: string, responseUrl: string): string {
+  return new URLSearchParams({
+    token: 'local-workspace-verification-token',
+    team_id: team.id,
+    team_domain: team.domain,
+    channel_id: channel.id,
+    channel_name: channel.name,
+    user_id: user.id,
+    user_name: user.name,
+    command,
+    text,
+    api_app_id: team.appId,
+    is_enterprise_install: 'false',
+    response_url: responseUrl,
+    trigger_id: triggerId(),
+  }).toString();
+}
+
+/** The clicked button and the message it is in. */
+export interface ButtonClick {
+  actionId: string;
+  blockId: string;
+  value?: string;
+  text: string;
+  message: { ts: string; ephemeral: boolean; text?: string; blocks?: unknown[] };
+}
+
+/** The body of a `block_actions` interaction for one button click. */
+export function blockActionsBody(team: Team, user: Person, channel: Place, click: ButtonClick, botUserId: string, responseUrl: string): string {
+  const payload = {
+    type: 'block_actions',
+    user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
+    api_app_id: team.appId,
+    token: 'local-workspace-verification-token',
+    container: { type: 'message', message_ts: click.message.ts, channel_id: channel.id, is_ephemeral: click.message.ephemeral },
+    trigger_id: triggerId(),
+    team: { id: team.id, domain: team.domain },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: channel.id, name: channel.name },
+    // Slack leaves the message out of clicks on ephemeral messages.
+    ...(click.message.ephemeral
+      ? {}
+      : { message: { type: 'message', user: botUserId, ts: click.message.ts, text: click.message.text ?? '', ...(click.message.blocks ? { blocks: click.message.blocks } : {}) } }),
+    state: { values: {} },
+    response_url: responseUrl,
+    actions: [
+      {
+        action_id: click.actionId,
+        block_id: click.blockId,
+        ...(click.value !== undefined ? { value: click.value } : {}),
+        type: 'button',
+        action_ts: slackTs(),
+        text: { type: 'plain_text', text: click.text, emoji: true },
+      },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+function slackTs(): string {
+  const ms = Date.now();
+  return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1000).padStart(6, '0')}`;
+}
+
+function triggerId(): string {
+  return `${Date.now()}.${randomBytes(4).readUInt32BE()}.${randomBytes(10).toString('hex')}`;
+}

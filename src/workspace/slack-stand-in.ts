@@ -1,0 +1,682 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parse as parseQueryString } from 'node:querystring';
+import { checkMessage, describeProblem, refusalBody, type MessageRefusal } from './block-kit-validation.js';
+
+/** Options for {@link startSlackStandIn}; every field has a test-friendly default. */
+export interface SlackStandInOptions {
+  port?: number;
+  host?: string;
+  /** When set, calls whose bearer token differs get `invalid_auth`; when unset, any token is accepted. */
+  botToken?: string;
+  /** The app-level token `apps.connections.open` accepts (Socket Mode); checked like botToken when set. */
+  appToken?: string;
+  botUserId?: string;
+  botId?: string;
+  teamId?: string;
+  teamName?: string;
+  teamDomain?: string;
+  /** The clock (ms since the epoch) that ages response_urls and stamps records; default `Date.now`. */
+  now?: () => number;
+  /** Block text past which chat methods answer `msg_blocks_too_long` (default: block-kit-validation's limit). */
+  maxBlocksTextChars?: number;
+}
+
+/** One Web API call as the stand-in received it (the token is never kept). */
+export interface RecordedCall {
+  method: string;
+  args: Record<string, unknown>;
+  at: number;
+}
+
+/** One version of a stored message (the first is the posted one, then one per `chat.update`). */
+export interface MessageVersion {
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+  attachments: unknown[] | undefined;
+  at: number;
+}
+
+/** A posted message as it looks now, with every version it went through. */
+export interface StoredMessage {
+  channel: string;
+  ts: string;
+  threadTs: string | undefined;
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+  attachments: unknown[] | undefined;
+  history: MessageVersion[];
+}
+
+/**
+ * A failure to inject: a Slack error answered with HTTP 200, an HTTP status (429 gets `Retry-After`, 1 s unless
+ * given), or a delay after which the call is answered normally.
+ */
+export type InjectedFailure = { error: string } | { status: number; retryAfter?: number } | { delayMs: number };
+
+/** The message a button was clicked in: its response_url may replace or delete that message, and only that one. */
+export interface ResponseUrlOrigin {
+  channel: string;
+  /** Unknown when a test clicks a button without saying which message it is in. */
+  ts?: string | undefined;
+}
+
+/**
+ * What Slack did with a response_url post: posted a new message, or replaced or deleted the original. A
+ * slash command's response_url has no original: Slack posts `replace_original` as a new message (bolt-js issue
+ * #2287, bolt-python issue #1268) and `delete_original` has nothing to delete.
+ */
+export type ResponseEffect = 'new_message' | 'replaced_original' | 'deleted_original' | 'none';
+
+/** One POST received on a response_url, with the fields `respond()` commonly sets lifted out. */
+export interface RecordedResponse {
+  body: Record<string, unknown>;
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+  responseType: string | undefined;
+  replaceOriginal: boolean | undefined;
+  deleteOriginal: boolean | undefined;
+  effect: ResponseEffect;
+  at: number;
+}
+
+/** A Web API call or response_url post that the stand-in refused for its content, as Slack would. */
+export interface Rejection {
+  /** The Web API method, or the response_url. */
+  target: string;
+  error: string;
+  /** Slack's `[json-pointer:…]` lines, for `invalid_blocks`. */
+  problems: string[];
+  at: number;
+}
+
+/**
+ * What a Slack client would see change, in order: a message posted or edited in a channel, a private
+ * (ephemeral) message, or an accepted response_url post with what it did. The local workspace's page is
+ * built from these.
+ */
+export type StandInEvent =
+  | { type: 'message'; channel: string; ts: string; threadTs: string | undefined; text: string | undefined; blocks: unknown[] | undefined }
+  | { type: 'update'; channel: string; ts: string; text: string | undefined; blocks: unknown[] | undefined }
+  | { type: 'ephemeral'; channel: string; user: string; ts: string; text: string | undefined; blocks: unknown[] | undefined }
+  | { type: 'response'; url: string; effect: ResponseEffect; origin: ResponseUrlOrigin | undefined; response: RecordedResponse };
+
+/** A running stand-in for Slack's Web API and response_url endpoints. */
+export interface SlackStandIn {
+  /** Give this to Bolt as `clientOptions.slackApiUrl` (ends with `/api/`, as the WebClient expects). */
+  readonly apiUrl: string;
+  /** `http://host:port`, without a trailing slash. */
+  readonly baseUrl: string;
+  readonly port: number;
+  readonly botUserId: string;
+  readonly botId: string;
+  readonly teamId: string;
+  readonly teamDomain: string;
+  /** Every Web API call so far, oldest first. */
+  readonly calls: readonly RecordedCall[];
+  /** Calls and response_url posts refused for what they carried (invalid blocks, too long…), oldest first. */
+  readonly rejections: readonly Rejection[];
+  /** The calls of one method, oldest first. */
+  callsOf(method: string): RecordedCall[];
+  /** Copies of the stored messages (of one channel, or all), in posting order. */
+  messages(channel?: string): StoredMessage[];
+  /** Makes the next `times` calls of `method` fail (`'response_url'` targets response_url posts). */
+  failNext(method: string, failure: InjectedFailure, times?: number): void;
+  /**
+   * A fresh, unique response_url, good for 5 posts within 30 minutes. With an origin it is a button click's,
+   * which may replace or delete that message; without, a slash command's, which has no original message.
+   */
+  createResponseUrl(origin?: ResponseUrlOrigin): string;
+  /** The accepted posts to one response_url, oldest first. */
+  responses(url: string): RecordedResponse[];
+  /** Resolves with the predicate's first truthy value; rejects after `timeoutMs` listing what was recorded. */
+  waitFor<T>(predicate: () => T, timeoutMs?: number, description?: string): Promise<NonNullable<T>>;
+  /** Resolves with the calls of `method` once there are at least `count`. */
+  waitForCalls(method: string, count: number, timeoutMs?: number): Promise<RecordedCall[]>;
+  /** Resolves with the posts to `url` once there are at least `count`. */
+  waitForResponses(url: string, count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
+  /** Forgets calls, messages, response_urls and pending failures. */
+  reset(): void;
+  /** Calls `listener` with every {@link StandInEvent}; returns the unsubscribe function. */
+  onEvent(listener: (event: StandInEvent) => void): () => void;
+  /** Where `apps.connections.open` sends Socket Mode clients (set by the Socket Mode stand-in). */
+  setSocketModeUrl(url: string): void;
+  close(): Promise<void>;
+}
+
+type Args = Record<string, unknown>;
+type ApiAnswer = Record<string, unknown> & { ok: boolean };
+
+// "Handling user interaction": a response_url takes up to 5 posts within 30 minutes.
+const MAX_POSTS_PER_RESPONSE_URL = 5;
+const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
+// The WebClient JSON-encodes every non-scalar argument into a form field; these are the ones Slack decodes.
+const JSON_FORM_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
+const DEFAULT_WAIT_MS = 5000;
+const POLL_MS = 25;
+
+/** Starts a local stand-in for Slack's Web API and response_urls on 127.0.0.1 (a free port unless given). */
+export async function startSlackStandIn(options: SlackStandInOptions = {}): Promise<SlackStandIn> {
+  const host = options.host ?? '127.0.0.1';
+  const botUserId = options.botUserId ?? 'U_BOT';
+  const botId = options.botId ?? 'B_BOT';
+  const teamId = options.teamId ?? 'T_TEST';
+  const teamName = options.teamName ?? 'Treasury Test';
+  const teamDomain = options.teamDomain ?? 'treasury-test';
+  const clock = options.now ?? Date.now;
+
+  const calls: RecordedCall[] = [];
+  const rejections: Rejection[] = [];
+  const stored: StoredMessage[] = [];
+  const responseLog = new Map<string, RecordedResponse[]>();
+  const responseUrls = new Map<string, { createdAt: number; origin: ResponseUrlOrigin | undefined }>();
+  const failures = new Map<string, { failure: InjectedFailure; remaining: number }[]>();
+  const changes = new EventEmitter();
+  changes.setMaxListeners(0);
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const emit = (event: StandInEvent): void => {
+    events.emit('event', event);
+  };
+  const closing = new AbortController();
+  let tsCounter = 0;
+  let urlCounter = 0;
+  let baseUrl = '';
+
+  // Unique, increasing and shaped like Slack's ("1732200000.000100").
+  const nextTs = (): string => {
+    tsCounter += 100;
+    const seconds = 1732200000 + Math.floor(tsCounter / 1_000_000);
+    return `${seconds}.${String(tsCounter % 1_000_000).padStart(6, '0')}`;
+  };
+
+  const takeFailure = (method: string): InjectedFailure | undefined => {
+    const queue = failures.get(method);
+    const head = queue?.[0];
+    if (queue === undefined || head === undefined) return undefined;
+    head.remaining -= 1;
+    if (head.remaining <= 0) queue.shift();
+    return head.failure;
+  };
+
+  const findMessage = (channel: string, ts: string): StoredMessage | undefined =>
+    stored.find((m) => m.channel === channel && m.ts === ts);
+
+  const reject = (target: string, refusal: { error: string; problems: MessageRefusal['problems'] }): void => {
+    rejections.push({ target, error: refusal.error, problems: refusal.problems.map(describeProblem), at: clock() });
+    changes.emit('change');
+  };
+
+  // What chat.postMessage, chat.update and chat.postEphemeral refuse for their content (block-kit-validation).
+  const refuseContent = (method: string, args: Args): ApiAnswer | undefined => {
+    const refusal = checkMessage(
+      { text: args.text, blocks: args.blocks },
+      { checkBlocksSize: true, checkTextSize: true, maxBlocksTextChars: options.maxBlocksTextChars },
+    );
+    if (refusal === undefined) return undefined;
+    reject(method, refusal);
+    return refusalBody(refusal);
+  };
+
+  let socketModeUrl: string | undefined;
+  const handlers: Record<string, (args: Args) => ApiAnswer> = {
+    'apps.connections.open': () =>
+      socketModeUrl === undefined ? { ok: false, error: 'socket_mode_not_available' } : { ok: true, url: socketModeUrl },
+    'auth.test': () => ({
+      ok: true,
+      url: `https://${teamDomain}.slack.com/`,
+      team: teamName,
+      user: 'treasury-bot',
+      team_id: teamId,
+      user_id: botUserId,
+      bot_id: botId,
+      is_enterprise_install: false,
+    }),
+    'chat.postMessage': (args) => {
+      const channel = asString(args.channel);
+      if (channel === undefined || channel === '') return { ok: false, error: 'channel_not_found' };
+      const refused = refuseContent('chat.postMessage', args);
+      if (refused !== undefined) return refused;
+      const content = messageContent(args);
+      if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
+        return { ok: false, error: 'no_text' };
+      }
+      const ts = nextTs();
+      const threadTs = asString(args.thread_ts);
+      const at = clock();
+      stored.push({ channel, ts, threadTs, ...content, history: [{ ...content, at }] });
+      emit({ type: 'message', channel, ts, threadTs, text: content.text, blocks: content.blocks });
+      return { ok: true, channel, ts, message: slackMessage(content, ts, threadTs) };
+    },
+    'chat.update': (args) => {
+      const channel = asString(args.channel);
+      const ts = asString(args.ts);
+      if (channel === undefined || ts === undefined) return { ok: false, error: 'message_not_found' };
+      const message = findMessage(channel, ts);
+      if (message === undefined) return { ok: false, error: 'message_not_found' };
+      const refused = refuseContent('chat.update', args);
+      if (refused !== undefined) return refused;
+      // Like Slack, fields left out of the update keep their previous value.
+      const content = messageContent(args);
+      if ('text' in args) message.text = content.text;
+      if ('blocks' in args) message.blocks = content.blocks;
+      if ('attachments' in args) message.attachments = content.attachments;
+      const current = { text: message.text, blocks: message.blocks, attachments: message.attachments };
+      message.history.push({ ...current, at: clock() });
+      emit({ type: 'update', channel, ts, text: message.text, blocks: message.blocks });
+      return { ok: true, channel, ts, text: message.text ?? '', message: slackMessage(current, ts, message.threadTs) };
+    },
+    'chat.postEphemeral': (args) => {
+      if (asString(args.channel) === undefined) return { ok: false, error: 'channel_not_found' };
+      if (asString(args.user) === undefined) return { ok: false, error: 'user_not_in_channel' };
+      const refused = refuseContent('chat.postEphemeral', args);
+      if (refused !== undefined) return refused;
+      const ts = nextTs();
+      const content = messageContent(args);
+      emit({ type: 'ephemeral', channel: asString(args.channel)!, user: asString(args.user)!, ts, text: content.text, blocks: content.blocks });
+      return { ok: true, message_ts: ts };
+    },
+    'views.publish': (args) => {
+      const view = isRecord(args.view) ? args.view : {};
+      return {
+        ok: true,
+        view: { id: `V${randomBytes(5).toString('hex').toUpperCase()}`, team_id: teamId, type: 'home', ...view },
+      };
+    },
+  };
+
+  const slackMessage = (content: MessageContent, ts: string, threadTs: string | undefined): Args => ({
+    type: 'message',
+    user: botUserId,
+    bot_id: botId,
+    team: teamId,
+    ts,
+    ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
+    text: content.text ?? '',
+    ...(content.blocks !== undefined ? { blocks: content.blocks } : {}),
+    ...(content.attachments !== undefined ? { attachments: content.attachments } : {}),
+  });
+
+  const handleApi = async (method: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
+    let args: Args;
+    try {
+      args = await parseBody(req.headers['content-type'], raw);
+    } catch {
+      sendJson(res, 200, { ok: false, error: 'invalid_json' });
+      return;
+    }
+    // Slack takes the token from the header or from the body; either way it must never reach the log.
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer ?? asString(args.token);
+    delete args.token;
+    calls.push({ method, args, at: clock() });
+    changes.emit('change');
+
+    const failure = takeFailure(method);
+    if (failure !== undefined && !(await applyFailure(failure, res))) return;
+
+    // apps.connections.open is the one method called with the app-level token.
+    const expectedToken = method === 'apps.connections.open' ? options.appToken : options.botToken;
+    if (expectedToken !== undefined) {
+      if (token === undefined) return sendJson(res, 200, { ok: false, error: 'not_authed' });
+      if (token !== expectedToken) return sendJson(res, 200, { ok: false, error: 'invalid_auth' });
+    }
+    const handler = handlers[method];
+    sendJson(res, 200, handler !== undefined ? handler(args) : { ok: true });
+  };
+
+  const handleResponseUrl = async (url: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
+    const log = responseLog.get(url);
+    const issued = responseUrls.get(url);
+    if (log === undefined || issued === undefined) return sendJson(res, 404, { ok: false, error: 'expired_url' });
+    let body: Args;
+    try {
+      body = await parseBody(req.headers['content-type'], raw);
+    } catch {
+      return sendJson(res, 400, { ok: false, error: 'invalid_payload' });
+    }
+    const failure = takeFailure('response_url');
+    if (failure !== undefined && !(await applyFailure(failure, res))) return;
+    if (clock() - issued.createdAt > RESPONSE_URL_LIFETIME_MS) return sendJson(res, 404, { ok: false, error: 'expired_url' });
+    if (log.length >= MAX_POSTS_PER_RESPONSE_URL) return sendJson(res, 404, { ok: false, error: 'used_url' });
+    /*
+     * Slack's docs do not say what a response_url answers for bad blocks. Its webhook hosts answer 400 with just
+     * the error name (slackapi/java-slack-sdk issue #1017), so do we; the details go to `rejections`.
+     */
+    const refusal = checkMessage({ text: body.text, blocks: body.blocks });
+    if (refusal !== undefined) {
+      reject(url, refusal);
+      return sendJson(res, 400, { ok: false, error: refusal.error });
+    }
+    const content = messageContent(body);
+    const replaceOriginal = asBoolean(body.replace_original);
+    const deleteOriginal = asBoolean(body.delete_original);
+    const hasContent = content.text !== undefined || content.blocks !== undefined || content.attachments !== undefined;
+    // Incoming webhooks (the same hosts) answer `no_text` when there is nothing to post.
+    if (!hasContent && deleteOriginal !== true) {
+      reject(url, { error: 'no_text', problems: [] });
+      return sendJson(res, 400, { ok: false, error: 'no_text' });
+    }
+    const effect = applyResponse(issued.origin, content, { replaceOriginal, deleteOriginal, hasContent });
+    const response: RecordedResponse = {
+      body,
+      text: content.text,
+      blocks: content.blocks,
+      responseType: asString(body.response_type),
+      replaceOriginal,
+      deleteOriginal,
+      effect,
+      at: clock(),
+    };
+    log.push(response);
+    emit({ type: 'response', url, effect, origin: issued.origin, response });
+    changes.emit('change');
+    sendJson(res, 200, { ok: true });
+  };
+
+  // The original of a click's response_url is the clicked message: when it is one of ours, replace or delete it.
+  const applyResponse = (
+    origin: ResponseUrlOrigin | undefined,
+    content: MessageContent,
+    flags: { replaceOriginal: boolean | undefined; deleteOriginal: boolean | undefined; hasContent: boolean },
+  ): ResponseEffect => {
+    if (origin === undefined) return flags.hasContent ? 'new_message' : 'none';
+    const message = origin.ts === undefined ? undefined : findMessage(origin.channel, origin.ts);
+    if (flags.deleteOriginal === true) {
+      if (message !== undefined) stored.splice(stored.indexOf(message), 1);
+      return 'deleted_original';
+    }
+    if (flags.replaceOriginal === true) {
+      if (message !== undefined) {
+        Object.assign(message, content);
+        message.history.push({ ...content, at: clock() });
+      }
+      return 'replaced_original';
+    }
+    return 'new_message';
+  };
+
+  // Returns true when the request should go on to be answered normally (after a delay).
+  const applyFailure = async (failure: InjectedFailure, res: ServerResponse): Promise<boolean> => {
+    if ('delayMs' in failure) {
+      await sleep(failure.delayMs, closing.signal);
+      return !res.destroyed;
+    }
+    if ('error' in failure) {
+      sendJson(res, 200, { ok: false, error: failure.error });
+      return false;
+    }
+    const headers: Record<string, string> = {};
+    const retryAfter = failure.retryAfter ?? (failure.status === 429 ? 1 : undefined);
+    if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
+    const error = failure.status === 429 ? 'ratelimited' : 'internal_error';
+    sendJson(res, failure.status, { ok: false, error }, headers);
+    return false;
+  };
+
+  const server = createServer((req, res) => {
+    void (async () => {
+      const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
+      const raw = await readBody(req);
+      if (req.method === 'POST' && path.startsWith('/api/')) {
+        await handleApi(decodeURIComponent(path.slice('/api/'.length)), req, raw, res);
+      } else if (req.method === 'POST' && path.startsWith('/response/')) {
+        await handleResponseUrl(`${baseUrl}${path}`, req, raw, res);
+      } else {
+        sendJson(res, 404, { ok: false, error: 'unknown_method' });
+      }
+    })().catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) sendJson(res, 500, { ok: false, error: String(error) });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const describeRecorded = (): string => {
+    const callLines = calls.map((c) => `  ${c.method} ${truncate(JSON.stringify(c.args), 200)}`);
+    const responseLines = [...responseLog].map(
+      ([url, posts]) => `  ${url}: ${posts.length} post(s)${posts.map((p) => `\n    ${truncate(JSON.stringify(p.body), 200)}`).join('')}`,
+    );
+    // A refused message is the usual reason an awaited post never arrives: say why it was refused.
+    const rejectionLines = rejections.map((r) => `  ${r.target}: ${r.error}${r.problems.map((p) => `\n    ${p}`).join('')}`);
+    return [
+      `recorded calls (${calls.length}):`,
+      ...(callLines.length > 0 ? callLines : ['  (none)']),
+      `response_urls (${responseLog.size}):`,
+      ...(responseLines.length > 0 ? responseLines : ['  (none)']),
+      ...(rejectionLines.length > 0 ? [`refused as Slack would (${rejections.length}):`, ...rejectionLines] : []),
+    ].join('\n');
+  };
+
+  const waitFor = <T>(
+    predicate: () => T,
+    timeoutMs = DEFAULT_WAIT_MS,
+    description = 'condition',
+  ): Promise<NonNullable<T>> =>
+    new Promise<NonNullable<T>>((resolve, reject) => {
+      let lastError: unknown;
+      let done = false;
+      const finish = (): void => {
+        done = true;
+        clearTimeout(timer);
+        clearInterval(poller);
+        changes.off('change', check);
+        closing.signal.removeEventListener('abort', onClose);
+      };
+      // A throwing predicate (e.g. an `expect`) just means "not yet"; its last error is shown on timeout.
+      function check(): void {
+        if (done) return;
+        try {
+          const value = predicate();
+          if (value) {
+            finish();
+            resolve(value as NonNullable<T>);
+          }
+        } catch (error) {
+          lastError = error;
+        }
+      }
+      const onClose = (): void => {
+        finish();
+        reject(new Error(`Slack stand-in closed while waiting for ${description}`));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        const last = lastError instanceof Error ? `\nlast predicate error: ${lastError.message}` : '';
+        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${description}${last}\n${describeRecorded()}`));
+      }, timeoutMs);
+      // Recorded traffic wakes us at once; polling covers predicates about state outside the stand-in.
+      const poller = setInterval(check, POLL_MS);
+      changes.on('change', check);
+      closing.signal.addEventListener('abort', onClose);
+      if (closing.signal.aborted) onClose();
+      else check();
+    });
+
+  return {
+    apiUrl: `${baseUrl}/api/`,
+    baseUrl,
+    port,
+    botUserId,
+    botId,
+    teamId,
+    teamDomain,
+    get calls() {
+      return calls;
+    },
+    get rejections() {
+      return rejections;
+    },
+    callsOf: (method) => calls.filter((c) => c.method === method),
+    messages: (channel) => structuredClone(stored.filter((m) => channel === undefined || m.channel === channel)),
+    failNext: (method, failure, times = 1) => {
+      const queue = failures.get(method) ?? [];
+      queue.push({ failure, remaining: times });
+      failures.set(method, queue);
+    },
+    createResponseUrl: (origin) => {
+      urlCounter += 1;
+      const url = `${baseUrl}/response/${urlCounter}-${randomBytes(6).toString('hex')}`;
+      responseLog.set(url, []);
+      responseUrls.set(url, { createdAt: clock(), origin: origin === undefined ? undefined : { ...origin } });
+      return url;
+    },
+    responses: (url) => [...(responseLog.get(url) ?? [])],
+    waitFor,
+    waitForCalls: (method, count, timeoutMs) =>
+      waitFor(
+        () => {
+          const matching = calls.filter((c) => c.method === method);
+          return matching.length >= count ? matching : undefined;
+        },
+        timeoutMs,
+        `${count} call(s) to ${method}`,
+      ),
+    waitForResponses: (url, count, timeoutMs) =>
+      waitFor(
+        () => {
+          const posts = responseLog.get(url) ?? [];
+          return posts.length >= count ? [...posts] : undefined;
+        },
+        timeoutMs,
+        `${count} post(s) to ${url}`,
+      ),
+    reset: () => {
+      calls.length = 0;
+      rejections.length = 0;
+      stored.length = 0;
+      responseLog.clear();
+      responseUrls.clear();
+      failures.clear();
+    },
+    onEvent: (listener) => {
+      events.on('event', listener);
+      return () => events.off('event', listener);
+    },
+    setSocketModeUrl: (url) => {
+      socketModeUrl = url;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        closing.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        // fetch keeps connections alive; without this close() would wait for them to time out.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+interface MessageContent {
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+  attachments: unknown[] | undefined;
+}
+
+function messageContent(args: Args): MessageContent {
+  // A JSON body may carry blocks as a JSON string, as a form body does.
+  const blocks: unknown = typeof args.blocks === 'string' ? parseJsonOrUndefined(args.blocks) : args.blocks;
+  return {
+    text: asString(args.text),
+    blocks: Array.isArray(blocks) ? blocks : undefined,
+    attachments: Array.isArray(args.attachments) ? args.attachments : undefined,
+  };
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses a body as Slack does: form (with JSON-encoded fields), JSON, or multipart. */
+async function parseBody(contentType: string | undefined, raw: Buffer): Promise<Args> {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (raw.length === 0) return {};
+  if (type === 'application/json') {
+    const parsed: unknown = JSON.parse(raw.toString('utf8'));
+    return isRecord(parsed) ? parsed : { body: parsed };
+  }
+  if (type === 'multipart/form-data') {
+    // Only file uploads use multipart; record file parts by name and size rather than content.
+    const form = await new Response(raw, { headers: { 'content-type': contentType ?? '' } }).formData();
+    const args: Args = {};
+    form.forEach((value, key) => {
+      args[key] = typeof value === 'string' ? decodeFormField(key, value) : { filename: value.name, size: value.size };
+    });
+    return args;
+  }
+  // The WebClient's default (and Slack's own reading of a body with no content type).
+  const args: Args = {};
+  for (const [key, value] of Object.entries(parseQueryString(raw.toString('utf8')))) {
+    if (value === undefined) continue;
+    args[key] = Array.isArray(value) ? value : decodeFormField(key, value);
+  }
+  return args;
+}
+
+function decodeFormField(key: string, value: string): unknown {
+  if (!JSON_FORM_FIELDS.has(key)) return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function asString(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+// JSON bodies carry booleans; form bodies carry "true"/"false".
+function asBoolean(value: unknown): boolean | undefined {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  return undefined;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,120 @@
+// The local workspace in a real browser (Debian's Chromium through playwright-core), used as a person would:
+// type commands, switch people, click buttons, confirm dialogs, use the control panel. Everything behind the
+// page is real: the bot's HTTP app, the payment API simulator and the Slack stand-in, over HTTP.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalWorkspace, type LocalWorkspace } from '../../src/workspace/index.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available) {
+  console.warn(`SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`);
+}
+const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+
+let workspace: LocalWorkspace;
+let browser: Browser;
+let page: Page;
+
+describe.skipIf(!available)('the local workspace in Chromium', () => {
+  beforeAll(async () => {
+    workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0 });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    await page.goto(workspace.url);
+    expect(problems).toEqual([]);
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await workspace?.close();
+  });
+
+  const composer = () => page.getByTestId('composer');
+  const messages = () => page.getByTestId('timeline').getByTestId('message');
+  const send = async (text: string) => {
+    await composer().fill(text);
+    await composer().press('Enter');
+  };
+  const asUser = (userId: string) => page.getByTestId('user-switcher').selectOption(userId);
+  const openChannel = (name: string) => page.getByTestId(`channel-${name}`).click();
+  const lastMessageWith = (text: string | RegExp): Locator => messages().filter({ hasText: text }).last();
+
+  it('shows what to type first', async () => {
+    await expect.poll(() => page.getByTestId('hints').innerText()).toContain('/treasury balances');
+  });
+
+  it('/treasury balances shows the assets, privately', async () => {
+    await send('/treasury balances');
+    const reply = lastMessageWith('USDC');
+    await reply.waitFor({ timeout: 10_000 });
+    expect(await reply.innerText()).toMatch(/USDT/);
+    expect(await reply.getAttribute('data-ephemeral')).toBe('true');
+    expect(await reply.innerText()).toContain('Only visible to you');
+  });
+
+  it('a swap requested by Riley is approved by Avery in the dialog, and the same message becomes the finished swap', async () => {
+    await send('/treasury swap 1,000 USDT@ETH to USDC@ETH');
+    const quote = messages().filter({ has: page.getByRole('button', { name: 'Approve' }) }).last();
+    await quote.waitFor({ timeout: 10_000 });
+    const entryId = await quote.getAttribute('data-entry-id');
+    expect(await quote.getAttribute('data-ephemeral')).toBe('false');
+
+    await asUser('U0AVERY');
+    await quote.getByRole('button', { name: 'Approve' }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    await dialog.getByTestId('confirm-yes').click();
+    const same = page.locator(`[data-testid="message"][data-entry-id="${entryId}"]`);
+    await expect.poll(() => same.innerText(), { timeout: 30_000, interval: 500 }).toMatch(/finished/i);
+    expect(await same.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await page.screenshot({ path: screenshot('workspace-swap.png') });
+  }, 45_000);
+
+  it('someone outside the treasury team is told politely that the bot is not for them', async () => {
+    await asUser('U0SAM');
+    await send('/treasury balances');
+    await lastMessageWith('limited to the treasury team').waitFor({ timeout: 10_000 });
+    await asUser('U0RILEY');
+  });
+
+  it('an unknown command gets the help', async () => {
+    await send('/treasury frobnicate');
+    const reply = lastMessageWith('is not a /treasury command');
+    await reply.waitFor({ timeout: 10_000 });
+    const text = await reply.innerText();
+    expect(text).toContain('"frobnicate"');
+    for (const command of ['/treasury balances', '/treasury swap', '/treasury alerts']) expect(text).toContain(command);
+  });
+
+  it('a withdrawal made to fail from the control panel becomes exactly one alert in #treasury-alerts', async () => {
+    await page.getByTestId('control-withdrawal-fails').click();
+    const status = await expect.poll(() => page.getByTestId('control-status').innerText()).toMatch(/Withdrawal [0-9a-f]{8}/);
+    void status;
+    const idPrefix = /Withdrawal ([0-9a-f]{8})/.exec(await page.getByTestId('control-status').innerText())![1]!;
+    await openChannel('treasury-alerts');
+    const alerts = () => messages().filter({ hasText: idPrefix });
+    await expect.poll(() => alerts().count(), { timeout: 30_000, interval: 500 }).toBe(1);
+    // Another poll (every 10 s here) must not post it again.
+    await page.waitForTimeout(11_000);
+    expect(await alerts().count()).toBe(1);
+    await page.screenshot({ path: screenshot('workspace-alerts.png') });
+    await openChannel('treasury');
+    await page.screenshot({ path: screenshot('workspace.png') });
+  }, 60_000);
+});
+
+function screenshot(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, name);
+}

@@ -1,0 +1,81 @@
+// `npm start` on a fresh clone: with no configuration at all it opens the local workspace; with any real
+// variable (or a .env file, or NODE_ENV=production) it is the bot's normal start-up, errors included.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+interface Run {
+  output(): string;
+  exited: Promise<number | null>;
+  kill(): void;
+}
+
+function run(env: Record<string, string>, cwd = mkdtempSync(join(tmpdir(), 'clone-')), args: string[] = []): Run {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { output: () => output, exited, kill: () => child.kill('SIGINT') };
+}
+
+async function waitForOutput(r: Run, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(r.output());
+    if (match) return match;
+    if (Date.now() > deadline) throw new Error(`no ${pattern} within ${timeoutMs} ms; output:\n${r.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('npm start with no configuration', () => {
+  it('opens the local workspace with one banner and its URL; the page and the bot answer; Ctrl-C stops it; a second start on that port says it is taken', async () => {
+    const first = run({ PORT: '0' });
+    try {
+      const [, url] = await waitForOutput(first, /Open (http:\/\/localhost:\d+\/) in your browser/);
+      expect(first.output()).toContain('LOCAL WORKSPACE');
+      const page = await fetch(url!);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script');
+      const sent = await fetch(`${url}api/command`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'U0RILEY', channel: 'C0TREASURY', text: '/treasury help' }) });
+      expect(await sent.json()).toEqual({ ok: true });
+      await expect
+        .poll(async () => JSON.stringify(await (await fetch(`${url}api/timeline?user=U0RILEY`)).json()), { timeout: 10_000 })
+        .toContain('/treasury balances');
+
+      const port = new URL(url!).port;
+      const second = run({ PORT: port });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`Port ${port} is already in use`);
+    } finally {
+      first.kill();
+    }
+    expect(await first.exited).toBe(0);
+  }, 40_000);
+
+  it('NODE_ENV=production with nothing set is a configuration error, never a demo', async () => {
+    const r = run({ NODE_ENV: 'production', PORT: '0' });
+    expect(await r.exited).toBe(1);
+    expect(r.output()).toContain('Cannot start: the configuration has');
+    expect(r.output()).not.toContain('LOCAL WORKSPACE');
+  });
+
+  it('one variable set (or a .env file) is the normal start-up: its missing variables are errors', async () => {
+    const oneVariable = run({ SLACK_BOT_TOKEN: 'xoxb-real', PORT: '0' });
+    expect(await oneVariable.exited).toBe(1);
+    expect(oneVariable.output()).toMatch(/PAYMENTS_API_URL/);
+    expect(oneVariable.output()).not.toContain('LOCAL WORKSPACE');
+
+    const clone = mkdtempSync(join(tmpdir(), 'clone-'));
+    writeFileSync(join(clone, '.env'), 'LOG_LEVEL=info\n');
+    const withDotEnv = run({ PORT: '0' }, clone);
+    expect(await withDotEnv.exited).toBe(1);
+    expect(withDotEnv.output()).toContain('Cannot start: the configuration has');
+  });
+});
