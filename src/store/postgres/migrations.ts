@@ -1,0 +1,73 @@
+/**
+ * The schema, as versioned steps applied in order at open. Each step runs once per database: the versions
+ * applied are in `schema_migrations`, and the whole run is one transaction under a transaction-level advisory
+ * lock, so replicas starting at once apply each step once (the later one waits, then finds nothing to do).
+ * Released steps are never edited: a change of schema is a new step.
+ */
+import type { Logger } from '../../logger.js';
+import type { Database } from './database.js';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** Advisory lock key of the migration run: "treasury" in ASCII. Other advisory lock users must pick another. */
+export const MIGRATION_LOCK_KEY = 0x7472_6561_7375_7279n;
+
+// Records are `json`, not `jsonb`: jsonb refuses \u0000 and unpaired surrogates, which text from the payment
+// API (or a clipped emoji) can hold; json keeps the text as JSON.stringify wrote it.
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'swap quotes and alert bookkeeping',
+    sql: `
+      CREATE TABLE swap_quotes (
+        id text PRIMARY KEY,
+        status text NOT NULL,
+        estimated_at timestamptz NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX swap_quotes_by_estimate ON swap_quotes (estimated_at DESC, id DESC);
+      CREATE INDEX swap_quotes_by_status ON swap_quotes (status);
+      CREATE INDEX swap_quotes_to_follow ON swap_quotes (id) WHERE status = 'created' AND (record->>'followEndedAt') IS NULL;
+
+      -- The alert bookkeeping but its outbox: one row, locked by every change of the bookkeeping.
+      CREATE TABLE alert_state (
+        id int PRIMARY KEY CHECK (id = 1),
+        state json NOT NULL
+      );
+      INSERT INTO alert_state (id, state) VALUES (1, '{}');
+
+      -- One row per outbox item, in outbox order (the item's key is inside it: keys are API text).
+      CREATE TABLE alert_outbox (
+        seq bigserial PRIMARY KEY,
+        item json NOT NULL
+      );
+    `,
+  },
+];
+
+/** Applies the steps this database lacks; returns the versions it applied. */
+export async function migrate(db: Database, logger: Logger, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+  const { applied, ahead, newest } = await db.transaction('applying the schema migrations', async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
+    const done = new Set(rows.map((row) => row.version));
+    const applied: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      await tx.query(migration.sql);
+      await tx.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [migration.version]);
+      applied.push(migration.version);
+    }
+    const newest = Math.max(0, ...migrations.map((m) => m.version));
+    return { applied, newest, ahead: [...done].filter((version) => version > newest) };
+  });
+  for (const version of applied) logger.info('applied a database schema migration', { version, description: migrations.find((m) => m.version === version)?.description });
+  // A newer replica already migrated (a rolling upgrade): its steps only add, so this version keeps working.
+  if (ahead.length > 0) logger.warn('the database schema is newer than this version of the bot', { newestKnown: newest, newestApplied: Math.max(...ahead) });
+  return applied;
+}

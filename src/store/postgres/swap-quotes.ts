@@ -1,0 +1,119 @@
+/**
+ * The swap quotes in PostgreSQL: one row per quote, the whole record as JSON plus the columns the queries need.
+ * Every change is one transaction that locks the quote's row (SELECT … FOR UPDATE), applies the same change as
+ * the lowdb file (swap-quote-changes.ts) and writes the row back: two replicas clicking at once queue on the
+ * row, so a claim and its check cannot interleave, and a claim counts only once committed.
+ */
+import type pg from 'pg';
+import { needsFollowing, SwapQuote } from '../../domain/swap-quote.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { StoreError } from '../errors.js';
+import type { SwapQuoteRepository } from '../repository.js';
+import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import { databaseOver, type Database, type Transaction } from './database.js';
+
+/** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
+const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const quoteName = (id: string) => JSON.stringify(id).slice(0, 60);
+
+/** A quote the operation expected is not in the database: a programming error, never a user's. */
+function missing(id: string): StoreError {
+  return new StoreError(`no swap quote ${quoteName(id)} in the database`);
+}
+
+/**
+ * The stored record, checked against the schema. The record itself is returned, not the parsed copy: fields a
+ * newer replica added survive this replica's changes.
+ */
+function decodeQuote(record: unknown): SwapQuote {
+  const parsed = SwapQuote.safeParse(record);
+  if (parsed.success) return record as SwapQuote;
+  const id = typeof record === 'object' && record !== null && 'id' in record ? String(record.id) : '?';
+  const [issue] = parsed.error.issues;
+  throw new StoreError(`swap quote ${quoteName(id)} in the database is damaged: ${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** The columns of a quote's row, and the record as JSON. */
+function rowValues(quote: SwapQuote): [string, string, string, string] {
+  const parsed = SwapQuote.safeParse(quote);
+  if (!parsed.success) throw new StoreError(`swap quote ${quoteName(String(quote.id))} is not a valid record: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  return [quote.id, quote.status, quote.estimatedAt, JSON.stringify(quote)];
+}
+
+/** The swap quote repository over `pool` (migrated: see migrations.ts). */
+export function createPostgresSwapQuoteRepository(pool: pg.Pool, options: { logger?: Logger } = {}): SwapQuoteRepository {
+  return swapQuotesOver(databaseOver(pool), options.logger ?? silentLogger);
+}
+
+export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepository {
+  /** The quotes of a listing, leaving out (and logging) any damaged one, as the lowdb file sets them aside. */
+  async function list(doing: string, text: string, values: unknown[]): Promise<SwapQuote[]> {
+    const { rows } = await db.query<{ record: unknown }>(doing, text, values);
+    return rows.flatMap((row) => {
+      try {
+        return [decodeQuote(row.record)];
+      } catch (error) {
+        logger.error('a damaged swap quote in the database was left out', { problem: (error as Error).message });
+        return [];
+      }
+    });
+  }
+
+  async function lockQuote(tx: Transaction, id: string): Promise<SwapQuote | undefined> {
+    if (UNSTORABLE_TEXT.test(id)) return undefined;
+    const { rows } = await tx.query<{ record: unknown }>('SELECT record FROM swap_quotes WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] && decodeQuote(rows[0].record);
+  }
+
+  return {
+    async saveQuote(quote) {
+      const values = rowValues(quote);
+      const { rowCount } = await db.query(
+        'saving a swap quote',
+        'INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ($1, $2, $3, $4::json) ON CONFLICT (id) DO NOTHING',
+        values,
+      );
+      if (rowCount === 0) throw new StoreError(`swap quote ${quote.id} already exists`);
+    },
+
+    async getQuote(id) {
+      if (UNSTORABLE_TEXT.test(id)) return undefined;
+      const { rows } = await db.query<{ record: unknown }>('reading a swap quote', 'SELECT record FROM swap_quotes WHERE id = $1', [id]);
+      return rows[0] && decodeQuote(rows[0].record);
+    },
+
+    listRecentQuotes(limit) {
+      const count = Math.max(0, Math.floor(limit));
+      return list('listing recent swap quotes', 'SELECT record FROM swap_quotes ORDER BY estimated_at DESC, id DESC LIMIT $1', [count]);
+    },
+
+    listQuotesByStatus(status) {
+      return list('listing swap quotes by status', 'SELECT record FROM swap_quotes WHERE status = $1 ORDER BY estimated_at, id', [status]);
+    },
+
+    async listQuotesToFollow() {
+      // The SQL narrows to the partial index; needsFollowing stays the rule.
+      const quotes = await list(
+        'listing swap quotes to follow',
+        `SELECT record FROM swap_quotes WHERE status = 'created' AND (record->>'followEndedAt') IS NULL ORDER BY estimated_at, id`,
+        [],
+      );
+      return quotes.filter(needsFollowing);
+    },
+
+    ...swapQuoteChangeMethods((id, apply) =>
+      db.transaction('changing a swap quote', async (tx) => {
+        const quote = await lockQuote(tx, id);
+        if (!quote) throw missing(id);
+        const before = JSON.stringify(quote);
+        const result = apply(quote);
+        if (JSON.stringify(quote) !== before) {
+          const [, status, estimatedAt, record] = rowValues(quote);
+          await tx.query('UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json WHERE id = $1', [id, status, estimatedAt, record]);
+        }
+        return result;
+      }),
+    ),
+  };
+}

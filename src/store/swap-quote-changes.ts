@@ -1,0 +1,108 @@
+/**
+ * The swap quote repository's changes as pure functions of one stored quote: each mutates `quote` in place and
+ * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic change
+ * of one quote, so the business rules exist once.
+ */
+import type { DecisionOutcome } from '../domain/approval.js';
+import { applySwapProgress, auditEntry, canMove, canRequote, type AuditEntry, type QuoteStatus, type SwapProgress, type SwapQuote } from '../domain/swap-quote.js';
+import { StoreError } from './errors.js';
+import type { CreateResult, DecisionClaim, SwapQuoteRepository } from './repository.js';
+import { cloneJson } from './store.js';
+
+/** Moves `quote` to `to`, refusing any move the quote lifecycle does not allow. */
+function move(quote: SwapQuote, to: QuoteStatus): void {
+  if (!canMove(quote.status, to)) throw new StoreError(`swap quote ${quote.id} is ${quote.status} and cannot become ${to}`);
+  quote.status = to;
+}
+
+export function recordMessageTs(quote: SwapQuote, messageTs: string): void {
+  quote.messageTs = messageTs;
+}
+
+export function markPostFailed(quote: SwapQuote, reason: string, slackError: string, at: Date): void {
+  move(quote, 'expired');
+  quote.failure = reason;
+  quote.history.push(auditEntry(at, 'post_failed', undefined, slackError));
+}
+
+export function claimDecision(quote: SwapQuote, outcome: DecisionOutcome, by: string, at: Date, entry: AuditEntry): DecisionClaim {
+  if (quote.status !== 'pending') return { claimed: false, quote: cloneJson(quote) };
+  move(quote, outcome);
+  quote.decidedBy = by;
+  quote.decidedAt = at.toISOString();
+  quote.history.push(entry);
+  return { claimed: true, quote: cloneJson(quote) };
+}
+
+export function recordCreateResult(quote: SwapQuote, result: CreateResult, entry: AuditEntry): SwapQuote {
+  if (result.ok) {
+    move(quote, 'created');
+    quote.swapId = result.swapId;
+    quote.swapStatus = result.swapStatus;
+  } else {
+    move(quote, result.status);
+    quote.failure = result.failure;
+    if (result.unknownCause) quote.unknownCause = result.unknownCause;
+  }
+  quote.history.push(entry);
+  return cloneJson(quote);
+}
+
+export function recordSwapProgress(quote: SwapQuote, progress: SwapProgress, at: Date, final: boolean): { changed: boolean } {
+  const { changed } = applySwapProgress(quote, progress);
+  if (changed) quote.history.push(auditEntry(at, `swap_${progress.swapStatus}`));
+  if (final) quote.followEndedAt = at.toISOString();
+  return { changed };
+}
+
+export function endFollow(quote: SwapQuote, at: Date, entry: AuditEntry): void {
+  quote.followEndedAt = at.toISOString();
+  quote.history.push(entry);
+}
+
+export function markOutcomeUnknown(quote: SwapQuote, failure: string, entry: AuditEntry): boolean {
+  if (quote.status !== 'approving') return false;
+  move(quote, 'outcome_unknown');
+  quote.unknownCause = 'interrupted';
+  quote.failure = failure;
+  quote.history.push(entry);
+  return true;
+}
+
+export function claimRequote(quote: SwapQuote, successorId: string, entry: AuditEntry): boolean {
+  if (!canRequote(quote)) return false;
+  quote.replacedBy = successorId; // claimed now, so a double click makes one new quote
+  quote.history.push(entry);
+  return true;
+}
+
+export function recordRequote(quote: SwapQuote, successorId: string, entry: AuditEntry): void {
+  quote.replacedBy = successorId;
+  quote.history.push(entry);
+}
+
+export function releaseRequote(quote: SwapQuote, entry: AuditEntry): void {
+  delete quote.replacedBy;
+  quote.history.push(entry);
+}
+
+/** A storage's one atomic change of an existing quote (a StoreError when there is no such quote). */
+export type ChangeQuote = <R>(id: string, apply: (quote: SwapQuote) => R) => Promise<R>;
+
+type ChangingMethods = Exclude<keyof SwapQuoteRepository, 'saveQuote' | 'getQuote' | 'listRecentQuotes' | 'listQuotesByStatus' | 'listQuotesToFollow'>;
+
+/** The repository methods that change a quote, each one `change` of the storage. */
+export function swapQuoteChangeMethods(change: ChangeQuote): Pick<SwapQuoteRepository, ChangingMethods> {
+  return {
+    recordMessageTs: async (id, messageTs) => change(id, (quote) => recordMessageTs(quote, messageTs)),
+    markPostFailed: async (id, reason, slackError, at) => change(id, (quote) => markPostFailed(quote, reason, slackError, at)),
+    claimDecision: (id, outcome, by, at, entry) => change(id, (quote) => claimDecision(quote, outcome, by, at, entry)),
+    recordCreateResult: (id, result, _at, entry) => change(id, (quote) => recordCreateResult(quote, result, entry)),
+    recordSwapProgress: (id, progress, at, { final }) => change(id, (quote) => recordSwapProgress(quote, progress, at, final)),
+    endFollow: async (id, at, entry) => change(id, (quote) => endFollow(quote, at, entry)),
+    markOutcomeUnknown: (id, failure, _at, entry) => change(id, (quote) => markOutcomeUnknown(quote, failure, entry)),
+    claimRequote: (id, successorId, entry) => change(id, (quote) => claimRequote(quote, successorId, entry)),
+    recordRequote: async (id, successorId, entry) => change(id, (quote) => recordRequote(quote, successorId, entry)),
+    releaseRequote: async (id, entry) => change(id, (quote) => releaseRequote(quote, entry)),
+  };
+}
