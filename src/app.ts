@@ -11,7 +11,8 @@ import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapSer
 import { createAlertPoller, createAlertPoster, type AlertPoller } from './poller/index.js';
 import { createSlackGateway, slackClientOptions, type SlackGateway } from './slack/gateway.js';
 import { describeSlackStartupFailure } from './slack/errors.js';
-import type { BotStore } from './store/state.js';
+import type { BotRepositories } from './store/repository.js';
+import type { PollLeadership } from './poller/index.js';
 
 /** How long stop() waits for answers under way (a payment API read times out well within it). */
 const ANSWERS_AT_SHUTDOWN_MS = 15_000;
@@ -20,8 +21,10 @@ const ANSWERS_AT_SHUTDOWN_MS = 15_000;
 export interface TreasuryAppOptions {
   config: Config;
   payments: PaymentsClient;
-  store: BotStore;
+  store: BotRepositories;
   logger: Logger;
+  /** Replicated deployments: the lease that lets one replica poll at a time (see src/store/postgres/lease.ts). */
+  leadership?: PollLeadership;
   now?: () => Date;
   /** How swaps are followed after approval; default every 5 s for up to 30 minutes. */
   swapFollow?: FollowPolicy;
@@ -72,13 +75,20 @@ function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
   };
 }
 
-function healthRoute() {
+/**
+ * GET /healthz: 200 `{"ok":true,"store":{…}}` while the store can be used, 503 when it cannot (the database is
+ * down): a load balancer then routes commands elsewhere, though lookups alone would still work.
+ */
+function healthRoute(store: BotRepositories) {
   return {
     path: '/healthz',
     method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
+      void (async () => {
+        const health = store.health ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) })) : { ok: true, detail: 'state file' };
+        res.writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ok: health.ok, store: { kind: store.health ? 'postgresql' : 'file', ...health } }));
+      })();
     },
   };
 }
@@ -108,7 +118,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const socketReceiver = socketMode
     ? new SocketModeReceiver({
         appToken: config.slackAppToken!,
-        customRoutes: [healthRoute()],
+        customRoutes: [healthRoute(options.store)],
         installerOptions: { port: config.port, clientOptions },
         logger: boltLogger,
       })
@@ -118,7 +128,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     : new HTTPReceiver({
         signingSecret: config.slackSigningSecret ?? '',
         endpoints: '/slack/events',
-        customRoutes: [healthRoute()],
+        customRoutes: [healthRoute(options.store)],
         // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
         processBeforeResponse: false,
         // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an
@@ -182,6 +192,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         now,
         logger,
         sleep: options.alertSleep,
+        ...(options.leadership ? { leadership: options.leadership } : {}),
       })
     : undefined;
 

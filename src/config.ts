@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
@@ -28,6 +29,10 @@ export interface Config {
   /** Empty: everyone in the workspace may use the bot. */
   treasuryUsers: string[];
   dataFile: string;
+  /** Set: the PostgreSQL store (replicas share it); unset: the lowdb file at `dataFile`. */
+  databaseUrl: string | undefined;
+  /** This process's name among replicas (`/treasury alerts` shows which one polls). */
+  replicaName: string;
   logLevel: LogLevelName;
 }
 
@@ -137,6 +142,12 @@ const EnvSchema = z
     }),
     TREASURY_USERS: slackUserIdList,
     DATA_FILE: optionalText.transform((v) => v ?? './data/state.json'),
+    DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v), {
+      message: 'expected a PostgreSQL URL such as postgres://user:password@host:5432/treasury',
+    }),
+    REPLICA_NAME: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]{1,60}$/.test(v), {
+      message: 'expected a short name of letters, digits, dots, dashes or underscores (e.g. the pod name)',
+    }),
     LOG_LEVEL: optionalText.transform((v, ctx) => {
       const level = (v ?? 'info').toLowerCase();
       if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -197,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     treasuryUsers: e.TREASURY_USERS,
     dataFile: e.DATA_FILE,
+    databaseUrl: e.DATABASE_URL,
+    replicaName: e.REPLICA_NAME ?? `${hostname()}-${process.pid}`,
     logLevel: e.LOG_LEVEL,
   };
 }
@@ -239,7 +252,9 @@ export function describeConfig(config: Config): Record<string, string> {
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
     TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
-    DATA_FILE: config.dataFile,
+    DATA_FILE: config.databaseUrl ? '(unused: DATABASE_URL is set)' : config.dataFile,
+    DATABASE_URL: config.databaseUrl ? redactUrl(config.databaseUrl) : '(unset: the state file is the store)',
+    REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
   };
 }

@@ -6,7 +6,13 @@ import { createTreasuryApp, StartupError } from './app.js';
 import { ConfigError, describeConfig, hasNoConfiguration, loadConfig } from './config.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
+import type { PollLeadership } from './poller/index.js';
+import { createLeaderLease, openPostgresStore } from './store/postgres/index.js';
+import type { BotRepositories } from './store/repository.js';
 import { openBotStore } from './store/state.js';
+
+/** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
+const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
 
 async function main(): Promise<void> {
   // `npm run demo`, or `npm start` on a fresh clone: the local workspace (src/workspace), not a configuration error.
@@ -35,20 +41,40 @@ async function main(): Promise<void> {
   });
   logger.info('starting treasury bot', describeConfig(config));
   const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
-  let store;
-  try {
-    store = await openBotStore(config.dataFile, logger);
-  } catch (error) {
-    process.stderr.write(`Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+  let store: BotRepositories & { close(): Promise<void> };
+  let leadership: (PollLeadership & { close(): Promise<void> }) | undefined;
+  if (config.databaseUrl) {
+    // Replicas share the database: one truth for quotes and alerts, and a lease so that one of them polls.
+    try {
+      store = await openPostgresStore(config.databaseUrl, { logger, replicaName: config.replicaName });
+    } catch (error) {
+      process.stderr.write(`Cannot start: could not open the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    }
+    const lease = createLeaderLease(config.databaseUrl, { key: POLLER_LEASE_KEY, logger, replicaName: config.replicaName });
+    leadership = {
+      replica: config.replicaName,
+      tryLead: () => lease.tryAcquire(),
+      leader: async () => (await lease.holderInfo())?.name,
+      close: () => lease.close(),
+    };
+  } else {
+    let fileStore;
+    try {
+      fileStore = await openBotStore(config.dataFile, logger);
+    } catch (error) {
+      process.stderr.write(`Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    }
+    if (fileStore.rejectedRecordsFile) {
+      process.stderr.write(`WARNING: ${config.dataFile} had damaged records. They were set aside in ${fileStore.rejectedRecordsFile}; every other record was kept (see the log).\n`);
+    }
+    if (fileStore.recoveredCorruptFile) {
+      process.stderr.write(`WARNING: ${config.dataFile} was corrupt. It was kept as ${fileStore.recoveredCorruptFile}; the bot starts from empty state.\n`);
+    }
+    store = fileStore;
   }
-  if (store.rejectedRecordsFile) {
-    process.stderr.write(`WARNING: ${config.dataFile} had damaged records. They were set aside in ${store.rejectedRecordsFile}; every other record was kept (see the log).\n`);
-  }
-  if (store.recoveredCorruptFile) {
-    process.stderr.write(`WARNING: ${config.dataFile} was corrupt. It was kept as ${store.recoveredCorruptFile}; the bot starts from empty state.\n`);
-  }
-  const treasury = createTreasuryApp({ config, payments, store, logger });
+  const treasury = createTreasuryApp({ config, payments, store, logger, ...(leadership ? { leadership } : {}) });
 
   let port: number;
   try {
@@ -65,6 +91,7 @@ async function main(): Promise<void> {
     logger.info(`received ${signal}, shutting down`);
     treasury
       .stop()
+      .then(() => leadership?.close())
       .then(() => store.close())
       .then(() => process.exit(0))
       .catch((error: unknown) => {

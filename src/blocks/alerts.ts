@@ -349,6 +349,15 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
       ]),
       section(sourceLines.join('\n')),
       section(`*Last error*\n${lastError}`),
+      ...(view.replicas ? [context(replicaLine(view.replicas))] : []),
     ],
   };
+}
+
+/** Replicated deployments: which replica polls (one at a time) and which one answered. */
+function replicaLine(replicas: NonNullable<AlertStatusView['replicas']>): string {
+  const self = `*${escapeText(clipText(replicas.self, 60))}*`;
+  if (replicas.poller === undefined) return `Polling replica: none right now (one takes over at the next tick). Answered by ${self}.`;
+  if (replicas.poller === replicas.self) return `Polling replica: ${self} (this one; the others stand by).`;
+  return `Polling replica: *${escapeText(clipText(replicas.poller, 60))}*. Answered by ${self}, which stands by.`;
 }

@@ -1,4 +1,4 @@
-import { UserFacingError } from '../domain/errors.js';
+import { isStorageUnavailable, UserFacingError } from '../domain/errors.js';
 import {
   PaymentsError,
   PaymentsForbiddenError,
@@ -60,6 +60,9 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
       default:
         return 'The payment service had a problem on its side. This is usually temporary: please try again in a minute.';
     }
+  }
+  if (isStorageUnavailable(error)) {
+    return "The bot's database cannot be reached right now, so nothing was decided or saved. Lookups still work; please try again in a minute.";
   }
   return 'Something went wrong inside the bot. It has been logged; please try again.';
 }

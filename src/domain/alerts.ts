@@ -117,4 +117,6 @@ export interface AlertStatusView {
   /** Alerts waiting in the outbox for Slack to accept them. */
   waiting: number;
   apiDownSince: Date | null;
+  /** Replicated deployments: this replica's name, and which replica polls (undefined: none holds the lease now). */
+  replicas?: { self: string; poller: string | undefined };
 }

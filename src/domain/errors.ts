@@ -36,3 +36,11 @@ export class AmountError extends UserFacingError {
     this.reason = reason;
   }
 }
+
+/** The code of an error meaning the bot's own storage (its database) could not be reached: nothing was saved. */
+export const STORAGE_UNAVAILABLE = 'storage_unavailable';
+
+/** True for an error whose `code` says the bot's storage could not be reached. */
+export function isStorageUnavailable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === STORAGE_UNAVAILABLE;
+}

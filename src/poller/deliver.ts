@@ -63,6 +63,13 @@ async function postWithFallback(deps: PollDeps, message: AlertMessage, options: 
   }
 }
 
+/** Still the replica that polls (always, without replicas); a lost lease stops posting, logged once per poll. */
+async function leading(deps: PollDeps): Promise<boolean> {
+  if (!deps.stillLeading || (await deps.stillLeading())) return true;
+  deps.logger.warn('alert poller: this replica lost the leader lease during a poll; it posts nothing more (the new leader will)');
+  return false;
+}
+
 /** Posts the outbox, a second apart; stops at the first Slack failure (the rest waits for the next poll). */
 export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted: number; alerted: number; slackError?: string }> {
   const pacing = deps.pacing ?? { lastPostMs: undefined };
@@ -77,6 +84,7 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
   for (const delivery of planDeliveries((await deps.store.alerts.readAlerts()).outbox, now)) {
     if (deps.signal?.aborted) break;
     await paced();
+    if (!(await leading(deps))) break;
     const attemptedAt = deps.now();
     let ts: string;
     try {
@@ -110,6 +118,7 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
     for (const part of work.remaining) {
       if (deps.signal?.aborted) return { posted, alerted };
       await paced();
+      if (!(await leading(deps))) return { posted, alerted };
       const attemptedAt = deps.now();
       try {
         await postWithFallback(deps, buildSummaryThreadPart(work.kind, part, work.parts, work.total), { threadTs: work.threadTs });

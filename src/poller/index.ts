@@ -5,7 +5,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
-import type { BotStore } from '../store/state.js';
+import type { BotRepositories } from '../store/repository.js';
 import { pollOnce, type ChannelPacing, type PollReport } from './poll.js';
 import { createPollSchedule, type PollSchedule } from './schedule.js';
 import type { AlertPoster } from './slack.js';
@@ -33,7 +33,7 @@ export interface AlertPoller {
 /** Everything the poller needs; `sleep` is injectable so tests need not wait a second between posts. */
 export interface AlertPollerOptions {
   payments: PaymentsClient;
-  store: BotStore;
+  store: Pick<BotRepositories, 'alerts'>;
   slack: AlertPoster;
   channel: string;
   schedule: string;
@@ -41,6 +41,18 @@ export interface AlertPollerOptions {
   now: () => Date;
   logger: Logger;
   sleep?: (ms: number) => Promise<void>;
+  /** Replicated deployments: only the replica holding the lease polls; the others stand by, asking each tick. */
+  leadership?: PollLeadership;
+}
+
+/** One replica of several polls at a time (a lease in the shared database). */
+export interface PollLeadership {
+  /** This replica's name. */
+  replica: string;
+  /** Takes (or keeps) the lease; true while this replica holds it. */
+  tryLead(): Promise<boolean>;
+  /** The replica holding the lease now, if any. */
+  leader(): Promise<string | undefined>;
 }
 
 /** Builds the poller: `pollOnce` on a node-cron schedule, with posts paced across polls. */
@@ -51,7 +63,10 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
     expression: options.schedule,
     logger: options.logger,
     run: async (signal) => {
+      if (options.leadership && !(await options.leadership.tryLead())) return; // another replica polls
+      const leadership = options.leadership;
       last = await pollOnce({
+        ...(leadership ? { stillLeading: () => leadership.tryLead() } : {}),
         payments: options.payments,
         store: options.store,
         slack: options.slack,
@@ -78,6 +93,7 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
         expression: options.schedule,
         nextRun: s.nextRun,
         polling: s.polling,
+        ...(options.leadership ? { replicas: { self: options.leadership.replica, poller: await options.leadership.leader().catch(() => undefined) } } : {}),
       });
     },
   };

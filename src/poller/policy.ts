@@ -1,7 +1,7 @@
 /** The poller's fixed rules, what one poll needs, and what it reports. */
 import type { Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
-import type { BotStore } from '../store/state.js';
+import type { BotRepositories } from '../store/repository.js';
 import type { SourceName } from './facts.js';
 import type { AlertPoster } from './slack.js';
 
@@ -49,7 +49,7 @@ export interface ChannelPacing {
 /** What one poll needs; everything is injected so a test can run it against the simulator and a Slack stand-in. */
 export interface PollDeps {
   payments: PaymentsClient;
-  store: BotStore;
+  store: Pick<BotRepositories, 'alerts'>;
   slack: AlertPoster;
   channel: string;
   now: () => Date;
@@ -61,6 +61,11 @@ export interface PollDeps {
   pacing?: ChannelPacing;
   /** Monotonic clock for pacing; performance.now by default. */
   clockMs?: () => number;
+  /**
+   * Replicated deployments: asked before every post. A replica that lost its lease (its database connection)
+   * mid-poll posts nothing more; the replica that took over posts what is left.
+   */
+  stillLeading?: () => Promise<boolean>;
   /** Aborted at shutdown: the poll stops between requests and posts, committing nothing half-read. */
   signal?: AbortSignal;
 }

@@ -3,6 +3,7 @@
  * busy, and our own in-flight guard also covers runs started by hand (`runNow`). A slow poll delays the next
  * one; it never runs beside it.
  */
+import { isStorageUnavailable } from '../domain/errors.js';
 import { createTask, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import { errorFields, type Logger } from '../logger.js';
 
@@ -66,8 +67,9 @@ export function createPollSchedule(options: {
       try {
         await options.run(signal);
       } catch (error) {
-        // pollOnce handles API and Slack failures itself; this is a bug or a closed store.
-        logger.error('alert poller: a poll failed unexpectedly', { error: errorFields(error) });
+        // pollOnce handles API and Slack failures itself; what is left is the store (or a bug).
+        if (isStorageUnavailable(error)) logger.warn('alert poller: the database cannot be reached; nothing was recorded or posted, the next poll tries again', { error: errorFields(error) });
+        else logger.error('alert poller: a poll failed unexpectedly', { error: errorFields(error) });
       } finally {
         lastFinishedAt = new Date();
         inFlight = undefined;

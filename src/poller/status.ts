@@ -22,7 +22,7 @@ function catchingUpOf(source: AlertSourceState): SourceStatus['catchingUp'] {
 export function readAlertStatus(
   state: Readonly<AlertsState>,
   now: Date,
-  schedule: { channel: string; expression: string; nextRun: Date | null; polling: boolean },
+  schedule: { channel: string; expression: string; nextRun: Date | null; polling: boolean; replicas?: AlertStatusView['replicas'] },
 ): AlertStatusView {
   const sources = SOURCES.map((source): SourceStatus => {
     const s = state.sources[source];
@@ -58,5 +58,6 @@ export function readAlertStatus(
     sentLast24h,
     waiting: state.outbox.length,
     apiDownSince: state.apiDown ? new Date(state.apiDown.since) : null,
+    ...(schedule.replicas ? { replicas: schedule.replicas } : {}),
   };
 }

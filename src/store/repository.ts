@@ -84,3 +84,11 @@ export interface AlertRepository {
   /** Slack accepted part `part` of the thread of `threadTs`: it leaves the work (the entry too, once empty). */
   recordThreadPartPosted(threadTs: string, part: number, at: Date): Promise<void>;
 }
+
+/** What the bot runs on: the two repositories, from the lowdb file or from PostgreSQL. */
+export interface BotRepositories {
+  readonly swapQuotes: SwapQuoteRepository;
+  readonly alerts: AlertRepository;
+  /** Whether the store can be used now (GET /healthz); the lowdb file has nothing to check. */
+  health?(): Promise<{ ok: boolean; detail: string }>;
+}

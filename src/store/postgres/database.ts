@@ -4,6 +4,7 @@
  */
 import pg from 'pg';
 import { StoreError } from '../errors.js';
+import { STORAGE_UNAVAILABLE } from '../../domain/errors.js';
 
 /** Removes the connection string and its password from `text` (pg messages should not hold them; belt and braces). */
 export type Redact = (text: string) => string;
@@ -41,7 +42,19 @@ export function describeDatabaseError(error: unknown, redact: Redact): string {
 
 /** A database failure while `doing` something, as the store reports it. */
 export function databaseError(doing: string, error: unknown, redact: Redact): StoreError {
-  return new StoreError(`the database failed while ${doing}: ${describeDatabaseError(error, redact)}`);
+  return new StoreError(`the database failed while ${doing}: ${describeDatabaseError(error, redact)}`, unreachable(error) ? STORAGE_UNAVAILABLE : 'store');
+}
+
+/**
+ * The database could not be reached or dropped the connection (as opposed to answering with an SQL error):
+ * connection refused or lost, a timeout, a server shutting down or starting (SQLSTATE class 08, 57P01–57P03),
+ * too many connections (53300).
+ */
+function unreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (!(error instanceof pg.DatabaseError)) return true;
+  const code = error.code ?? '';
+  return code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code);
 }
 
 /** Queries inside one transaction; a failing query is a StoreError already. */

@@ -1,0 +1,155 @@
+// Two bot processes (dist/main.js) on one PostgreSQL database, as a rolling update or two replicas run them,
+// against the payment API simulator and the Slack stand-in over HTTP. A real server, started by the test.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
+import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
+import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
+import { expectStaysAt } from '../support/waiting.js';
+
+const available = postgresAvailable();
+if (!available) console.warn(postgresSkipReason);
+
+const SECRET = 'two-replicas-signing-secret';
+const TOKEN = 'xoxb-two-replicas';
+const CHANNEL = 'C0DESK';
+const ALERTS = 'C0ALERTS';
+const REQUESTER = 'U0REQUESTER';
+const APPROVER = 'U0APPROVER';
+const POLL_SECONDS = 2;
+
+let cluster: TestCluster;
+let simulator: PaymentsSimulator;
+let slack: SlackStandIn;
+let databaseUrl: string;
+const bots: Record<string, BotProcess> = {};
+const drivers: Record<string, SlackDriver> = {};
+
+async function startReplica(name: string): Promise<void> {
+  bots[name] = await startBotProcess({
+    PAYMENTS_API_URL: simulator.url,
+    PAYMENTS_API_KEY: simulator.apiKey,
+    SLACK_BOT_TOKEN: TOKEN,
+    SLACK_SIGNING_SECRET: SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    DATABASE_URL: databaseUrl,
+    REPLICA_NAME: name,
+    ALERT_CHANNEL: ALERTS,
+    POLL_SCHEDULE: `*/${POLL_SECONDS} * * * * *`,
+    ALERT_LOOKBACK: '1m',
+    SWAP_APPROVERS: APPROVER,
+  });
+  drivers[name] = createSlackDriver({ eventsUrl: bots[name]!.eventsUrl, signingSecret: SECRET, standIn: slack });
+}
+
+const alertsMentioning = (id: string) => slack.messages(ALERTS).filter((m) => JSON.stringify(m).includes(id));
+const creates = () => simulator.requests.filter((r) => r.operation === 'createSwap').length;
+
+let killed: string | undefined;
+const alive = () => (killed === 'a' ? 'b' : 'a');
+
+async function askOn(name: string, text: string, userId = REQUESTER): Promise<string> {
+  const result = await drivers[name]!.command(text, { userId, channelId: CHANNEL });
+  expect(result.status).toBe(200);
+  const [reply] = await result.waitForResponses(1, 10_000);
+  return reply!.blocks ? blocksToText(reply!.blocks) : (reply!.text ?? '');
+}
+
+async function quoteOn(name: string): Promise<StoredMessage> {
+  const before = slack.messages(CHANNEL).length;
+  await askOn(name, 'swap 1,000 USDT@ETH to USDC@ETH');
+  return slack.waitFor(() => slack.messages(CHANNEL)[before], 10_000, 'the quote message');
+}
+
+const current = (quote: StoredMessage) => slack.messages(CHANNEL).find((m) => m.ts === quote.ts)!;
+
+/** Which replica polls, as `/treasury alerts` says. */
+async function pollerName(): Promise<string> {
+  const text = await askOn(alive(), 'alerts');
+  return /Polling replica: \*([a-z]+)\*/.exec(text)?.[1] ?? '(none)';
+}
+
+describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
+  beforeAll(async () => {
+    cluster = await startTestCluster();
+    databaseUrl = await cluster.createDatabase('treasury_replicas');
+    simulator = await startSimulator({ quiet: true });
+    slack = await startSlackStandIn({ botToken: TOKEN });
+    // Both start at once: the migrations run once.
+    await Promise.all([startReplica('a'), startReplica('b')]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(Object.values(bots).map((bot) => bot.stop('SIGKILL')));
+    await slack?.close();
+    await simulator?.close();
+    await cluster?.stop();
+  });
+
+  it('approvals clicked on both replicas at once: exactly one swap/create, and the loser is told who decided', async () => {
+    const quote = await quoteOn('a');
+    const clicks = await Promise.all(['a', 'b', 'a', 'b'].map((name) => drivers[name]!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, ...(quote.text ? { text: quote.text } : {}), blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL })));
+    for (const click of clicks) expect(click.status).toBe(200);
+    // The one create went out and its answer is on the message.
+    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])), 15_000, 'the created swap');
+    await expectStaysAt(1, creates, 1_500);
+    expect(findButtons(current(quote).blocks ?? [])).toEqual([]);
+    // The three clicks that lost, on either replica, were each told privately who had decided.
+    const notices = await slack.waitFor(() => {
+      const posts = clicks.flatMap((click) => click.responses()).map((r) => r.text ?? '');
+      return posts.filter((text) => text.startsWith('Already decided: approved by <@U0APPROVER>')).length === 3 ? posts : undefined;
+    }, 10_000, 'three already-decided notices');
+    expect(notices).toHaveLength(3);
+  });
+
+  it('a quote made on one replica is listed and approved on the other', async () => {
+    const quote = await quoteOn('a');
+    const listed = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+    expect(listed(await askOn('b', 'swaps'), /requested by/g)).toBe(2);
+    const before = creates();
+    const click = await drivers.b!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    expect(click.status).toBe(200);
+    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])), 15_000, 'the swap created from b');
+    await expectStaysAt(before + 1, creates, 1_000);
+    expect(listed(await askOn('a', 'swaps'), /approved by/g)).toBe(2);
+  });
+
+  it('one replica polls; a new failure is alerted once; kill the polling one and the other alerts the next failure within one period', async () => {
+    const first = simulator.addWithdrawal({ status: 'failed' });
+    await slack.waitFor(() => alertsMentioning(first.id).length > 0, 15_000, 'the first alert');
+    await expectStaysAt(1, () => alertsMentioning(first.id).length, 3 * POLL_SECONDS * 1000);
+
+    const leader = await pollerName();
+    expect(['a', 'b']).toContain(leader);
+    const survivor = leader === 'a' ? 'b' : 'a';
+    killed = leader;
+    bots[leader]!.child.kill('SIGKILL');
+    await bots[leader]!.exited;
+
+    const second = simulator.addWithdrawal({ status: 'failed' });
+    const killedAt = Date.now();
+    await slack.waitFor(() => alertsMentioning(second.id).length > 0, 15_000, 'the alert posted by the survivor');
+    // One period to notice the lease is free, one to poll: well within two periods plus the poll itself.
+    expect(Date.now() - killedAt).toBeLessThan(3 * POLL_SECONDS * 1000 + 3_000);
+    await expectStaysAt(1, () => alertsMentioning(second.id).length, 2 * POLL_SECONDS * 1000);
+    expect(await askOn(survivor, 'alerts')).toContain(`Polling replica: *${survivor}*`);
+  }, 40_000);
+
+  it('both restarted: nothing lost, nothing doubled', async () => {
+    // The quotes as a count of requests and approvals (their swaps' statuses move on by themselves).
+    const tally = (text: string) => [text.match(/requested by/g)?.length ?? 0, text.match(/approved by/g)?.length ?? 0];
+    const quotesBefore = tally(await askOn(alive(), 'swaps'));
+    const alertsBefore = slack.messages(ALERTS).length;
+    await Promise.all(Object.values(bots).map((bot) => bot.stop('SIGTERM')));
+    await Promise.all([startReplica('a'), startReplica('b')]);
+    killed = undefined;
+    const third = simulator.addWithdrawal({ status: 'failed' });
+    await slack.waitFor(() => alertsMentioning(third.id).length > 0, 15_000, 'the alert after the restart');
+    await expectStaysAt(1, () => alertsMentioning(third.id).length, 3 * POLL_SECONDS * 1000);
+    // Only the new failure was posted: the earlier ones were not posted again.
+    expect(slack.messages(ALERTS).length).toBe(alertsBefore + 1);
+    expect(tally(await askOn('b', 'swaps'))).toEqual(quotesBefore);
+    expect(quotesBefore).toEqual([2, 2]);
+  }, 60_000);
+});
