@@ -14,6 +14,11 @@ import { describeSlackStartupFailure } from './slack/errors.js';
 import type { BotRepositories } from './store/repository.js';
 import type { PollLeadership } from './poller/index.js';
 
+/** Replicas: a quote `approving` this long was left by a replica that died (a create takes seconds at most). */
+const APPROVING_STUCK_MS = 2 * 60_000;
+/** Replicas: how often each looks for swaps another replica left (to follow, or to mark interrupted). */
+const RECOVER_EVERY_MS = 15_000;
+
 /** How long stop() waits for answers under way (a payment API read times out well within it). */
 const ANSWERS_AT_SHUTDOWN_MS = 15_000;
 
@@ -170,6 +175,9 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     post: (channel, message) => slack.post(channel, message),
     update: (channel, ts, message) => slack.update(channel, ts, message),
   };
+  // Several processes share the store (PostgreSQL): recovery must not take another replica's work for a leftover.
+  const replicated = options.leadership !== undefined;
+  let recoverTimer: NodeJS.Timeout | undefined;
   const swaps = createSwapService({
     payments: options.payments,
     store: options.store,
@@ -227,7 +235,14 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
           port = (server.address() as AddressInfo).port;
         }
         // After start, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
-        await swaps.recover();
+        // Replicas do it again and again: the swaps of a replica that died are picked up by the others.
+        await swaps.recover(replicated ? { stuckForMs: APPROVING_STUCK_MS } : {});
+        if (replicated) {
+          recoverTimer = setInterval(() => {
+            swaps.recover({ stuckForMs: APPROVING_STUCK_MS }).catch((error: unknown) => logger.warn('could not look for swaps left by another replica; trying again later', { error: errorFields(error) }));
+          }, RECOVER_EVERY_MS);
+          recoverTimer.unref();
+        }
         alerts?.start();
         return { port };
       } catch (error) {
@@ -248,6 +263,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       // Answers already acknowledged are still delivered: a person who was told "working on it" gets a reply.
       const left = await background.drain(ANSWERS_AT_SHUTDOWN_MS);
       if (left > 0) logger.warn('stopped with answers still under way; they are not delivered', { left });
+      clearInterval(recoverTimer);
       // Then the poller, so a poll in flight ends before the store is closed.
       await alerts?.stop();
       swaps.stop();

@@ -152,4 +152,30 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
     expect(tally(await askOn('b', 'swaps'))).toEqual(quotesBefore);
     expect(quotesBefore).toEqual([2, 2]);
   }, 60_000);
+
+  it('a replica that restarts while the other is sending a swap/create leaves that create alone', async () => {
+    const quote = await quoteOn('a');
+    simulator.injectFault('createSwap', { delayMs: 4_000 });
+    const click = await drivers.a!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    expect(click.status).toBe(200);
+    // The approval is written at once and the create is held for 4 s by the payment API.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // b restarts (a rolling update) while a waits for the payment API's answer: b must not call it interrupted.
+    await bots.b!.stop('SIGTERM');
+    await startReplica('b');
+    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])), 15_000, 'the created swap');
+    expect(blocksToText(current(quote).blocks ?? [])).not.toMatch(/may not have been sent|outcome/i);
+  }, 40_000);
+
+  it('the swap of a replica that died is followed to the end by the other', async () => {
+    const quote = await quoteOn('a');
+    await drivers.a!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    const created = await slack.waitFor(() => /Swap `([0-9a-f-]+)`/.exec(blocksToText(current(quote).blocks ?? [])), 15_000, 'the created swap');
+    killed = 'a';
+    bots.a!.child.kill('SIGKILL');
+    await bots.a!.exited;
+    simulator.advanceSwap(created[1]!, 'finished');
+    // b looks for swaps left by others every 15 s.
+    await slack.waitFor(() => /finished/.test(blocksToText(current(quote).blocks ?? [])), 25_000, 'the finished swap, edited by b');
+  }, 45_000);
 });

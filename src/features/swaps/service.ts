@@ -230,13 +230,20 @@ export function createSwapService(deps: SwapDeps) {
     },
 
     /**
-     * At start: a quote left `approving` means the process died after writing the approval and before
-     * recording the create's answer: anywhere from just before sending swap/create to just after. So the
-     * create may or may not have been sent. It is never resent; it becomes `outcome_unknown` (`interrupted`)
-     * and the message says a person must check the dashboard. Swaps still in progress are followed again.
+     * A quote left `approving` means the process died after writing the approval and before recording the
+     * create's answer: anywhere from just before sending swap/create to just after. So the create may or may
+     * not have been sent. It is never resent; it becomes `outcome_unknown` (`interrupted`) and the message says
+     * a person must check the dashboard. Swaps still in progress are followed (again).
+     *
+     * One process (the state file): at start, every `approving` quote is such a leftover. Replicas: another one
+     * may be sending that create right now, so only a quote `approving` for longer than `stuckForMs` (far
+     * longer than a create can take) is a leftover; replicas call this periodically, so the swaps of a replica
+     * that died are marked and followed by the others.
      */
-    async recover(): Promise<void> {
+    async recover(options: { stuckForMs?: number } = {}): Promise<void> {
+      const stuckBefore = deps.now().getTime() - (options.stuckForMs ?? 0);
       for (const quote of await quotes.listQuotesByStatus('approving')) {
+        if (options.stuckForMs !== undefined && Date.parse(quote.decidedAt ?? quote.estimatedAt) > stuckBefore) continue;
         const at = deps.now();
         await quotes.markOutcomeUnknown(quote.id, INTERRUPTED_FAILURE, at, auditEntry(at, 'outcome_unknown', undefined, INTERRUPTED_DETAIL));
         await edits.refresh(quote.id);
