@@ -14,8 +14,12 @@ import { describeSlackStartupFailure } from './slack/errors.js';
 import type { BotRepositories } from './store/repository.js';
 import type { PollLeadership } from './poller/index.js';
 
-/** Replicas: a quote `approving` this long was left by a replica that died (a create takes seconds at most). */
-const APPROVING_STUCK_MS = 2 * 60_000;
+/**
+ * Replicas: a quote `approving` this long was left by a replica that died. Between the claim and the create
+ * there is one quote-message edit (up to about 2 minutes while Slack rate-limits the channel) and the create
+ * itself (its timeout), so 10 minutes leave a wide margin, clock differences between hosts included.
+ */
+const APPROVING_STUCK_MS = 10 * 60_000;
 /** Replicas: how often each looks for swaps another replica left (to follow, or to mark interrupted). */
 const RECOVER_EVERY_MS = 15_000;
 
@@ -84,15 +88,17 @@ function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
  * GET /healthz: 200 `{"ok":true,"store":{…}}` while the store can be used, 503 when it cannot (the database is
  * down): a load balancer then routes commands elsewhere, though lookups alone would still work.
  */
-function healthRoute(store: BotRepositories) {
+function healthRoute(store: BotRepositories, logger: Logger) {
   return {
     path: '/healthz',
     method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
       void (async () => {
         const health = store.health ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) })) : { ok: true, detail: 'state file' };
+        // The endpoint is public: the database's own words (host, user) go to the log only.
+        if (!health.ok) logger.warn('health check: the store cannot be used', { detail: health.detail });
         res.writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: health.ok, store: { kind: store.health ? 'postgresql' : 'file', ...health } }));
+        res.end(JSON.stringify({ ok: health.ok, store: { kind: store.health ? 'postgresql' : 'file', ok: health.ok } }));
       })();
     },
   };
@@ -123,7 +129,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const socketReceiver = socketMode
     ? new SocketModeReceiver({
         appToken: config.slackAppToken!,
-        customRoutes: [healthRoute(options.store)],
+        customRoutes: [healthRoute(options.store, logger)],
         installerOptions: { port: config.port, clientOptions },
         logger: boltLogger,
       })
@@ -133,7 +139,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     : new HTTPReceiver({
         signingSecret: config.slackSigningSecret ?? '',
         endpoints: '/slack/events',
-        customRoutes: [healthRoute(options.store)],
+        customRoutes: [healthRoute(options.store, logger)],
         // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
         processBeforeResponse: false,
         // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an

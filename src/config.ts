@@ -167,17 +167,25 @@ export function readDotEnv(path = '.env'): Record<string, string> {
   return parseEnv(readFileSync(path, 'utf8')) as Record<string, string>;
 }
 
-/** The variables that connect the bot to real services: with none of them set, there is nothing to connect to. */
-export const CONNECTION_VARIABLES = ['PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'DATABASE_URL'] as const;
+/**
+ * The variables only a real deployment sets (everything but PORT, HOST, LOG_LEVEL, which the local workspace
+ * honours too). Present at all, even empty, they mean "this is a deployment".
+ */
+export const DEPLOYMENT_VARIABLES = [
+  'PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL',
+  'DATABASE_URL', 'REPLICA_NAME', 'DATA_FILE', 'ALERT_CHANNEL', 'POLL_SCHEDULE', 'ALERT_LOOKBACK', 'SWAP_APPROVERS',
+  'ALLOW_SELF_APPROVAL', 'TREASURY_USERS',
+] as const;
 
 /**
- * True when `npm start` should open the local workspace instead of connecting: no connection variable set,
- * no `.env` file, and not production. Any one of them keeps the normal start-up, whose configuration errors
- * stay errors: a deployment that forgot a variable must never quietly become a demo.
+ * True when `npm start` should open the local workspace instead of connecting: none of the deployment
+ * variables present (even empty), no `.env` file, and NODE_ENV not production (in any case). Anything else
+ * keeps the normal start-up, whose configuration errors stay errors: a deployment with a blank or forgotten
+ * variable must never quietly become a demo.
  */
 export function hasNoConfiguration(env: NodeJS.ProcessEnv = process.env, dotEnvPath = '.env'): boolean {
-  if (env.NODE_ENV === 'production' || existsSync(dotEnvPath)) return false;
-  return CONNECTION_VARIABLES.every((name) => (env[name] ?? '').trim() === '');
+  if ((env.NODE_ENV ?? '').trim().toLowerCase() === 'production' || existsSync(dotEnvPath)) return false;
+  return DEPLOYMENT_VARIABLES.every((name) => env[name] === undefined);
 }
 
 /** Parses and validates the configuration; throws ConfigError listing every problem at once. */
@@ -236,6 +244,18 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * A database URL safe to print: everything before the last `@` (user and password, which may hold any
+ * character, `/` included) is masked, and query values too.
+ */
+export function redactDatabaseUrl(url: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url)?.[0] ?? '';
+  const at = url.lastIndexOf('@');
+  if (at === -1) return redactUrl(url);
+  const rest = url.slice(at + 1).replace(/([?&][^=&]+)=[^&]*/g, '$1=[redacted]');
+  return `${scheme}[redacted]@${rest}`;
+}
+
 /** The configuration as safe-to-print lines: every secret redacted. */
 export function describeConfig(config: Config): Record<string, string> {
   return {
@@ -253,7 +273,7 @@ export function describeConfig(config: Config): Record<string, string> {
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
     TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
     DATA_FILE: config.databaseUrl ? '(unused: DATABASE_URL is set)' : config.dataFile,
-    DATABASE_URL: config.databaseUrl ? redactUrl(config.databaseUrl) : '(unset: the state file is the store)',
+    DATABASE_URL: config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : '(unset: the state file is the store)',
     REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
   };

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, loadConfig, parseDuration, readDotEnv } from '../src/config.js';
+import { ConfigError, describeConfig, hasNoConfiguration, loadConfig, parseDuration, readDotEnv, redactDatabaseUrl } from '../src/config.js';
 
 const validHttpEnv = {
   PAYMENTS_API_URL: 'https://payments.example.com/',
@@ -193,5 +193,39 @@ describe('secrets in URLs', () => {
     expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com' }).host).toBe('0.0.0.0');
     expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
     expect(() => loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: 'not a host!' })).toThrow(/HOST/);
+  });
+});
+
+describe('hasNoConfiguration: when npm start opens the local workspace', () => {
+  const noDotEnv = '/nonexistent/.env';
+  it('an empty environment (PORT, HOST, LOG_LEVEL aside) is no configuration', () => {
+    expect(hasNoConfiguration({}, noDotEnv)).toBe(true);
+    expect(hasNoConfiguration({ PORT: '4000', HOST: '127.0.0.1', LOG_LEVEL: 'debug', PATH: '/usr/bin' }, noDotEnv)).toBe(true);
+  });
+  it.each([
+    ['a blank secret', { SLACK_BOT_TOKEN: '  ' }],
+    ['an empty payment key', { PAYMENTS_API_KEY: '' }],
+    ['DATABASE_URL alone', { DATABASE_URL: 'postgres://db/treasury' }],
+    ['a non-connection deployment variable', { ALERT_CHANNEL: 'C012' }],
+    ['NODE_ENV=production', { NODE_ENV: 'production' }],
+    ['NODE_ENV=Production (any case)', { NODE_ENV: ' Production ' }],
+  ])('%s is a deployment: never the demo', (_what, env) => {
+    expect(hasNoConfiguration(env, noDotEnv)).toBe(false);
+  });
+  it('a .env file is a deployment', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dotenv-'));
+    writeFileSync(join(dir, '.env'), '');
+    expect(hasNoConfiguration({}, join(dir, '.env'))).toBe(false);
+  });
+});
+
+describe('redactDatabaseUrl', () => {
+  it.each([
+    ['postgres://bot:s3cret@db.internal:5432/treasury', 'postgres://[redacted]@db.internal:5432/treasury'],
+    ['postgres://bot:pa/ss@word@db:5432/treasury?sslmode=require&password=x', 'postgres://[redacted]@db:5432/treasury?sslmode=[redacted]&password=[redacted]'],
+    ['postgresql://db.internal/treasury', 'postgresql://db.internal/treasury'],
+  ])('%s → %s', (url, printed) => {
+    expect(redactDatabaseUrl(url)).toBe(printed);
+    expect(redactDatabaseUrl(url)).not.toMatch(/s3cret|pa\/ss|word@/);
   });
 });

@@ -43,6 +43,11 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   if (deps.signal?.aborted || SOURCES.some((name) => outcomes[name] === undefined)) {
     return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: await waitingNow(), aborted: true };
   }
+  // A replica that lost its lease while reading must not write back what it read: the new leader's place wins.
+  if (deps.stillLeading && !(await deps.stillLeading())) {
+    deps.logger.warn('alert poller: this replica lost the leader lease during a poll; what it read is dropped (the new leader reads it)');
+    return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: await waitingNow(), aborted: true };
+  }
   const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) => commitDetections(alerts, outcomes, now, deps.lookbackMs));
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);

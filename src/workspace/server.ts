@@ -55,6 +55,11 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
   }, 15_000);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Loopback is not enough: a web page elsewhere could post here (an Origin of its own) or reach it under
+    // another name (DNS rebinding: a Host of its own). Only this machine's own names are answered.
+    if (!isLocalName(req.headers.host) || (req.headers.origin !== undefined && !isLocalName(hostOf(req.headers.origin)))) {
+      return sendJson(res, 403, { ok: false, error: 'The local workspace answers its own page on localhost only.' });
+    }
     const url = new URL(req.url ?? '/', 'http://workspace');
     const page = PAGE_FILES[url.pathname];
     if (req.method === 'GET' && page) {
@@ -121,6 +126,22 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
         server.closeAllConnections();
       }),
   };
+}
+
+const LOCAL_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** True for `localhost[:port]`, `127.0.0.1[:port]` or `[::1][:port]`. */
+function isLocalName(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  return LOCAL_NAMES.has(host.replace(/:\d+$/, '').toLowerCase());
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {

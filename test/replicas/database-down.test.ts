@@ -126,4 +126,23 @@ describe.skipIf(!available)('the database goes away and comes back', () => {
     await expectStaysAt(1, creates, 1_000);
     expect((await health()).status).toBe(200);
   }, 60_000);
+
+  it('the database goes away while swap/create is on its way: the approver is told the swap WAS created, with its id', async () => {
+    const before = slack.messages(CHANNEL).length;
+    await ask('swap 700 USDT@ETH to USDC@ETH');
+    const quote = await slack.waitFor(() => slack.messages(CHANNEL)[before], 10_000, 'the quote message');
+    simulator.injectFault('createSwap', { delayMs: 1_500 });
+    const click = await driver.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    expect(click.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the approval is written; the create is held
+    proxy.cut();
+    const [notice] = await click.waitForResponses(1, 20_000);
+    const text = notice!.blocks ? blocksToText(notice!.blocks) : (notice!.text ?? '');
+    const created = simulator.requests.filter((r) => r.operation === 'createSwap');
+    expect(created).toHaveLength(2); // the first test's and this one
+    expect(text).toMatch(/The swap was created \(swap `[0-9a-f-]{36}`\)/);
+    expect(text).toContain('Do not ask for it again');
+    expect(text).not.toContain('nothing was decided');
+    proxy.restore();
+  }, 40_000);
 });

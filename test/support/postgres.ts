@@ -1,17 +1,28 @@
-// A throwaway PostgreSQL 15 cluster for tests: its own data directory, port and socket, removed by stop().
+// A throwaway PostgreSQL cluster for tests (Debian's server, 15 on bookworm, whatever version is installed):
+// its own data directory, port and socket, removed by stop().
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, statfsSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
-const BIN = '/usr/lib/postgresql/15/bin';
+/** The newest installed server's binaries (`/usr/lib/postgresql/<version>/bin`: not on PATH). */
+const BIN = (() => {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  return join(root, versions.find((v) => existsSync(join(root, v, 'bin', 'initdb'))) ?? '15', 'bin');
+})();
 const USER = 'app';
 
-/** Whether the PostgreSQL 15 server binaries are installed (apt-get install postgresql). */
+/**
+ * Whether the PostgreSQL server binaries are installed (apt-get install postgresql). Under CI (`CI` set, as
+ * .ci/run does, after installing the package) their absence is an error, never a quiet skip.
+ */
 export function postgresAvailable(): boolean {
-  return existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'postgres'));
+  const available = existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'postgres'));
+  if (!available && process.env.CI) throw new Error(`CI: the PostgreSQL server binaries are missing (${BIN}); .ci/run should have installed them`);
+  return available;
 }
 
 /** Why the PostgreSQL tests are skipped, when they are. */

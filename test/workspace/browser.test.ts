@@ -10,6 +10,8 @@ import { startLocalWorkspace, type LocalWorkspace } from '../../src/workspace/in
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
+// Under CI (`CI` set by .ci/run, which installs Chromium first) a missing browser fails the run instead.
+if (!available && process.env.CI) throw new Error(`CI: ${CHROMIUM} is missing; .ci/run should have installed it`);
 if (!available) {
   console.warn(`SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`);
 }

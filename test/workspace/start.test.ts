@@ -1,6 +1,7 @@
 // `npm start` on a fresh clone: with no configuration at all it opens the local workspace; with any real
 // variable (or a .env file, or NODE_ENV=production) it is the bot's normal start-up, errors included.
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,4 +79,31 @@ describe('npm start with no configuration', () => {
     expect(await withDotEnv.exited).toBe(1);
     expect(withDotEnv.output()).toContain('Cannot start: the configuration has');
   });
+});
+
+describe('the local workspace answers its own page only', () => {
+  it('refuses a request under another host name (DNS rebinding) or from another site (Origin)', async () => {
+    const r = run({ PORT: '0' });
+    try {
+      const [, url] = await waitForOutput(r, /Open (http:\/\/localhost:\d+\/) in your browser/);
+      const port = new URL(url!).port;
+      const raw = (headers: Record<string, string>, method = 'GET', body?: string) =>
+        new Promise<number>((resolve, reject) => {
+          const request = httpRequest({ host: '127.0.0.1', port, path: method === 'GET' ? '/api/workspace' : '/api/command', method, headers }, (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.on('error', reject);
+          request.end(body);
+        });
+      expect(await raw({ host: `localhost:${port}` })).toBe(200);
+      expect(await raw({ host: `attacker.example:${port}` })).toBe(403);
+      const command = JSON.stringify({ user: 'U0RILEY', channel: 'C0TREASURY', text: '/treasury help' });
+      expect(await raw({ host: `localhost:${port}`, origin: 'https://attacker.example', 'content-type': 'text/plain' }, 'POST', command)).toBe(403);
+      expect(await raw({ host: `localhost:${port}`, origin: `http://localhost:${port}`, 'content-type': 'application/json' }, 'POST', command)).toBe(200);
+    } finally {
+      r.kill();
+    }
+    await r.exited;
+  }, 30_000);
 });

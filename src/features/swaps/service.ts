@@ -27,7 +27,9 @@ import {
   type CreateError,
   type Decision,
 } from '../../domain/approval.js';
+import { code } from '../../blocks/mrkdwn.js';
 import { UserFacingError } from '../../domain/errors.js';
+import { escapeText } from '../../domain/text.js';
 import { auditEntry, newSwapQuote, type AssetSnapshot, type SwapQuote } from '../../domain/swap-quote.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { parseTokenAmount } from '../../commands/amounts.js';
@@ -170,7 +172,19 @@ export function createSwapService(deps: SwapDeps) {
     const entry = result.ok
       ? auditEntry(at, 'swap_created', undefined, `swap ${result.swapId} ${result.swapStatus}`)
       : auditEntry(at, result.status, undefined, result.failure);
-    await quotes.recordCreateResult(quote.id, result, at, entry);
+    try {
+      await quotes.recordCreateResult(quote.id, result, at, entry);
+    } catch (error) {
+      // The create went out (or was refused) and cannot be recorded. Say what happened to the money, never
+      // "nothing was done": a person must not ask for the same swap again.
+      deps.logger.error('swap/create answered but its result could not be recorded', { quoteId: quote.id, swapId: result.ok ? result.swapId : undefined, error: errorFields(error) });
+      throw new UserFacingError(
+        result.ok
+          ? `The swap was created (swap ${code(result.swapId)}), but the bot could not record it: its database failed. Do not ask for it again; \`/treasury swap ${escapeText(result.swapId)}\` shows it. The quote message will be corrected once the database is back.`
+          : 'The approval was saved, but the bot could not record what the payment service answered: its database failed. Nothing will be sent again; check `/treasury swaps` in a few minutes.',
+        'create_not_recorded',
+      );
+    }
     await edits.refresh(quote.id);
     if (result.ok) follower.start(quote.id);
   }

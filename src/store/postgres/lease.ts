@@ -58,6 +58,9 @@ export function createLeaderLease(connectionString: string, options: LeaseOption
     // A dead peer is noticed by the socket, and a hung query cannot hold tryAcquire forever.
     keepAlive: true,
     query_timeout: 10_000,
+    // The server keeps a session (and its lock) until it notices the client is gone: a half-open connection
+    // after a network split would hold the lease for hours with the defaults. These make it notice in ~30 s.
+    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=30000',
   };
 
   let client: pg.Client | undefined;
