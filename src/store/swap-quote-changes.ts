@@ -56,6 +56,8 @@ export function recordSwapProgress(quote: SwapQuote, progress: SwapProgress, at:
 }
 
 export function endFollow(quote: SwapQuote, at: Date, entry: AuditEntry): void {
+  // Replicas may all follow one swap (after one died): the first to give up records it, once.
+  if (quote.followEndedAt !== undefined) return;
   quote.followEndedAt = at.toISOString();
   quote.history.push(entry);
 }

@@ -168,6 +168,10 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       await swapQuotes.saveQuote(quote('q2', { status: 'created', swapId: 's2' }));
       await swapQuotes.endFollow('q2', AT, entry('follow_ended'));
       expect(await swapQuotes.listQuotesToFollow()).toEqual([]);
+      // Two replicas following one swap both give up: one entry in the audit trail.
+      await swapQuotes.endFollow('q2', new Date(AT.getTime() + 1_000), entry('follow_ended'));
+      expect((await swapQuotes.getQuote('q2'))?.history.filter((e) => e.event === 'follow_ended')).toHaveLength(1);
+      expect((await swapQuotes.getQuote('q2'))?.followEndedAt).toBe(AT.toISOString());
     }));
 
     it('marks an approving quote outcome unknown once among 10 at once, never another status', run(async ({ swapQuotes }) => {
