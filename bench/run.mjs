@@ -221,17 +221,19 @@ for (const rows of sizes) {
   polls.push(await pollBench(rows, bursts));
 }
 const ep = (e) => `${e.listWithdrawals ?? 0} / ${e.listPayoutTasks ?? 0} / ${e.listGasDistributions ?? 0}${Object.keys(e).some((k) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)) ? ` + ${Object.entries(e).filter(([k]) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)).map(([k, v]) => `${v} ${k}`).join(', ')}` : ''}`;
-console.log('\n## Idle poll (history over 30 days, 5 % failed; floor: 3 requests)');
-console.log('| rows of each kind | load ms | catch-up: polls, requests (most in one poll), wall | first 15 idle minutes: most requests in a poll | idle poll requests (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | poller peak RSS MB | simulator peak RSS MB |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
-for (const p of polls) {
-  console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idleSettling.maxRequests} | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.pollerPeakRssMb} | ${p.simulatorPeakRssMb} |`);
+if (polls.length > 0) {
+  console.log('\n## Idle poll (history over 30 days, 5 % failed; floor: 3 requests)');
+  console.log('| rows of each kind | load ms | catch-up: polls, requests (most in one poll), wall | first 15 idle minutes: most requests in a poll | idle poll requests (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | poller peak RSS MB | simulator peak RSS MB |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const p of polls) {
+    console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idleSettling.maxRequests} | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.pollerPeakRssMb} | ${p.simulatorPeakRssMb} |`);
+  }
+  console.log('\n## A poll with new failures (N of each kind)');
+  console.log('| rows of each kind | new failures per kind | requests (withdrawals / tasks / gas) | wall ms | Slack messages | sources ok |');
+  console.log('|---|---|---|---|---|---|');
+  for (const p of polls) for (const b of p.bursts) console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${b.newFailuresPerKind} | ${b.requests} (${ep(b.endpoints)}) | ${b.wallMs} | ${b.slackMessages} | ${b.sourcesOk ? 'yes' : 'NO'} |`);
+  if (!QUICK) console.log('\n(1M rows: one burst of 100 per kind only, to keep the run under ~10 minutes on 2 cores.)');
 }
-console.log('\n## A poll with new failures (N of each kind)');
-console.log('| rows of each kind | new failures per kind | requests (withdrawals / tasks / gas) | wall ms | Slack messages | sources ok |');
-console.log('|---|---|---|---|---|---|');
-for (const p of polls) for (const b of p.bursts) console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${b.newFailuresPerKind} | ${b.requests} (${ep(b.endpoints)}) | ${b.wallMs} | ${b.slackMessages} | ${b.sourcesOk ? 'yes' : 'NO'} |`);
-if (!QUICK) console.log('\n(1M rows: one burst of 100 per kind only, to keep the run under ~10 minutes on 2 cores.)');
 
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, polls };
