@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sign, slashCommandBody } from '../../../src/workspace/slack-requests.js';
 import { findButtons } from './blocks-text.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
 
@@ -200,22 +201,15 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       const who = sender(o);
       // A slash command's response_url has no original message to replace or delete.
       const responseUrl = standIn.createResponseUrl();
-      // Field order and names as Slack sends them.
-      const body = new URLSearchParams({
-        token: verificationToken,
-        team_id: teamId,
-        team_domain: teamDomain,
-        channel_id: who.channelId,
-        channel_name: who.channelName,
-        user_id: who.userId,
-        user_name: who.userName,
-        command: o.command ?? '/treasury',
+      // The same body the local workspace sends (field order and names as Slack sends them).
+      const body = slashCommandBody(
+        { id: teamId, domain: teamDomain, appId: apiAppId },
+        { id: who.userId, name: who.userName },
+        { id: who.channelId, name: who.channelName },
+        o.command ?? '/treasury',
         text,
-        api_app_id: apiAppId,
-        is_enterprise_install: 'false',
-        response_url: responseUrl,
-        trigger_id: triggerId(),
-      }).toString();
+        responseUrl,
+      );
       return withResponseUrl(await sendSigned(body, FORM_CONTENT_TYPE, o), responseUrl);
     },
     clickButton,
@@ -261,10 +255,8 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   };
 }
 
-/** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`). */
-export function sign(signingSecret: string, timestamp: number, rawBody: string): string {
-  return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
-}
+/** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (src/workspace). */
+export { sign };
 
 function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
