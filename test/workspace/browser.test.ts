@@ -20,6 +20,8 @@ const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/', import.meta.
 let workspace: LocalWorkspace;
 let browser: Browser;
 let page: Page;
+/** Errors the page raised or logged, at any point of the session. */
+const problems: string[] = [];
 
 describe.skipIf(!available)('the local workspace in Chromium', () => {
   beforeAll(async () => {
@@ -29,7 +31,6 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
@@ -114,6 +115,10 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await openChannel('treasury');
     await page.screenshot({ path: screenshot('workspace.png') });
   }, 60_000);
+
+  it('raised no error in the page during the whole session', () => {
+    expect(problems).toEqual([]);
+  });
 });
 
 function screenshot(name: string): string {
