@@ -61,6 +61,8 @@ export interface LocalWorkspace {
   port: number;
   simulator: PaymentsSimulator;
   slack: SlackStandIn;
+  /** The bot token the stand-in accepts (a random local value; posting with it is what the bot does). */
+  botToken: string;
   timeline: Timeline;
   close(): Promise<void>;
 }
@@ -183,7 +185,7 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     const activity = startLiveActivity(simulator, (options.activityEverySeconds ?? 20) * 1000);
     cleanups.push(activity);
 
-    return { url: `http://localhost:${server.port}/`, port: server.port, simulator, slack, timeline, close };
+    return { url: `http://localhost:${server.port}/`, port: server.port, simulator, slack, botToken, timeline, close };
   } catch (error) {
     await close();
     throw error;

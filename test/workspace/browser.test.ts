@@ -116,6 +116,46 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await page.screenshot({ path: screenshot('workspace.png') });
   }, 60_000);
 
+  it('renders Block Kit and mrkdwn as Slack does, shows an unknown block raw, and never runs text as HTML', async () => {
+    // Posted through the stand-in's Web API with the bot's token, as the bot posts.
+    const at = Math.floor(Date.UTC(2026, 1, 18, 12, 0) / 1000); // noon UTC: the same date in every time zone but the extremes
+    const text =
+      '*bold* _italic_ ~gone~ `inline` <https://example.com/x?a=1&amp;b=2|a link> <@U0AVERY> <#C0ALERTS|treasury-alerts> ' +
+      `<!date^${at}^{date_num}|the fallback> &lt;img src=x onerror="window.__pwned=1"&gt;\n>quoted line\n\`\`\`code *not bold*\`\`\``;
+    const response = await fetch(`${workspace.slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workspace.botToken}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({
+        channel: 'C0TREASURY',
+        text: 'render check',
+        blocks: [
+          { type: 'header', text: { type: 'plain_text', text: 'Render check' } },
+          { type: 'section', text: { type: 'mrkdwn', text }, fields: [{ type: 'mrkdwn', text: '*Field*\nvalue' }] },
+          { type: 'divider' },
+          { type: 'context', elements: [{ type: 'mrkdwn', text: 'small print' }] },
+          { type: 'video', title: { type: 'plain_text', text: 'a block this page does not draw' }, video_url: 'https://example.com/v', thumbnail_url: 'https://example.com/t.png', alt_text: 'v' },
+        ],
+      }),
+    });
+    expect(((await response.json()) as { ok: boolean }).ok).toBe(true);
+    const message = lastMessageWith('Render check');
+    await message.waitFor({ timeout: 10_000 });
+    const body = message.getByTestId('message-body');
+    expect(await body.locator('b', { hasText: 'bold' }).count()).toBe(1);
+    expect(await body.locator('i', { hasText: 'italic' }).count()).toBe(1);
+    expect(await body.locator('s', { hasText: 'gone' }).count()).toBe(1);
+    expect(await body.locator('code', { hasText: 'inline' }).count()).toBe(1);
+    expect(await body.locator('a', { hasText: 'a link' }).getAttribute('href')).toBe('https://example.com/x?a=1&b=2');
+    expect(await body.locator('.mention', { hasText: '@Avery Patel' }).count()).toBe(1);
+    expect(await body.locator('.mention', { hasText: '#treasury-alerts' }).count()).toBe(1);
+    expect(await body.locator('.date').innerText()).toBe('2026-02-18');
+    expect(await body.locator('blockquote', { hasText: 'quoted line' }).count()).toBe(1);
+    expect(await body.locator('pre', { hasText: 'code *not bold*' }).count()).toBe(1);
+    expect(await body.innerText()).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await message.getByTestId('raw-block').innerText()).toContain('video');
+  });
+
   it('raised no error in the page during the whole session', () => {
     expect(problems).toEqual([]);
   });
