@@ -12,8 +12,6 @@ export interface BackgroundWork {
   run(name: string, work: () => Promise<void>): void;
   /** Resolves when every started work has ended, or after `timeoutMs`; says how many were still running. */
   drain(timeoutMs: number): Promise<number>;
-  /** Works under way. */
-  readonly size: number;
 }
 
 export function createBackgroundWork(logger: Logger): BackgroundWork {
@@ -32,9 +30,6 @@ export function createBackgroundWork(logger: Logger): BackgroundWork {
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
       await Promise.race([Promise.allSettled([...running]), timeout]);
       clearTimeout(timer);
-      return running.size;
-    },
-    get size() {
       return running.size;
     },
   };

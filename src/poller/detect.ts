@@ -489,10 +489,8 @@ async function detectGas(deps: PollDeps, source: AlertSourceState, context: Read
   }
   const seen = new Map<string, GasDistribution>();
   const floors: number[] = [];
-  let walking = false;
   for (const [name, status] of [['default', undefined], ['cancelled', 'cancelled']] as const) {
     const list = listOf(source, name);
-    walking ||= list.walk !== undefined;
     const floor = listFloor(source, list, r.nowMs, deps.lookbackMs);
     floors.push(floor);
     const read = await readCursorList(
@@ -566,7 +564,6 @@ async function detectGas(deps: PollDeps, source: AlertSourceState, context: Read
   }
   // Matched rows no longer pending and not seen in this poll: nothing will list them as pending again.
   if (listed) for (const id of handled) if (!listed.has(id) && !seen.has(id)) handled.delete(id);
-  void walking;
   return place(r, { ...(listed ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now) } : {}), handledPending: [...handled] });
 }
 
