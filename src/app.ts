@@ -8,9 +8,10 @@ import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
-import { createAlertPoller, createAlertPoster, type AlertPoller } from './poller/index.js';
+import { createAlertPoller, createAlertPoster, prepareAlertChannel, type AlertPoller } from './poller/index.js';
 import { createSlackGateway, slackClientOptions, type SlackGateway } from './slack/gateway.js';
 import { describeSlackStartupFailure } from './slack/errors.js';
+import { SocketModeRefusedError, socketModeClientOptions, superviseSocketMode, type ReconnectPolicy, type SocketModeStatus, type SocketModeSupervisor } from './slack/socket-mode.js';
 import type { BotRepositories } from './store/repository.js';
 import type { PollLeadership } from './poller/index.js';
 
@@ -43,6 +44,13 @@ export interface TreasuryAppOptions {
   slackRetries?: number;
   /** How the alert poller waits between posts (a second apart); injectable so tests need not wait. */
   alertSleep?: (ms: number) => Promise<void>;
+  /**
+   * Socket Mode: Slack refused the connection for good after start (the app token was revoked, Socket Mode was
+   * turned off). The process should stop with this one line; default: logged only.
+   */
+  onFatal?: (problem: string) => void;
+  /** Socket Mode: reconnect spacing (default 1 s doubling to 30 s, ±20 %) and when /healthz says disconnected (30 s). */
+  socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number };
 }
 
 /** Start-up failed in a way a person can act on (rejected token, port in use…). */
@@ -59,8 +67,11 @@ export interface TreasuryApp {
   swaps: SwapService;
   /** The failure-alert poller; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts: AlertPoller | undefined;
-  /** Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz). */
-  start(): Promise<{ port: number }>;
+  /**
+   * Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz)
+   * and, in Socket Mode, whether the first connection opened or is being retried in the background.
+   */
+  start(): Promise<{ port: number; socket?: 'connected' | 'reconnecting' }>;
   stop(): Promise<void>;
 }
 
@@ -85,10 +96,27 @@ function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
 }
 
 /**
- * GET /healthz: 200 `{"ok":true,"store":{…}}` while the store can be used, 503 when it cannot (the database is
- * down): a load balancer then routes commands elsewhere, though lookups alone would still work.
+ * The Socket Mode client logs every failed connection attempt at error level, several lines each. The supervisor
+ * reports each one already, in one line with its cause (src/slack/socket-mode.ts), so these go to debug.
  */
-function healthRoute(store: BotRepositories, logger: Logger) {
+const REPORTED_BY_THE_SUPERVISOR = /^(WebSocket error|Failed to retrieve a new WSS URL|http request failed)/;
+
+function socketModeLogger(logger: BoltLogger): BoltLogger {
+  const reported = (parts: unknown[]) => typeof parts[0] === 'string' && REPORTED_BY_THE_SUPERVISOR.test(parts[0]);
+  return {
+    ...logger,
+    warn: (...parts) => (reported(parts) ? logger.debug(...parts) : logger.warn(...parts)),
+    error: (...parts) => (reported(parts) ? logger.debug(...parts) : logger.error(...parts)),
+  };
+}
+
+/**
+ * GET /healthz: 200 `{"ok":true,"store":{…}}` while the store can be used, 503 when it cannot (the database is
+ * down): a load balancer then routes commands elsewhere, though lookups alone would still work. In Socket Mode
+ * it also says whether the connection to Slack is open (`socket`, `since`, `reconnects`), and answers 503 once
+ * none has been open for 30 s: a bot that cannot hear Slack is not healthy.
+ */
+function healthRoute(store: BotRepositories, logger: Logger, socket?: () => SocketModeStatus) {
   return {
     path: '/healthz',
     method: ['GET'],
@@ -97,8 +125,16 @@ function healthRoute(store: BotRepositories, logger: Logger) {
         const health = store.health ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) })) : { ok: true, detail: 'state file' };
         // The endpoint is public: the database's own words (host, user) go to the log only.
         if (!health.ok) logger.warn('health check: the store cannot be used', { detail: health.detail });
-        res.writeHead(health.ok ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ok: health.ok, store: { kind: store.health ? 'postgresql' : 'file', ok: health.ok } }));
+        const link = socket?.();
+        const ok = health.ok && link?.socket !== 'disconnected';
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            ok,
+            ...(link ? { socket: link.socket, since: link.since.toISOString(), reconnects: link.reconnects } : {}),
+            store: { kind: store.health ? 'postgresql' : 'file', ok: health.ok },
+          }),
+        );
       })();
     },
   };
@@ -125,13 +161,17 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   // Bolt's client never retries or waits by itself: the Slack gateway decides, for every call (see src/slack/).
   const clientOptions = slackClientOptions({ slackApiUrl: config.slackApiUrl });
   const socketMode = config.slackAppToken !== undefined;
+  let supervisor: SocketModeSupervisor | undefined;
   // In Socket Mode we build the receiver ourselves to learn the port its /healthz server really bound (PORT=0).
+  // Its client does not reconnect by itself (it would give up for good on one failed apps.connections.open):
+  // the supervisor below does, with its own client options (the gateway's are for messages, not for this).
   const socketReceiver = socketMode
     ? new SocketModeReceiver({
         appToken: config.slackAppToken!,
-        customRoutes: [healthRoute(options.store, logger)],
-        installerOptions: { port: config.port, clientOptions },
-        logger: boltLogger,
+        autoReconnectEnabled: false,
+        customRoutes: [healthRoute(options.store, logger, () => supervisor!.status())],
+        installerOptions: { port: config.port, clientOptions: socketModeClientOptions({ slackApiUrl: config.slackApiUrl }) },
+        logger: socketModeLogger(boltLogger),
       })
     : undefined;
   const httpReceiver = socketReceiver
@@ -168,6 +208,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   });
 
   const now = options.now ?? (() => new Date());
+  if (socketReceiver) {
+    supervisor = superviseSocketMode({
+      client: socketReceiver.client,
+      logger,
+      now: () => now().getTime(),
+      policy: options.socketMode?.reconnect,
+      disconnectedAfterMs: options.socketMode?.disconnectedAfterMs,
+      onFatal: (error) => options.onFatal?.(error.message),
+    });
+  }
   // One gateway for the whole app, on Bolt's client: quote messages, replies and alerts share one retry policy
   // and one record of which channels Slack asked us to leave alone.
   const slack: SlackGateway = createSlackGateway({
@@ -230,11 +280,27 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       }
       try {
         let port = config.port;
+        let socket: 'connected' | 'reconnecting' | undefined;
         if (socketReceiver) {
-          await app.start();
-          // Bolt keeps the server private; reading its address is the only way to learn the bound port.
-          const address = (socketReceiver as unknown as { httpServer?: Server }).httpServer?.address();
-          if (address && typeof address === 'object') port = address.port;
+          // Bolt keeps the /healthz server private: reading it is the only way to learn the bound port or a listen error.
+          const healthServer = (socketReceiver as unknown as { httpServer: Server }).httpServer;
+          const listening = new Promise<void>((resolve, reject) => {
+            healthServer.once('error', reject);
+            healthServer.once('listening', () => {
+              healthServer.off('error', reject);
+              resolve();
+            });
+          });
+          listening.catch(() => undefined); // awaited below, once the connection attempt is over
+          try {
+            // Bolt's start listens for /healthz and opens the connection; a passing failure is retried in the background.
+            socket = await supervisor!.start(() => app.start());
+          } catch (error) {
+            if (error instanceof SocketModeRefusedError) throw new StartupError(error.message);
+            throw error;
+          }
+          await listening;
+          port = (healthServer.address() as AddressInfo).port;
         } else {
           // Our own server in front of Bolt's request handler, so a malformed body can never reach it.
           server = await listen(createServer(guardSlackRequests(httpReceiver!.requestListener, logger)), config.port, options.host ?? config.host);
@@ -250,8 +316,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
           recoverTimer.unref();
         }
         alerts?.start();
-        return { port };
+        // In the background: joining and reading the alert channel only tells a person what to fix; it never blocks start-up.
+        if (alerts) void prepareAlertChannel(slack, alerts.channel, logger, now);
+        return { port, ...(socket ? { socket } : {}) };
       } catch (error) {
+        if (error instanceof StartupError) throw error;
         const code = (error as { code?: string }).code;
         if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} is already in use: set PORT to a free one.`);
         throw new StartupError(`Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`);
@@ -264,6 +333,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         server.closeAllConnections();
         await closed;
       } else {
+        supervisor?.stop();
         await app.stop();
       }
       // Answers already acknowledged are still delivered: a person who was told "working on it" gets a reply.

@@ -74,36 +74,52 @@ async function main(): Promise<void> {
     }
     store = fileStore;
   }
-  const treasury = createTreasuryApp({ config, payments, store, logger, ...(leadership ? { leadership } : {}) });
-
-  let port: number;
-  try {
-    ({ port } = await treasury.start());
-  } catch (error) {
-    process.stderr.write(`Cannot start: ${error instanceof StartupError ? error.message : String(error)}\n`);
-    process.exit(1);
-  }
-
   let stopping = false;
-  const shutdown = (signal: string) => {
+  // Stops cleanly (answers under way are delivered, the store is closed), then exits with `exitCode`.
+  const shutdown = (reason: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;
-    logger.info(`received ${signal}, shutting down`);
+    logger.info(`${reason}, shutting down`);
     treasury
       .stop()
       .then(() => leadership?.close())
       .then(() => store.close())
-      .then(() => process.exit(0))
+      .then(() => process.exit(exitCode))
       .catch((error: unknown) => {
         logger.error('error while shutting down', { error: errorFields(error) });
         process.exit(1);
       });
   };
-  // Before the "started" lines: whoever waits for them may signal at once.
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  const treasury = createTreasuryApp({
+    config,
+    payments,
+    store,
+    logger,
+    ...(leadership ? { leadership } : {}),
+    // Slack refused the Socket Mode connection for good: one plain line, exit 1, so an orchestrator restarts the
+    // bot and a person sees why.
+    onFatal: (problem) => {
+      process.stderr.write(`Stopping: ${problem}\n`);
+      shutdown('Slack refused the Socket Mode connection', 1);
+    },
+  });
 
-  logger.info(config.slackAppToken ? `connected to Slack in Socket Mode; /healthz on port ${port}` : `listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
+  let port: number;
+  let socket: 'connected' | 'reconnecting' | undefined;
+  try {
+    ({ port, socket } = await treasury.start());
+  } catch (error) {
+    process.stderr.write(`Cannot start: ${error instanceof StartupError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+
+  // Before the "started" lines: whoever waits for them may signal at once.
+  process.on('SIGINT', () => shutdown('received SIGINT'));
+  process.on('SIGTERM', () => shutdown('received SIGTERM'));
+
+  if (!config.slackAppToken) logger.info(`listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
+  else if (socket === 'connected') logger.info(`connected to Slack in Socket Mode; /healthz on port ${port}`);
+  else logger.warn(`not connected to Slack in Socket Mode yet; reconnecting in the background; /healthz on port ${port}`);
   if (treasury.alerts) {
     const next = (await treasury.alerts.status()).nextRun;
     logger.info(`alert poller on: posting to ${treasury.alerts.channel} on schedule "${config.pollSchedule}"; next poll ${next ? next.toISOString() : 'not scheduled'}`);

@@ -30,7 +30,7 @@ describe.each(['manifest.json', 'manifest.http.json'])('%s', (file) => {
     expect(command.command).toBe(TREASURY_COMMAND);
     expect(command.usage_hint).toMatch(/help/);
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['chat:write', 'chat:write.public', 'commands']);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'channels:join', 'chat:write', 'chat:write.public', 'commands', 'groups:history']);
   });
 });
 

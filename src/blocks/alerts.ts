@@ -24,10 +24,10 @@ export const SUMMARY_LIST_CAP = 20;
 type Kind = FailureFacts['kind'];
 type Leg = { amountFormatted: string; currency: string; amountInUsd: string | null };
 
-/** Words for each kind: singular title, plural, and where to look in Slack. */
+/** Words for each kind: singular title, plural, and where to look in Slack (`lookup` is mrkdwn). */
 const KIND_WORDS: Record<Kind, { failed: string; many: string; lookup: string }> = {
-  withdrawal: { failed: 'Withdrawal failed', many: 'withdrawals failed', lookup: '`/treasury withdrawal <id>`' },
-  task: { failed: 'Payout task failed', many: 'payout tasks failed', lookup: '`/treasury task <id>` or `/treasury payouts failed`' },
+  withdrawal: { failed: 'Withdrawal failed', many: 'withdrawals failed', lookup: '`/treasury withdrawal &lt;id&gt;`' },
+  task: { failed: 'Payout task failed', many: 'payout tasks failed', lookup: '`/treasury task &lt;id&gt;` or `/treasury payouts failed`' },
   gas: {
     failed: 'Gas top-up short of donor balance',
     many: 'gas top-ups short of donor balance',

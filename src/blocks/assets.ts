@@ -25,7 +25,7 @@ export function buildBalances(assets: readonly Asset[], now: Date): SlackMessage
       `*${escapeText(asset.crypto.symbol)}* · ${formatNetwork(asset.network)} — ${formatCryptoAmount(asset.balance, asset.crypto)} · ${formatUsd(asset.balanceInUsd)}`,
   );
   if (sorted.length > listed.length) {
-    lines.push(`_…and ${sorted.length - listed.length} more; the total includes them. Use \`/treasury balance <asset>\` for one._`);
+    lines.push(`_…and ${sorted.length - listed.length} more; the total includes them. Use \`/treasury balance &lt;asset&gt;\` for one._`);
   }
   return {
     text: `Balances: ${total} in ${assets.length} assets`,
@@ -43,7 +43,7 @@ export function buildAssetDetail(asset: Asset, now: Date): SlackMessage {
   const balance = formatCryptoAmount(asset.balance, asset.crypto);
   const withdrawable = asset.balanceForWithdrawal === null ? 'n/a' : formatCryptoAmount(asset.balanceForWithdrawal, asset.crypto);
   return {
-    text: `${symbol} on ${asset.network.title}: ${balance}`,
+    text: `${escapeText(`${symbol} on ${asset.network.title}`)}: ${balance}`,
     blocks: [
       header(`${symbol} on ${asset.network.title}`),
       fields([

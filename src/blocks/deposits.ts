@@ -1,7 +1,7 @@
 import type { Deposit } from '../payments/index.js';
 import { fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUsd, formatUtc } from './format.js';
-import { code } from './mrkdwn.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
+import { code, escapeText } from './mrkdwn.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
 
 /** `/treasury deposit <id>`. Old deposits have no USD pricing of their fee: that is said, not hidden. */
@@ -12,9 +12,9 @@ export function buildDeposit(deposit: Deposit, options: RecordViewOptions): Slac
   const feeUsd =
     deposit.fee.totalInUsd === null ? 'n/a (this deposit predates USD pricing)' : formatUsd(deposit.fee.totalInUsd);
   return {
-    text: `Deposit of ${amount}: ${deposit.status}`,
+    text: `Deposit of ${amount}: ${escapeText(deposit.status)} · id ${escapeText(deposit.id)}`,
     blocks: [
-      header(`Deposit · ${amount}`),
+      header(`Deposit · ${formatTokenAmount(deposit.amount, deposit.crypto.decimals, deposit.crypto.symbol)}`),
       fields([
         ['Status', formatStatus(deposit.status)],
         ['Amount', amount],

@@ -1,10 +1,11 @@
 import { USAGE } from '../commands/parse.js';
-import { quoteInput } from '../domain/text.js';
+import { escapeText, quoteInput } from '../domain/text.js';
 import { context, header, section, type SlackMessage } from './common.js';
 
 /** `/treasury help`: every subcommand with an example. */
 export function buildHelp(extraUsage: ReadonlyArray<readonly [string, string]> = [], unknown?: string): SlackMessage {
-  const lines = [...Object.values(USAGE), ...extraUsage].map(([syntax, what]) => `• \`/treasury ${syntax}\` — ${what}`);
+  // The syntax holds `<asset>`-style placeholders: escaped, or Slack would read them as links.
+  const lines = [...Object.values(USAGE), ...extraUsage].map(([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`);
   const notice = unknown === undefined ? undefined : `${quoteInput(unknown)} is not a /treasury command. These are:`;
   return {
     text: notice === undefined ? 'Treasury bot commands' : `${quoteInput(unknown!)} is not a /treasury command; here are the ones there are`,
@@ -13,8 +14,8 @@ export function buildHelp(extraUsage: ReadonlyArray<readonly [string, string]> =
       header('Treasury bot'),
       section(lines.join('\n')),
       context(
-        '`<asset>` is an asset id, a symbol unique among your assets (`USDT`) or `SYMBOL@NETWORK` (`USDT@BSC`). ' +
-          'Invoice options: `--expires 2h` (at most 24h), `--asset <asset>` (USD invoices), `--data <text>`.',
+        '`&lt;asset&gt;` is an asset id, a symbol unique among your assets (`USDT`) or `SYMBOL@NETWORK` (`USDT@BSC`). ' +
+          'Invoice options: `--expires 2h` (at most 24h), `--asset &lt;asset&gt;` (USD invoices), `--data &lt;text&gt;`.',
       ),
     ],
   };

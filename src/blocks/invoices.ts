@@ -1,6 +1,6 @@
 import type { Invoice } from '../payments/index.js';
 import { clipText, fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatNetwork, formatRelative, formatStatus, formatUsd, formatUtc } from './format.js';
+import { formatCryptoAmount, formatNetwork, formatRelative, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
 import { code, escapeText, link } from './mrkdwn.js';
 
@@ -14,12 +14,14 @@ export interface InvoiceViewOptions extends RecordViewOptions {
 /** An invoice: payment link, amount, expiry, and the crypto details once a currency is chosen. */
 export function buildInvoice(invoice: Invoice, options: InvoiceViewOptions): SlackMessage {
   // The headline (header and notification text) carries a short form of the title; the Title field has it whole.
+  // It is plain text: literal in the plain_text header, escaped once for the mrkdwn notification text.
   const shortTitle = clipText(invoice.productTitle, 80);
-  const title = shortTitle ? ` — ${escapeText(shortTitle)}` : '';
+  const title = shortTitle ? ` — ${shortTitle}` : '';
   const usd = formatUsd(invoice.usdAmount);
-  const cryptoAmount =
-    invoice.crypto && invoice.cryptoAmount !== null ? formatCryptoAmount(invoice.cryptoAmount, invoice.crypto) : undefined;
-  const headline = options.mode === 'created' ? `Invoice created: ${cryptoAmount ?? usd}${title}` : `Invoice ${cryptoAmount ?? usd}${title}`;
+  const { crypto, cryptoAmount: units } = invoice;
+  const cryptoAmount = crypto && units !== null ? formatCryptoAmount(units, crypto) : undefined;
+  const plainAmount = crypto && units !== null ? formatTokenAmount(units, crypto.decimals, crypto.symbol) : usd;
+  const headline = options.mode === 'created' ? `Invoice created: ${plainAmount}${title}` : `Invoice ${plainAmount}${title}`;
   const expired = invoice.expiredAt.getTime() <= options.now.getTime();
 
   const pairs: Array<[string, string]> = [
@@ -32,7 +34,7 @@ export function buildInvoice(invoice: Invoice, options: InvoiceViewOptions): Sla
   if (invoice.extraData) pairs.push(['Extra data', escapeText(invoice.extraData)]);
 
   return {
-    text: `${headline}: ${escapeText(invoice.paymentPageLink)}`,
+    text: `${escapeText(headline)}: ${escapeText(invoice.paymentPageLink)} · ${escapeText(invoice.status)} · id ${escapeText(invoice.id)}`,
     blocks: [
       header(headline),
       section(`*Payment page:* ${link(invoice.paymentPageLink, invoice.paymentPageLink)}`),

@@ -22,7 +22,8 @@ export function mention(userId: string): string {
 /** A link with our own label; URLs that could break out of the link syntax are shown as escaped text. */
 export function link(url: string, label: string): string {
   if (!/^https?:\/\/[^\s<>|]+$/.test(url)) return escapeText(url);
-  return `<${url}|${escapeText(label)}>`;
+  // A `&` in the address is escaped too, as in Slack's own messages (`?a=1&amp;b=2`); Slack reads it back.
+  return `<${escapeText(url)}|${escapeText(label)}>`;
 }
 
 /** Shortens long hashes and addresses in the middle: 0x1234…abcd. */

@@ -1,6 +1,6 @@
 import type { CursorPage, PayoutTask } from '../payments/index.js';
 import { actions, button, nextSlice, fields, header, linesToSections, section, context, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUsd, formatUtc } from './format.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
 import { ACTION_IDS, type PayoutsPageValue } from './ids.js';
 import { code, escapeText } from './mrkdwn.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
@@ -16,7 +16,10 @@ function taskLine(task: PayoutTask): string {
   );
 }
 
-/** `/treasury payouts …`: a slice of one API page, newest first, with "Next page" while there is more. */
+/**
+ * `/treasury payouts …`: a slice of one API page, newest first, with "Next page" while there is more.
+ * `filterLabel` is plain text (e.g. `failed · USDT@BSC`): literal in the header, escaped in the notification.
+ */
 export function buildPayoutTaskList(
   page: CursorPage<PayoutTask>,
   request: PayoutsPageValue,
@@ -25,11 +28,11 @@ export function buildPayoutTaskList(
   const slice = page.items.slice(request.offset, request.offset + TASKS_PER_MESSAGE);
   const title = `Payout tasks${filterLabel ? ` · ${filterLabel}` : ''}`;
   if (slice.length === 0) {
-    return { text: `${title}: none`, blocks: [header(title), section('No payout tasks match.')] };
+    return { text: `${escapeText(title)}: none`, blocks: [header(title), section('No payout tasks match.')] };
   }
   const next = nextSlice(request, page, TASKS_PER_MESSAGE);
   return {
-    text: `${title}: ${slice.length} shown`,
+    text: `${escapeText(title)}: ${slice.length} shown`,
     blocks: [
       header(title),
       ...linesToSections(slice.map(taskLine)),
@@ -44,9 +47,9 @@ export function buildPayoutTask(task: PayoutTask, options: RecordViewOptions): S
   const amount = formatCryptoAmount(task.amount, task.crypto);
   const gas = task.fee.network.length > 0 ? task.fee.network.map(formatFeeLeg).join(' + ') : 'none reported';
   return {
-    text: `Payout task ${amount}: ${task.status}`,
+    text: `Payout task ${amount}: ${escapeText(task.status)} · id ${escapeText(task.id)}`,
     blocks: [
-      header(`Payout task · ${amount}`),
+      header(`Payout task · ${formatTokenAmount(task.amount, task.crypto.decimals, task.crypto.symbol)}`),
       fields([
         ['Status', formatStatus(task.status, task.subStatus)],
         ['Type', escapeText(task.type)],

@@ -34,7 +34,11 @@ function swapProgress(quote: SwapQuote): string[] {
   return lines;
 }
 
-/** Slack's confirm dialog text holds 300 characters: restate the amounts when they fit, never a clipped amount. */
+/**
+ * Slack's confirm dialog text holds 300 characters: restate the amounts when they fit, never a clipped amount. It
+ * is plain_text, so literal: Slack accepts mrkdwn there but shows it as typed (`*bold*`, `&amp;`), so nothing in it
+ * is escaped.
+ */
 function confirmText(amounts: string): string {
   const full = `Swap ${amounts}. The final amount is fixed when the swap runs.`;
   return full.length <= 300 ? full : 'Swap the amounts shown on the quote. The final amount is fixed when the swap runs.';
@@ -49,7 +53,8 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
         policy.approvers.length === 0
           ? ':no_entry: *No swap approvers are configured* (`SWAP_APPROVERS` is empty), so nobody can approve this quote.'
           : `Waiting for approval by ${approverList(policy)}.${policy.allowSelfApproval ? '' : ' The requester cannot approve their own swap.'}`;
-      const amounts = `${formatSnapshotAmount(quote.amountFrom, quote.from)} → about ${formatSnapshotAmount(quote.estimatedAmount, quote.to)}`;
+      const literal = (baseUnits: string, asset: AssetSnapshot) => formatTokenAmount(baseUnits, asset.decimals, asset.symbol);
+      const amounts = `${literal(quote.amountFrom, quote.from)} → about ${literal(quote.estimatedAmount, quote.to)}`;
       return [
         section(who),
         ...actions(
@@ -58,7 +63,7 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
               style: 'primary',
               confirm: {
                 title: { type: 'plain_text', text: 'Approve this swap?' },
-                text: { type: 'mrkdwn', text: confirmText(amounts) },
+                text: { type: 'plain_text', text: confirmText(amounts) },
                 confirm: { type: 'plain_text', text: 'Approve swap' },
                 deny: { type: 'plain_text', text: 'Cancel' },
               },
@@ -125,8 +130,11 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
   const fromAmount = formatSnapshotAmount(quote.amountFrom, quote.from);
   const toAmount = formatSnapshotAmount(quote.estimatedAmount, quote.to);
   const expiresAt = new Date(quote.expiresAt);
+  // The notification text says the whole quote in one line (amounts, status, ids): a plain-text fallback starts with it.
+  const swap = quote.swapId ? ` · swap ${escapeText(quote.swapId)}${quote.swapStatus ? ` ${escapeText(quote.swapStatus)}` : ''}` : '';
+  const received = quote.amountTo ? ` · received ${formatSnapshotAmount(quote.amountTo, quote.to)}` : '';
   return {
-    text: `Swap quote: ${fromAmount} → about ${toAmount} (${quote.status})`,
+    text: `Swap quote: ${fromAmount} → about ${toAmount} · ${OUTCOME_LABELS[quote.status]}${swap}${received} · requested by ${mention(quote.requestedBy)} · quote ${escapeText(quote.id)}`,
     blocks: [
       header(`Swap ${quote.from.symbol} → ${quote.to.symbol}`),
       fields([
@@ -159,7 +167,7 @@ export function buildSwapDetail(swap: Swap, assets: { from?: AssetSnapshot; to?:
     ? [...swap.fee.network.map(formatFeeLeg), ...(swap.fee.service ? [formatFeeLeg(swap.fee.service)] : [])].join(' + ') || 'none'
     : 'not reported yet';
   return {
-    text: `Swap ${swap.id}: ${swap.status}`,
+    text: `Swap ${escapeText(swap.id)}: ${escapeText(swap.status)} · ${amount(swap.amountFrom, assets.from)} → ${swap.amountTo === null ? 'not received yet' : amount(swap.amountTo, assets.to)}`,
     blocks: [
       header(`Swap ${assets.from?.symbol ?? ''} → ${assets.to?.symbol ?? ''}`.trim()),
       fields([
@@ -187,7 +195,7 @@ const OUTCOME_LABELS: Record<SwapQuote['status'], string> = {
 
 /** `/treasury swaps`: the recent quotes and their outcome, newest first. */
 export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
-  if (quotes.length === 0) return { text: 'No swap quotes yet', blocks: [section('No swap quotes yet. Ask for one with `/treasury swap <amount> <from> to <to>`.')] };
+  if (quotes.length === 0) return { text: 'No swap quotes yet', blocks: [section('No swap quotes yet. Ask for one with `/treasury swap &lt;amount&gt; &lt;from&gt; to &lt;to&gt;`.')] };
   const lines = quotes.map((quote) => {
     const decided =
       quote.decidedBy && quote.status !== 'expired'

@@ -1,7 +1,7 @@
 import type { Withdrawal } from '../payments/index.js';
 import type { WithdrawalListPage } from '../payments/client.js';
 import { actions, button, context, fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatUsd, formatUtc } from './format.js';
+import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
 import { ACTION_IDS } from './ids.js';
 import { recordFooter, type RecordViewOptions } from './share.js';
 import { code, escapeText, shorten } from './mrkdwn.js';
@@ -44,9 +44,10 @@ export function buildWithdrawalPage(page: WithdrawalListPage, now: Date): SlackM
 export function buildWithdrawal(w: Withdrawal, options: RecordViewOptions): SlackMessage {
   const amount = formatCryptoAmount(w.amount, w.crypto);
   return {
-    text: `Withdrawal of ${amount}: ${w.status}`,
+    // The notification text carries the facts on its own (a plain-text fallback starts with it): amount, status, id.
+    text: `Withdrawal of ${amount}: ${escapeText(w.status)} · id ${escapeText(w.id)}`,
     blocks: [
-      header(`Withdrawal · ${amount}`),
+      header(`Withdrawal · ${formatTokenAmount(w.amount, w.crypto.decimals, w.crypto.symbol)}`),
       fields([
         ['Status', formatStatus(w.status)],
         ['Amount', `${amount} (${formatUsd(w.amountInUsd)})`],

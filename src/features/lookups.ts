@@ -9,7 +9,6 @@ import { UserFacingError } from '../domain/errors.js';
 import { buildGasList } from '../blocks/gas.js';
 import type { GasPageValue, PayoutsPageValue, ShareableKind } from '../blocks/ids.js';
 import { buildInvoice } from '../blocks/invoices.js';
-import { escapeText } from '../blocks/mrkdwn.js';
 import { buildPayoutTask, buildPayoutTaskList } from '../blocks/payouts.js';
 import type { RecordViewOptions } from '../blocks/share.js';
 import { buildWithdrawal, buildWithdrawalPage, WITHDRAWALS_PER_PAGE } from '../blocks/withdrawals.js';
@@ -126,7 +125,7 @@ export async function startPayoutTaskList(deps: FeatureDeps, status: PayoutsPage
 export async function showPayoutTasks(deps: FeatureDeps, state: PayoutsPageValue, assetLabel?: string): Promise<SlackMessage> {
   const page = await deps.payments.listPayoutTasks({ status: state.status, assetId: state.assetId, cursor: state.cursor });
   const label = [state.status, assetLabel ?? (state.assetId ? 'one asset' : undefined)].filter(Boolean).join(' · ');
-  return buildPayoutTaskList(page, state, escapeText(label));
+  return buildPayoutTaskList(page, state, label);
 }
 
 /** `task <id>`. */

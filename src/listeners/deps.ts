@@ -13,8 +13,8 @@ export interface ListenerDeps extends FeatureDeps {
   swaps: SwapService;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts?: { status(): Promise<AlertStatusView> };
-  /** Replies go through the Slack gateway (response_url with retries, then a message as fallback). */
-  slack: Pick<SlackGateway, 'respond'>;
+  /** Replies go through the Slack gateway (response_url with retries, then a message as fallback); shares are posted. */
+  slack: Pick<SlackGateway, 'respond' | 'post'>;
   /** Where listeners put the work they do after their ack (drained at shutdown). */
   background: BackgroundWork;
 }

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
 import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
+import { readTypedText } from '../domain/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 
@@ -63,8 +64,10 @@ export function createEdgeMiddleware(logger: Logger, slack: Pick<SlackGateway, '
         await ack?.({ response_type: 'ephemeral', text: 'The bot could not read this command. Please type it again.' });
         return;
       }
-      // Slack omits `text` for a bare command in some clients; listeners read it as a string.
-      command.text ??= '';
+      // Slack omits `text` for a bare command in some clients; listeners read it as a string. Slack sends it
+      // escaped (`R&D <beta>` arrives as `R&amp;D &lt;beta&gt;`): this is the one place it is turned back into
+      // what the person typed, so every listener, the payment API and the views get literal text.
+      command.text = readTypedText((command.text as string | undefined) ?? '');
       await next();
       return;
     }
@@ -93,6 +96,8 @@ export function createEdgeMiddleware(logger: Logger, slack: Pick<SlackGateway, '
     }
 
     // Events, shortcuts, views and anything else: this app has no listener for them. Answer at once.
+    // (A message event's text is escaped like a command's: read it with readTypedText here. A modal's input
+    // values in `view.state.values` arrive unescaped: use them as they are.)
     logger.debug('acknowledged a Slack request the bot does not handle', { type: typeof kind === 'string' ? kind.slice(0, 40) : 'unknown' });
     await ack?.();
   };

@@ -1,66 +1,67 @@
 /**
  * Delivery: turns the outbox into messages (one per failure, or one summary for a flood) and posts them a
  * second apart; an item leaves the outbox only once Slack accepted its message.
+ *
+ * Exactly once, even when Slack's answer is lost: every message carries its delivery's key in Slack message
+ * metadata, and the key is written to the store (`sending`) before the post. A post whose outcome is unknown (a
+ * timeout, a dropped connection, a 5xx, a crash before its answer was recorded) keeps that mark. Before anything
+ * else, the next delivery settles every marked post: it looks for the key among the channel's messages since the
+ * first attempt; found, the message is recorded as delivered; not there, the mark is cleared and its items are
+ * planned again with the rest of the outbox (a summary then folds in the failures that came meanwhile).
  */
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { buildAlert, buildFailureAlert, buildFailureSummary, buildSummaryThreadPart, planSummaryThread } from '../blocks/alerts.js';
-import { describeSlackError, needsAPerson, refusedContent } from '../slack/errors.js';
-import type { FailureFacts, OutboxItem, ThreadWork } from '../store/state.js';
-import { POLL_POLICY, type PollDeps } from './policy.js';
-import type { AlertMessage, AlertPostOptions } from './slack.js';
+import { describeSlackError, isTransient, mayHaveHappened, needsAPerson } from '../slack/errors.js';
+import type { FailureFacts, OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../store/state.js';
+import { POLL_POLICY, type ChannelPacing, type PollDeps } from './policy.js';
+import type { AlertMessage } from './slack.js';
 
 /** One message to post and the outbox items it covers. */
 export interface Delivery {
   items: OutboxItem[];
   message: AlertMessage;
+  /** The key in the message's metadata: the alert's own key, or `summary:<kind>:<uuid>` for a summary. */
+  key: string;
   /** A summary that does not list every failure: the full list, to post in its thread once Slack accepted it. */
   thread?: { kind: ThreadWork['kind']; total: number; parts: ThreadWork['remaining'] };
+}
+
+/** The message for items that go out together: one alert (or health message), or a summary of many failures. */
+function deliveryOf(items: OutboxItem[], now: Date, key: string): Delivery {
+  const facts = items[0]!.facts;
+  if (facts.kind === 'api_down' || facts.kind === 'api_recovered') return { items, key, message: buildAlert(facts, now) };
+  if (items.length === 1) return { items, key, message: buildFailureAlert(facts) };
+  const failures = items.map((item) => item.facts as FailureFacts);
+  const parts = planSummaryThread(failures);
+  return {
+    items,
+    key,
+    message: buildFailureSummary(facts.kind, failures),
+    ...(parts.length > 0 ? { thread: { kind: facts.kind, total: failures.length, parts } } : {}),
+  };
 }
 
 /**
  * Groups the outbox into messages, in outbox order: health messages one each; failures one each, unless a kind
  * has more than `floodThreshold` waiting, which then go out as one summary.
  */
-export function planDeliveries(outbox: readonly OutboxItem[], now: Date): Delivery[] {
+export function planDeliveries(outbox: readonly OutboxItem[], now: Date, newKey: () => string = randomUUID): Delivery[] {
   const byKind = new Map<string, OutboxItem[]>();
   for (const item of outbox) byKind.set(item.facts.kind, [...(byKind.get(item.facts.kind) ?? []), item]);
   const deliveries: Delivery[] = [];
   const summarized = new Set<string>();
   for (const item of outbox) {
-    const facts = item.facts;
-    if (facts.kind === 'api_down' || facts.kind === 'api_recovered') {
-      deliveries.push({ items: [item], message: buildAlert(facts, now) });
-      continue;
-    }
-    const group = byKind.get(facts.kind) ?? [item];
-    if (group.length <= POLL_POLICY.floodThreshold) {
-      deliveries.push({ items: [item], message: buildFailureAlert(facts) });
-    } else if (!summarized.has(facts.kind)) {
-      summarized.add(facts.kind);
-      const failures = group.map((g) => g.facts as FailureFacts);
-      const parts = planSummaryThread(failures);
-      deliveries.push({
-        items: group,
-        message: buildFailureSummary(facts.kind, failures),
-        ...(parts.length > 0 ? { thread: { kind: facts.kind, total: failures.length, parts } } : {}),
-      });
+    const kind = item.facts.kind;
+    const group = byKind.get(kind) ?? [item];
+    if (kind === 'api_down' || kind === 'api_recovered' || group.length <= POLL_POLICY.floodThreshold) {
+      deliveries.push(deliveryOf([item], now, item.key));
+    } else if (!summarized.has(kind)) {
+      summarized.add(kind);
+      deliveries.push(deliveryOf(group, now, `summary:${kind}:${newKey()}`));
     }
   }
   return deliveries;
-}
-
-/**
- * Posts, and when Slack refuses the blocks themselves, posts the plain text instead of blocking the outbox.
- * Resolves with the message's ts.
- */
-async function postWithFallback(deps: PollDeps, message: AlertMessage, options: AlertPostOptions = {}): Promise<string> {
-  try {
-    return await deps.slack.post(deps.channel, message, options);
-  } catch (error) {
-    if (!refusedContent(error) || !message.blocks) throw error;
-    deps.logger.error('Slack refused the blocks of an alert; posting its text instead', { reason: describeSlackError(error) });
-    return await deps.slack.post(deps.channel, { text: message.text }, options);
-  }
 }
 
 /** Still the replica that polls (always, without replicas); a lost lease stops posting, logged once per poll. */
@@ -69,6 +70,127 @@ async function leading(deps: PollDeps): Promise<boolean> {
   deps.logger.warn('alert poller: this replica lost the leader lease during a poll; it posts nothing more (the new leader will)');
   return false;
 }
+
+type Stop = { stop: true; slackError?: string };
+
+/**
+ * Looks for a post that may have been made: its ts when it is in the channel (or thread), `absent` when it is
+ * not or the channel cannot be read (then it is posted again: a rare duplicate rather than a lost alert), or a
+ * stop when Slack cannot answer now (nothing is posted: the next poll asks again).
+ */
+async function lookFor(deps: PollDeps, pacing: ChannelPacing, attempt: SendAttempt, threadTs?: string): Promise<{ ts: string } | 'absent' | Stop> {
+  try {
+    const ts = await deps.slack.findPosted(deps.channel, { key: attempt.key, since: new Date(attempt.since), ...(threadTs ? { threadTs } : {}) });
+    return ts === undefined ? 'absent' : { ts };
+  } catch (error) {
+    const reason = describeSlackError(error);
+    if (isTransient(error) && !needsAPerson(error)) {
+      deps.logger.warn('alert poller: could not look for an alert whose answer was lost; trying again at the next poll', { key: attempt.key, reason });
+      await deps.store.alerts.recordDeliveryFailure(deps.now(), reason);
+      return { stop: true, slackError: reason };
+    }
+    if (!pacing.lookupRefusalLogged) {
+      pacing.lookupRefusalLogged = true;
+      deps.logger.warn('alert poller: cannot read ALERT_CHANNEL to look for an alert whose answer was lost, so it is posted again (it may appear twice)', {
+        reason,
+        channel: deps.channel,
+      });
+    }
+    return 'absent';
+  }
+}
+
+/**
+ * Settles every post that may have been made (marked `sending`): found in the channel, it is recorded as
+ * delivered (a summary's thread list is queued from the message found); absent, the mark is cleared so that the
+ * items are planned afresh. Returns how many failures were recorded, or a stop.
+ */
+async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: Date): Promise<{ alerted: number } | Stop> {
+  const state = await deps.store.alerts.readAlerts();
+  const groups = new Map<string, { attempt: SendAttempt; items: OutboxItem[] }>();
+  for (const item of state.outbox) {
+    if (item.sending === undefined) continue;
+    const group = groups.get(item.sending.key) ?? { attempt: item.sending, items: [] };
+    group.items.push(item);
+    groups.set(item.sending.key, group);
+  }
+  let alerted = 0;
+  for (const { attempt, items } of groups.values()) {
+    if (deps.signal?.aborted || !(await leading(deps))) return { stop: true };
+    const found = await lookFor(deps, pacing, attempt);
+    if (typeof found === 'object' && 'stop' in found) return found;
+    const itemKeys = items.map((item) => item.key);
+    if (found === 'absent') {
+      await deps.store.alerts.recordSending({ itemKeys }, undefined);
+      continue;
+    }
+    deps.logger.info('alert poller: a post whose answer was lost is in the channel; recorded, not posted again', { key: attempt.key, ts: found.ts });
+    // The message found covers exactly these items (they were marked together): its thread gets their full list.
+    const delivery = deliveryOf(items, now, attempt.key);
+    if (delivery.thread) {
+      const { kind, total, parts } = delivery.thread;
+      await deps.store.alerts.queueThreadWork({ threadTs: found.ts, kind, total, parts: parts.length, queuedAt: attempt.since, remaining: parts });
+    }
+    alerted += await deps.store.alerts.recordDelivered(items, now);
+  }
+  for (const work of state.threadWork ?? []) {
+    for (const part of work.remaining) {
+      if (part.sending === undefined) continue;
+      if (deps.signal?.aborted || !(await leading(deps))) return { stop: true };
+      const found = await lookFor(deps, pacing, part.sending, work.threadTs);
+      if (typeof found === 'object' && 'stop' in found) return found;
+      if (found === 'absent') {
+        await deps.store.alerts.recordSending({ threadTs: work.threadTs, part: part.part }, undefined);
+      } else {
+        deps.logger.info('alert poller: a part of a summary\'s list whose answer was lost is in its thread; recorded, not posted again', { key: part.sending.key });
+        await deps.store.alerts.recordThreadPartPosted(work.threadTs, part.part, now);
+      }
+    }
+  }
+  return { alerted };
+}
+
+/** One message to send: what it covers, its key, and where (a summary's thread). */
+interface SendJob {
+  target: SendTarget;
+  key: string;
+  message: AlertMessage;
+  threadTs?: string;
+  /** Names it in the log. */
+  what: string;
+}
+
+/**
+ * Marks the job as being sent, then posts it (the gateway sends plain text when Slack refuses the blocks). A
+ * failure whose outcome is unknown keeps the mark for the next delivery to settle; a refusal clears it.
+ */
+async function send(deps: PollDeps, pacing: ChannelPacing, paced: () => Promise<void>, job: SendJob): Promise<{ ts: string } | Stop> {
+  const clock = deps.clockMs ?? (() => performance.now());
+  await paced();
+  if (!(await leading(deps))) return { stop: true };
+  const attemptedAt = deps.now();
+  // Written before the post: from now on a crash or a lost answer leaves this trace to look for.
+  await deps.store.alerts.recordSending(job.target, { key: job.key, since: attemptedAt.toISOString() });
+  try {
+    return { ts: await deps.slack.post(deps.channel, job.message, { key: job.key, ...(job.threadTs ? { threadTs: job.threadTs } : {}) }) };
+  } catch (error) {
+    const reason = describeSlackError(error);
+    const unknown = mayHaveHappened(error);
+    const fields = { reason, channel: deps.channel, what: job.what, ...(unknown ? { outcome: 'unknown: looked for before the next attempt' } : {}) };
+    if (needsAPerson(error)) {
+      deps.logger.error('alert poller: Slack refuses to post in ALERT_CHANNEL; alerts wait in the outbox until this is fixed', fields);
+    } else {
+      deps.logger.warn('alert poller: Slack did not accept an alert; it stays queued for the next poll', fields);
+    }
+    if (!unknown) await deps.store.alerts.recordSending(job.target, undefined);
+    await deps.store.alerts.recordDeliveryFailure(attemptedAt, reason);
+    return { stop: true, slackError: reason };
+  } finally {
+    pacing.lastPostMs = clock();
+  }
+}
+
+const stopped = (outcome: { ts: string } | Stop): outcome is Stop => 'stop' in outcome;
 
 /** Posts the outbox, a second apart; stops at the first Slack failure (the rest waits for the next poll). */
 export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted: number; alerted: number; slackError?: string }> {
@@ -80,63 +202,44 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
     if (wait > 0) await deps.sleep(wait);
   };
   let posted = 0;
-  let alerted = 0;
+  const settled = await settleUncertainPosts(deps, pacing, now);
+  if ('stop' in settled) return { posted, alerted: 0, ...(settled.slackError ? { slackError: settled.slackError } : {}) };
+  let alerted = settled.alerted;
   for (const delivery of planDeliveries((await deps.store.alerts.readAlerts()).outbox, now)) {
     if (deps.signal?.aborted) break;
-    await paced();
-    if (!(await leading(deps))) break;
+    const keys = delivery.items.map((item) => item.key);
     const attemptedAt = deps.now();
-    let ts: string;
-    try {
-      ts = await postWithFallback(deps, delivery.message);
-    } catch (error) {
-      const reason = describeSlackError(error);
-      const fields = { reason, channel: deps.channel, waiting: delivery.items.length };
-      if (needsAPerson(error)) {
-        deps.logger.error('alert poller: Slack refuses to post in ALERT_CHANNEL; alerts wait in the outbox until this is fixed', fields);
-      } else {
-        deps.logger.warn('alert poller: Slack did not accept an alert; it stays queued for the next poll', fields);
-      }
-      await deps.store.alerts.recordDeliveryFailure(attemptedAt, reason);
-      return { posted, alerted, slackError: reason };
-    } finally {
-      pacing.lastPostMs = clock();
-    }
+    const outcome = await send(deps, pacing, paced, {
+      target: { itemKeys: keys },
+      key: delivery.key,
+      message: delivery.message,
+      what: keys.length === 1 ? keys[0]! : `summary of ${keys.length}`,
+    });
+    if (stopped(outcome)) return { posted, alerted, ...(outcome.slackError ? { slackError: outcome.slackError } : {}) };
     posted += 1;
-    const keys = new Set(delivery.items.map((item) => item.key));
-    // The thread's list is queued before the summary's items leave the outbox: a crash between the two writes
-    // posts the summary again (the documented window), never loses the list.
+    // The thread's list is queued before the summary's items leave the outbox: after a crash between the two
+    // writes the summary is found by its key and the list is queued then, once (same threadTs).
     if (delivery.thread) {
       const { kind, total, parts } = delivery.thread;
-      await deps.store.alerts.queueThreadWork({ threadTs: ts, kind, total, parts: parts.length, queuedAt: attemptedAt.toISOString(), remaining: parts });
+      await deps.store.alerts.queueThreadWork({ threadTs: outcome.ts, kind, total, parts: parts.length, queuedAt: attemptedAt.toISOString(), remaining: parts });
     }
     alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt);
-    deps.logger.info('alert posted', { keys: keys.size === 1 ? [...keys][0] : `${keys.size} in one summary` });
+    deps.logger.info('alert posted', { keys: keys.length === 1 ? keys[0] : `${keys.length} in one summary` });
   }
   // Then the summaries' full lists, part by part, in their threads; a part leaves only once Slack accepted it.
   for (const work of (await deps.store.alerts.readAlerts()).threadWork ?? []) {
     for (const part of work.remaining) {
       if (deps.signal?.aborted) return { posted, alerted };
-      await paced();
-      if (!(await leading(deps))) return { posted, alerted };
-      const attemptedAt = deps.now();
-      try {
-        await postWithFallback(deps, buildSummaryThreadPart(work.kind, part, work.parts, work.total), { threadTs: work.threadTs });
-      } catch (error) {
-        const reason = describeSlackError(error);
-        deps.logger.warn('alert poller: Slack did not accept part of a summary\'s list; it stays queued for the next poll', {
-          reason,
-          channel: deps.channel,
-          threadTs: work.threadTs,
-          part: part.part,
-        });
-        await deps.store.alerts.recordDeliveryFailure(attemptedAt, reason);
-        return { posted, alerted, slackError: reason };
-      } finally {
-        pacing.lastPostMs = clock();
-      }
+      const outcome = await send(deps, pacing, paced, {
+        target: { threadTs: work.threadTs, part: part.part },
+        key: `thread:${work.threadTs}:${part.part}`,
+        message: buildSummaryThreadPart(work.kind, part, work.parts, work.total),
+        threadTs: work.threadTs,
+        what: `part ${part.part} of ${work.parts} of the list in thread ${work.threadTs}`,
+      });
+      if (stopped(outcome)) return { posted, alerted, ...(outcome.slackError ? { slackError: outcome.slackError } : {}) };
       posted += 1;
-      await deps.store.alerts.recordThreadPartPosted(work.threadTs, part.part, attemptedAt);
+      await deps.store.alerts.recordThreadPartPosted(work.threadTs, part.part, deps.now());
       deps.logger.info('summary list posted in its thread', { threadTs: work.threadTs, part: `${part.part} of ${work.parts}` });
     }
   }

@@ -13,7 +13,8 @@ import { readAlertStatus, type AlertStatusView } from './status.js';
 
 export { pollOnce, planDeliveries, POLL_POLICY, type PollDeps, type PollReport, type ChannelPacing } from './poll.js';
 export { createPollSchedule, type PollSchedule } from './schedule.js';
-export { createAlertPoster, type AlertPoster, type AlertMessage } from './slack.js';
+export { createAlertPoster, ALERT_EVENT_TYPE, type AlertPoster, type AlertMessage } from './slack.js';
+export { prepareAlertChannel, type AlertChannelAccess } from './channel.js';
 export { readAlertStatus, type AlertStatusView } from './status.js';
 export { SOURCES, type SourceName } from './facts.js';
 

@@ -44,6 +44,8 @@ export const POLL_POLICY = {
 /** Remembers when the last post went out, across polls, so posts stay a second apart. */
 export interface ChannelPacing {
   lastPostMs: number | undefined;
+  /** Set once the log said that the channel cannot be read to look for lost posts (said once per process). */
+  lookupRefusalLogged?: boolean;
 }
 
 /** What one poll needs; everything is injected so a test can run it against the simulator and a Slack stand-in. */

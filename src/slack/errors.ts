@@ -15,11 +15,14 @@ export class SlackBackoffError extends Error {
   }
 }
 
-/** A response_url post that Slack did not take (non-2xx), with its HTTP status. */
+/** A response_url post that Slack did not take (non-2xx), with its HTTP status and Slack's error name when it gave one. */
 export class ResponseUrlError extends Error {
   readonly code = 'slack_response_url_error';
-  constructor(readonly statusCode: number) {
-    super(`the response_url answered HTTP ${statusCode}`);
+  constructor(
+    readonly statusCode: number,
+    readonly slackError?: string,
+  ) {
+    super(`the response_url answered HTTP ${statusCode}${slackError ? ` (${slackError})` : ''}`);
     this.name = 'ResponseUrlError';
   }
 }
@@ -32,7 +35,7 @@ const REQUEST = 'slack_webapi_request_error';
 const RESPOND = 'slack_bolt_respond_error';
 
 /** Slack errors that refuse this message's blocks (our fault, not Slack's state): no retry helps, plain text may. */
-const REFUSED_CONTENT = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'msg_blocks_too_long', 'too_many_attachments']);
+const REFUSED_CONTENT = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'msg_blocks_too_long', 'invalid_attachments', 'too_many_attachments']);
 
 /** Slack errors no retry will cure: a person must fix the channel, the token or the scopes. */
 const NEEDS_A_PERSON = new Set([
@@ -82,6 +85,16 @@ export function refusedContent(error: unknown): boolean {
   return code !== undefined && REFUSED_CONTENT.has(code);
 }
 
+/**
+ * True when a response_url refused what it was sent (HTTP 400): Slack's webhook hosts answer 400 with the error
+ * name (`invalid_blocks`, `no_text`…) for a payload they will not post. Bolt's respond() keeps only the status,
+ * so any 400 counts; the same url takes a corrected post (a refused one does not use it up).
+ */
+export function responseUrlRefusedContent(error: unknown): boolean {
+  const e = shape(error);
+  return (e.code === RESPOND || e.code === 'slack_response_url_error') && e.statusCode === 400;
+}
+
 /** True when only a person can fix it: the channel, the bot's membership, the token or its scopes. */
 export function needsAPerson(error: unknown): boolean {
   const code = slackErrorCode(error);
@@ -126,6 +139,21 @@ export function isTransient(error: unknown): boolean {
   return noAnswer(error);
 }
 
+/**
+ * True when Slack may have done what was asked although the call failed: no answer came back (a timeout or a
+ * network failure after sending), Slack answered 5xx, or `fatal_error` (Slack says part of it may have happened).
+ * False when Slack said no (ok:false, `ratelimited`) or the call was never sent (our Retry-After wait).
+ */
+export function mayHaveHappened(error: unknown): boolean {
+  const e = shape(error);
+  if (e.code === 'slack_backoff' || e.code === RATE_LIMITED) return false;
+  if (e.code === PLATFORM) return slackErrorCode(error) === 'fatal_error' || TRANSIENT_PLATFORM.has(slackErrorCode(error) ?? '');
+  const status = httpStatus(error);
+  if (status !== undefined) return status >= 500;
+  // A timeout, a reset, or an error we cannot read: it may have reached Slack.
+  return true;
+}
+
 /** A short reason for logs and `/treasury alerts`: the Slack error code, HTTP status, or network cause. Never a token. */
 export function describeSlackError(error: unknown): string {
   const e = shape(error);
@@ -138,8 +166,11 @@ export function describeSlackError(error: unknown): string {
       return (error as Error).message;
     case HTTP:
     case RESPOND:
-    case 'slack_response_url_error':
       return `HTTP ${String(e.statusCode)}`;
+    case 'slack_response_url_error': {
+      const slackError = (error as ResponseUrlError).slackError;
+      return `HTTP ${String(e.statusCode)}${slackError ? ` (${slackError})` : ''}`;
+    }
     case REQUEST: {
       const name = typeof e.original?.name === 'string' ? e.original.name : '';
       return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : `network error${typeof e.original?.message === 'string' ? `: ${e.original.message}` : ''}`;

@@ -7,7 +7,17 @@ import http from 'node:http';
 import https from 'node:https';
 import { webApi, type Logger as BoltLogger, type RespondArguments, type RespondFn, type types } from '@slack/bolt';
 import { errorFields, silentLogger, type Logger } from '../logger.js';
-import { describeSlackError, isTransient, needsAPerson, refusedContent, ResponseUrlError, retryAfterSeconds, SlackBackoffError } from './errors.js';
+import {
+  describeSlackError,
+  isTransient,
+  needsAPerson,
+  refusedContent,
+  ResponseUrlError,
+  responseUrlRefusedContent,
+  retryAfterSeconds,
+  SlackBackoffError,
+} from './errors.js';
+import { plainTextOf } from './plain-text.js';
 
 // Block Kit as Bolt types it (the same type the builders in src/blocks use), so the gateway depends on no folder of ours.
 type Block = types.KnownBlock;
@@ -42,9 +52,32 @@ export interface PostOptions extends CallOptions {
   unfurl?: boolean;
   /** Posts the message as a reply in the thread of the channel's message with this ts. */
   threadTs?: string;
+  /**
+   * Slack message metadata: an event type and a small JSON payload stored with the message, so that a post whose
+   * answer was lost can be found again (see findPosted).
+   */
+  metadata?: MessageMetadata;
 }
 
-/** Talks to Slack. Every method throws Slack's own error (or SlackBackoffError) when the message did not go out. */
+/** Message metadata as Slack stores it with a message. */
+export interface MessageMetadata {
+  event_type: string;
+  event_payload: Record<string, string | number | boolean>;
+}
+
+/** Which post to look for: its metadata event type and `key`, posted at or after `since` (our clock), maybe in a thread. */
+export interface PostedQuery {
+  eventType: string;
+  key: string;
+  since: Date;
+  threadTs?: string;
+}
+
+/**
+ * Talks to Slack. Every method throws Slack's own error (or SlackBackoffError) when the message did not go out.
+ * A message whose content Slack refuses (`invalid_blocks`, `msg_too_long`…) goes out again as plain text with the
+ * same facts (see plain-text.ts): a refusal for what a message looks like never loses what it says.
+ */
 export interface SlackGateway {
   /** chat.postMessage; resolves with the new message's ts. */
   post(channel: string, message: SlackMessageContent, options?: PostOptions): Promise<string>;
@@ -54,11 +87,21 @@ export interface SlackGateway {
   postEphemeral(channel: string, user: string, message: SlackMessageContent, options?: CallOptions): Promise<void>;
   /**
    * Delivers a reply through a response_url (Bolt's respond() or the url itself), retrying a transient failure
-   * within the url's few uses; if it still fails, or is used up or expired, the reply goes out as a message
+   * within the url's few uses and sending plain text when the url refuses the content (HTTP 400); if it still
+   * fails, or is used up or expired, the reply goes out as a message
    * instead: privately for an ephemeral or replacing reply, in the channel for an `in_channel` one. Never throws:
    * a reply that cannot be delivered at all is logged.
    */
   respond(via: RespondFn | string, reply: Reply, fallback: ReplyFallback): Promise<void>;
+  /**
+   * The ts of the bot's message in `channel` (or in the thread `threadTs`) whose metadata carries `key`, posted since
+   * `query.since` less a margin for clocks; undefined when there is none. Reads conversations.history (or
+   * conversations.replies) with metadata, a bounded number of pages. Throws Slack's error when it cannot read
+   * (`missing_scope`, `not_in_channel`…: see needsAPerson) or Slack fails.
+   */
+  findPosted(channel: string, query: PostedQuery, options?: CallOptions): Promise<string | undefined>;
+  /** conversations.join: the bot joins a public channel (needs `channels:join`). Throws Slack's error otherwise. */
+  join(channel: string): Promise<void>;
   /** Any other Web API call (the start-up auth.test), under the same policy; a rate limit holds back only this method. */
   run<T>(method: string, send: () => Promise<T>): Promise<T>;
 }
@@ -127,12 +170,41 @@ export function createSlackWebClient(options: { token: string; slackApiUrl?: str
 
 type Answer = { ok?: boolean; ts?: string };
 
+/** A page of conversations.history / conversations.replies, as far as findPosted reads it. */
+interface HistoryAnswer {
+  ok?: boolean;
+  messages?: { ts?: string; thread_ts?: string; bot_id?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } }[];
+  has_more?: boolean;
+  response_metadata?: { next_cursor?: string };
+}
+
+type HistoryArgs = { channel: string; oldest?: string; limit?: number; cursor?: string; include_all_metadata?: boolean; inclusive?: boolean };
+
+/** How far before `since` findPosted reads: our clock and Slack's may disagree by this much. */
+const FIND_POSTED_MARGIN_MS = 5 * 60_000;
+/** findPosted reads at most this many pages of 200 messages: the window since the first attempt is short. */
+const FIND_POSTED_MAX_PAGES = 5;
+
 /** The part of a WebClient the gateway uses. */
 export interface SlackChatClient {
   chat: {
-    postMessage(args: { channel: string; text: string; blocks?: Block[]; unfurl_links?: boolean; unfurl_media?: boolean; thread_ts?: string }): Promise<Answer>;
+    postMessage(args: {
+      channel: string;
+      text: string;
+      blocks?: Block[];
+      unfurl_links?: boolean;
+      unfurl_media?: boolean;
+      thread_ts?: string;
+      metadata?: MessageMetadata;
+    }): Promise<Answer>;
     update(args: { channel: string; ts: string; text: string; blocks?: Block[] }): Promise<Answer>;
     postEphemeral(args: { channel: string; user: string; text: string; blocks?: Block[] }): Promise<Answer>;
+  };
+  /** Only findPosted and join use these; a client without them cannot look for lost posts. */
+  conversations?: {
+    history(args: HistoryArgs): Promise<HistoryAnswer>;
+    replies(args: HistoryArgs & { ts: string }): Promise<HistoryAnswer>;
+    join(args: { channel: string }): Promise<Answer>;
   };
 }
 
@@ -172,13 +244,18 @@ function postToResponseUrl(url: string, reply: Reply, timeoutMs: number): Promis
         signal: AbortSignal.timeout(timeoutMs),
       },
       (response) => {
-        // Drain the body so the connection can be reused; its content says nothing the status does not.
-        response.resume();
+        // Read the (short) body to the end so the connection can be reused; a refusal names Slack's error in it.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= 4_096) chunks.push(chunk);
+        });
         response.on('error', reject);
         response.on('end', () => {
           const status = response.statusCode ?? 0;
           if (status >= 200 && status < 300) resolve();
-          else reject(new ResponseUrlError(status));
+          else reject(new ResponseUrlError(status, slackErrorIn(Buffer.concat(chunks).toString('utf8'))));
         });
       },
     );
@@ -187,7 +264,23 @@ function postToResponseUrl(url: string, reply: Reply, timeoutMs: number): Promis
   });
 }
 
-/** Builds the gateway. One per process: the channels' Retry-After waits live in it. */
+/** Slack's error name in a response_url's answer (`{"ok":false,"error":"invalid_blocks"}` or the bare name). */
+function slackErrorIn(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown };
+    return typeof parsed.error === 'string' ? parsed.error.slice(0, 80) : undefined;
+  } catch {
+    return /^[a-z_]{1,80}$/.test(body.trim()) ? body.trim() : undefined;
+  }
+}
+
+/** A reply without its blocks: the same flags (ephemeral, replace…), the facts as plain text (see plain-text.ts). */
+function plainReply(reply: Reply): Reply {
+  const { blocks: _blocks, attachments: _attachments, text: _text, ...flags } = reply as Reply & { attachments?: unknown };
+  return { ...flags, text: plainTextOf(reply) };
+}
+
+/** Builds the gateway. One per process: the Retry-After waits of channels and methods live in it. */
 export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
   const client = options.client;
   const now = options.now ?? Date.now;
@@ -206,8 +299,10 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
   };
 
   /**
-   * One call under the policy. `scope` is what a Retry-After holds back: the channel for chat methods (Slack
-   * limits posting per channel), the method otherwise. `method` names the call in the log.
+   * One call under the policy. `scope` is what a Retry-After holds back, as Slack scopes its limits: the channel
+   * for chat.postMessage ("about one message per second per channel"), the method for everything else (chat.update,
+   * chat.postEphemeral and the rest are limited per method for the workspace). So a 429 on one method never holds
+   * back another, and a busy channel never holds back the others. `method` names the call in the log.
    */
   async function call<T>(method: string, scope: string, wait: boolean, send: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
@@ -234,37 +329,76 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
 
   const content = (message: SlackMessageContent) => ({ text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
 
+  /**
+   * Sends a message; when Slack refuses its content (blocks, length), sends it again as plain text with the same
+   * facts (plain-text.ts), so no refusal loses a message. `clearBlocks` is for chat.update, where blocks left out
+   * would stay as they were: an empty list removes them.
+   */
+  async function withPlainTextFallback<T>(
+    method: string,
+    message: SlackMessageContent,
+    send: (message: SlackMessageContent) => Promise<T>,
+    clearBlocks = false,
+  ): Promise<T> {
+    try {
+      return await send(message);
+    } catch (error) {
+      const plain: SlackMessageContent = { text: plainTextOf(message), ...(clearBlocks ? { blocks: [] } : {}) };
+      // Nothing else to try when the message already was its own plain text.
+      if (!refusedContent(error) || (message.blocks === undefined && plain.text === message.text)) throw error;
+      logger.warn(`slack: Slack refused the content of a message (${method}); sending it as plain text`, { reason: describeSlackError(error) });
+      return await send(plain);
+    }
+  }
+
   const gateway: SlackGateway = {
     async post(channel, message, postOptions = {}) {
-      return call('chat.postMessage', channel, postOptions.wait ?? true, async () => {
-        const answer = await client.chat.postMessage({
-          channel,
-          ...content(message),
-          ...(postOptions.unfurl === false ? { unfurl_links: false, unfurl_media: false } : {}),
-          ...(postOptions.threadTs !== undefined ? { thread_ts: postOptions.threadTs } : {}),
-        });
-        if (!answer.ok || !answer.ts) throw new Error('Slack accepted the message but returned no ts');
-        return answer.ts;
-      });
+      return withPlainTextFallback('chat.postMessage', message, (sent) =>
+        call('chat.postMessage', channel, postOptions.wait ?? true, async () => {
+          const answer = await client.chat.postMessage({
+            channel,
+            ...content(sent),
+            ...(postOptions.unfurl === false ? { unfurl_links: false, unfurl_media: false } : {}),
+            ...(postOptions.threadTs !== undefined ? { thread_ts: postOptions.threadTs } : {}),
+            ...(postOptions.metadata !== undefined ? { metadata: postOptions.metadata } : {}),
+          });
+          if (!answer.ok || !answer.ts) throw new Error('Slack accepted the message but returned no ts');
+          return answer.ts;
+        }),
+      );
     },
 
     async update(channel, ts, message, callOptions = {}) {
-      await call('chat.update', channel, callOptions.wait ?? true, () => client.chat.update({ channel, ts, ...content(message) }));
+      await withPlainTextFallback(
+        'chat.update',
+        message,
+        (sent) => call('chat.update', 'chat.update', callOptions.wait ?? true, () => client.chat.update({ channel, ts, ...content(sent) })),
+        true,
+      );
     },
 
     async postEphemeral(channel, user, message, callOptions = {}) {
-      await call('chat.postEphemeral', channel, callOptions.wait ?? true, () => client.chat.postEphemeral({ channel, user, ...content(message) }));
+      await withPlainTextFallback('chat.postEphemeral', message, (sent) =>
+        call('chat.postEphemeral', 'chat.postEphemeral', callOptions.wait ?? true, () => client.chat.postEphemeral({ channel, user, ...content(sent) })),
+      );
     },
 
     async respond(via, reply, fallback) {
       const send = typeof via === 'string' ? (r: Reply) => postToResponseUrl(via, r, policy.responseUrlTimeoutMs) : via;
       let lastError: unknown;
+      let sending = reply;
       for (let attempt = 1; attempt <= policy.responseUrlAttempts; attempt++) {
         try {
-          await send(reply);
+          await send(sending);
           return;
         } catch (error) {
           lastError = error;
+          // A 400 refuses what was sent (its blocks, its length): the same url takes the facts as plain text.
+          if (responseUrlRefusedContent(error) && sending === reply && attempt < policy.responseUrlAttempts) {
+            logger.warn('the response_url refused the reply\'s content; sending it as plain text', { reason: describeSlackError(error) });
+            sending = plainReply(reply);
+            continue;
+          }
           // A 404 means the url is used up or expired: another post there cannot succeed.
           if (!isTransient(error) || attempt === policy.responseUrlAttempts) break;
           await sleep(retryDelayMs(policy, attempt));
@@ -275,13 +409,44 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
         logger.error('could not deliver a reply: no response_url and no channel to fall back to', { userId: fallback.userId });
         return;
       }
-      const message = { text: reply.text, ...(reply.blocks ? { blocks: reply.blocks as Block[] } : {}) };
+      // The message methods fall back to plain text themselves when Slack refuses the blocks.
+      const message = { text: sending.text, ...(sending.blocks ? { blocks: sending.blocks as Block[] } : {}) };
       try {
         if (reply.response_type === 'in_channel') await gateway.post(fallback.channelId, message);
         else await gateway.postEphemeral(fallback.channelId, fallback.userId, message);
       } catch (error) {
         logger.error('could not deliver a reply to Slack at all', { reason: describeSlackError(error), error: errorFields(error) });
       }
+    },
+
+    async findPosted(channel, query, callOptions = {}) {
+      const conversations = client.conversations;
+      if (conversations === undefined) throw new Error('this Slack client cannot read conversations');
+      const method = query.threadTs === undefined ? 'conversations.history' : 'conversations.replies';
+      // Slack's ts is seconds since the epoch; history reads from `oldest` on, newest first.
+      const oldest = ((query.since.getTime() - FIND_POSTED_MARGIN_MS) / 1000).toFixed(6);
+      let cursor: string | undefined;
+      for (let page = 0; page < FIND_POSTED_MAX_PAGES; page++) {
+        const args: HistoryArgs = { channel, oldest, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
+        // Per method, as Slack limits these (not per channel): a lookup never holds back a post.
+        const answer = await call(method, method, callOptions.wait ?? true, () =>
+          query.threadTs === undefined ? conversations.history(args) : conversations.replies({ ...args, ts: query.threadTs }),
+        );
+        const found = (answer.messages ?? []).find(
+          (message) => message.metadata?.event_type === query.eventType && message.metadata.event_payload?.key === query.key,
+        );
+        if (found?.ts !== undefined) return found.ts;
+        cursor = answer.response_metadata?.next_cursor || undefined;
+        if (!answer.has_more || cursor === undefined) return undefined;
+      }
+      logger.warn('slack: stopped looking for a lost post after the page limit', { channel, method, key: query.key });
+      return undefined;
+    },
+
+    async join(channel) {
+      const conversations = client.conversations;
+      if (conversations === undefined) throw new Error('this Slack client cannot join conversations');
+      await call('conversations.join', 'conversations.join', true, () => conversations.join({ channel }));
     },
 
     run(method, send) {

@@ -13,6 +13,8 @@ export {
   type SlackChatClient,
   type CallOptions,
   type PostOptions,
+  type PostedQuery,
+  type MessageMetadata,
   type Reply,
   type ReplyFallback,
   type FailureDecision,
@@ -21,10 +23,14 @@ export {
   describeSlackError,
   describeSlackStartupFailure,
   isTransient,
+  mayHaveHappened,
   needsAPerson,
   refusedContent,
+  responseUrlRefusedContent,
   retryAfterSeconds,
   slackErrorCode,
   ResponseUrlError,
   SlackBackoffError,
 } from './errors.js';
+export { plainTextOf, PLAIN_TEXT_MAX_CHARS, BUTTONS_MISSING_NOTE, type MessageForFallback } from './plain-text.js';
+export { conversationKindOf, isDirectMessage, type ConversationKind, type ConversationPlace } from './conversations.js';

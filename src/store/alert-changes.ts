@@ -4,7 +4,7 @@
  * change of the whole bookkeeping, so the rules exist once.
  */
 import type { AlertRepository } from './repository.js';
-import { keyedRecord, type AlertsState, type OutboxItem, type ThreadWork } from './state.js';
+import { keyedRecord, type AlertsState, type OutboxItem, type SendAttempt, type SendTarget, type ThreadWork } from './state.js';
 
 export function recordDelivered(alerts: AlertsState, items: readonly OutboxItem[], at: Date): number {
   const keys = new Set(items.map((item) => item.key));
@@ -46,6 +46,35 @@ export function recordThreadPartPosted(alerts: AlertsState, threadTs: string, pa
   alerts.lastDelivery = { at: at.toISOString(), ok: true };
 }
 
+/**
+ * Marks the target as possibly posted (`attempt`), or clears the mark (`undefined`: Slack refused the post, so
+ * it was not posted). Items or parts that are no longer waiting are left alone.
+ */
+export function recordSending(alerts: AlertsState, target: SendTarget, attempt: SendAttempt | undefined): void {
+  if ('itemKeys' in target) {
+    const keys = new Set(target.itemKeys);
+    alerts.outbox = alerts.outbox.map((item) => {
+      if (!keys.has(item.key)) return item;
+      const { sending: _previous, ...rest } = item;
+      return attempt === undefined ? rest : { ...rest, sending: attempt };
+    });
+    return;
+  }
+  if (alerts.threadWork === undefined) return;
+  alerts.threadWork = alerts.threadWork.map((work) =>
+    work.threadTs !== target.threadTs
+      ? work
+      : {
+          ...work,
+          remaining: work.remaining.map((part) => {
+            if (part.part !== target.part) return part;
+            const { sending: _previous, ...rest } = part;
+            return attempt === undefined ? rest : { ...rest, sending: attempt };
+          }),
+        },
+  );
+}
+
 /** A storage's one atomic change of the whole bookkeeping (a failed `apply` changes nothing). */
 export type ChangeAlerts = <R>(apply: (alerts: AlertsState) => R) => Promise<R>;
 
@@ -55,6 +84,7 @@ export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 
     commitPoll: (apply) => change(apply),
     recordDelivered: (items, at) => change((alerts) => recordDelivered(alerts, items, at)),
     recordDeliveryFailure: (at, reason) => change((alerts) => recordDeliveryFailure(alerts, at, reason)),
+    recordSending: (target, attempt) => change((alerts) => recordSending(alerts, target, attempt)),
     queueThreadWork: (work) => change((alerts) => queueThreadWork(alerts, work)),
     recordThreadPartPosted: (threadTs, part, at) => change((alerts) => recordThreadPartPosted(alerts, threadTs, part, at)),
   };

@@ -5,7 +5,7 @@
  */
 import type { DecisionOutcome } from '../domain/approval.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
-import type { AlertsState, OutboxItem, ThreadWork } from './state.js';
+import type { AlertsState, OutboxItem, SendAttempt, SendTarget, ThreadWork } from './state.js';
 
 /** The outcome of claimDecision: the caller's decision won, or the quote as the earlier winner left it. */
 export type DecisionClaim = { claimed: true; quote: SwapQuote } | { claimed: false; quote: SwapQuote };
@@ -75,6 +75,11 @@ export interface AlertRepository {
   recordDelivered(items: readonly OutboxItem[], at: Date): Promise<number>;
   /** Slack did not take a message; the outbox stays as it is for the next poll. */
   recordDeliveryFailure(at: Date, reason: string): Promise<void>;
+  /**
+   * Written BEFORE a post: the target may be in the channel from now on (a lost answer, a crash), so the next
+   * attempt looks for it first. `undefined` clears the mark once Slack refused the post (it is not there).
+   */
+  recordSending(target: SendTarget, attempt: SendAttempt | undefined): Promise<void>;
   /**
    * A summary Slack accepted has a full list to post in its thread: `work` is queued. Written BEFORE
    * recordDelivered of the summary's items, so a crash in between re-posts the summary (the documented window)

@@ -17,12 +17,30 @@ export { AssetSnapshot, AuditEntry, QUOTE_STATUSES, SwapQuote, type QuoteStatus 
 // The alert facts are domain records (src/domain/alerts.ts); the outbox stores them as they are.
 export { AlertFacts, type FailureFacts } from '../domain/alerts.js';
 
+/**
+ * A post that may have reached Slack: written before the post is sent, cleared when Slack refused it. While it
+ * is there, the next attempt first looks for a message carrying `key` in its metadata (posted since `since`)
+ * and records that message instead of posting again: a lost answer or a crash never posts twice.
+ */
+export const SendAttempt = z.object({
+  /** The delivery's key, in the message's metadata: the alert's key, or `summary:<kind>:<uuid>`, `thread:<ts>:<part>`. */
+  key: z.string().min(1),
+  /** When the first attempt was made (our clock): the lookup reads the channel from there on. */
+  since: z.string(),
+});
+export type SendAttempt = z.infer<typeof SendAttempt>;
+
+/** What a send attempt is about: outbox items (one alert or a summary), or one part of a summary's thread. */
+export type SendTarget = { itemKeys: readonly string[] } | { threadTs: string; part: number };
+
 /** An alert waiting for Slack to accept it. It leaves the outbox only after Slack accepted it. */
 export const OutboxItem = z.object({
   /** `withdrawal:<id>`, `task:<id>`, `gas:<id>`, or `api_down:<since>` / `api_recovered:<since>`. */
   key: z.string(),
   queuedAt: z.string(),
   facts: AlertFacts,
+  /** Set while a message covering this item may have been posted (see SendAttempt); items sharing it go together. */
+  sending: SendAttempt.optional(),
 });
 export type OutboxItem = z.infer<typeof OutboxItem>;
 
@@ -110,6 +128,8 @@ export const ThreadWork = z.object({
       part: z.number().int().positive(),
       first: z.number().int().positive(),
       failures: z.array(z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts])).min(1),
+      /** Set while this part may have been posted (see SendAttempt). */
+      sending: SendAttempt.optional(),
     }),
   ),
 });

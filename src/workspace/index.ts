@@ -29,10 +29,43 @@ export const USERS = [
   { id: 'U0SAM', name: 'sam', displayName: 'Sam Lee', title: 'Sales, not on the treasury team' },
 ] as const;
 
+/** The bot's user id in the workspace's Slack stand-in. */
+const BOT_USER_ID = 'U0TREASURYBOT';
+
+const EVERYONE = USERS.map((u) => u.id);
+const TREASURY_TEAM = ['U0RILEY', 'U0AVERY'];
+
+/**
+ * The conversations, as Slack has them: two public channels, a private channel of the treasury team with the bot
+ * in it, and each person's direct message with the bot. `slackName` is the
+ * `channel_name` Slack sends in commands and clicks from there (`privategroup`, `directmessage`).
+ */
 export const CHANNELS = [
-  { id: 'C0TREASURY', name: 'treasury', topic: 'Ask the bot: type /treasury help' },
-  { id: 'C0ALERTS', name: 'treasury-alerts', topic: 'Failure alerts from the poller (every 10 s here)' },
-] as const;
+  { id: 'C0TREASURY', name: 'treasury', kind: 'public', slackName: 'treasury', members: [...EVERYONE, BOT_USER_ID], topic: 'Ask the bot: type /treasury help' },
+  // The bot is not invited here: it joins the alert channel itself at start-up (conversations.join).
+  { id: 'C0ALERTS', name: 'treasury-alerts', kind: 'public', slackName: 'treasury-alerts', members: [...EVERYONE], topic: 'Failure alerts from the poller (every 10 s here)' },
+  {
+    id: 'C0TREASURYOPS',
+    name: 'treasury-ops',
+    kind: 'private',
+    slackName: 'privategroup',
+    members: [...TREASURY_TEAM, BOT_USER_ID],
+    topic: 'Private channel of the treasury team (Riley, Avery and the bot)',
+  },
+  ...USERS.map((u) => ({
+    id: `D0${u.name.toUpperCase()}BOT`,
+    name: 'treasury',
+    kind: 'im' as const,
+    slackName: 'directmessage',
+    members: [u.id, BOT_USER_ID],
+    topic: `${u.displayName}'s direct message with the bot: only the two of them see it`,
+  })),
+] as const satisfies ReadonlyArray<{ id: string; name: string; kind: 'public' | 'private' | 'im'; slackName: string; members: readonly string[]; topic: string }>;
+
+/** Whether a person is in a conversation (and so sees it in the sidebar and may type in it). */
+function isIn(channel: { members: readonly string[] }, userId: string): boolean {
+  return channel.members.includes(userId);
+}
 
 export const HINTS = [
   '/treasury help',
@@ -84,7 +117,15 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     cleanups.push(() => simulator.close());
     const botToken = `xoxb-local-${randomBytes(8).toString('hex')}`;
     const signingSecret = randomBytes(16).toString('hex');
-    const slack = await startSlackStandIn({ botToken, now: nowMs, teamId: TEAM.id, teamName: TEAM.name, teamDomain: TEAM.domain });
+    const slack = await startSlackStandIn({
+      botToken,
+      botUserId: BOT_USER_ID,
+      now: nowMs,
+      teamId: TEAM.id,
+      teamName: TEAM.name,
+      teamDomain: TEAM.domain,
+      conversations: CHANNELS.map((c) => ({ id: c.id, name: c.kind === 'im' ? undefined : c.name, kind: c.kind, members: [...c.members] })),
+    });
     cleanups.push(() => slack.close());
 
     const [requester, approver] = USERS;
@@ -133,6 +174,8 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
 
     const person = (userId: string) => USERS.find((u) => u.id === userId);
     const channelOf = (channelId: string) => CHANNELS.find((c) => c.id === channelId);
+    // What Slack puts in a command or click from this conversation: its id and the name it sends for it.
+    const placeOf = (channel: (typeof CHANNELS)[number]) => ({ id: channel.id, name: channel.slackName });
 
     const server = await startWorkspaceServer({
       port: options.port ?? 3000,
@@ -141,7 +184,7 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       workspace: {
         team: { name: TEAM.name },
         users: USERS.map((u) => ({ id: u.id, name: u.displayName, title: u.title })),
-        channels: CHANNELS.map((c) => ({ id: c.id, name: c.name, topic: c.topic })),
+        channels: CHANNELS.map((c) => ({ id: c.id, name: c.name, kind: c.kind, members: [...c.members], topic: c.topic })),
         defaultUser: requester.id,
         defaultChannel: CHANNELS[0].id,
         hints: HINTS,
@@ -150,6 +193,7 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         const who = person(user);
         const where = channelOf(channel);
         if (!who || !where) throw new Error('unknown user or channel');
+        if (!isIn(where, who.id)) throw new Error(`${who.displayName} is not in that conversation.`);
         const [command, ...rest] = text.trim().split(/\s+/);
         timeline.addTyped(where.id, who.id, text.trim());
         if (command !== '/treasury') {
@@ -158,13 +202,14 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         }
         const responseUrl = slack.createResponseUrl();
         targets.set(responseUrl, { channel: where.id, userId: who.id });
-        await sendToBot(slashCommandBody(team, who, where, '/treasury', rest.join(' '), responseUrl), { channel: where.id, userId: who.id });
+        await sendToBot(slashCommandBody(team, who, placeOf(where), '/treasury', rest.join(' '), responseUrl), { channel: where.id, userId: who.id });
       },
       async action({ user, entryId, blockId, actionId, value }) {
         const who = person(user);
         const entry = timeline.find(entryId);
         const where = entry && channelOf(entry.channel);
         if (!who || !entry || !where) throw new Error('That message is gone.');
+        if (!isIn(where, who.id)) throw new Error(`${who.displayName} is not in that conversation.`);
         if (entry.ephemeral && entry.userId !== who.id) throw new Error('That message is not yours.');
         const responseUrl = slack.createResponseUrl({ channel: where.id, ts: entry.ts });
         targets.set(responseUrl, { channel: where.id, userId: who.id });
@@ -176,9 +221,13 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
           ...(value !== undefined ? { value } : {}),
           message: { ts: entry.ts, ephemeral: entry.ephemeral, ...(entry.text !== undefined ? { text: entry.text } : {}), ...(entry.blocks ? { blocks: entry.blocks } : {}) },
         };
-        await sendToBot(blockActionsBody(team, who, where, click, slack.botUserId, responseUrl), { channel: where.id, userId: who.id });
+        await sendToBot(blockActionsBody(team, who, placeOf(where), click, slack.botUserId, responseUrl), { channel: where.id, userId: who.id });
       },
       controls: createControls({ simulator, slack, shiftClock: (ms) => (offsetMs += ms) }),
+      isMember: (userId, channelId) => {
+        const channel = channelOf(channelId);
+        return channel !== undefined && isIn(channel, userId);
+      },
     });
     cleanups.push(() => server.close());
 

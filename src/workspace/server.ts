@@ -35,6 +35,8 @@ export interface WorkspaceServerOptions {
   command(request: z.infer<typeof CommandRequest>): Promise<void>;
   action(request: z.infer<typeof ActionRequest>): Promise<void>;
   controls: Control[];
+  /** Whether a person is in a conversation: the timeline shows them only theirs (a private channel, their own DM). */
+  isMember?(userId: string, channelId: string): boolean;
 }
 
 export interface WorkspaceServer {
@@ -71,7 +73,8 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
     if (req.method === 'GET' && url.pathname === '/api/workspace') return sendJson(res, 200, options.workspace);
     if (req.method === 'GET' && url.pathname === '/api/timeline') {
       const user = url.searchParams.get('user') ?? '';
-      return sendJson(res, 200, { version: timeline.version, entries: timeline.visibleTo(user) });
+      const entries = timeline.visibleTo(user).filter((entry) => options.isMember?.(user, entry.channel) ?? true);
+      return sendJson(res, 200, { version: timeline.version, entries });
     }
     if (req.method === 'GET' && url.pathname === '/api/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });

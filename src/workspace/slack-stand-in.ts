@@ -22,6 +22,32 @@ export interface SlackStandInOptions {
   now?: () => number;
   /** Block text past which chat methods answer `msg_blocks_too_long` (default: block-kit-validation's limit). */
   maxBlocksTextChars?: number;
+  /**
+   * The conversations the workspace has, with their members (see {@link ConversationSpec}). A declared conversation
+   * is strict: the bot posts only where Slack would let it. Any other channel id is a public channel that every
+   * person is in and the bot is not (chat:write.public lets it post there), so tests that name no conversation
+   * keep working.
+   */
+  conversations?: ConversationSpec[];
+  /**
+   * Whether the bot has the `chat:write.public` scope (default true, as the manifests ask for it). Without it,
+   * posting in a public channel the bot is not in answers `not_in_channel`.
+   */
+  chatWritePublic?: boolean;
+}
+
+/** The four kinds of Slack conversation: public and private channels, 1:1 DMs (`im`) and group DMs (`mpim`). */
+export type ConversationKind = 'public' | 'private' | 'im' | 'mpim';
+
+/** A conversation of the stand-in's workspace; put the bot's user id among `members` when the bot is in it. */
+export interface ConversationSpec {
+  id: string;
+  /** Channels have names; DMs have none (Slack calls group DMs `mpdm-…`). */
+  name?: string;
+  kind: ConversationKind;
+  members: string[];
+  /** An archived conversation takes no new messages (`is_archived`). */
+  archived?: boolean;
 }
 
 /** One Web API call as the stand-in received it (the token is never kept). */
@@ -47,14 +73,34 @@ export interface StoredMessage {
   text: string | undefined;
   blocks: unknown[] | undefined;
   attachments: unknown[] | undefined;
+  /** Slack message metadata (`event_type`, `event_payload`) as posted or last updated; absent when none was given. */
+  metadata: MessageMetadata | undefined;
   history: MessageVersion[];
+}
+
+/** Message metadata as Slack keeps it: an app-defined event type and a JSON object. */
+export interface MessageMetadata {
+  event_type: string;
+  event_payload: Record<string, unknown>;
 }
 
 /**
  * A failure to inject: a Slack error answered with HTTP 200, an HTTP status (429 gets `Retry-After`, 1 s unless
  * given), or a delay after which the call is answered normally.
  */
-export type InjectedFailure = { error: string } | { status: number; retryAfter?: number } | { delayMs: number };
+export type InjectedFailure =
+  | { error: string }
+  /** `error` names Slack's error in the body (a response_url answers 400 `invalid_blocks`, for instance). */
+  | { status: number; retryAfter?: number; error?: string }
+  | { delayMs: number }
+  /**
+   * The call is carried out (a message is posted) and its answer comes late (`lateAnswerMs`) or never (`dropAnswer`:
+   * the connection is cut after the work is done): what a client sees when Slack's answer is lost on the way back.
+   */
+  | { lateAnswerMs: number }
+  | { dropAnswer: true }
+  /** The connection is reset before anything is done or answered: a network failure as the client sees it. */
+  | { reset: true };
 
 /** The message a button was clicked in: its response_url may replace or delete that message, and only that one. */
 export interface ResponseUrlOrigin {
@@ -137,12 +183,20 @@ export interface SlackStandIn {
   waitForCalls(method: string, count: number, timeoutMs?: number): Promise<RecordedCall[]>;
   /** Resolves with the posts to `url` once there are at least `count`. */
   waitForResponses(url: string, count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
-  /** Forgets calls, messages, response_urls and pending failures. */
+  /** Forgets calls, messages, response_urls and pending failures; conversations go back to the options' list. */
   reset(): void;
   /** Calls `listener` with every {@link StandInEvent}; returns the unsubscribe function. */
   onEvent(listener: (event: StandInEvent) => void): () => void;
   /** Where `apps.connections.open` sends Socket Mode clients (set by the Socket Mode stand-in). */
   setSocketModeUrl(url: string): void;
+  /** Declares a conversation (or replaces the one with its id); `reset()` goes back to the options' list. */
+  addConversation(spec: ConversationSpec): void;
+  /** Sets who is in a declared conversation (the bot too, by its user id); an undeclared id becomes a public channel. */
+  setMembers(channelId: string, members: string[]): void;
+  /** Whether `userId` (a person, or the bot's user id) is in the conversation, as the stand-in's rules see it. */
+  isMember(channelId: string, userId: string): boolean;
+  /** The conversation's kind: declared, or `public` for any other id (undefined only for an empty id). */
+  conversationKind(channelId: string): ConversationKind | undefined;
   close(): Promise<void>;
 }
 
@@ -181,15 +235,82 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     events.emit('event', event);
   };
   const closing = new AbortController();
+
+  /*
+   * Conversations and who is in them. Slack's rules ("Where a bot may post" in STACK-NOTES; the chat.postMessage,
+   * chat.postEphemeral and conversations.* references): `chat:write.public` lets the bot post in a public channel it
+   * is not in, and nowhere else. A private channel, DM or group DM the bot is not in is one it cannot see at all, so
+   * Slack answers `channel_not_found` ("Value passed for channel was invalid"), exactly as for an id that does not
+   * exist: the bot cannot tell the two apart. `not_in_channel` is the answer for a public channel the bot is not in
+   * when the app lacks `chat:write.public`. An id no one declared is a public channel that every person is in and
+   * the bot is not: tests that name no conversation keep working, and declared conversations are strict.
+   */
+  interface Conversation {
+    id: string;
+    name: string | undefined;
+    kind: ConversationKind;
+    members: Set<string>;
+    /** Every person is in it (an undeclared public channel the bot joined). */
+    everyone: boolean;
+    archived: boolean;
+  }
+  const conversations = new Map<string, Conversation>();
+  const chatWritePublic = options.chatWritePublic ?? true;
+  const declare = (spec: ConversationSpec): void => {
+    conversations.set(spec.id, { id: spec.id, name: spec.name, kind: spec.kind, members: new Set(spec.members), everyone: false, archived: spec.archived ?? false });
+  };
+  const declareFromOptions = (): void => {
+    conversations.clear();
+    for (const spec of options.conversations ?? []) declare(spec);
+  };
+  declareFromOptions();
+  const conversationKind = (channelId: string): ConversationKind | undefined =>
+    channelId === '' ? undefined : (conversations.get(channelId)?.kind ?? 'public');
+  const isMember = (channelId: string, userId: string): boolean => {
+    const conversation = conversations.get(channelId);
+    if (conversation === undefined) return userId !== botUserId;
+    return conversation.members.has(userId) || (conversation.everyone && userId !== botUserId);
+  };
+  // A public channel is visible to the bot whether it is in it or not; anything else only to its members.
+  const botCanSee = (channelId: string): boolean => conversationKind(channelId) === 'public' || isMember(channelId, botUserId);
+  /** Why the bot may not post a message in `channel`, as Slack answers; undefined when it may. */
+  const refusePosting = (channel: string | undefined): ApiAnswer | undefined => {
+    if (channel === undefined || channel === '' || !botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
+    if (!chatWritePublic && !isMember(channel, botUserId)) return { ok: false, error: 'not_in_channel' };
+    if (conversations.get(channel)?.archived === true) return { ok: false, error: 'is_archived' };
+    return undefined;
+  };
+  /** A conversation object as conversations.info and conversations.join return it (the fields apps read). */
+  const conversationObject = (channelId: string): Args => {
+    const conversation = conversations.get(channelId);
+    const kind = conversation?.kind ?? 'public';
+    const isChannel = kind === 'public' || kind === 'private';
+    const members = conversation === undefined ? [] : [...conversation.members];
+    return {
+      id: channelId,
+      ...(isChannel ? { name: conversation?.name ?? channelId.toLowerCase() } : kind === 'mpim' && conversation?.name ? { name: conversation.name } : {}),
+      is_channel: isChannel,
+      is_group: false,
+      is_im: kind === 'im',
+      is_mpim: kind === 'mpim',
+      is_private: kind !== 'public',
+      is_archived: conversation?.archived ?? false,
+      is_member: isMember(channelId, botUserId),
+      // A DM names the person on the other side.
+      ...(kind === 'im' ? { user: members.find((m) => m !== botUserId) } : {}),
+    };
+  };
+
   let tsCounter = 0;
   let urlCounter = 0;
   let baseUrl = '';
 
   // Unique, increasing and shaped like Slack's ("1732200000.000100").
+  // Slack's ts is the posting time in microseconds ("1732200000.000100"): conversations.history's oldest/latest
+  // filter on it, so it follows the stand-in's clock, kept unique and increasing.
   const nextTs = (): string => {
-    tsCounter += 100;
-    const seconds = 1732200000 + Math.floor(tsCounter / 1_000_000);
-    return `${seconds}.${String(tsCounter % 1_000_000).padStart(6, '0')}`;
+    tsCounter = Math.max(tsCounter + 100, Math.floor(clock()) * 1000);
+    return `${Math.floor(tsCounter / 1_000_000)}.${String(tsCounter % 1_000_000).padStart(6, '0')}`;
   };
 
   const takeFailure = (method: string): InjectedFailure | undefined => {
@@ -236,17 +357,20 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     }),
     'chat.postMessage': (args) => {
       const channel = asString(args.channel);
-      if (channel === undefined || channel === '') return { ok: false, error: 'channel_not_found' };
+      const refusedPlace = refusePosting(channel);
+      if (refusedPlace !== undefined || channel === undefined) return refusedPlace ?? { ok: false, error: 'channel_not_found' };
       const refused = refuseContent('chat.postMessage', args);
       if (refused !== undefined) return refused;
       const content = messageContent(args);
       if (content.text === undefined && content.blocks === undefined && content.attachments === undefined) {
         return { ok: false, error: 'no_text' };
       }
+      const metadata = readMetadata(args.metadata);
+      if (metadata === 'invalid') return { ok: false, error: 'invalid_metadata_format' };
       const ts = nextTs();
       const threadTs = asString(args.thread_ts);
       const at = clock();
-      stored.push({ channel, ts, threadTs, ...content, history: [{ ...content, at }] });
+      stored.push({ channel, ts, threadTs, ...content, metadata, history: [{ ...content, at }] });
       emit({ type: 'message', channel, ts, threadTs, text: content.text, blocks: content.blocks });
       return { ok: true, channel, ts, message: slackMessage(content, ts, threadTs) };
     },
@@ -254,6 +378,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       const channel = asString(args.channel);
       const ts = asString(args.ts);
       if (channel === undefined || ts === undefined) return { ok: false, error: 'message_not_found' };
+      if (!botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
       const message = findMessage(channel, ts);
       if (message === undefined) return { ok: false, error: 'message_not_found' };
       const refused = refuseContent('chat.update', args);
@@ -269,14 +394,67 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       return { ok: true, channel, ts, text: message.text ?? '', message: slackMessage(current, ts, message.threadTs) };
     },
     'chat.postEphemeral': (args) => {
-      if (asString(args.channel) === undefined) return { ok: false, error: 'channel_not_found' };
-      if (asString(args.user) === undefined) return { ok: false, error: 'user_not_in_channel' };
+      const channel = asString(args.channel);
+      const refusedPlace = refusePosting(channel);
+      if (refusedPlace !== undefined || channel === undefined) return refusedPlace ?? { ok: false, error: 'channel_not_found' };
+      // "user_not_in_channel: Intended recipient is not in the specified channel."
+      const user = asString(args.user);
+      if (user === undefined || !isMember(channel, user)) return { ok: false, error: 'user_not_in_channel' };
       const refused = refuseContent('chat.postEphemeral', args);
       if (refused !== undefined) return refused;
       const ts = nextTs();
       const content = messageContent(args);
       emit({ type: 'ephemeral', channel: asString(args.channel)!, user: asString(args.user)!, ts, text: content.text, blocks: content.blocks });
       return { ok: true, message_ts: ts };
+    },
+    // Top-level messages, newest first, as Slack pages them (a thread's replies are not in a channel's history).
+    'conversations.history': (args) => {
+      const channel = asString(args.channel) ?? '';
+      const refused = refuseHistory(channel);
+      if (refused !== undefined) return refused;
+      const inChannel = stored.filter((m) => m.channel === channel && (m.threadTs === undefined || m.threadTs === m.ts));
+      return historyPage(inChannel.reverse(), args);
+    },
+    // A thread: its parent first, then the replies oldest first.
+    'conversations.replies': (args) => {
+      const channel = asString(args.channel) ?? '';
+      const refused = refuseHistory(channel);
+      if (refused !== undefined) return refused;
+      const parentTs = asString(args.ts);
+      const parent = parentTs === undefined ? undefined : findMessage(channel, parentTs);
+      if (parent === undefined) return { ok: false, error: 'thread_not_found' };
+      const replies = stored.filter((m) => m.channel === channel && m.threadTs === parent.ts && m.ts !== parent.ts);
+      return historyPage([parent, ...replies], args);
+    },
+    /*
+     * conversations.join: "Joins an existing conversation", public channels only (channels:join). Any other kind
+     * answers `method_not_supported_for_channel_type`; one the bot cannot see, `channel_not_found`. Joining a
+     * channel the bot is already in succeeds with Slack's `already_in_channel` warning.
+     */
+    'conversations.join': (args) => {
+      const channel = asString(args.channel) ?? '';
+      if (channel === '' || !botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
+      if (conversationKind(channel) !== 'public') return { ok: false, error: 'method_not_supported_for_channel_type' };
+      const existing = conversations.get(channel);
+      if (existing?.archived === true) return { ok: false, error: 'is_archived' };
+      const already = isMember(channel, botUserId);
+      if (existing === undefined) {
+        conversations.set(channel, { id: channel, name: undefined, kind: 'public', members: new Set([botUserId]), everyone: true, archived: false });
+      } else {
+        existing.members.add(botUserId);
+      }
+      changes.emit('change');
+      return {
+        ok: true,
+        channel: conversationObject(channel),
+        ...(already ? { warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } } : {}),
+      };
+    },
+    // conversations.info: what the bot may know of a conversation it can see.
+    'conversations.info': (args) => {
+      const channel = asString(args.channel) ?? '';
+      if (channel === '' || !botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
+      return { ok: true, channel: conversationObject(channel) };
     },
     'views.publish': (args) => {
       const view = isRecord(args.view) ? args.view : {};
@@ -285,6 +463,40 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         view: { id: `V${randomBytes(5).toString('hex').toUpperCase()}`, team_id: teamId, type: 'home', ...view },
       };
     },
+  };
+
+  // Reading a conversation needs the bot in it (channels:history / groups:history read only where it is a member).
+  const refuseHistory = (channel: string): ApiAnswer | undefined => {
+    if (channel === '' || conversationKind(channel) === undefined) return { ok: false, error: 'channel_not_found' };
+    if (!isMember(channel, botUserId)) return { ok: false, error: 'not_in_channel' };
+    return undefined;
+  };
+
+  /**
+   * One page of messages in the order given, within `oldest`/`latest` (exclusive unless `inclusive`), `limit`
+   * per page (default 100, at most 999) and a cursor; metadata only with `include_all_metadata`, as Slack does.
+   */
+  const historyPage = (messages: StoredMessage[], args: Args): ApiAnswer => {
+    const inclusive = asBoolean(args.inclusive) === true;
+    const oldest = asString(args.oldest);
+    const latest = asString(args.latest);
+    const after = (ts: string, bound: string) => (inclusive ? tsCompare(ts, bound) >= 0 : tsCompare(ts, bound) > 0);
+    const before = (ts: string, bound: string) => (inclusive ? tsCompare(ts, bound) <= 0 : tsCompare(ts, bound) < 0);
+    const inRange = messages.filter((m) => (oldest === undefined || after(m.ts, oldest)) && (latest === undefined || before(m.ts, latest)));
+    const limit = Math.min(999, Math.max(1, Number(asString(args.limit) ?? 100) || 100));
+    const start = Number(/^offset:(\d+)$/.exec(asString(args.cursor) ?? '')?.[1] ?? 0);
+    const page = inRange.slice(start, start + limit);
+    const more = start + limit < inRange.length;
+    const withMetadata = asBoolean(args.include_all_metadata) === true;
+    return {
+      ok: true,
+      messages: page.map((m) => ({
+        ...slackMessage(m, m.ts, m.threadTs),
+        ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
+      })),
+      has_more: more,
+      ...(more ? { response_metadata: { next_cursor: `offset:${start + limit}` } } : { response_metadata: { next_cursor: '' } }),
+    };
   };
 
   const slackMessage = (content: MessageContent, ts: string, threadTs: string | undefined): Args => ({
@@ -315,7 +527,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     changes.emit('change');
 
     const failure = takeFailure(method);
-    if (failure !== undefined && !(await applyFailure(failure, res))) return;
+    // A lost or late answer comes after the work is done; every other failure comes instead of it.
+    const lostAnswer = failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
+    if (failure !== undefined && lostAnswer === undefined && !(await applyFailure(failure, res))) return;
 
     // apps.connections.open is the one method called with the app-level token.
     const expectedToken = method === 'apps.connections.open' ? options.appToken : options.botToken;
@@ -324,7 +538,13 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       if (token !== expectedToken) return sendJson(res, 200, { ok: false, error: 'invalid_auth' });
     }
     const handler = handlers[method];
-    sendJson(res, 200, handler !== undefined ? handler(args) : { ok: true });
+    const answer = handler !== undefined ? handler(args) : { ok: true };
+    if (lostAnswer !== undefined && 'dropAnswer' in lostAnswer) {
+      res.socket?.destroy();
+      return;
+    }
+    if (lostAnswer !== undefined && 'lateAnswerMs' in lostAnswer) await sleep(lostAnswer.lateAnswerMs, closing.signal);
+    sendJson(res, 200, answer);
   };
 
   const handleResponseUrl = async (url: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
@@ -400,18 +620,23 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
 
   // Returns true when the request should go on to be answered normally (after a delay).
   const applyFailure = async (failure: InjectedFailure, res: ServerResponse): Promise<boolean> => {
+    if ('reset' in failure) {
+      res.socket?.destroy();
+      return false;
+    }
     if ('delayMs' in failure) {
       await sleep(failure.delayMs, closing.signal);
       return !res.destroyed;
     }
-    if ('error' in failure) {
+    if ('error' in failure && !('status' in failure)) {
       sendJson(res, 200, { ok: false, error: failure.error });
       return false;
     }
+    if (!('status' in failure)) return true;
     const headers: Record<string, string> = {};
     const retryAfter = failure.retryAfter ?? (failure.status === 429 ? 1 : undefined);
     if (retryAfter !== undefined) headers['retry-after'] = String(retryAfter);
-    const error = failure.status === 429 ? 'ratelimited' : 'internal_error';
+    const error = failure.error ?? (failure.status === 429 ? 'ratelimited' : 'internal_error');
     sendJson(res, failure.status, { ok: false, error }, headers);
     return false;
   };
@@ -558,6 +783,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       responseLog.clear();
       responseUrls.clear();
       failures.clear();
+      declareFromOptions();
     },
     onEvent: (listener) => {
       events.on('event', listener);
@@ -566,6 +792,18 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     setSocketModeUrl: (url) => {
       socketModeUrl = url;
     },
+    addConversation: (spec) => {
+      declare(spec);
+      changes.emit('change');
+    },
+    setMembers: (channelId, members) => {
+      const conversation = conversations.get(channelId);
+      if (conversation === undefined) declare({ id: channelId, kind: 'public', members });
+      else conversation.members = new Set(members);
+      changes.emit('change');
+    },
+    isMember,
+    conversationKind,
     close: () =>
       new Promise<void>((resolve, reject) => {
         closing.abort();
@@ -679,4 +917,20 @@ function asBoolean(value: unknown): boolean | undefined {
 
 function truncate(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Message metadata as chat.postMessage takes it: an object with a string `event_type` and an object `event_payload`. */
+function readMetadata(value: unknown): MessageMetadata | undefined | 'invalid' {
+  if (value === undefined) return undefined;
+  const parsed: unknown = typeof value === 'string' ? parseJsonOrUndefined(value) : value;
+  if (!isRecord(parsed) || typeof parsed.event_type !== 'string' || parsed.event_type === '' || !isRecord(parsed.event_payload)) return 'invalid';
+  return { event_type: parsed.event_type, event_payload: parsed.event_payload };
+}
+
+/** Orders two Slack timestamps ("seconds.micros") by time. */
+function tsCompare(a: string, b: string): number {
+  const [aSeconds = '0', aMicros = '0'] = a.split('.');
+  const [bSeconds = '0', bMicros = '0'] = b.split('.');
+  const bySeconds = Number(aSeconds) - Number(bSeconds);
+  return bySeconds !== 0 ? bySeconds : Number(aMicros.padEnd(6, '0')) - Number(bMicros.padEnd(6, '0'));
 }

@@ -284,7 +284,8 @@ describe('help (help.ts)', () => {
   it('buildHelp lists every subcommand with an example', () => {
     const text = visible(buildHelp());
     expect(text).toContain('Treasury bot');
-    expect(text).toContain('• `/treasury balance <asset>` — one asset, e.g. `balance USDT@BSC`');
+    // mrkdwn: the placeholder is escaped, so Slack shows `<asset>` instead of reading it as a link.
+    expect(text).toContain('• `/treasury balance &lt;asset&gt;` — one asset, e.g. `balance USDT@BSC`');
     expect(text).toContain('• `/treasury alerts` — the failure-alert poller');
     expect(text).toContain('`--expires 2h` (at most 24h)');
   });

@@ -32,25 +32,25 @@ describe('alert poster and Retry-After', () => {
     const clock = { ms: 1_000_000 };
     const { poster: alerts, sleeps } = poster(clock);
     slack.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
-    const first = await alerts.post('C_ALERTS', { text: 'first' }).catch((error: unknown) => error);
+    const first = await alerts.post('C_ALERTS', { text: 'first' }, { key: 'k' }).catch((error: unknown) => error);
     expect(describeSlackError(first)).toBe('ratelimited (retry after 30 s)');
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
 
     // Six polls within the next 10 seconds: none of them reaches Slack.
     for (let i = 0; i < 6; i++) {
       clock.ms += 1_600;
-      const error = await alerts.post('C_ALERTS', { text: `retry ${i}` }).catch((e: unknown) => e);
+      const error = await alerts.post('C_ALERTS', { text: `retry ${i}` }, { key: 'k' }).catch((e: unknown) => e);
       expect(describeSlackError(error)).toMatch(/^ratelimited \(waiting \d+ s more, as Slack asked\)$/);
     }
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
 
     // Another channel is not held back.
-    await alerts.post('C_OTHER', { text: 'other channel' });
+    await alerts.post('C_OTHER', { text: 'other channel' }, { key: 'k' });
     expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
 
     // Once the 30 s have passed, the alert goes out.
     clock.ms += 30_000;
-    await alerts.post('C_ALERTS', { text: 'after the wait' });
+    await alerts.post('C_ALERTS', { text: 'after the wait' }, { key: 'k' });
     expect(slack.messages('C_ALERTS').map((m) => m.text)).toEqual(['after the wait']);
     // The poller never waits on Slack: the next poll is its retry.
     expect(sleeps).toEqual([]);
@@ -59,13 +59,15 @@ describe('alert poster and Retry-After', () => {
   it('a 503 or a timeout fails the post at once, with one call, and link previews are off', async () => {
     const { poster: alerts, sleeps } = poster({ ms: 0 });
     slack.failNext('chat.postMessage', { status: 503 });
-    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'a' }).catch((e: unknown) => e))).toBe('HTTP 503');
+    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'a' }, { key: 'k' }).catch((e: unknown) => e))).toBe('HTTP 503');
     slack.failNext('chat.postMessage', { delayMs: 3_000 });
-    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'b' }).catch((e: unknown) => e))).toBe('timeout');
+    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'b' }, { key: 'k' }).catch((e: unknown) => e))).toBe('timeout');
     expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
     expect(sleeps).toEqual([]);
 
-    await alerts.post('C_ALERTS', { text: 'c' });
+    await alerts.post('C_ALERTS', { text: 'c' }, { key: 'k' });
     expect(slack.callsOf('chat.postMessage')[2]?.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
+    // Every alert carries its key in Slack message metadata, so a post whose answer is lost can be found.
+    expect(slack.callsOf('chat.postMessage')[2]?.args.metadata).toEqual({ event_type: 'treasury_alert', event_payload: { key: 'k' } });
   });
 });

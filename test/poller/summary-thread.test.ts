@@ -111,6 +111,7 @@ describe('a summary and its thread', () => {
       const d = deps();
       const poster = d.slack;
       d.slack = {
+        ...poster,
         post: async (channel, message, options) => {
           calls += 1;
           if (calls === 3) slack.failNext('chat.postMessage', { status: 500 });
@@ -153,6 +154,7 @@ describe('a summary and its thread', () => {
     const d = deps();
     const poster = d.slack;
     d.slack = {
+      ...poster,
       post: async (channel, message, options) => {
         calls += 1;
         if (calls === 2) slack.failNext('chat.postMessage', { status: 503 });

@@ -172,17 +172,12 @@ describe('Retry-After, per channel', () => {
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
 
     clock.ms += 10_000;
-    for (const attempt of [
-      gateway.post('C_BUSY', { text: 'b' }, { wait: false }),
-      gateway.post('C_BUSY', { text: 'c' }),
-      gateway.postEphemeral('C_BUSY', 'U1', { text: 'd' }),
-    ]) {
+    for (const attempt of [gateway.post('C_BUSY', { text: 'b' }, { wait: false }), gateway.post('C_BUSY', { text: 'c' })]) {
       const error = await failure(attempt);
       expect(error).toBeInstanceOf(SlackBackoffError);
       expect(describeSlackError(error)).toBe('ratelimited (waiting 20 s more, as Slack asked)');
     }
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
-    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(0);
 
     await gateway.post('C_OTHER', { text: 'elsewhere' });
     expect(slack.messages('C_OTHER')).toHaveLength(1);
@@ -202,6 +197,119 @@ describe('Retry-After, per channel', () => {
     await gateway.post('C_ALERTS', { text: 'quote' });
     expect(sleeps).toEqual([2_000]);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+  });
+});
+
+describe('rate limits scoped as Slack scopes them', () => {
+  // chat.postMessage is limited per channel; chat.update, chat.postEphemeral and every other method per method for
+  // the workspace. A 429 holds back exactly what Slack limited, nothing else.
+  it('a 429 on chat.postMessage holds back that channel only: an edit, a private message and other channels go out', async () => {
+    const { gateway } = gatewayRig({ policy: { maxWaitMs: 1_000 } });
+    const ts = await gateway.post('C_BUSY', { text: 'v1' });
+    slack.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
+    await failure(gateway.post('C_BUSY', { text: 'too soon' }));
+    await gateway.update('C_BUSY', ts, { text: 'v2' });
+    await gateway.postEphemeral('C_BUSY', 'U1', { text: 'just for you' });
+    await gateway.post('C_OTHER', { text: 'elsewhere' });
+    expect(slack.messages('C_BUSY').map((m) => m.text)).toEqual(['v2']);
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
+    expect(slack.messages('C_OTHER')).toHaveLength(1);
+    expect(await failure(gateway.post('C_BUSY', { text: 'still too soon' }, { wait: false }))).toBeInstanceOf(SlackBackoffError);
+  });
+
+  it('a 429 on chat.update holds back every edit, in any channel, and nothing else', async () => {
+    const { gateway } = gatewayRig({ policy: { maxWaitMs: 1_000 } });
+    const a = await gateway.post('C_A', { text: 'a1' });
+    const b = await gateway.post('C_B', { text: 'b1' });
+    slack.failNext('chat.update', { status: 429, retryAfter: 30 });
+    await failure(gateway.update('C_A', a, { text: 'a2' }));
+    // Per method for the workspace: an edit elsewhere waits too, and never reaches Slack meanwhile.
+    expect(await failure(gateway.update('C_B', b, { text: 'b2' }))).toBeInstanceOf(SlackBackoffError);
+    expect(slack.callsOf('chat.update')).toHaveLength(1);
+    await gateway.post('C_A', { text: 'a new message' });
+    await gateway.postEphemeral('C_A', 'U1', { text: 'private' });
+    expect(slack.messages('C_A').map((m) => m.text)).toEqual(['a1', 'a new message']);
+  });
+
+  it('a 429 on chat.postEphemeral holds back private messages everywhere, and neither posts nor edits', async () => {
+    const { gateway, clock } = gatewayRig({ policy: { maxWaitMs: 1_000 } });
+    const ts = await gateway.post('C_A', { text: 'v1' });
+    slack.failNext('chat.postEphemeral', { status: 429, retryAfter: 10 });
+    await failure(gateway.postEphemeral('C_A', 'U1', { text: 'one' }));
+    expect(await failure(gateway.postEphemeral('C_B', 'U2', { text: 'two' }))).toBeInstanceOf(SlackBackoffError);
+    await gateway.update('C_A', ts, { text: 'v2' });
+    await gateway.post('C_B', { text: 'b' });
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
+    clock.ms += 10_000;
+    await gateway.postEphemeral('C_B', 'U2', { text: 'two, later' });
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(2);
+  });
+});
+
+describe('content Slack refuses is sent again as plain text', () => {
+  const quote = {
+    text: 'Swap quote: 1,000 USDT → about 999.5 USDC · waiting for approval · quote q-1',
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: 'Swap USDT → USDC' } },
+      { type: 'section', fields: [{ type: 'mrkdwn', text: '*Requested by*\n<@U0RILEY>' }] },
+      { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Approve' }, action_id: 'swap_approve', value: 'q-1' }] },
+    ],
+  } as const;
+
+  it.each(['invalid_blocks', 'msg_too_long', 'msg_blocks_too_long', 'invalid_attachments'])('a post refused with %s arrives as plain text with its facts', async (code) => {
+    const { gateway, logs } = gatewayRig();
+    slack.failNext('chat.postMessage', { error: code });
+    const ts = await gateway.post('C_DESK', quote as never);
+    const [message] = slack.messages('C_DESK');
+    expect(message?.ts).toBe(ts);
+    expect(message?.blocks).toBeUndefined();
+    expect(message?.text).toContain('1,000 USDT → about 999.5 USDC');
+    expect(message?.text).toContain('<@U0RILEY>');
+    expect(message?.text).toContain('its buttons are missing');
+    expect(logs.join('\n')).toContain(code);
+  });
+
+  it('an edit refused for its blocks replaces the message with plain text and removes the old blocks (and buttons)', async () => {
+    const { gateway } = gatewayRig();
+    const ts = await gateway.post('C_DESK', quote as never);
+    slack.failNext('chat.update', { error: 'invalid_blocks' });
+    await gateway.update('C_DESK', ts, { ...quote, text: 'Swap quote: approved by <@U0AVERY>' } as never);
+    const [message] = slack.messages('C_DESK');
+    expect(message?.text).toContain('approved by <@U0AVERY>');
+    expect(message?.blocks).toEqual([]);
+  });
+
+  it('a private message refused for its blocks arrives as plain text', async () => {
+    const { gateway } = gatewayRig();
+    slack.failNext('chat.postEphemeral', { error: 'invalid_blocks' });
+    await gateway.postEphemeral('C_DESK', 'U1', quote as never);
+    const calls = slack.callsOf('chat.postEphemeral');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.args.blocks).toBeUndefined();
+    expect(calls[1]?.args.text).toContain('quote q-1');
+  });
+
+  it('a message that was plain text already is not sent twice: Slack\'s refusal comes back', async () => {
+    const { gateway } = gatewayRig();
+    slack.failNext('chat.postMessage', { error: 'msg_too_long' });
+    expect(describeSlackError(await failure(gateway.post('C_DESK', { text: 'short' })))).toBe('msg_too_long');
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('a response_url that refuses the blocks (400 invalid_blocks) gets the same reply as plain text, on the same url', async () => {
+    const { gateway, logs } = gatewayRig();
+    const url = slack.createResponseUrl();
+    // Two buttons with one action_id in one actions block: Slack's invalid_blocks.
+    const approve = quote.blocks[2].elements[0];
+    const refused = { response_type: 'ephemeral' as const, ...quote, blocks: [...quote.blocks.slice(0, 2), { type: 'actions', elements: [approve, approve] }] };
+    await gateway.respond(url, refused as never, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(slack.rejections).toMatchObject([{ target: url, error: 'invalid_blocks' }]);
+    const [reply] = slack.responses(url);
+    expect(reply?.responseType).toBe('ephemeral');
+    expect(reply?.blocks).toBeUndefined();
+    expect(reply?.text).toContain('1,000 USDT → about 999.5 USDC');
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(0);
+    expect(logs.join('\n')).toContain('HTTP 400 (invalid_blocks)');
   });
 });
 

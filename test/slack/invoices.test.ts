@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
-import { ask, click } from '../support/slack.js';
+import { ask, share, type Answer } from '../support/slack.js';
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -116,19 +116,34 @@ describe('invoice lookup', () => {
 
   it('shares the payment link in the channel on request', async () => {
     const mine = await ask(stack, `invoice ${stack.simulator.ids.invoices.usdOnly}`, { userId: 'U0OPS' });
-    const shared = await click(stack, mine, 'share_in_channel', { userId: 'U0OPS' });
-    expect(shared.reply.responseType).toBe('in_channel');
+    const shared = await share(stack, mine, { userId: 'U0OPS' });
     expect(shared.text).toContain('*Payment page:*');
     expect(shared.text).toContain('shared by <@U0OPS>');
   });
 });
+
+/** The reply's mrkdwn: the notification text and every mrkdwn text object (Slack parses markup only there). */
+function mrkdwnOf(answer: Answer): string {
+  const texts: string[] = [answer.reply.text ?? ''];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (typeof value !== 'object' || value === null) return;
+    const v = value as Record<string, unknown>;
+    if (v.type === 'mrkdwn' && typeof v.text === 'string') texts.push(v.text);
+    Object.values(v).forEach(walk);
+  };
+  walk(answer.reply.blocks);
+  return texts.join('\n');
+}
 
 describe('escaping what we did not write', () => {
   it('a product title with a channel mention and a fake link is shown as text', async () => {
     const answer = await ask(stack, 'invoice $5 <!channel> <http://evil.example|click here> --data "<@U0BOSS> &"');
     const [call] = createCalls('createInvoice');
     expect(call?.body).toMatchObject({ productTitle: '<!channel> <http://evil.example|click here>', extraData: '<@U0BOSS> &' });
-    const everything = JSON.stringify(answer.reply.body);
+    // plain_text (the header) shows it literally, as typed: Slack never parses markup there.
+    expect(answer.text).toContain('Invoice created: $5.00 — <!channel> <http://evil.example|click here>');
+    const everything = mrkdwnOf(answer);
     expect(everything).not.toContain('<!channel>');
     expect(everything).not.toContain('<http://evil.example');
     expect(everything).not.toContain('<@U0BOSS>');
@@ -139,7 +154,7 @@ describe('escaping what we did not write', () => {
   it('an invoice stored with a hostile title (made elsewhere) is escaped on lookup too', async () => {
     const invoice = stack.simulator.addInvoice({ productTitle: '<!here> pay <https://phish.example|now>', extraData: '<!everyone>' });
     const answer = await ask(stack, `invoice ${invoice.id}`);
-    const everything = JSON.stringify(answer.reply.body);
+    const everything = mrkdwnOf(answer);
     for (const live of ['<!here>', '<https://phish.example', '<!everyone>']) expect(everything).not.toContain(live);
   });
 });

@@ -58,9 +58,11 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
     expect(reply?.responseType).toBe('ephemeral');
   });
 
-  it('serves GET /healthz on PORT in Socket Mode too', async () => {
+  it('serves GET /healthz on PORT in Socket Mode too, saying the connection is open', async () => {
     const response = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, store: { kind: 'file', ok: true } });
+    const body = (await response.json()) as { since: string };
+    expect(body).toEqual({ ok: true, socket: 'connected', since: expect.any(String), reconnects: 0, store: { kind: 'file', ok: true } });
+    expect(new Date(body.since).toISOString()).toBe(body.since);
   });
 });

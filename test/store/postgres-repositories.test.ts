@@ -298,6 +298,23 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       expect(read.threadWork).toBeUndefined();
       expect(read.lastDelivery).toEqual({ at: AT.toISOString(), ok: true });
     }));
+
+    it('marks items and thread parts as being sent, keeps the mark across reads, and clears it', run(async ({ alerts }) => {
+      const attempt = { key: 'summary:withdrawal:1', since: AT.toISOString() };
+      await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1), outboxItem(2), outboxItem(3)));
+      await alerts.queueThreadWork(threadWork('1.1', 2));
+      await alerts.recordSending({ itemKeys: [outboxItem(1).key, outboxItem(3).key] }, attempt);
+      await alerts.recordSending({ threadTs: '1.1', part: 2 }, { key: 'thread:1.1:2', since: AT.toISOString() });
+      let read = await alerts.readAlerts();
+      expect(read.outbox).toEqual([{ ...outboxItem(1), sending: attempt }, outboxItem(2), { ...outboxItem(3), sending: attempt }]);
+      expect(read.threadWork?.[0]?.remaining.map((part) => part.sending?.key)).toEqual([undefined, 'thread:1.1:2']);
+      // A refusal clears the mark: the items are as they were queued.
+      await alerts.recordSending({ itemKeys: [outboxItem(1).key, outboxItem(3).key] }, undefined);
+      await alerts.recordSending({ threadTs: '1.1', part: 2 }, undefined);
+      read = await alerts.readAlerts();
+      expect(read.outbox).toEqual([outboxItem(1), outboxItem(2), outboxItem(3)]);
+      expect(read.threadWork).toEqual([threadWork('1.1', 2)]);
+    }));
   });
 });
 

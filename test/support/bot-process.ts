@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 // `npm test` builds first: this is the real entry point, run as a deployment would run it.
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
-/** A bot running as its own process (HTTP mode), so a crash is a real exit and not a test failure. */
+/** A bot running as its own process (HTTP or Socket Mode), so a crash is a real exit and not a test failure. */
 export interface BotProcess {
   child: ChildProcess;
-  /** `http://127.0.0.1:<port>/slack/events`. */
+  /** `http://127.0.0.1:<port>/slack/events` (HTTP mode; in Socket Mode only /healthz listens there). */
   eventsUrl: string;
   baseUrl: string;
   stderr(): string;
@@ -21,7 +21,10 @@ export interface BotProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `node dist/main.js` with exactly `env` (plus PATH, and PORT=0 / HOST=127.0.0.1 unless given). */
+/**
+ * Starts `node dist/main.js` with exactly `env` (plus PATH, and PORT=0 / HOST=127.0.0.1 unless given); resolves once
+ * it says where it listens (HTTP mode) or where /healthz is (Socket Mode, connected or still reconnecting).
+ */
 export function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
   const child = spawn(process.execPath, [MAIN], {
     cwd: mkdtempSync(join(tmpdir(), 'bot-')),
@@ -48,7 +51,8 @@ export function startBotProcess(env: Record<string, string>): Promise<BotProcess
     });
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      const port = /listening for Slack on port (\d+)/.exec(stderr)?.[1];
+      // Up to the character after the number: a chunk may end in the middle of it.
+      const port = /(?:listening for Slack on port|Socket Mode.*; \/healthz on port) (\d+)[ \n]/.exec(stderr)?.[1];
       if (port === undefined) return;
       clearTimeout(giveUp);
       const baseUrl = `http://127.0.0.1:${port}`;

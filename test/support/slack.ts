@@ -1,7 +1,7 @@
 import { blocksToText, findButtons } from './rig/blocks-text.js';
 import type { LocalStack } from './rig/local-stack.js';
 import type { CommandOptions, DriverResult } from './rig/slack-driver.js';
-import type { RecordedResponse } from './rig/slack-stand-in.js';
+import type { RecordedResponse, StoredMessage } from './rig/slack-stand-in.js';
 
 /** What the person who typed a command ends up seeing. */
 export interface Answer {
@@ -32,4 +32,25 @@ export async function click(stack: LocalStack, answer: Answer, actionId: string,
   if (result.status !== 200) throw new Error(`the app answered HTTP ${result.status}`);
   const [reply] = await result.waitForResponses(1);
   return toAnswer(result, reply!);
+}
+
+/** What a Share in channel click posted in the conversation (with chat.postMessage), as people there see it. */
+export interface Shared {
+  result: DriverResult;
+  message: StoredMessage;
+  text: string;
+  buttons: ReturnType<typeof findButtons>;
+}
+
+/**
+ * Clicks "Share in channel" on an earlier answer (in `channelId`, default the driver's) and waits for the copy
+ * the bot posts there with chat.postMessage.
+ */
+export async function share(stack: LocalStack, answer: Answer, options: { userId?: string; channelId?: string } = {}): Promise<Shared> {
+  const channel = options.channelId ?? 'C_TREASURY';
+  const before = stack.slack.messages(channel).length;
+  const result = await stack.driver.clickButtonIn({ ts: '1700000000.000100', blocks: answer.reply.blocks ?? [] }, 'share_in_channel', { ...options, channelId: channel });
+  if (result.status !== 200) throw new Error(`the app answered HTTP ${result.status}`);
+  const posted = await stack.slack.waitFor(() => stack.slack.messages(channel)[before], 5_000, `the shared copy in ${channel}`);
+  return { result, message: posted, text: blocksToText(posted.blocks ?? []), buttons: findButtons(posted.blocks ?? []) };
 }

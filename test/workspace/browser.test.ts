@@ -77,6 +77,8 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await quote.getByRole('button', { name: 'Approve' }).click();
     const dialog = page.getByTestId('confirm-dialog');
     await dialog.waitFor();
+    // plain_text, shown as written.
+    expect(await dialog.innerText()).toMatch(/Swap 1,000 USDT → about [\d,.]+ USDC\. The final amount is fixed when the swap runs\./);
     await dialog.getByTestId('confirm-yes').click();
     const same = page.locator(`[data-testid="message"][data-entry-id="${entryId}"]`);
     await expect.poll(() => same.innerText(), { timeout: 30_000, interval: 500 }).toMatch(/finished/i);
@@ -98,6 +100,41 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     const text = await reply.innerText();
     expect(text).toContain('"frobnicate"');
     for (const command of ['/treasury balances', '/treasury swap', '/treasury alerts']) expect(text).toContain(command);
+  });
+
+  it('the sidebar has the team\'s private channel and a direct message with the bot; a swap asked for in the DM says where to ask', async () => {
+    const dm = page.getByTestId('dm-treasury');
+    expect(await page.getByTestId('channel-treasury-ops').getAttribute('data-kind')).toBe('private');
+    expect(await dm.getAttribute('data-channel-id')).toBe('D0RILEYBOT');
+    await dm.click();
+    expect(await page.getByTestId('channel-name').innerText()).toContain('treasury');
+    await send('/treasury swap 1,000 USDT@ETH to USDC@ETH');
+    const refusal = lastMessageWith('this is a direct message');
+    await refusal.waitFor({ timeout: 10_000 });
+    expect(await refusal.getAttribute('data-ephemeral')).toBe('true');
+    expect(await refusal.innerText()).toContain('Ask for the swap in a channel that you, the approvers and I share');
+    // Sam is not in the private channel and has a DM of his own, so the page takes him back to #treasury.
+    await asUser('U0SAM');
+    expect(await page.getByTestId('channel-treasury-ops').count()).toBe(0);
+    expect(await page.getByTestId('dm-treasury').getAttribute('data-channel-id')).toBe('D0SAMBOT');
+    expect(await page.getByTestId('timeline').innerText()).not.toContain('this is a direct message');
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+  });
+
+  it('an invoice title typed with `&`, `<`, `>` and a literal `&amp;` reaches the payment API and the page as typed', async () => {
+    // The page sends it escaped as Slack does; were it not, the bot's one decode would turn `&amp;` into `&`.
+    const title = 'R&D <beta> &amp; 🚀';
+    await send(`/treasury invoice $5 ${title}`);
+    const reply = lastMessageWith('Invoice created');
+    await reply.waitFor({ timeout: 10_000 });
+    const created = workspace.simulator.requests.filter((r) => r.operation === 'createInvoice').at(-1);
+    expect(created?.body).toMatchObject({ productTitle: title });
+    const text = await reply.innerText();
+    expect(text).toContain(`Invoice created: $5.00 — ${title}`);
+    expect(text).toContain(`Title\n${title}`);
+    expect(text).not.toMatch(/&lt;|&gt;|&amp;amp;/);
+    expect(await lastMessageWith('/treasury invoice $5').innerText()).toContain(`/treasury invoice $5 ${title}`);
   });
 
   it('a withdrawal made to fail from the control panel becomes exactly one alert in #treasury-alerts', async () => {

@@ -1,8 +1,8 @@
 /**
  * The quote message in the channel, kept in step with the record: every edit re-renders the quote as stored,
  * so the message always tells the truth. An edit that failed for a passing reason (5xx, rate limit, timeout, after
- * the gateway's own quick retries) is tried again later; one Slack refused for good (its blocks, the channel, the
- * token) is not, since no retry can cure it.
+ * the gateway's own quick retries) is tried again later; one Slack refused for good (the channel, the token) is
+ * not, since no retry can cure it. Blocks Slack refuses never get here: the gateway sends the edit as plain text.
  */
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildQuoteMessage } from '../../blocks/swaps.js';

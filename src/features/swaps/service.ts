@@ -41,6 +41,8 @@ import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
 import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
 import { showSwap, showSwapHistory, snapshotOf } from './views.js';
 import { describeSlackError, slackErrorCode } from '../../slack/errors.js';
+import type { ConversationKind } from '../../slack/conversations.js';
+import { cannotPostHere, quotePlaceProblem } from '../places.js';
 
 /** What the swap feature needs. */
 export interface SwapDeps {
@@ -127,6 +129,8 @@ export function createSwapService(deps: SwapDeps) {
     to: AssetSnapshot;
     amountFrom: bigint;
     replaces?: string;
+    /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
+    conversation: ConversationKind;
   }): Promise<SwapQuote> {
     const estimatedAt = deps.now();
     const estimate = await deps.payments.estimateSwap({ assetIdFrom: input.from.assetId, assetIdTo: input.to.assetId, amount: input.amountFrom });
@@ -147,9 +151,8 @@ export function createSwapService(deps: SwapDeps) {
       const slackError = describeSlackError(error);
       await quotes.markPostFailed(quote.id, `the quote could not be posted (${slackError})`, slackError, deps.now());
       throw new UserFacingError(
-        ['not_in_channel', 'channel_not_found'].includes(slackErrorCode(error) ?? '')
-          ? 'I cannot post the quote in this conversation. Invite me first (`/invite @treasury`), or ask in a channel I am in.'
-          : 'Slack did not take the quote message, so no swap can be approved from it. No swap was made; please try again in a minute.',
+        cannotPostHere(input.conversation, slackErrorCode(error), 'quote') ??
+          'Slack did not take the quote message, so no swap can be approved from it. No swap was made; please try again in a minute.',
       );
     }
     await quotes.recordMessageTs(quote.id, ts);
@@ -190,12 +193,26 @@ export function createSwapService(deps: SwapDeps) {
   }
 
   return {
-    /** `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. */
-    async requestQuote(input: { userId: string; channelId: string; amountText: string; fromRef: string; toRef: string }): Promise<SlackMessage> {
+    /**
+     * `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. In a
+     * direct message the approvers could not see it: the person is told where to ask, before any API call.
+     */
+    async requestQuote(input: {
+      userId: string;
+      channelId: string;
+      /** Where the command was typed (from its payload); default `channel`. */
+      conversation?: ConversationKind;
+      amountText: string;
+      fromRef: string;
+      toRef: string;
+    }): Promise<SlackMessage> {
+      const conversation = input.conversation ?? 'channel';
+      const notHere = quotePlaceProblem(conversation);
+      if (notHere !== undefined) throw new UserFacingError(notHere, 'quote_in_direct_message');
       parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
       const [from, to] = await resolveBoth(input.fromRef, input.toRef);
       const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
-      const quote = await postQuote({ requestedBy: input.userId, channelId: input.channelId, from: snapshotOf(from), to: snapshotOf(to), amountFrom });
+      const quote = await postQuote({ requestedBy: input.userId, channelId: input.channelId, conversation, from: snapshotOf(from), to: snapshotOf(to), amountFrom });
       return buildQuotePostedNote(quote, deps.policy);
     },
 
@@ -233,6 +250,8 @@ export function createSwapService(deps: SwapDeps) {
           to: quote.to,
           amountFrom: BigInt(quote.amountFrom),
           replaces: quote.id,
+          // The old quote was posted there, so it is a channel (possibly one the bot has since left).
+          conversation: 'channel',
         });
         await quotes.recordRequote(quoteId, successor.id, auditEntry(deps.now(), 'requoted', userId, `new quote ${successor.id}`));
         await edits.refresh(quoteId);

@@ -9,6 +9,9 @@ import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
 import type { Reply } from '../../slack/gateway.js';
+import { conversationKindOf, type ConversationPlace } from '../../slack/conversations.js';
+import { describeSlackError, slackErrorCode } from '../../slack/errors.js';
+import { cannotPostHere } from '../../features/places.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -39,8 +42,32 @@ interface Click {
 }
 
 /**
- * Wraps a button handler: ack at once, check the TREASURY_USERS gate, and deliver the resulting message
- * (or a readable failure) through the response_url, after the listener returns (see background.ts).
+ * Posts a shared copy in the conversation of the click with chat.postMessage. Not through the response_url: a
+ * response_url reply to an ephemeral message may stay ephemeral, so the "shared" copy would reach nobody else.
+ * When Slack will not post there (the bot is not in the channel or DM, the channel is archived or read-only),
+ * throws the reason in plain words for the clicker; a click that names no conversation has only its response_url.
+ */
+async function postShared(deps: ListenerDeps, place: ConversationPlace, message: SlackMessage, responseUrl: string, userId: string): Promise<void> {
+  if (place.channelId === undefined) {
+    await deps.slack.respond(responseUrl, { response_type: 'in_channel', replace_original: false, ...message }, { channelId: undefined, userId });
+    return;
+  }
+  try {
+    await deps.slack.post(place.channelId, message);
+  } catch (error) {
+    deps.logger.warn('could not post a shared record in its conversation', { reason: describeSlackError(error) });
+    throw new UserFacingError(
+      cannotPostHere(conversationKindOf(place), slackErrorCode(error), 'share') ??
+        'Slack did not take the shared copy, so nothing was posted in the channel. Please try again in a minute.',
+      'share_not_posted',
+    );
+  }
+}
+
+/**
+ * Wraps a button handler: ack at once, check the TREASURY_USERS gate, and deliver the resulting message after the
+ * listener returns (see background.ts): a replacement through the response_url, or a shared copy posted in the
+ * conversation. A failure reaches the clicker alone, in plain words.
  */
 function buttonListener(
   deps: ListenerDeps,
@@ -49,6 +76,7 @@ function buttonListener(
   return async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
     const fallback = { channelId: body.channel?.id, userId: body.user.id };
+    const place: ConversationPlace = { channelId: body.channel?.id, channelName: body.channel?.name };
     const responseUrl = body.response_url;
     if (!mayUseBot(deps, body.user.id)) {
       await deps.slack.respond(responseUrl, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER }, fallback);
@@ -59,7 +87,11 @@ function buttonListener(
       let reply: Reply;
       try {
         const { message, delivery } = await handle(click);
-        reply = delivery === 'replace' ? { replace_original: true, ...message } : { response_type: 'in_channel', replace_original: false, ...message };
+        if (delivery === 'channel') {
+          await postShared(deps, place, message, responseUrl, click.userId);
+          return;
+        }
+        reply = { replace_original: true, ...message };
       } catch (error) {
         deps.logger.warn('button failed', { actionId: click.actionId, error: errorFields(error) });
         // The failure goes to the clicker alone and leaves the original message as it was.

@@ -6,10 +6,11 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
+import { conversationKindOf, type ConversationKind } from '../../slack/conversations.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
 
 /** Runs one parsed command; every answer is a message, failures included. */
-async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string }): Promise<SlackMessage> {
+async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string; conversation: ConversationKind }): Promise<SlackMessage> {
   switch (command.kind) {
     case 'help':
       return buildHelp([], command.unknown);
@@ -57,15 +58,20 @@ export function createTreasuryCommandListener(deps: ListenerDeps) {
     }
     await ack();
     const { text, user_id: userId, channel_id: channelId, response_url: responseUrl } = command;
-    deps.background.run('a /treasury command', () => answer(deps, { text, userId, channelId, responseUrl }));
+    // A direct message, a private channel or a channel, as the payload says (see src/slack/conversations.ts).
+    const conversation = conversationKindOf({ channelId, channelName: command.channel_name });
+    deps.background.run('a /treasury command', () => answer(deps, { text, userId, channelId, conversation, responseUrl }));
   };
 }
 
 /** Runs the command and delivers its answer (a failure included) to the person who typed it. */
-async function answer(deps: ListenerDeps, command: { text: string; userId: string; channelId: string; responseUrl: string }): Promise<void> {
+async function answer(
+  deps: ListenerDeps,
+  command: { text: string; userId: string; channelId: string; conversation: ConversationKind; responseUrl: string },
+): Promise<void> {
   let reply: SlackMessage;
   try {
-    reply = await run(deps, parseTreasuryCommand(command.text), { userId: command.userId, channelId: command.channelId });
+    reply = await run(deps, parseTreasuryCommand(command.text), { userId: command.userId, channelId: command.channelId, conversation: command.conversation });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
     reply = buildFailure(error);

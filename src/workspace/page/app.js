@@ -630,29 +630,56 @@
   // ---------------------------------------------------------------------------------------------------------
   // Rendering: sidebar and header
 
-  function renderChannels() {
-    const list = els.channelList;
-    list.replaceChildren(
-      ...state.ws.channels.map((channel) => {
-        const active = channel.id === state.channel;
-        const unread = !active && state.unread.has(channel.id);
-        const button = h(
-          'button',
-          {
-            type: 'button',
-            class: `channel${active ? ' active' : ''}${unread ? ' unread' : ''}`,
-            'data-testid': `channel-${channel.name}`,
-            'data-channel-id': channel.id,
-            'aria-current': active ? 'page' : undefined,
-            onclick: () => switchChannel(channel.id),
-          },
-          h('span', { class: 'channel-hash', 'aria-hidden': 'true', text: '#' }),
-          h('span', { class: 'channel-label', text: channel.name }),
-          unread ? h('span', { class: 'unread-dot', 'data-testid': 'unread-dot', title: 'New messages', 'aria-label': 'new messages' }) : null,
-        );
-        return h('li', {}, button);
-      }),
+  /** The conversations the current person is in: every public channel, and the private ones and DMs they belong to. */
+  function visibleChannels() {
+    return state.ws.channels.filter((channel) => !Array.isArray(channel.members) || channel.members.includes(state.user));
+  }
+
+  const isDm = (channel) => channel?.kind === 'im';
+
+  const LOCK_SVG =
+    '<svg viewBox="0 0 16 16" width="11" height="11" aria-hidden="true"><rect x="3" y="7" width="10" height="8" rx="1.5" fill="currentColor"/><path d="M5.2 7V5a2.8 2.8 0 0 1 5.6 0v2" fill="none" stroke="currentColor" stroke-width="1.6"/></svg>';
+
+  /** What stands before a conversation's name in text: `#` for a public channel, nothing for a private one or a DM. */
+  function channelSigil(channel) {
+    return channel?.kind === 'private' || isDm(channel) ? '' : '#';
+  }
+
+  /** The same as shown: `#`, a lock for a private channel, nothing for a DM. */
+  function sigilNode(channel) {
+    return channel?.kind === 'private' ? fromHtml(LOCK_SVG) : channelSigil(channel);
+  }
+
+  function channelButton(channel) {
+    const active = channel.id === state.channel;
+    const unread = !active && state.unread.has(channel.id);
+    const dm = isDm(channel);
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: `channel${active ? ' active' : ''}${unread ? ' unread' : ''}`,
+        'data-testid': `${dm ? 'dm' : 'channel'}-${channel.name}`,
+        'data-channel-id': channel.id,
+        'data-kind': channel.kind ?? 'public',
+        'aria-current': active ? 'page' : undefined,
+        title: channel.kind === 'private' ? 'Private channel' : dm ? 'Direct message with the bot' : undefined,
+        onclick: () => switchChannel(channel.id),
+      },
+      dm
+        ? h('span', { class: 'channel-hash dm-avatar', 'aria-hidden': 'true', text: 'T' })
+        : h('span', { class: 'channel-hash', 'aria-hidden': 'true' }, sigilNode(channel)),
+      h('span', { class: 'channel-label', text: channel.name }),
+      dm ? h('span', { class: 'dm-app', text: 'app' }) : null,
+      unread ? h('span', { class: 'unread-dot', 'data-testid': 'unread-dot', title: 'New messages', 'aria-label': 'new messages' }) : null,
     );
+    return h('li', {}, button);
+  }
+
+  function renderChannels() {
+    const visible = visibleChannels();
+    els.channelList.replaceChildren(...visible.filter((channel) => !isDm(channel)).map(channelButton));
+    els.dmList.replaceChildren(...visible.filter(isDm).map(channelButton));
   }
 
   function renderUser() {
@@ -665,12 +692,14 @@
   function renderHeader() {
     const channel = state.channelsById.get(state.channel);
     const name = channel?.name ?? state.channel ?? '';
+    const shown = `${channelSigil(channel)}${name}`;
+    els.channelHash.replaceChildren(sigilNode(channel));
     els.channelNameText.textContent = name;
     els.channelTopic.textContent = channel?.topic ?? '';
     els.channelTopic.title = channel?.topic ?? '';
-    els.composer.placeholder = `Message #${name} — try /treasury help`;
+    els.composer.placeholder = `Message ${shown} — try /treasury help`;
     const team = state.ws?.team?.name ?? 'Workspace';
-    document.title = `#${name} — ${team}`;
+    document.title = `${shown} — ${team}`;
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -807,7 +836,10 @@
     return h(
       'div',
       { class: 'empty', 'data-testid': 'empty-channel' },
-      h('div', { class: 'empty-title', text: `This is the very beginning of #${channel?.name ?? ''}` }),
+      h('div', {
+        class: 'empty-title',
+        text: isDm(channel) ? `This is the very beginning of your direct message with ${channel.name}` : `This is the very beginning of ${channelSigil(channel)}${channel?.name ?? ''}`,
+      }),
       h('div', { class: 'empty-text', text: channel?.topic ? channel.topic : 'Nothing here yet.' }),
       h('div', { class: 'empty-text' }, 'Type ', h('code', { text: '/treasury help' }), ' below to see what the bot can do.'),
     );
@@ -972,6 +1004,11 @@
     if (userId === state.user) return;
     state.user = userId;
     state.loadedFor = null;
+    // Another person may not be in this conversation (a private channel, someone else's DM): go where they are.
+    if (!visibleChannels().some((channel) => channel.id === state.channel)) {
+      state.channel = state.ws.defaultChannel ?? visibleChannels()[0]?.id ?? '';
+      renderHeader();
+    }
     state.entries = [];
     state.unread.clear();
     state.expandedThreads.clear();
@@ -1077,9 +1114,9 @@
     $('confirm-title').textContent = text(confirm.title, 'Are you sure?');
     const body = $('confirm-text');
     body.replaceChildren();
+    // Slack accepts a mrkdwn confirm text but shows it as typed (asterisks, `&amp;` and all): so does the page.
     if (isObject(confirm.text) && typeof confirm.text.text === 'string') {
-      if (confirm.text.type === 'mrkdwn') body.append(mrkdwnNode(confirm.text.text));
-      else body.append(fromHtml(plainHtml(confirm.text.text, confirm.text.emoji !== false)));
+      body.append(fromHtml(plainHtml(confirm.text.text, confirm.text.type !== 'mrkdwn' && confirm.text.emoji !== false)));
     }
     const yes = $('confirm-yes');
     const no = $('confirm-no');
@@ -1250,6 +1287,8 @@
     Object.assign(els, {
       teamName: $('team-name'),
       channelList: $('channel-list'),
+      dmList: $('dm-list'),
+      channelHash: document.querySelector('#channel-name .hash'),
       userSwitcher: $('user-switcher'),
       userTitle: $('user-title'),
       controlList: $('control-list'),
@@ -1289,7 +1328,7 @@
       remembered = {};
     }
     state.user = state.usersById.has(remembered.user) ? remembered.user : ws.defaultUser ?? ws.users[0]?.id ?? '';
-    state.channel = state.channelsById.has(remembered.channel) ? remembered.channel : ws.defaultChannel ?? ws.channels[0]?.id ?? '';
+    state.channel = visibleChannels().some((c) => c.id === remembered.channel) ? remembered.channel : ws.defaultChannel ?? ws.channels[0]?.id ?? '';
 
     els.teamName.textContent = ws.team?.name ?? 'Workspace';
     els.userSwitcher.replaceChildren(

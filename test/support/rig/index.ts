@@ -1,6 +1,8 @@
 // The test rig: a Slack Web API stand-in, a driver that sends signed Slack requests, and Block Kit readers.
 export { startSlackStandIn } from './slack-stand-in.js';
 export type {
+  ConversationKind,
+  ConversationSpec,
   InjectedFailure,
   MessageVersion,
   RecordedCall,

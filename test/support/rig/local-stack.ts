@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../../src/payments/index.js';
 import { startSimulator, type PaymentsSimulator, type SimulatorOptions } from '../../../src/simulator/index.js';
 import { createSlackDriver, type SlackDriver } from './slack-driver.js';
-import { startSlackStandIn, type SlackStandIn } from './slack-stand-in.js';
+import { startSlackStandIn, type SlackStandIn, type SlackStandInOptions } from './slack-stand-in.js';
 
 /** Everything running together on loopback: the payment simulator, Slack's stand-in and the real bot. */
 export interface LocalStack {
@@ -41,6 +41,8 @@ export interface LocalStackOptions {
   swapFollow?: FollowPolicy;
   /** How the alert poller waits between posts; default: no wait (tests need not spend a second per alert). */
   alertSleep?: (ms: number) => Promise<void>;
+  /** Slack stand-in settings: its conversations and members, and whether the app has chat:write.public. */
+  slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic'>;
 }
 
 const BOT_TOKEN = 'xoxb-local-stack-token';
@@ -52,7 +54,7 @@ const SIGNING_SECRET = 'local-stack-signing-secret';
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const simulator = await startSimulator({ quiet: true, ...options.simulator });
-  const slack = await startSlackStandIn({ botToken: BOT_TOKEN });
+  const slack = await startSlackStandIn({ botToken: BOT_TOKEN, ...options.slack });
   const config = loadConfig({
     PAYMENTS_API_URL: simulator.url,
     PAYMENTS_API_KEY: simulator.apiKey,

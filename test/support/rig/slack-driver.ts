@@ -36,6 +36,11 @@ export interface SenderOptions {
 export interface CommandOptions extends SenderOptions {
   /** Default `/treasury`. */
   command?: string;
+  /**
+   * Send `text` exactly as given. By default it is what a person typed, escaped as Slack escapes it (`R&D <beta>`
+   * goes out as `R&amp;D &lt;beta&gt;`); raw is for Slack's own markup (`<@U1|riley>`) or malformed text.
+   */
+  raw?: boolean;
 }
 
 /** Options for {@link SlackDriver.clickButton}. */
@@ -79,7 +84,7 @@ export interface DriverResult extends RawResult {
 
 /** Sends requests to a Bolt app exactly as Slack does. */
 export interface SlackDriver {
-  /** Sends a signed slash command (form-encoded, as Slack does). */
+  /** Sends a signed slash command (form-encoded, as Slack does); `text` is what the person typed (see `raw`). */
   command(text: string, options?: CommandOptions): Promise<DriverResult>;
   /** Sends a signed `block_actions` interaction for one button click. */
   clickButton(options: ClickButtonOptions): Promise<DriverResult>;
@@ -209,6 +214,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         o.command ?? '/treasury',
         text,
         responseUrl,
+        { raw: o.raw },
       );
       return withResponseUrl(await sendSigned(body, FORM_CONTENT_TYPE, o), responseUrl);
     },

@@ -1,0 +1,284 @@
+/**
+ * Keeps the Socket Mode connection up. Slack closes Socket Mode connections routinely (`refresh_requested`,
+ * `warning`, server rotation) and the network drops them; each time, the client must open a new one through
+ * `apps.connections.open`, which can fail like any call. @slack/socket-mode's own reconnection gives up for
+ * good on the first HTTP or network error of that call, so the client runs with it turned off and this
+ * supervisor reconnects instead: with backoff and jitter, without end for a passing failure, and never for
+ * what no retry fixes (a refused app token, Socket Mode turned off), which ends the process with one plain line.
+ */
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { webApi } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+import { describeSlackError, retryAfterSeconds, slackErrorCode } from './errors.js';
+
+/** The part of @slack/socket-mode's SocketModeClient the supervisor drives (Bolt's `receiver.client`). */
+export interface SocketModeConnection {
+  on(event: 'connected' | 'disconnected', listener: () => void): unknown;
+  /** Every frame Slack sends, before the client acts on it: the only place a `disconnect` envelope's reason shows. */
+  on(event: 'ws_message', listener: (data: unknown, isBinary: boolean) => void): unknown;
+  /** Opens a connection (`apps.connections.open`, then the WebSocket); resolves once Slack said hello. */
+  start(): Promise<unknown>;
+  /** Closes the connection (and keeps the client from opening one it was about to). */
+  disconnect(): Promise<void>;
+}
+
+/** Answers of `apps.connections.open` that no retry cures: the app-level token itself is refused. */
+const APP_TOKEN_REFUSED = new Set([
+  'invalid_auth',
+  'not_authed',
+  'not_allowed_token_type',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
+  'team_disabled',
+  'user_removed_from_team',
+  // The token lacks `connections:write`: a person must add the scope and make a new token.
+  'missing_scope',
+]);
+
+/** The `disconnect` envelope Slack sends when Socket Mode was turned off for the app: no new connection will be taken. */
+const LINK_DISABLED = 'link_disabled';
+
+/** How reconnect attempts are spaced: the first at once, then `initialMs` doubling up to `maxMs`, each ± `jitter`. */
+export interface ReconnectPolicy {
+  initialMs: number;
+  maxMs: number;
+  /** A fraction: 0.2 spreads each delay over ±20 %, so many bots dropped together do not call Slack in step. */
+  jitter: number;
+}
+
+/** 1 s doubling to 30 s, ±20 %. */
+export const SOCKET_RECONNECT_POLICY: ReconnectPolicy = { initialMs: 1_000, maxMs: 30_000, jitter: 0.2 };
+
+/** How long without an open connection before `/healthz` says "disconnected" (a routine refresh takes a second or two). */
+export const DISCONNECTED_AFTER_MS = 30_000;
+
+/**
+ * The wait before reconnect attempt `attempt` (1-based). The first is immediate: Slack asked for it, or the
+ * socket just dropped. Then `initialMs`, doubling, at most `maxMs`, spread by ± `jitter` with `random()` in [0, 1).
+ */
+export function reconnectDelayMs(attempt: number, policy: ReconnectPolicy = SOCKET_RECONNECT_POLICY, random: () => number = Math.random): number {
+  if (attempt <= 1) return 0;
+  const base = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.min(attempt - 2, 30));
+  return Math.max(0, Math.round(base * (1 + policy.jitter * (2 * random() - 1))));
+}
+
+/**
+ * Options of the WebClient inside the Socket Mode client, which only calls `apps.connections.open`: one attempt
+ * per call with a timeout (the supervisor retries), and a `ratelimited` answer as an error carrying Retry-After.
+ */
+export function socketModeClientOptions(options: { slackApiUrl?: string; timeoutMs?: number } = {}): webApi.WebClientOptions {
+  return {
+    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: options.timeoutMs ?? 10_000,
+  };
+}
+
+/** Slack refused the Socket Mode connection for good; `message` is one plain line a person can act on. */
+export class SocketModeRefusedError extends Error {
+  readonly code = 'slack_socket_mode_refused';
+  constructor(
+    /** The Slack error (`invalid_auth`…) or `link_disabled`. */
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SocketModeRefusedError';
+  }
+}
+
+function refusal(reason: string): SocketModeRefusedError {
+  if (reason === LINK_DISABLED) {
+    return new SocketModeRefusedError(
+      reason,
+      'Slack closed the Socket Mode connection because Socket Mode was turned off for this app (link_disabled). Turn it on again under Settings → Socket Mode, or run the bot in HTTP mode (leave SLACK_APP_TOKEN empty).',
+    );
+  }
+  return new SocketModeRefusedError(
+    reason,
+    `Slack rejected SLACK_APP_TOKEN (${reason}). Check the app-level token (xapp-…) under Basic Information → App-Level Tokens; it needs the connections:write scope.`,
+  );
+}
+
+/** The refusal behind a failed `apps.connections.open`, or undefined when the failure may pass. */
+function refusalOf(error: unknown): SocketModeRefusedError | undefined {
+  const code = slackErrorCode(error);
+  return code !== undefined && APP_TOKEN_REFUSED.has(code) ? refusal(code) : undefined;
+}
+
+/** Why an attempt failed, for the log: Slack's error or HTTP status, or the network cause. Never a token. */
+function describeAttemptFailure(error: unknown): string {
+  // The client rejects start() with nothing when the WebSocket closes before Slack's hello.
+  if (error === undefined) return 'the WebSocket closed before Slack said hello';
+  return `apps.connections.open failed: ${describeSlackError(error)}`;
+}
+
+/** What `/healthz` reports about the connection. */
+export interface SocketModeStatus {
+  /**
+   * `connected`; `reconnecting` while a connection has been missing for at most `disconnectedAfterMs`;
+   * `disconnected` after that (also before the first connection, once that long has passed since start).
+   */
+  socket: 'connected' | 'reconnecting' | 'disconnected';
+  /** When the current state began: the connection opened, or was lost. */
+  since: Date;
+  /** Reconnect attempts since start (each is one log line). */
+  reconnects: number;
+}
+
+/** Keeps the connection up; see the module comment. */
+export interface SocketModeSupervisor {
+  /**
+   * The first connection, made by `connect` (Bolt's app.start(): the /healthz server, then the client). Resolves
+   * `connected`, or `reconnecting` when a passing failure left it to the background (the process stays up and
+   * /healthz tells). Rejects with SocketModeRefusedError when Slack refuses the app token.
+   */
+  start(connect?: () => Promise<unknown>): Promise<'connected' | 'reconnecting'>;
+  status(): SocketModeStatus;
+  /** No more reconnecting (the app is stopping); a connection opened meanwhile is not kept by us. */
+  stop(): void;
+}
+
+export interface SocketModeSupervisorOptions {
+  client: SocketModeConnection;
+  logger: Logger;
+  /** Called once when Slack refuses the connection for good after start; the process should stop. */
+  onFatal: (error: SocketModeRefusedError) => void;
+  policy?: ReconnectPolicy;
+  disconnectedAfterMs?: number;
+  now?: () => number;
+  random?: () => number;
+  /** Waits `ms`; rejects (or resolves early) when `signal` aborts. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+/** Supervises `client`, which must run with Bolt's `autoReconnectEnabled: false`. */
+export function superviseSocketMode(options: SocketModeSupervisorOptions): SocketModeSupervisor {
+  const { client, logger } = options;
+  const policy = options.policy ?? SOCKET_RECONNECT_POLICY;
+  const disconnectedAfterMs = options.disconnectedAfterMs ?? DISCONNECTED_AFTER_MS;
+  const now = options.now ?? Date.now;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => sleepFor(ms, undefined, { signal }));
+  const stopping = new AbortController();
+
+  let connected = false;
+  let since = now();
+  let reconnects = 0;
+  // True while an attempt of ours is under way (the first start, or the reconnect loop): a failed WebSocket
+  // both emits 'disconnected' and rejects start(), and only the loop may act on it.
+  let busy = false;
+  let finished = false;
+  // The reason of the last `disconnect` envelope on the current connection, so the close that follows is explained.
+  let envelopeReason: string | undefined;
+
+  client.on('connected', () => {
+    if (!connected) since = now();
+    connected = true;
+    envelopeReason = undefined;
+  });
+
+  client.on('ws_message', (data, isBinary) => {
+    if (isBinary) return;
+    try {
+      const frame = JSON.parse(typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8')) as { type?: unknown; reason?: unknown };
+      if (frame.type === 'disconnect') envelopeReason = typeof frame.reason === 'string' ? frame.reason : 'unknown';
+    } catch {
+      // Not JSON: the client ignores such frames too.
+    }
+  });
+
+  client.on('disconnected', () => {
+    if (connected) since = now();
+    connected = false;
+    if (finished || busy) return;
+    const reason = envelopeReason;
+    envelopeReason = undefined;
+    if (reason === LINK_DISABLED) return fail(refusal(LINK_DISABLED));
+    void reconnect(reason === undefined ? 'the connection dropped' : `Slack asked to reconnect (${reason})`, 1);
+  });
+
+  const fail = (error: SocketModeRefusedError): void => {
+    if (finished) return;
+    finished = true;
+    stopping.abort();
+    logger.error('Socket Mode: Slack refused the connection for good; stopping', { reason: error.reason });
+    options.onFatal(error);
+  };
+
+  // Reconnects until connected, refused or stopped. `cause` is why the previous connection or attempt ended.
+  const reconnect = async (cause: string, firstAttempt: number): Promise<void> => {
+    busy = true;
+    try {
+      let retryAfterMs = 0;
+      for (let attempt = firstAttempt; !finished; attempt += 1) {
+        const delayMs = Math.max(reconnectDelayMs(attempt, policy, random), retryAfterMs);
+        reconnects += 1;
+        const wait = delayMs === 0 ? '' : delayMs < 1_000 ? `, in ${delayMs} ms` : `, in ${(delayMs / 1_000).toFixed(1)} s`;
+        logger.warn(`Socket Mode: reconnecting (attempt ${attempt}${wait}) because ${cause}`, { reconnects });
+        try {
+          if (delayMs > 0) await sleep(delayMs, stopping.signal);
+        } catch {
+          return; // stopped while waiting
+        }
+        if (finished) return;
+        try {
+          await client.start();
+          // Stopped while this attempt was under way: the app is shutting down and wants no connection.
+          if (finished) return void client.disconnect().catch(() => undefined);
+          // Lost again before this loop saw it (its 'disconnected' came while we were busy): go on.
+          if (!connected) {
+            cause = 'the connection closed right after it opened';
+            retryAfterMs = 0;
+            continue;
+          }
+          logger.info(`Socket Mode: connected again after ${attempt - firstAttempt + 1} attempt(s)`);
+          return;
+        } catch (error) {
+          const refused = refusalOf(error);
+          if (refused) return fail(refused);
+          cause = describeAttemptFailure(error);
+          const retryAfter = retryAfterSeconds(error);
+          retryAfterMs = retryAfter === undefined ? 0 : retryAfter * 1000;
+        }
+      }
+    } finally {
+      busy = false;
+    }
+  };
+
+  return {
+    async start(connect = () => client.start()) {
+      busy = true;
+      let cause: string;
+      try {
+        await connect();
+        if (connected) return 'connected';
+        cause = 'the connection closed right after it opened';
+      } catch (error) {
+        const refused = refusalOf(error);
+        if (refused) {
+          finished = true;
+          throw refused;
+        }
+        cause = describeAttemptFailure(error);
+      } finally {
+        busy = false;
+      }
+      logger.warn(`Socket Mode: could not connect at start (${cause}); the bot keeps trying in the background`);
+      // The first attempt has just failed: the loop goes on from the second, after a pause.
+      void reconnect(cause, 2);
+      return 'reconnecting';
+    },
+    status() {
+      if (connected) return { socket: 'connected', since: new Date(since), reconnects };
+      return { socket: now() - since > disconnectedAfterMs ? 'disconnected' : 'reconnecting', since: new Date(since), reconnects };
+    },
+    stop() {
+      finished = true;
+      stopping.abort();
+    },
+  };
+}

@@ -1,0 +1,267 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTreasuryApp, StartupError, type TreasuryApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createPaymentsClient } from '../../src/payments/index.js';
+import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { openBotStore, type BotStore } from '../../src/store/state.js';
+import { blocksToText } from '../support/rig/blocks-text.js';
+import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
+import { expectStaysAt, waitUntil } from '../support/waiting.js';
+
+const BOT_TOKEN = 'xoxb-reconnect-test';
+const APP_TOKEN = 'xapp-1-reconnect-test';
+// The real spacing is 1 s doubling to 30 s (see socket-mode-backoff.test.ts); milliseconds keep these tests fast.
+const FAST_RECONNECT = { initialMs: 20, maxMs: 100, jitter: 0.2 };
+
+interface Health {
+  status: number;
+  body: { ok: boolean; socket?: string; since?: string; reconnects?: number; store?: unknown };
+}
+
+interface SocketBot {
+  slack: SlackStandIn;
+  socket: SocketModeStandIn;
+  treasury: TreasuryApp;
+  started: { port: number; socket?: string };
+  /** Every log line, in order. */
+  logs: string[];
+  /** The lines passed to onFatal. */
+  fatal: string[];
+  health(): Promise<Health>;
+  /** /healthz once it says `socket` (the stand-in counts a connection at its hello, a moment before the bot reads it). */
+  healthOnce(socket: string): Promise<Health>;
+  reconnectLines(): string[];
+}
+
+let simulator: PaymentsSimulator;
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  simulator = await startSimulator({ quiet: true });
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+/** A bot in Socket Mode against fresh stand-ins; `prepare` runs before start (to inject a failure). */
+async function startSocketBot(options: { appToken?: string; now?: () => Date; prepare?: (slack: SlackStandIn) => void } = {}): Promise<SocketBot> {
+  const slack = await startSlackStandIn({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
+  cleanups.push(() => slack.close());
+  const socket = await startSocketModeStandIn(slack);
+  cleanups.push(() => socket.close());
+  const config = loadConfig({
+    PAYMENTS_API_URL: simulator.url,
+    PAYMENTS_API_KEY: simulator.apiKey,
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_APP_TOKEN: options.appToken ?? APP_TOKEN,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: '0',
+  });
+  const store = await openBotStore(join(mkdtempSync(join(tmpdir(), 'socket-reconnect-')), 'state.json'));
+  cleanups.push(() => store.close());
+  const logs: string[] = [];
+  const fatal: string[] = [];
+  const treasury = createTreasuryApp({
+    config,
+    payments: createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey }),
+    store,
+    logger: createLogger('info', (line) => logs.push(line)),
+    slackRetries: 0,
+    socketMode: { reconnect: FAST_RECONNECT },
+    onFatal: (problem) => fatal.push(problem),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  options.prepare?.(slack);
+  const started = await treasury.start();
+  cleanups.push(() => treasury.stop());
+  const health = async (): Promise<Health> => {
+    const response = await fetch(`http://127.0.0.1:${started.port}/healthz`);
+    return { status: response.status, body: (await response.json()) as Health['body'] };
+  };
+  return {
+    slack,
+    socket,
+    treasury,
+    started,
+    logs,
+    fatal,
+    health,
+    async healthOnce(socket) {
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const answer = await health();
+        if (answer.body.socket === socket || Date.now() > deadline) return answer;
+        await sleep(10);
+      }
+    },
+    reconnectLines: () => logs.filter((line) => line.includes('Socket Mode: reconnecting')),
+  };
+}
+
+describe('Socket Mode comes back after a passing failure', () => {
+  it('reconnects after a dropped connection through a 500 and a network reset on apps.connections.open, then answers a command over the new socket', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    bot.slack.failNext('apps.connections.open', { status: 500 });
+    bot.slack.failNext('apps.connections.open', { reset: true });
+    bot.socket.dropConnection();
+    await bot.socket.waitForConnection(2);
+
+    // The first open at start, then one per attempt: the dropped socket, the 500, the reset, the one that worked.
+    expect(bot.slack.callsOf('apps.connections.open')).toHaveLength(4);
+    const causes = bot.reconnectLines();
+    expect(causes).toHaveLength(3);
+    expect(causes[0]).toMatch(/attempt 1\) because the connection dropped/);
+    expect(causes[1]).toMatch(/attempt 2, in [\d.]+ m?s\) because apps\.connections\.open failed: HTTP 500/);
+    expect(causes[2]).toMatch(/attempt 3, in [\d.]+ m?s\) because apps\.connections\.open failed: network error/);
+    await waitUntil(() => bot.logs.some((line) => line.includes('Socket Mode: connected again after 3 attempt(s)')), 'the reconnected line');
+
+    const result = await bot.socket.command('balances', { userId: 'U0OPS' });
+    const [reply] = await result.waitForResponses(1);
+    expect(blocksToText(reply?.blocks ?? [])).toContain('Balances ·');
+
+    const health = await bot.healthOnce('connected');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ ok: true, socket: 'connected', reconnects: 3 });
+    expect(bot.fatal).toEqual([]);
+  });
+
+  it.each(['refresh_requested', 'warning'] as const)('reconnects at once when Slack sends a %s disconnect', async (reason) => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    bot.socket.sendDisconnect(reason);
+    // Slack would close the old connection after 10 s; the bot is on a new one well before.
+    await bot.socket.waitForConnection(2, 3_000);
+
+    expect(bot.reconnectLines()).toEqual([expect.stringContaining(`attempt 1) because Slack asked to reconnect (${reason})`)]);
+    const result = await bot.socket.command('balances', { userId: 'U0OPS' });
+    expect(blocksToText((await result.waitForResponses(1))[0]?.blocks ?? [])).toContain('Balances ·');
+    expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
+  });
+
+  it('waits out the Retry-After of a ratelimited apps.connections.open before trying again', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    bot.slack.failNext('apps.connections.open', { status: 429, retryAfter: 1 });
+    bot.socket.dropConnection();
+    await bot.socket.waitForConnection(2, 5_000);
+
+    const [, limited, next] = bot.slack.callsOf('apps.connections.open');
+    expect(next!.at - limited!.at).toBeGreaterThanOrEqual(1_000);
+    expect(bot.reconnectLines()[1]).toMatch(/because apps\.connections\.open failed: ratelimited/);
+  });
+
+  it('opens one connection at a time when the WebSocket itself fails (the client then both rejects and reports the close)', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    // apps.connections.open answers with a URL where nothing listens, twice, then with the stand-in's again.
+    bot.slack.setSocketModeUrl('ws://127.0.0.1:9/link');
+    bot.socket.dropConnection();
+    await bot.slack.waitForCalls('apps.connections.open', 3);
+    bot.slack.setSocketModeUrl(bot.socket.url);
+    await bot.socket.waitForConnection(2);
+
+    expect(bot.reconnectLines().slice(1)).toEqual(
+      expect.arrayContaining([expect.stringContaining('because the WebSocket closed before Slack said hello')]),
+    );
+    // One reconnect loop: every attempt made one apps.connections.open call, and exactly one connection opened.
+    await expectStaysAt({ connections: 2, opens: bot.reconnectLines().length + 1 }, () => ({
+      connections: bot.socket.connectionCount(),
+      opens: bot.slack.callsOf('apps.connections.open').length,
+    }));
+    expect(bot.socket.connected()).toBe(true);
+  });
+
+  it('keeps the bot up when the first connection fails for a passing reason, and connects in the background', async () => {
+    const bot = await startSocketBot({ prepare: (slack) => slack.failNext('apps.connections.open', { status: 503 }) });
+
+    expect(bot.started.socket).toBe('reconnecting');
+    expect(bot.logs.some((line) => line.includes('Socket Mode: could not connect at start (apps.connections.open failed: HTTP 503)'))).toBe(true);
+    await bot.socket.waitForConnection(1);
+    expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
+  });
+});
+
+describe('Socket Mode stops for what no retry fixes', () => {
+  it('a link_disabled disconnect ends it with one plain line, and nothing reconnects', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    bot.socket.sendDisconnect('link_disabled');
+    await waitUntil(() => bot.fatal.length > 0, 'the fatal line');
+
+    expect(bot.fatal).toEqual([expect.stringMatching(/^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\. [^\n]+$/)]);
+    await expectStaysAt({ connections: 1, opens: 1 }, () => ({
+      connections: bot.socket.connectionCount(),
+      opens: bot.slack.callsOf('apps.connections.open').length,
+    }));
+    expect(bot.reconnectLines()).toEqual([]);
+  });
+
+  it('an app token Slack refuses on reconnect (invalid_auth) ends it with one plain line naming SLACK_APP_TOKEN', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    bot.slack.failNext('apps.connections.open', { error: 'invalid_auth' });
+    bot.socket.dropConnection();
+    await waitUntil(() => bot.fatal.length > 0, 'the fatal line');
+
+    expect(bot.fatal).toEqual([expect.stringMatching(/^Slack rejected SLACK_APP_TOKEN \(invalid_auth\)\. [^\n]+$/)]);
+    await expectStaysAt(2, () => bot.slack.callsOf('apps.connections.open').length);
+    expect(bot.socket.connectionCount()).toBe(1);
+  });
+
+  it('an app token Slack refuses at start is a start-up error naming SLACK_APP_TOKEN', async () => {
+    const started = startSocketBot({ appToken: 'xapp-1-not-the-right-one' });
+    await expect(started).rejects.toThrow(StartupError);
+    await expect(started).rejects.toThrow(/^Slack rejected SLACK_APP_TOKEN \(invalid_auth\)\./);
+  });
+});
+
+describe('/healthz in Socket Mode', () => {
+  it('answers 503 "disconnected" with since once no connection has been open for 30 s, and 200 once connected again', async () => {
+    let clock = Date.parse('2026-03-02T10:00:00.000Z');
+    const bot = await startSocketBot({ now: () => new Date(clock) });
+    await bot.socket.waitForConnection(1);
+
+    // Slack answers 500 until told otherwise.
+    bot.slack.failNext('apps.connections.open', { status: 500 }, 1_000_000);
+    clock += 5_000;
+    const lostAt = new Date(clock).toISOString();
+    bot.socket.dropConnection();
+    await waitUntil(() => bot.reconnectLines().length >= 2, 'a failed reconnect');
+
+    let health = await bot.health();
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ ok: true, socket: 'reconnecting', since: lostAt });
+
+    clock += 30_000;
+    health = await bot.health();
+    expect(health.status).toBe(200);
+
+    clock += 1;
+    health = await bot.health();
+    expect(health.status).toBe(503);
+    expect(health.body).toEqual({ ok: false, socket: 'disconnected', since: lostAt, reconnects: expect.any(Number), store: { kind: 'file', ok: true } });
+    expect(health.body.reconnects).toBeGreaterThanOrEqual(2);
+
+    bot.slack.reset(); // Slack answers again
+    await bot.socket.waitForConnection(2);
+    health = await bot.healthOnce('connected');
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ ok: true, socket: 'connected', since: new Date(clock).toISOString() });
+  });
+});
