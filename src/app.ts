@@ -38,7 +38,10 @@ export interface TreasuryAppOptions {
   now?: () => Date;
   /** How swaps are followed after approval; default every 5 s for up to 30 minutes. */
   swapFollow?: FollowPolicy;
-  /** Overrides HOST (config.host) for the HTTP server; tests bind loopback. */
+  /**
+   * Overrides HOST (config.host) for the HTTP server; tests bind loopback. In Socket Mode it binds the /healthz
+   * server, which otherwise listens on every interface (Bolt's choice); the local workspace keeps it on loopback.
+   */
   host?: string;
   /** Retries of a transient Slack failure for calls that may wait (quote messages, reply fallbacks); default 2. */
   slackRetries?: number;
@@ -292,6 +295,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
             });
           });
           listening.catch(() => undefined); // awaited below, once the connection attempt is over
+          if (options.host !== undefined) {
+            // Bolt calls listen(port) with no host; hand it ours.
+            const listenOn = healthServer.listen.bind(healthServer) as (port: number, host: string) => Server;
+            healthServer.listen = ((port: number) => listenOn(port, options.host!)) as Server['listen'];
+          }
           try {
             // Bolt's start listens for /healthz and opens the connection; a passing failure is retried in the background.
             socket = await supervisor!.start(() => app.start());

@@ -1,23 +1,43 @@
 /** The local workspace's control panel (what it can do to the simulator, Slack and the clock) and its live activity. */
 import type { PaymentsSimulator } from '../simulator/index.js';
 import type { SlackStandIn } from './slack-stand-in.js';
+import type { SocketModeStandIn } from './socket-mode-stand-in.js';
 
 /** What the control panel can do to the simulator, Slack and the clock. */
 export interface Control {
   id: string;
   label: string;
   description: string;
+  /** The heading the page shows it under. */
+  group: 'Payment service' | 'Slack' | 'Slack connection (Socket Mode)' | 'Clock';
+  /** Says what happened; throws with a plain reason when it cannot act now. */
   run(): string;
 }
 
-export function createControls(deps: { simulator: PaymentsSimulator; slack: SlackStandIn; shiftClock: (ms: number) => void }): Control[] {
-  const { simulator, slack } = deps;
+export interface ControlDeps {
+  simulator: PaymentsSimulator;
+  slack: SlackStandIn;
+  /** Socket Mode: the connection the bot holds, which the page can drop or refresh as Slack does. */
+  socket?: SocketModeStandIn | undefined;
+  /** Where the poller posts alerts. */
+  alertChannel: string;
+  shiftClock: (ms: number) => void;
+}
+
+export function createControls(deps: ControlDeps): Control[] {
+  const { simulator, slack, socket } = deps;
   const nextPoll = 'The alert arrives in #treasury-alerts at the next poll (within 10 seconds).';
-  return [
+  const watch = 'Watch the bot\'s connection at the top of the sidebar.';
+  const connected = (): SocketModeStandIn => {
+    if (!socket?.connected()) throw new Error('The bot has no connection open right now (it is reconnecting); try again in a moment.');
+    return socket;
+  };
+  const payments: Control[] = [
     {
       id: 'withdrawal-fails',
       label: 'Make a withdrawal fail',
       description: 'A withdrawal created now fails on the blockchain.',
+      group: 'Payment service',
       run: () => {
         const row = simulator.addWithdrawal({ status: 'failed' });
         return `Withdrawal ${row.id.slice(0, 8)}… failed. ${nextPoll}`;
@@ -27,6 +47,7 @@ export function createControls(deps: { simulator: PaymentsSimulator; slack: Slac
       id: 'task-fails',
       label: 'Make a payout task fail',
       description: 'A mass-payout task created now fails.',
+      group: 'Payment service',
       run: () => {
         const row = simulator.addPayoutTask({ status: 'failed' });
         return `Payout task ${row.id.slice(0, 8)}… failed. ${nextPoll}`;
@@ -36,6 +57,7 @@ export function createControls(deps: { simulator: PaymentsSimulator; slack: Slac
       id: 'gas-short',
       label: 'Gas top-up: donor balance too low',
       description: 'A gas top-up fails with not_enough_donor_balance.',
+      group: 'Payment service',
       run: () => {
         const row = simulator.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance' });
         return `Gas top-up ${row.id.slice(0, 8)}… failed for lack of donor balance. ${nextPoll}`;
@@ -45,24 +67,79 @@ export function createControls(deps: { simulator: PaymentsSimulator; slack: Slac
       id: 'api-down',
       label: 'Take the payment API down for a minute',
       description: 'Every API request answers 503 for 60 seconds: commands explain it, the poller says so after 3 failed polls.',
+      group: 'Payment service',
       run: () => {
         simulator.takeDown(60_000);
         return 'The payment API answers 503 for the next 60 seconds.';
       },
     },
+  ];
+  const slackControls: Control[] = [
     {
       id: 'slack-ratelimited',
       label: 'Make Slack answer "ratelimited"',
       description: 'The next 3 chat.postMessage calls get HTTP 429 with Retry-After: 20.',
+      group: 'Slack',
       run: () => {
         slack.failNext('chat.postMessage', { status: 429, retryAfter: 20 }, 3);
         return 'The next 3 messages the bot posts are refused with ratelimited (Retry-After 20 s); alerts wait and then arrive.';
       },
     },
     {
+      id: 'lose-alert-answer',
+      label: "Lose Slack's next answer to an alert",
+      description: 'Slack posts the next alert, but its answer never reaches the bot. At the next poll the bot finds the alert in the channel and does not post it again.',
+      group: 'Slack',
+      run: () => {
+        // The post is made, then the connection is cut before the answer: the bot cannot tell whether it arrived.
+        slack.failNext('chat.postMessage', { dropAnswer: true }, 1, { channel: deps.alertChannel });
+        return 'Slack will post the next alert and lose its answer. Make a withdrawal fail: the alert appears once, and is still there once after the next poll.';
+      },
+    },
+  ];
+  const connection: Control[] = socket
+    ? [
+        {
+          id: 'socket-drop',
+          label: 'Slack drops the connection',
+          description: 'The connection is cut without a word, as when the network fails: the bot opens a new one at once.',
+          group: 'Slack connection (Socket Mode)',
+          run: () => {
+            connected().dropConnection();
+            return `Slack dropped the connection; the bot opens a new one. ${watch}`;
+          },
+        },
+        {
+          id: 'socket-refresh',
+          label: 'Slack asks to refresh (refresh_requested)',
+          description: 'Slack asks the bot to reconnect, as it does routinely every few hours.',
+          group: 'Slack connection (Socket Mode)',
+          run: () => {
+            connected().sendDisconnect('refresh_requested');
+            return `Slack asked the bot to reconnect (refresh_requested). ${watch}`;
+          },
+        },
+        {
+          id: 'socket-open-fails',
+          label: 'apps.connections.open fails twice (500, then a reset)',
+          description: 'Slack drops the connection and fails the next two attempts to open one: HTTP 500, then a network reset. The bot keeps trying.',
+          group: 'Slack connection (Socket Mode)',
+          run: () => {
+            const link = connected();
+            slack.failNext('apps.connections.open', { status: 500 });
+            slack.failNext('apps.connections.open', { reset: true });
+            link.dropConnection();
+            return `Slack dropped the connection and fails the next two reconnects (HTTP 500, then a reset); the bot is back within a few seconds. ${watch}`;
+          },
+        },
+      ]
+    : [];
+  const clock: Control[] = [
+    {
       id: 'clock-31m',
       label: 'Move the clock 31 minutes',
       description: 'Time jumps 31 minutes for the bot, the API and Slack: an open swap quote expires.',
+      group: 'Clock',
       run: () => {
         deps.shiftClock(31 * 60_000);
         simulator.advanceTime(31 * 60_000);
@@ -70,6 +147,7 @@ export function createControls(deps: { simulator: PaymentsSimulator; slack: Slac
       },
     },
   ];
+  return [...payments, ...slackControls, ...connection, ...clock];
 }
 
 /** A little life in the simulated merchant: a deposit now and then, a withdrawal that goes pending → success. */

@@ -1,8 +1,10 @@
 /**
  * The local workspace: the whole bot on one machine with no configuration. One process, loopback only: the
- * payment API simulator, a Slack stand-in, the real bot in HTTP mode configured against both, and a web page
- * that behaves like a Slack client (src/workspace/page). The page's commands and clicks reach the bot as signed
- * Slack requests; the bot answers through the stand-in's Web API and response_urls. No demo branch in the bot.
+ * payment API simulator, a Slack stand-in, the real bot configured against both, and a web page that behaves like
+ * a Slack client (src/workspace/page). In HTTP mode (the default) the page's commands and clicks reach the bot as
+ * signed Slack requests; in Socket Mode as envelopes over the stand-in's Socket Mode WebSocket, which the page can
+ * drop or refresh as Slack does. The bot answers through the stand-in's Web API and response_urls. No demo branch
+ * in the bot.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,10 +17,11 @@ import { createPaymentsClient } from '../payments/index.js';
 import { startSimulator, type PaymentsSimulator } from '../simulator/index.js';
 import { openBotStore } from '../store/state.js';
 import { startSlackStandIn, type SlackStandIn } from './slack-stand-in.js';
+import { startSocketModeStandIn, type SocketModeStandIn } from './socket-mode-stand-in.js';
 import { createTimeline, type ResponseTarget, type Timeline } from './timeline.js';
 import { createControls, startLiveActivity } from './controls.js';
 import { startWorkspaceServer } from './server.js';
-import { blockActionsBody, signedHeaders, slashCommandBody, type Team } from './slack-requests.js';
+import { blockActionsPayload, formBody, signedHeaders, slashCommandPayload, type RequestKind, type Team } from './slack-requests.js';
 
 export const TEAM = { id: 'T0LOCAL', domain: 'acme-treasury', appId: 'A0LOCALBOT', name: 'Acme Treasury (local)' } as const;
 
@@ -86,6 +89,8 @@ export interface LocalWorkspaceOptions {
   logger?: Logger;
   /** Seconds between live-activity ticks (new deposits, withdrawals completing); 0 turns it off. Default 20. */
   activityEverySeconds?: number;
+  /** Runs the bot in Socket Mode (`npm run demo -- --socket-mode`) instead of HTTP mode. */
+  socketMode?: boolean;
 }
 
 export interface LocalWorkspace {
@@ -94,6 +99,12 @@ export interface LocalWorkspace {
   port: number;
   simulator: PaymentsSimulator;
   slack: SlackStandIn;
+  /** How the bot hears Slack: signed HTTP requests, or a Socket Mode connection. */
+  mode: 'http' | 'socket';
+  /** Socket Mode: the stand-in of Slack's Socket Mode endpoint the bot is connected to. */
+  socket?: SocketModeStandIn;
+  /** The bot's own /healthz (in Socket Mode it says whether the connection is open). */
+  healthUrl: string;
   /** The bot token the stand-in accepts (a random local value; posting with it is what the bot does). */
   botToken: string;
   timeline: Timeline;
@@ -117,8 +128,10 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     cleanups.push(() => simulator.close());
     const botToken = `xoxb-local-${randomBytes(8).toString('hex')}`;
     const signingSecret = randomBytes(16).toString('hex');
+    const appToken = options.socketMode ? `xapp-local-${randomBytes(8).toString('hex')}` : undefined;
     const slack = await startSlackStandIn({
       botToken,
+      ...(appToken ? { appToken } : {}),
       botUserId: BOT_USER_ID,
       now: nowMs,
       teamId: TEAM.id,
@@ -127,13 +140,15 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       conversations: CHANNELS.map((c) => ({ id: c.id, name: c.kind === 'im' ? undefined : c.name, kind: c.kind, members: [...c.members] })),
     });
     cleanups.push(() => slack.close());
+    const socket = options.socketMode ? await startSocketModeStandIn(slack, { appId: TEAM.appId }) : undefined;
+    if (socket) cleanups.push(() => socket.close());
 
     const [requester, approver] = USERS;
     const config = loadConfig({
       PAYMENTS_API_URL: simulator.url,
       PAYMENTS_API_KEY: simulator.apiKey,
       SLACK_BOT_TOKEN: botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
+      ...(appToken ? { SLACK_APP_TOKEN: appToken } : { SLACK_SIGNING_SECRET: signingSecret }),
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -148,25 +163,45 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
     const store = await openBotStore(config.dataFile, logger);
     cleanups.push(() => store.close());
-    const bot = createTreasuryApp({ config, payments, store, logger, now: () => new Date(nowMs()) });
+    const bot = createTreasuryApp({
+      config,
+      payments,
+      store,
+      logger,
+      now: () => new Date(nowMs()),
+      host: '127.0.0.1',
+      // Only a refused app token or link_disabled ends a Socket Mode connection for good; the page has no control for either.
+      onFatal: (problem) => logger.error(`the bot lost Slack for good: ${problem}`),
+    });
     const { port: botPort } = await bot.start();
     cleanups.push(() => bot.stop());
     const eventsUrl = `http://127.0.0.1:${botPort}/slack/events`;
+    const healthUrl = `http://127.0.0.1:${botPort}/healthz`;
 
     const timeline = createTimeline(nowMs);
     const targets = new Map<string, ResponseTarget>();
     cleanups.push(slack.onEvent((event) => timeline.apply(event, (url) => targets.get(url))));
     const team: Team = TEAM;
 
-    /** Sends a signed request to the bot and shows what the ack itself said (a refusal, for instance). */
-    const sendToBot = async (body: string, target: ResponseTarget): Promise<void> => {
+    /** Shows what the bot's ack itself said (a refusal, for instance), privately, as Slack does. */
+    const showAck = (ack: unknown, target: ResponseTarget): void => {
+      const { text, blocks } = (typeof ack === 'object' && ack !== null ? ack : {}) as { text?: string; blocks?: unknown[] };
+      if (text !== undefined || blocks !== undefined) timeline.addPrivate(target.channel, target.userId, { ...(text !== undefined ? { text } : {}), ...(blocks ? { blocks } : {}) });
+    };
+
+    /**
+     * Hands a command or a click to the bot as Slack would: in Socket Mode as an envelope on the bot's connection,
+     * otherwise as a signed request (a command form-encoded, a click as the form field `payload`).
+     */
+    const sendToBot = async (type: RequestKind, payload: Record<string, unknown>, target: ResponseTarget): Promise<void> => {
+      if (socket) return showAck(await socket.send(type, payload), target);
+      const body = formBody(type, payload);
       const response = await fetch(eventsUrl, { method: 'POST', headers: signedHeaders(signingSecret, body), body, signal: AbortSignal.timeout(5_000) });
       const text = await response.text();
       if (!response.ok) throw new Error(`the bot answered HTTP ${response.status}`);
       if (text.trim() === '') return;
       try {
-        const ack = JSON.parse(text) as { text?: string; blocks?: unknown[] };
-        if (ack.text !== undefined || ack.blocks !== undefined) timeline.addPrivate(target.channel, target.userId, { ...(ack.text !== undefined ? { text: ack.text } : {}), ...(ack.blocks ? { blocks: ack.blocks } : {}) });
+        showAck(JSON.parse(text), target);
       } catch {
         timeline.addPrivate(target.channel, target.userId, { text }, 'system');
       }
@@ -188,6 +223,7 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         defaultUser: requester.id,
         defaultChannel: CHANNELS[0].id,
         hints: HINTS,
+        mode: socket ? 'socket' : 'http',
       },
       async command({ user, channel, text }) {
         const who = person(user);
@@ -202,7 +238,7 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         }
         const responseUrl = slack.createResponseUrl();
         targets.set(responseUrl, { channel: where.id, userId: who.id });
-        await sendToBot(slashCommandBody(team, who, placeOf(where), '/treasury', rest.join(' '), responseUrl), { channel: where.id, userId: who.id });
+        await sendToBot('slash_commands', slashCommandPayload(team, who, placeOf(where), '/treasury', rest.join(' '), responseUrl), { channel: where.id, userId: who.id });
       },
       async action({ user, entryId, blockId, actionId, value }) {
         const who = person(user);
@@ -221,9 +257,19 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
           ...(value !== undefined ? { value } : {}),
           message: { ts: entry.ts, ephemeral: entry.ephemeral, ...(entry.text !== undefined ? { text: entry.text } : {}), ...(entry.blocks ? { blocks: entry.blocks } : {}) },
         };
-        await sendToBot(blockActionsBody(team, who, placeOf(where), click, slack.botUserId, responseUrl), { channel: where.id, userId: who.id });
+        await sendToBot('interactive', blockActionsPayload(team, who, placeOf(where), click, slack.botUserId, responseUrl), { channel: where.id, userId: who.id });
       },
-      controls: createControls({ simulator, slack, shiftClock: (ms) => (offsetMs += ms) }),
+      controls: createControls({ simulator, slack, socket, alertChannel: CHANNELS[1].id, shiftClock: (ms) => (offsetMs += ms) }),
+      // In Socket Mode the page shows what the bot's own /healthz says about its connection to Slack.
+      ...(socket
+        ? {
+            async botConnection() {
+              const response = await fetch(healthUrl, { signal: AbortSignal.timeout(2_000) });
+              const health = (await response.json()) as { socket?: string; since?: string; reconnects?: number };
+              return { socket: health.socket, since: health.since, reconnects: health.reconnects };
+            },
+          }
+        : {}),
       isMember: (userId, channelId) => {
         const channel = channelOf(channelId);
         return channel !== undefined && isIn(channel, userId);
@@ -234,7 +280,18 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     const activity = startLiveActivity(simulator, (options.activityEverySeconds ?? 20) * 1000);
     cleanups.push(activity);
 
-    return { url: `http://localhost:${server.port}/`, port: server.port, simulator, slack, botToken, timeline, close };
+    return {
+      url: `http://localhost:${server.port}/`,
+      port: server.port,
+      simulator,
+      slack,
+      mode: socket ? 'socket' : 'http',
+      ...(socket ? { socket } : {}),
+      healthUrl,
+      botToken,
+      timeline,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;

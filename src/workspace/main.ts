@@ -1,10 +1,11 @@
 /**
  * `npm run demo` (and `npm start` with no configuration at all): the local workspace, with one clear banner.
- * Ctrl-C stops everything.
+ * `--socket-mode` runs the bot in Socket Mode instead of HTTP mode. Ctrl-C stops everything.
  */
 import { startLocalWorkspace } from './index.js';
 
-export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): Promise<void> {
+  const socketMode = argv.includes('--socket-mode');
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     process.stderr.write(`Cannot start the local workspace: PORT must be a port number, not "${env.PORT}".\n`);
@@ -13,7 +14,7 @@ export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env): P
   const started = performance.now();
   let workspace;
   try {
-    workspace = await startLocalWorkspace({ port });
+    workspace = await startLocalWorkspace({ port, socketMode });
   } catch (error) {
     process.stderr.write(`Cannot start the local workspace: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
@@ -27,7 +28,9 @@ export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env): P
       ` Open ${workspace.url} in your browser.`,
       '',
       ' Running on this machine only: a payment API simulator with a sample merchant, a stand-in for',
-      ' Slack, and the real bot wired to both. Type /treasury help in #treasury to begin.',
+      socketMode
+        ? ' Slack, and the real bot wired to both in Socket Mode. Type /treasury help in #treasury to begin.'
+        : ' Slack, and the real bot wired to both. Type /treasury help in #treasury to begin.',
       ' To run against real Slack and your payment account, set the variables listed in .env.example.',
       ` Ready in ${((performance.now() - started) / 1000).toFixed(1)} s. Ctrl-C stops it.`,
       line,

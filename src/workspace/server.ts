@@ -35,6 +35,8 @@ export interface WorkspaceServerOptions {
   command(request: z.infer<typeof CommandRequest>): Promise<void>;
   action(request: z.infer<typeof ActionRequest>): Promise<void>;
   controls: Control[];
+  /** What the bot's /healthz says about its Socket Mode connection (`socket`, `since`, `reconnects`). */
+  botConnection?(): Promise<{ socket?: string | undefined; since?: string | undefined; reconnects?: number | undefined }>;
   /** Whether a person is in a conversation: the timeline shows them only theirs (a private channel, their own DM). */
   isMember?(userId: string, channelId: string): boolean;
 }
@@ -84,12 +86,26 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/controls') {
-      return sendJson(res, 200, options.controls.map(({ id, label, description }) => ({ id, label, description })));
+      return sendJson(res, 200, options.controls.map(({ id, label, description, group }) => ({ id, label, description, group })));
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/controls/')) {
       const control = options.controls.find((c) => c.id === url.pathname.slice('/api/controls/'.length));
       if (!control) return sendJson(res, 404, { ok: false, message: 'No such control.' });
-      return sendJson(res, 200, { ok: true, message: control.run() });
+      try {
+        return sendJson(res, 200, { ok: true, message: control.run() });
+      } catch (error) {
+        // A control that cannot act now (no connection to drop) says why; the page shows it.
+        return sendJson(res, 409, { ok: false, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (req.method === 'GET' && url.pathname === '/api/bot-connection') {
+      if (!options.botConnection) return sendJson(res, 404, { ok: false, error: 'The bot runs in HTTP mode: it has no connection to Slack to show.' });
+      try {
+        return sendJson(res, 200, { ok: true, ...(await options.botConnection()) });
+      } catch (error) {
+        logger.debug('workspace: the bot did not answer /healthz', { error: error instanceof Error ? error.message : String(error) });
+        return sendJson(res, 200, { ok: false, error: 'The bot does not answer /healthz.' });
+      }
     }
     if (req.method === 'POST' && (url.pathname === '/api/command' || url.pathname === '/api/action')) {
       const parsed = (url.pathname === '/api/command' ? CommandRequest : ActionRequest).safeParse(await readJson(req));

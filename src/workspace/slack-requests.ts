@@ -1,6 +1,7 @@
 /**
  * Requests exactly as Slack sends them to an app: form-encoded, signed with the app's signing secret
  * (`v0=` HMAC-SHA256 of `v0:<timestamp>:<body>`), a slash command's fields, and a `block_actions` payload.
+ * Socket Mode carries the same payloads in its envelopes (socket-mode-stand-in.ts).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
@@ -37,6 +38,19 @@ export function signedHeaders(signingSecret: string, rawBody: string, nowMs = Da
   };
 }
 
+/**
+ * What a request from Slack carries: a slash command, or an interaction (a click, a view submission). Socket Mode
+ * names its envelope types the same.
+ */
+export type RequestKind = 'slash_commands' | 'interactive';
+
+/** How HTTP carries a payload: a command's fields form-encoded, an interaction as the form field `payload` (JSON). */
+export function formBody(kind: RequestKind, payload: Record<string, unknown>): string {
+  return kind === 'slash_commands'
+    ? new URLSearchParams(payload as Record<string, string>).toString()
+    : new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 const SLACK_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /**
@@ -67,7 +81,23 @@ export function slashCommandBody(
   responseUrl: string,
   options: SlashCommandTextOptions = {},
 ): string {
-  return new URLSearchParams({
+  return formBody('slash_commands', slashCommandPayload(team, user, channel, command, text, responseUrl, options));
+}
+
+/**
+ * A slash command's fields: form-encoded in {@link slashCommandBody} over HTTP, the `payload` of a
+ * `slash_commands` envelope in Socket Mode (the same fields, as strings).
+ */
+export function slashCommandPayload(
+  team: Team,
+  user: Person,
+  channel: Place,
+  command: string,
+  text: string,
+  responseUrl: string,
+  options: SlashCommandTextOptions = {},
+): Record<string, string> {
+  return {
     token: 'local-workspace-verification-token',
     team_id: team.id,
     team_domain: team.domain,
@@ -81,7 +111,7 @@ export function slashCommandBody(
     is_enterprise_install: 'false',
     response_url: responseUrl,
     trigger_id: triggerId(),
-  }).toString();
+  };
 }
 
 /** The clicked button and the message it is in. */
@@ -93,9 +123,14 @@ export interface ButtonClick {
   message: { ts: string; ephemeral: boolean; text?: string; blocks?: unknown[] };
 }
 
-/** The body of a `block_actions` interaction for one button click. */
+/** The body of a `block_actions` interaction for one button click: its payload as the form field `payload`. */
 export function blockActionsBody(team: Team, user: Person, channel: Place, click: ButtonClick, botUserId: string, responseUrl: string): string {
-  const payload = {
+  return formBody('interactive', blockActionsPayload(team, user, channel, click, botUserId, responseUrl));
+}
+
+/** The `block_actions` payload of one button click (in Socket Mode, the `payload` of an `interactive` envelope). */
+export function blockActionsPayload(team: Team, user: Person, channel: Place, click: ButtonClick, botUserId: string, responseUrl: string): Record<string, unknown> {
+  return {
     type: 'block_actions',
     user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
     api_app_id: team.appId,
@@ -123,7 +158,6 @@ export function blockActionsBody(team: Team, user: Person, channel: Place, click
       },
     ],
   };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
 function slackTs(): string {

@@ -168,8 +168,11 @@ export interface SlackStandIn {
   callsOf(method: string): RecordedCall[];
   /** Copies of the stored messages (of one channel, or all), in posting order. */
   messages(channel?: string): StoredMessage[];
-  /** Makes the next `times` calls of `method` fail (`'response_url'` targets response_url posts). */
-  failNext(method: string, failure: InjectedFailure, times?: number): void;
+  /**
+   * Makes the next `times` calls of `method` fail (`'response_url'` targets response_url posts); with `channel`,
+   * only calls for that channel (the alert channel's next post, say), while the others go through.
+   */
+  failNext(method: string, failure: InjectedFailure, times?: number, only?: { channel: string }): void;
   /**
    * A fresh, unique response_url, good for 5 posts within 30 minutes. With an origin it is a button click's,
    * which may replace or delete that message; without, a slash command's, which has no original message.
@@ -226,7 +229,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const stored: StoredMessage[] = [];
   const responseLog = new Map<string, RecordedResponse[]>();
   const responseUrls = new Map<string, { createdAt: number; origin: ResponseUrlOrigin | undefined }>();
-  const failures = new Map<string, { failure: InjectedFailure; remaining: number }[]>();
+  const failures = new Map<string, { failure: InjectedFailure; remaining: number; channel?: string }[]>();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   const events = new EventEmitter();
@@ -313,13 +316,15 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     return `${Math.floor(tsCounter / 1_000_000)}.${String(tsCounter % 1_000_000).padStart(6, '0')}`;
   };
 
-  const takeFailure = (method: string): InjectedFailure | undefined => {
+  // The first failure queued for this call: one for any channel, or one for the channel the call names.
+  const takeFailure = (method: string, channel?: string): InjectedFailure | undefined => {
     const queue = failures.get(method);
-    const head = queue?.[0];
-    if (queue === undefined || head === undefined) return undefined;
-    head.remaining -= 1;
-    if (head.remaining <= 0) queue.shift();
-    return head.failure;
+    const index = queue?.findIndex((f) => f.channel === undefined || f.channel === channel) ?? -1;
+    const next = queue?.[index];
+    if (queue === undefined || next === undefined) return undefined;
+    next.remaining -= 1;
+    if (next.remaining <= 0) queue.splice(index, 1);
+    return next.failure;
   };
 
   const findMessage = (channel: string, ts: string): StoredMessage | undefined =>
@@ -526,7 +531,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     calls.push({ method, args, at: clock() });
     changes.emit('change');
 
-    const failure = takeFailure(method);
+    const failure = takeFailure(method, asString(args.channel));
     // A lost or late answer comes after the work is done; every other failure comes instead of it.
     const lostAnswer = failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
     if (failure !== undefined && lostAnswer === undefined && !(await applyFailure(failure, res))) return;
@@ -744,9 +749,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     },
     callsOf: (method) => calls.filter((c) => c.method === method),
     messages: (channel) => structuredClone(stored.filter((m) => channel === undefined || m.channel === channel)),
-    failNext: (method, failure, times = 1) => {
+    failNext: (method, failure, times = 1, only) => {
       const queue = failures.get(method) ?? [];
-      queue.push({ failure, remaining: times });
+      queue.push({ failure, remaining: times, ...(only ? { channel: only.channel } : {}) });
       failures.set(method, queue);
     },
     createResponseUrl: (origin) => {

@@ -241,6 +241,15 @@ describe('Slack test rig driving a real Bolt app', () => {
     expect(standIn.messages('C_OPS')).toHaveLength(1);
   });
 
+  it('a failure injected for one channel hits only that channel\'s next call; the others go through', async () => {
+    standIn.failNext('chat.postMessage', { error: 'not_in_channel' }, 1, { channel: 'C_ALERTS' });
+
+    await expect(app.client.chat.postMessage({ channel: 'C_OPS', text: 'elsewhere' })).resolves.toMatchObject({ ok: true });
+    await expect(app.client.chat.postMessage({ channel: 'C_ALERTS', text: 'hi' })).rejects.toMatchObject({ data: { ok: false, error: 'not_in_channel' } });
+    await expect(app.client.chat.postMessage({ channel: 'C_ALERTS', text: 'hi' })).resolves.toMatchObject({ ok: true });
+    expect(standIn.messages('C_ALERTS')).toHaveLength(1);
+  });
+
   it('injects HTTP errors, rate limits with Retry-After, and delays', async () => {
     standIn.failNext('chat.update', { status: 500 });
     await expect(app.client.chat.update({ channel: 'C1', ts: '1.1', text: 'x' })).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 // The local workspace in a real browser (Debian's Chromium through playwright-core), used as a person would:
 // type commands, switch people, click buttons, confirm dialogs, use the control panel. Everything behind the
-// page is real: the bot's HTTP app, the payment API simulator and the Slack stand-in, over HTTP.
+// page is real: the bot's HTTP app (or, in the last part, the bot in Socket Mode), the payment API simulator and
+// the Slack stand-in, over HTTP.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,19 +24,25 @@ let page: Page;
 /** Errors the page raised or logged, at any point of the session. */
 const problems: string[] = [];
 
+/** Chromium with the flags this closed network needs, and a page that reports its errors into `problems`. */
+async function openPage(url: string, problems: string[]): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  await page.goto(url);
+  return { browser, page };
+}
+
 describe.skipIf(!available)('the local workspace in Chromium', () => {
   beforeAll(async () => {
     workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0 });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    await page.goto(workspace.url);
+    ({ browser, page } = await openPage(workspace.url, problems));
     expect(problems).toEqual([]);
   }, 30_000);
   afterAll(async () => {
@@ -153,6 +160,28 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await page.screenshot({ path: screenshot('workspace.png') });
   }, 60_000);
 
+  it('an alert whose answer Slack lost is in #treasury-alerts once: the bot finds it at the next poll instead of posting it again', async () => {
+    const lookups = () => workspace.slack.callsOf('conversations.history').length;
+    await page.getByTestId('control-lose-alert-answer').click();
+    await expect.poll(() => page.getByTestId('control-status').innerText()).toContain('lose its answer');
+    const lookupsBefore = lookups();
+    await page.getByTestId('control-withdrawal-fails').click();
+    await expect.poll(() => page.getByTestId('control-status').innerText()).toMatch(/Withdrawal [0-9a-f]{8}/);
+    const idPrefix = /Withdrawal ([0-9a-f]{8})/.exec(await page.getByTestId('control-status').innerText())![1]!;
+    await openChannel('treasury-alerts');
+    const alerts = () => messages().filter({ hasText: idPrefix });
+    await expect.poll(() => alerts().count(), { timeout: 30_000, interval: 500 }).toBe(1);
+    // Slack posted it and the bot never got the answer: at the next poll it looks for it in the channel…
+    await expect.poll(lookups, { timeout: 15_000, interval: 200 }).toBeGreaterThan(lookupsBefore);
+    // …and once the poll after that has begun reading the API, the one that looked is over.
+    const apiReads = workspace.simulator.requestCount('listPayoutTasks');
+    await expect.poll(() => workspace.simulator.requestCount('listPayoutTasks'), { timeout: 15_000, interval: 200 }).toBeGreaterThan(apiReads);
+    expect(await alerts().count()).toBe(1);
+    const posts = workspace.slack.callsOf('chat.postMessage').filter((call) => call.args.channel === 'C0ALERTS' && JSON.stringify(call.args).includes(idPrefix));
+    expect(posts).toHaveLength(1);
+    await openChannel('treasury');
+  }, 60_000);
+
   it('renders Block Kit and mrkdwn as Slack does, shows an unknown block raw, and never runs text as HTML', async () => {
     // Posted through the stand-in's Web API with the bot's token, as the bot posts.
     const at = Math.floor(Date.UTC(2026, 1, 18, 12, 0) / 1000); // noon UTC: the same date in every time zone but the extremes
@@ -196,6 +225,40 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
   it('raised no error in the page during the whole session', () => {
     expect(problems).toEqual([]);
   });
+});
+
+describe.skipIf(!available)('the local workspace in Socket Mode, in Chromium', () => {
+  let socketWorkspace: LocalWorkspace;
+  let socketBrowser: Browser;
+  let socketPage: Page;
+  const socketProblems: string[] = [];
+  beforeAll(async () => {
+    socketWorkspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0, socketMode: true });
+    ({ browser: socketBrowser, page: socketPage } = await openPage(socketWorkspace.url, socketProblems));
+  }, 30_000);
+  afterAll(async () => {
+    await socketBrowser?.close();
+    await socketWorkspace?.close();
+  });
+
+  it('shows the bot connected; after Slack drops the connection the bot reconnects and a command gets its answer', async () => {
+    const connection = socketPage.getByTestId('bot-connection');
+    await expect.poll(() => connection.innerText()).toBe('Bot connected · 0 reconnects');
+    expect(await socketPage.getByTestId('team-sub').innerText()).toContain('Socket Mode');
+
+    await socketPage.getByTestId('control-socket-drop').click();
+    await expect.poll(() => connection.innerText(), { timeout: 10_000 }).toBe('Bot connected · 1 reconnect');
+    expect(socketWorkspace.socket!.connectionCount()).toBe(2);
+
+    const composer = socketPage.getByTestId('composer');
+    await composer.fill('/treasury balances');
+    await composer.press('Enter');
+    const reply = socketPage.getByTestId('timeline').getByTestId('message').filter({ hasText: 'USDC' }).last();
+    await reply.waitFor({ timeout: 10_000 });
+    expect(await reply.getAttribute('data-ephemeral')).toBe('true');
+    await socketPage.screenshot({ path: screenshot('workspace-socket.png') });
+    expect(socketProblems).toEqual([]);
+  }, 30_000);
 });
 
 function screenshot(name: string): string {

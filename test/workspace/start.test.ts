@@ -44,6 +44,8 @@ describe('npm start with no configuration', () => {
       const page = await fetch(url!);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<script');
+      // HTTP mode unless asked for Socket Mode.
+      expect(await (await fetch(`${url}api/workspace`)).json()).toMatchObject({ mode: 'http' });
       const sent = await fetch(`${url}api/command`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'U0RILEY', channel: 'C0TREASURY', text: '/treasury help' }) });
       expect(await sent.json()).toEqual({ ok: true });
       await expect
@@ -79,6 +81,37 @@ describe('npm start with no configuration', () => {
     expect(await withDotEnv.exited).toBe(1);
     expect(withDotEnv.output()).toContain('Cannot start: the configuration has');
   });
+});
+
+describe('npm run demo -- --socket-mode', () => {
+  it('runs the bot in Socket Mode: a command reaches it through the socket, and still does after Slack drops the connection and fails two reconnects', async () => {
+    const r = run({ PORT: '0' }, undefined, ['--local-workspace', '--socket-mode']);
+    try {
+      const [, url] = await waitForOutput(r, /Open (http:\/\/localhost:\d+\/) in your browser/);
+      expect(r.output()).toContain('the real bot wired to both in Socket Mode');
+      expect(await (await fetch(`${url}api/workspace`)).json()).toMatchObject({ mode: 'socket' });
+      const post = async (path: string, body?: unknown) =>
+        (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json();
+      const command = (text: string) => post('api/command', { user: 'U0RILEY', channel: 'C0TREASURY', text });
+      const timeline = async () => JSON.stringify(await (await fetch(`${url}api/timeline?user=U0RILEY`)).json());
+      // What the bot's own /healthz says: only a bot in Socket Mode reports a socket.
+      const connection = async () => (await fetch(`${url}api/bot-connection`)).json();
+
+      expect(await connection()).toMatchObject({ ok: true, socket: 'connected', reconnects: 0 });
+      expect(await command('/treasury help')).toEqual({ ok: true });
+      await expect.poll(timeline, { timeout: 10_000 }).toContain('/treasury balances');
+
+      expect(await post('api/controls/socket-open-fails')).toMatchObject({ ok: true });
+      // Dropped, then apps.connections.open answers 500, then resets: three attempts, the third connects.
+      await expect.poll(connection, { timeout: 10_000, interval: 100 }).toMatchObject({ ok: true, socket: 'connected', reconnects: 3 });
+      expect(r.output()).toMatch(/Socket Mode: reconnecting \(attempt 2, in [\d.]+ m?s\) because apps\.connections\.open failed: HTTP 500/);
+      expect(await command('/treasury balances')).toEqual({ ok: true });
+      await expect.poll(timeline, { timeout: 10_000 }).toContain('assets · total');
+    } finally {
+      r.kill();
+    }
+    expect(await r.exited).toBe(0);
+  }, 40_000);
 });
 
 describe('the local workspace answers its own page only', () => {

@@ -1200,6 +1200,17 @@
     if (text) controlTimer = setTimeout(() => setControlStatus(null), ok ? 8000 : 15000);
   }
 
+  /** Under each group's heading, in the order the server lists them. */
+  function groupedControls(controls) {
+    const groups = [];
+    for (const control of controls) {
+      const name = typeof control.group === 'string' ? control.group : '';
+      if (groups.at(-1)?.name !== name) groups.push({ name, controls: [] });
+      groups.at(-1).controls.push(control);
+    }
+    return groups;
+  }
+
   async function loadControls() {
     let controls;
     try {
@@ -1212,30 +1223,97 @@
       els.controlList.replaceChildren(h('div', { class: 'side-note', text: 'No controls.' }));
       return;
     }
+    const controlNode = (control) => {
+      const button = h('button', {
+        type: 'button',
+        class: 'control-button',
+        'data-testid': `control-${control.id}`,
+        title: control.description ?? '',
+        text: control.label ?? control.id,
+      });
+      const node = h(
+        'div',
+        { class: 'control' },
+        button,
+        control.description ? h('div', { class: 'control-description', text: control.description }) : null,
+      );
+      button.addEventListener('click', async () => {
+        button.disabled = true;
+        // Right under the button clicked, where the eye is (the list is longer than the sidebar).
+        node.after(els.controlStatus);
+        setControlStatus(`${control.label ?? control.id}…`, true);
+        const result = await postJson(`/api/controls/${encodeURIComponent(control.id)}`);
+        button.disabled = false;
+        setControlStatus(errorText(result, result.ok ? 'Done.' : 'It did not work.'), result.ok);
+        if (state.ws?.mode === 'socket') refreshBotConnection();
+      });
+      return node;
+    };
     els.controlList.replaceChildren(
-      ...controls.filter((control) => isObject(control) && typeof control.id === 'string').map((control) => {
-        const button = h('button', {
-          type: 'button',
-          class: 'control-button',
-          'data-testid': `control-${control.id}`,
-          title: control.description ?? '',
-          text: control.label ?? control.id,
-        });
-        button.addEventListener('click', async () => {
-          button.disabled = true;
-          setControlStatus(`${control.label ?? control.id}…`, true);
-          const result = await postJson(`/api/controls/${encodeURIComponent(control.id)}`);
-          button.disabled = false;
-          setControlStatus(errorText(result, result.ok ? 'Done.' : 'It did not work.'), result.ok);
-        });
-        return h(
+      ...groupedControls(controls.filter((control) => isObject(control) && typeof control.id === 'string')).map((group) =>
+        h(
           'div',
-          { class: 'control' },
-          button,
-          control.description ? h('div', { class: 'control-description', text: control.description }) : null,
-        );
-      }),
+          { class: 'control-group', 'data-testid': 'control-group' },
+          group.name ? h('h3', { class: 'control-group-name', text: group.name }) : null,
+          ...group.controls.map(controlNode),
+        ),
+      ),
     );
+  }
+
+  // ---------------------------------------------------------------------------------------------------------
+  // The bot's connection to Slack (Socket Mode): what its own /healthz says
+
+  const BOT_CONNECTION_EVERY_MS = 1000;
+
+  function seconds(ms) {
+    const s = Math.max(0, Math.round(ms / 1000));
+    return s < 90 ? `${s} s` : `${Math.round(s / 60)} min`;
+  }
+
+  function renderBotConnection(status) {
+    const el = els.botConnection;
+    el.hidden = false;
+    if (!isObject(status) || status.ok !== true || typeof status.socket !== 'string') {
+      el.dataset.state = 'unknown';
+      el.textContent = 'Bot: not answering /healthz';
+      el.title = errorText(status ?? {}, '');
+      return;
+    }
+    const reconnects = Number.isInteger(status.reconnects) ? status.reconnects : 0;
+    const count = `${reconnects} reconnect${reconnects === 1 ? '' : 's'}`;
+    const since = Date.parse(status.since);
+    const words = {
+      connected: 'Bot connected',
+      reconnecting: 'Bot reconnecting…',
+      disconnected: Number.isNaN(since) ? 'Bot disconnected' : `Bot disconnected for ${seconds(Date.now() - since)}`,
+    };
+    el.dataset.state = status.socket;
+    el.textContent = `${words[status.socket] ?? `Bot: ${status.socket}`} · ${count}`;
+    el.title = `What the bot's /healthz says: socket ${status.socket}${Number.isNaN(since) ? '' : ` since ${new Date(since).toLocaleTimeString()}`}, ${count}.`;
+  }
+
+  let botConnectionBusy = false;
+
+  async function refreshBotConnection() {
+    if (botConnectionBusy) return;
+    botConnectionBusy = true;
+    try {
+      renderBotConnection(await getJson('/api/bot-connection'));
+    } catch (error) {
+      renderBotConnection({ ok: false, error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      botConnectionBusy = false;
+    }
+  }
+
+  function watchBotConnection() {
+    if (state.ws?.mode !== 'socket') return;
+    els.teamSub.textContent = 'Local workspace · Socket Mode';
+    // One status dot only: the bot's connection below.
+    els.teamSub.dataset.mode = 'socket';
+    refreshBotConnection();
+    setInterval(refreshBotConnection, BOT_CONNECTION_EVERY_MS);
   }
 
   // ---------------------------------------------------------------------------------------------------------
@@ -1286,6 +1364,8 @@
   async function start() {
     Object.assign(els, {
       teamName: $('team-name'),
+      teamSub: $('team-sub'),
+      botConnection: $('bot-connection'),
       channelList: $('channel-list'),
       dmList: $('dm-list'),
       channelHash: document.querySelector('#channel-name .hash'),
@@ -1368,6 +1448,7 @@
     renderHints();
     renderTimeline({ toBottom: true });
     loadControls();
+    watchBotConnection();
     connectEvents();
     await refreshTimeline();
     els.composer.focus();
