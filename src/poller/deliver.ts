@@ -6,8 +6,10 @@
  * metadata, and the key is written to the store (`sending`) before the post. A post whose outcome is unknown (a
  * timeout, a dropped connection, a 5xx, a crash before its answer was recorded) keeps that mark. Before anything
  * else, the next delivery settles every marked post: it looks for the key among the channel's messages since the
- * first attempt; found, the message is recorded as delivered; not there, the mark is cleared and its items are
- * planned again with the rest of the outbox (a summary then folds in the failures that came meanwhile).
+ * first attempt; found, the message is recorded as delivered; not there once Slack has had time to finish the
+ * first attempt (POLL_POLICY.uncertainSettleMs), the mark is cleared and its items are planned again with the
+ * rest of the outbox (a summary then folds in the failures that came meanwhile). Until then, or while Slack
+ * cannot answer the lookup, only those items wait; the rest of the outbox goes out.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -73,22 +75,17 @@ async function leading(deps: PollDeps): Promise<boolean> {
 
 type Stop = { stop: true; slackError?: string };
 
-/**
- * Looks for a post that may have been made: its ts when it is in the channel (or thread), `absent` when it is
- * not or the channel cannot be read (then it is posted again: a rare duplicate rather than a lost alert), or a
- * stop when Slack cannot answer now (nothing is posted: the next poll asks again).
- */
-async function lookFor(deps: PollDeps, pacing: ChannelPacing, attempt: SendAttempt, threadTs?: string): Promise<{ ts: string } | 'absent' | Stop> {
+/** What a lookup found: the message, its absence, a channel the bot cannot read, or a passing failure. */
+type LookupResult = { ts: string } | { absent: true } | { unreadable: true } | { failed: string };
+
+/** Looks for a post that may have been made (its key in the channel's, or the thread's, message metadata). */
+async function lookFor(deps: PollDeps, pacing: ChannelPacing, attempt: SendAttempt, threadTs?: string): Promise<LookupResult> {
   try {
     const ts = await deps.slack.findPosted(deps.channel, { key: attempt.key, since: new Date(attempt.since), ...(threadTs ? { threadTs } : {}) });
-    return ts === undefined ? 'absent' : { ts };
+    return ts === undefined ? { absent: true } : { ts };
   } catch (error) {
     const reason = describeSlackError(error);
-    if (isTransient(error) && !needsAPerson(error)) {
-      deps.logger.warn('alert poller: could not look for an alert whose answer was lost; trying again at the next poll', { key: attempt.key, reason });
-      await deps.store.alerts.recordDeliveryFailure(deps.now(), reason);
-      return { stop: true, slackError: reason };
-    }
+    if (isTransient(error) && !needsAPerson(error)) return { failed: reason };
     if (!pacing.lookupRefusalLogged) {
       pacing.lookupRefusalLogged = true;
       deps.logger.warn('alert poller: cannot read ALERT_CHANNEL to look for an alert whose answer was lost, so it is posted again (it may appear twice)', {
@@ -96,16 +93,31 @@ async function lookFor(deps: PollDeps, pacing: ChannelPacing, attempt: SendAttem
         channel: deps.channel,
       });
     }
-    return 'absent';
+    return { unreadable: true };
   }
 }
 
 /**
- * Settles every post that may have been made (marked `sending`): found in the channel, it is recorded as
- * delivered (a summary's thread list is queued from the message found); absent, the mark is cleared so that the
- * items are planned afresh. Returns how many failures were recorded, or a stop.
+ * What to do with a post that may have been made, from what the lookup found and how old the first attempt is:
+ * record the message found; post again (absent long enough for Slack to have finished, or a channel the bot
+ * cannot read, or lookups failing for too long); or wait for the next poll (absent but maybe still under way at
+ * Slack, or Slack cannot answer the lookup now). Pure.
  */
-async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: Date): Promise<{ alerted: number } | Stop> {
+export function settleDecision(found: LookupResult, attemptAgeMs: number): { record: string } | 'post_again' | 'wait' {
+  if ('ts' in found) return { record: found.ts };
+  if ('unreadable' in found) return 'post_again';
+  if ('absent' in found) return attemptAgeMs >= POLL_POLICY.uncertainSettleMs ? 'post_again' : 'wait';
+  return attemptAgeMs >= POLL_POLICY.lookupGiveUpMs ? 'post_again' : 'wait';
+}
+
+/**
+ * Settles every post that may have been made (marked `sending`): found in the channel, it is recorded as
+ * delivered (a summary's thread list is queued from the message found); to be posted again, the mark is cleared
+ * so that its items are planned afresh with the rest; otherwise its items (or thread part) wait, marked, for the
+ * next poll, and only they: the rest of the outbox goes on. Returns how many failures were recorded, the lookup
+ * failure if any, or a stop (shutdown, lost lease).
+ */
+async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: Date): Promise<{ alerted: number; lookupError?: string } | Stop> {
   const state = await deps.store.alerts.readAlerts();
   const groups = new Map<string, { attempt: SendAttempt; items: OutboxItem[] }>();
   for (const item of state.outbox) {
@@ -114,40 +126,48 @@ async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: 
     group.items.push(item);
     groups.set(item.sending.key, group);
   }
+  const uncertain: { attempt: SendAttempt; items?: OutboxItem[]; part?: { threadTs: string; part: number } }[] = [...groups.values()];
+  for (const work of state.threadWork ?? []) {
+    for (const part of work.remaining) if (part.sending) uncertain.push({ attempt: part.sending, part: { threadTs: work.threadTs, part: part.part } });
+  }
   let alerted = 0;
-  for (const { attempt, items } of groups.values()) {
+  let lookupError: string | undefined;
+  for (const { attempt, items, part } of uncertain) {
     if (deps.signal?.aborted || !(await leading(deps))) return { stop: true };
-    const found = await lookFor(deps, pacing, attempt);
-    if (typeof found === 'object' && 'stop' in found) return found;
-    const itemKeys = items.map((item) => item.key);
-    if (found === 'absent') {
-      await deps.store.alerts.recordSending({ itemKeys }, undefined);
+    const found = await lookFor(deps, pacing, attempt, part?.threadTs);
+    const ageMs = deps.now().getTime() - new Date(attempt.since).getTime();
+    const decision = settleDecision(found, ageMs);
+    const target: SendTarget = part ?? { itemKeys: (items ?? []).map((item) => item.key) };
+    if (decision === 'wait') {
+      if ('failed' in found) {
+        lookupError = found.failed;
+        deps.logger.warn('alert poller: could not look for an alert whose answer was lost; it waits for the next poll, the others go on', { key: attempt.key, reason: found.failed });
+      } else {
+        deps.logger.info('alert poller: an alert whose answer was lost is not in the channel yet; looking again at the next poll', { key: attempt.key });
+      }
       continue;
     }
-    deps.logger.info('alert poller: a post whose answer was lost is in the channel; recorded, not posted again', { key: attempt.key, ts: found.ts });
+    if (decision === 'post_again') {
+      if ('failed' in found) deps.logger.warn('alert poller: Slack could not answer the lookup for too long; posting again (it may appear twice)', { key: attempt.key, reason: found.failed });
+      await deps.store.alerts.recordSending(target, undefined);
+      continue;
+    }
+    if (part) {
+      deps.logger.info('alert poller: a part of a summary\'s list whose answer was lost is in its thread; recorded, not posted again', { key: attempt.key });
+      await deps.store.alerts.recordThreadPartPosted(part.threadTs, part.part, now);
+      continue;
+    }
+    deps.logger.info('alert poller: a post whose answer was lost is in the channel; recorded, not posted again', { key: attempt.key, ts: decision.record });
     // The message found covers exactly these items (they were marked together): its thread gets their full list.
-    const delivery = deliveryOf(items, now, attempt.key);
+    const delivery = deliveryOf(items!, now, attempt.key);
     if (delivery.thread) {
       const { kind, total, parts } = delivery.thread;
-      await deps.store.alerts.queueThreadWork({ threadTs: found.ts, kind, total, parts: parts.length, queuedAt: attempt.since, remaining: parts });
+      await deps.store.alerts.queueThreadWork({ threadTs: decision.record, kind, total, parts: parts.length, queuedAt: attempt.since, remaining: parts });
     }
-    alerted += await deps.store.alerts.recordDelivered(items, now);
+    alerted += await deps.store.alerts.recordDelivered(items!, now);
   }
-  for (const work of state.threadWork ?? []) {
-    for (const part of work.remaining) {
-      if (part.sending === undefined) continue;
-      if (deps.signal?.aborted || !(await leading(deps))) return { stop: true };
-      const found = await lookFor(deps, pacing, part.sending, work.threadTs);
-      if (typeof found === 'object' && 'stop' in found) return found;
-      if (found === 'absent') {
-        await deps.store.alerts.recordSending({ threadTs: work.threadTs, part: part.part }, undefined);
-      } else {
-        deps.logger.info('alert poller: a part of a summary\'s list whose answer was lost is in its thread; recorded, not posted again', { key: part.sending.key });
-        await deps.store.alerts.recordThreadPartPosted(work.threadTs, part.part, now);
-      }
-    }
-  }
-  return { alerted };
+  if (lookupError !== undefined) await deps.store.alerts.recordDeliveryFailure(deps.now(), lookupError);
+  return { alerted, ...(lookupError !== undefined ? { lookupError } : {}) };
 }
 
 /** One message to send: what it covers, its key, and where (a summary's thread). */
@@ -203,9 +223,12 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
   };
   let posted = 0;
   const settled = await settleUncertainPosts(deps, pacing, now);
-  if ('stop' in settled) return { posted, alerted: 0, ...(settled.slackError ? { slackError: settled.slackError } : {}) };
+  if ('stop' in settled) return { posted, alerted: 0 };
   let alerted = settled.alerted;
-  for (const delivery of planDeliveries((await deps.store.alerts.readAlerts()).outbox, now)) {
+  const lookupFailed = settled.lookupError !== undefined ? { slackError: settled.lookupError } : {};
+  // Items still marked wait for their lookup at the next poll; everything else is planned and posted now.
+  const ready = (await deps.store.alerts.readAlerts()).outbox.filter((item) => item.sending === undefined);
+  for (const delivery of planDeliveries(ready, now)) {
     if (deps.signal?.aborted) break;
     const keys = delivery.items.map((item) => item.key);
     const attemptedAt = deps.now();
@@ -227,9 +250,11 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
     deps.logger.info('alert posted', { keys: keys.length === 1 ? keys[0] : `${keys.length} in one summary` });
   }
   // Then the summaries' full lists, part by part, in their threads; a part leaves only once Slack accepted it.
+  // A part still marked waits for its lookup, and the parts after it wait too, so the list stays in order.
   for (const work of (await deps.store.alerts.readAlerts()).threadWork ?? []) {
     for (const part of work.remaining) {
       if (deps.signal?.aborted) return { posted, alerted };
+      if (part.sending !== undefined) break;
       const outcome = await send(deps, pacing, paced, {
         target: { threadTs: work.threadTs, part: part.part },
         key: `thread:${work.threadTs}:${part.part}`,
@@ -243,5 +268,5 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
       deps.logger.info('summary list posted in its thread', { threadTs: work.threadTs, part: `${part.part} of ${work.parts}` });
     }
   }
-  return { posted, alerted };
+  return { posted, alerted, ...lookupFailed };
 }

@@ -37,6 +37,17 @@ export const POLL_POLICY = {
   floodThreshold: 5,
   /** Slack allows about one message per second per channel. */
   minPostIntervalMs: 1_000,
+  /**
+   * A post whose answer was lost is believed absent only once its first attempt is this old: Slack may still be
+   * carrying out a request its client gave up on (the client waits 10 s; Slack's own work ends well within this).
+   * Until then its items wait; the rest of the outbox goes on.
+   */
+  uncertainSettleMs: 2 * 60_000,
+  /**
+   * When Slack cannot answer the lookup (history reads fail) for this long after the first attempt, the post is
+   * made again: a rare duplicate rather than an alert held back for good.
+   */
+  lookupGiveUpMs: 15 * 60_000,
   /** Polls in a row a source may fail (network, 5xx, 429…) before the "cannot reach" alert; 401/403 alert at once. */
   unreachableAfterPolls: 3,
 } as const;

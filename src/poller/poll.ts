@@ -7,8 +7,9 @@
  *   store update applies every source that was read (a source that failed half-way keeps its place, and its
  *   next poll starts over from it). A list with more to read than the budget is walked over several polls.
  * - A new failure goes to the outbox on disk first. It moves from the outbox to `alerted` only after Slack
- *   accepted the message, so a Slack failure leaves it for the next poll, and nothing is ever posted twice
- *   (except if the process dies between Slack's answer and the write that follows it).
+ *   accepted the message, so a Slack failure leaves it for the next poll. Each post carries its key in Slack
+ *   message metadata, written before the post: a post whose answer was lost (or a crash before its answer was
+ *   recorded) is looked for in the channel before it is posted again (deliver.ts).
  * - `alerted` keeps a key as long as a later read can meet its row again (commit.ts), no longer.
  */
 import { commitDetections } from './commit.js';

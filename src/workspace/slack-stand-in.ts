@@ -99,6 +99,11 @@ export type InjectedFailure =
    */
   | { lateAnswerMs: number }
   | { dropAnswer: true }
+  /**
+   * Slack works on the call for `slowWorkMs` before carrying it out, and carries it out even when the client has
+   * given up meanwhile (its answer then goes nowhere): a post can land after the client's timeout.
+   */
+  | { slowWorkMs: number }
   /** The connection is reset before anything is done or answered: a network failure as the client sees it. */
   | { reset: true };
 
@@ -534,7 +539,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const failure = takeFailure(method, asString(args.channel));
     // A lost or late answer comes after the work is done; every other failure comes instead of it.
     const lostAnswer = failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
-    if (failure !== undefined && lostAnswer === undefined && !(await applyFailure(failure, res))) return;
+    const slowWork = failure !== undefined && 'slowWorkMs' in failure ? failure : undefined;
+    if (slowWork !== undefined) await sleep(slowWork.slowWorkMs, closing.signal);
+    else if (failure !== undefined && lostAnswer === undefined && !(await applyFailure(failure, res))) return;
 
     // apps.connections.open is the one method called with the app-level token.
     const expectedToken = method === 'apps.connections.open' ? options.appToken : options.botToken;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_LIST_CAP } from '../../src/blocks/alerts.js';
 import { createLogger } from '../../src/logger.js';
 import { prepareAlertChannel } from '../../src/poller/channel.js';
-import { deliverOutbox } from '../../src/poller/deliver.js';
-import type { ChannelPacing, PollDeps } from '../../src/poller/policy.js';
+import { deliverOutbox, settleDecision } from '../../src/poller/deliver.js';
+import { POLL_POLICY, type ChannelPacing, type PollDeps } from '../../src/poller/policy.js';
 import { ALERT_EVENT_TYPE, createAlertPoster } from '../../src/poller/slack.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
 import { openBotStore, type BotStore, type FailureFacts, type OutboxItem } from '../../src/store/state.js';
@@ -150,7 +150,7 @@ describe('exactly once when Slack\'s answer is lost', () => {
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
   });
 
-  it('a post that never reached Slack (it timed out before Slack took it) is posted once the lookup finds nothing', async () => {
+  it('a post that never reached Slack is posted again, but only once Slack has had time to finish the first', async () => {
     const facts = withdrawal(4);
     const key = `withdrawal:${facts.id}`;
     await queue([facts]);
@@ -160,13 +160,39 @@ describe('exactly once when Slack\'s answer is lost', () => {
     const first = await deliverOutbox(deps(), now);
     expect(first.slackError).toMatch(/timeout/);
     await slack.waitFor(() => slack.callsOf('chat.postMessage').length === 1, 5_000, 'the first attempt');
+    // At once, the lookup finds nothing, but Slack may still be at work: nothing is posted yet.
+    const early = await deliverOutbox(deps(), now);
+    expect(early).toMatchObject({ posted: 0, alerted: 0 });
+    expect(slack.callsOf('conversations.history')).toHaveLength(1);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    // Past the settle window, absent means absent: posted once more, under the same key.
+    now = new Date(now.getTime() + POLL_POLICY.uncertainSettleMs);
     const second = await deliverOutbox(deps(), now);
     expect(second).toMatchObject({ posted: 1, alerted: 1 });
-    expect(slack.callsOf('conversations.history')).toHaveLength(1);
     expect(keyed(key)).toHaveLength(1);
-    // The second post carries the same key as the first attempt.
     const keys = slack.callsOf('chat.postMessage').map((c) => (c.args.metadata as { event_payload: { key: string } }).event_payload.key);
     expect(keys).toEqual([key, key]);
+  });
+
+  it('Slack carries the post out after the client gave up: the lookup that finds nothing at first does not post it again', async () => {
+    const facts = withdrawal(40);
+    const key = `withdrawal:${facts.id}`;
+    await queue([facts]);
+    slack.failNext('chat.postMessage', { slowWorkMs: LATE_MS });
+    const first = await deliverOutbox(deps(), now);
+    expect(first.slackError).toMatch(/timeout/);
+    expect(keyed(key)).toHaveLength(0);
+    // The next poll comes before Slack is done: nothing there yet, and nothing is posted.
+    now = new Date(now.getTime() + 10_000);
+    expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 0, alerted: 0 });
+    // Slack finishes the first post; the poll after that finds it.
+    await slack.waitFor(() => keyed(key).length === 1, 5_000, 'the slow post to land');
+    now = new Date(now.getTime() + 10_000);
+    expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 0, alerted: 1 });
+    now = new Date(now.getTime() + POLL_POLICY.uncertainSettleMs);
+    await deliverOutbox(deps(), now);
+    expect(keyed(key)).toHaveLength(1);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
   });
 
   it('a refusal leaves nothing in doubt: no lookup, the next poll posts once', async () => {
@@ -185,19 +211,48 @@ describe('exactly once when Slack\'s answer is lost', () => {
     expect(keyed(`withdrawal:${facts.id}`)).toHaveLength(1);
   });
 
-  it('a lookup Slack cannot answer now posts nothing; the next poll looks again and finds it', async () => {
+  it('a lookup Slack cannot answer now holds back that alert only; the others go out, and the next poll finds it', async () => {
     const facts = withdrawal(6);
     const key = `withdrawal:${facts.id}`;
     await queue([facts]);
     slack.failNext('chat.postMessage', { lateAnswerMs: LATE_MS });
     await deliverOutbox(deps(), now);
+    const other = withdrawal(60);
+    await queue([other]);
     slack.failNext('conversations.history', { status: 503 });
     const second = await deliverOutbox(deps(), now);
-    expect(second.slackError).toBe('HTTP 503');
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(second).toMatchObject({ posted: 1, alerted: 1, slackError: 'HTTP 503' });
+    expect(keyed(`withdrawal:${other.id}`)).toHaveLength(1);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
     const third = await deliverOutbox(deps(), now);
     expect(third).toMatchObject({ posted: 0, alerted: 1 });
     expect(keyed(key)).toHaveLength(1);
+    expect((await store.alerts.readAlerts()).outbox).toEqual([]);
+  });
+
+  it('lookups that keep failing hold the alert for a bounded time, then it is posted again rather than held for good', async () => {
+    const facts = withdrawal(61);
+    const key = `withdrawal:${facts.id}`;
+    await queue([facts]);
+    slack.failNext('chat.postMessage', { delayMs: LATE_MS });
+    await deliverOutbox(deps(), now);
+    slack.failNext('conversations.history', { status: 500 }, 2);
+    now = new Date(now.getTime() + POLL_POLICY.lookupGiveUpMs - 1_000);
+    expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 0, alerted: 0 });
+    now = new Date(now.getTime() + 1_000);
+    expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 1, alerted: 1 });
+    expect(keyed(key)).toHaveLength(1);
+    expect(logs.join('\n')).toContain('Slack could not answer the lookup for too long');
+  });
+
+  it('an alert whose blocks Slack refuses goes out as plain text, still keyed in its metadata', async () => {
+    const facts = withdrawal(62);
+    await queue([facts]);
+    slack.failNext('chat.postMessage', { error: 'invalid_blocks' });
+    expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 1, alerted: 1 });
+    const [message] = keyed(`withdrawal:${facts.id}`);
+    expect(message?.blocks).toBeUndefined();
+    expect(message?.text).toContain(facts.id);
   });
 
   it('a channel the bot may not read (a missing history scope) gets today\'s behaviour: posted again, said once in the log', async () => {
@@ -277,5 +332,20 @@ describe('start-up: the bot joins ALERT_CHANNEL and checks it can read it back',
     expect(logs.filter((line) => line.includes('channels:join'))).toHaveLength(1);
     await queue([withdrawal(900)]);
     expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 1, alerted: 1 });
+  });
+});
+
+describe('settleDecision: what to do with a post that may have been made', () => {
+  const settle = POLL_POLICY.uncertainSettleMs;
+  const giveUp = POLL_POLICY.lookupGiveUpMs;
+  it.each([
+    ['found: record it, however young', { ts: '1.2' }, 0, { record: '1.2' }],
+    ['absent, young: wait (Slack may still be at work)', { absent: true }, settle - 1, 'wait'],
+    ['absent, settled: post again', { absent: true }, settle, 'post_again'],
+    ['cannot read the channel: post again at once', { unreadable: true }, 0, 'post_again'],
+    ['lookup failed, young: wait', { failed: 'HTTP 503' }, giveUp - 1, 'wait'],
+    ['lookup failed for too long: post again', { failed: 'HTTP 503' }, giveUp, 'post_again'],
+  ] as const)('%s', (_name, found, age, expected) => {
+    expect(settleDecision(found, age)).toEqual(expected);
   });
 });
