@@ -52,8 +52,11 @@ export interface TreasuryAppOptions {
    * turned off). The process should stop with this one line; default: logged only.
    */
   onFatal?: (problem: string) => void;
-  /** Socket Mode: reconnect spacing (default 1 s doubling to 30 s, ±20 %) and when /healthz says disconnected (30 s). */
-  socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number };
+  /**
+   * Socket Mode: reconnect spacing (default 1 s doubling to 30 s, ±20 %), when /healthz says disconnected (30 s),
+   * and how long an attempt waits for Slack's hello (30 s).
+   */
+  socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number; helloTimeoutMs?: number };
 }
 
 /** Start-up failed in a way a person can act on (rejected token, port in use…). */
@@ -218,6 +221,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       now: () => now().getTime(),
       policy: options.socketMode?.reconnect,
       disconnectedAfterMs: options.socketMode?.disconnectedAfterMs,
+      helloTimeoutMs: options.socketMode?.helloTimeoutMs,
       onFatal: (error) => options.onFatal?.(error.message),
     });
   }

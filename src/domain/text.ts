@@ -55,8 +55,9 @@ function markupAsTyped(target: string, label: string | undefined): string {
     return `@${id.replace(/^subteam\^/, '').replace(/\^.*$/, '')}`;
   }
   if (!label) return target;
+  // Both without a trailing slash: Slack sends `x.io/` typed as `<http://x.io/|x.io/>`, and `x.io` as `<http://x.io|x.io>`.
   const bare = target.replace(/^(?:[a-z][a-z0-9+.-]*:)(?:\/\/)?/i, '').replace(/\/$/, '');
-  return label === bare || label === target ? label : `${label} (${target})`;
+  return label.replace(/\/$/, '') === bare || label === target ? label : `${label} (${target})`;
 }
 
 /** Cuts text to `max` characters, ending with "…" when it was cut; never in the middle of a surrogate pair (an emoji). */

@@ -21,14 +21,14 @@ const NOTHING_DONE: Record<PostingWhat, string> = { quote: 'No swap was made.', 
 
 /**
  * Why a swap quote cannot be asked for here, or undefined when it can. A quote is posted for the approvers to see
- * and approve with a click; in a direct message they cannot see it (and in a 1:1 DM with the bot nobody else
- * can), so the person is told where to ask instead, before anything is estimated.
+ * and approve with a click; in a 1:1 direct message only its two people can see it, so the person is told where to
+ * ask instead, before anything is estimated. A group DM may hold the bot and an approver: the quote is tried there,
+ * and when the bot is not in it Slack's refusal is explained (cannotPostHere).
  */
 export function quotePlaceProblem(kind: ConversationKind): string | undefined {
-  if (!isDirectMessage(kind)) return undefined;
-  const where = kind === 'im' ? 'a direct message' : 'a group direct message';
+  if (kind !== 'im') return undefined;
   return (
-    `Swap quotes are posted for the approvers to see and approve, and this is ${where}, so I cannot post one here. ` +
+    `Swap quotes are posted for the approvers to see and approve, and this is a direct message, so I cannot post one here. ` +
     `Ask for the swap in a channel that you, the approvers and I share (if I am not in it yet, ${INVITE} there first). Nothing was estimated or made.`
   );
 }

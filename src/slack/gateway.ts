@@ -10,6 +10,7 @@ import { errorFields, silentLogger, type Logger } from '../logger.js';
 import {
   describeSlackError,
   isTransient,
+  mayHaveHappened,
   needsAPerson,
   refusedContent,
   ResponseUrlError,
@@ -79,7 +80,10 @@ export interface PostedQuery {
  * same facts (see plain-text.ts): a refusal for what a message looks like never loses what it says.
  */
 export interface SlackGateway {
-  /** chat.postMessage; resolves with the new message's ts. */
+  /**
+   * chat.postMessage; resolves with the new message's ts. Never sent twice: after a failure that may have posted
+   * (a timeout, a lost answer, a 5xx) it throws, and `mayHaveHappened(error)` tells the caller to say so.
+   */
   post(channel: string, message: SlackMessageContent, options?: PostOptions): Promise<string>;
   /** chat.update of one of the bot's messages. */
   update(channel: string, ts: string, message: SlackMessageContent, options?: CallOptions): Promise<void>;
@@ -139,10 +143,16 @@ export function retryDelayMs(policy: SlackRetryPolicy, n: number): number {
 /** A call's fate after a failure: give up, retry after a delay, or retry once the channel's Retry-After is over. */
 export type FailureDecision = { retry: false } | { retry: true; delayMs: number } | { retry: true; afterRetryAfter: true };
 
-/** The policy as a pure function: what to do after failed attempt `attempt` (0-based) of a call. */
-export function decideAfterFailure(policy: SlackRetryPolicy, error: unknown, attempt: number, wait: boolean): FailureDecision {
+/**
+ * The policy as a pure function: what to do after failed attempt `attempt` (0-based) of a call. `repeatable`
+ * false is for a call that must not be carried out twice (chat.postMessage: a second post is a second message):
+ * it is retried only when Slack certainly did not carry it out (`ratelimited`, our own Retry-After wait), never
+ * after a timeout, a lost answer or a 5xx, which do not mean that nothing was posted.
+ */
+export function decideAfterFailure(policy: SlackRetryPolicy, error: unknown, attempt: number, wait: boolean, repeatable = true): FailureDecision {
   if (!wait || attempt >= policy.retries) return { retry: false };
   if (refusedContent(error) || needsAPerson(error) || !isTransient(error)) return { retry: false };
+  if (!repeatable && mayHaveHappened(error)) return { retry: false };
   const seconds = retryAfterSeconds(error);
   if (seconds === undefined) return { retry: true, delayMs: retryDelayMs(policy, attempt + 1) };
   return seconds * 1000 <= policy.maxWaitMs ? { retry: true, afterRetryAfter: true } : { retry: false };
@@ -280,6 +290,9 @@ function plainReply(reply: Reply): Reply {
   return { ...flags, text: plainTextOf(reply) };
 }
 
+/** What a person is told when a shared reply went to the channel as a message and Slack did not confirm the post. */
+const UNCONFIRMED_SHARED_REPLY = 'Slack did not confirm the post of your shared reply in this channel, so it may or may not be there. Check the channel before trying again.';
+
 /** Builds the gateway. One per process: the Retry-After waits of channels and methods live in it. */
 export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
   const client = options.client;
@@ -302,9 +315,10 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
    * One call under the policy. `scope` is what a Retry-After holds back, as Slack scopes its limits: the channel
    * for chat.postMessage ("about one message per second per channel"), the method for everything else (chat.update,
    * chat.postEphemeral and the rest are limited per method for the workspace). So a 429 on one method never holds
-   * back another, and a busy channel never holds back the others. `method` names the call in the log.
+   * back another, and a busy channel never holds back the others. `method` names the call in the log; `repeatable`
+   * false keeps a call that may have been carried out from being sent again (see decideAfterFailure).
    */
-  async function call<T>(method: string, scope: string, wait: boolean, send: () => Promise<T>): Promise<T> {
+  async function call<T>(method: string, scope: string, wait: boolean, send: () => Promise<T>, repeatable = true): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const blocked = blockedFor(scope);
       if (blocked > 0) {
@@ -318,7 +332,7 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       } catch (error) {
         const seconds = retryAfterSeconds(error);
         if (seconds !== undefined) blockedUntil.set(scope, now() + seconds * 1000);
-        const decision = decideAfterFailure(policy, error, attempt, wait);
+        const decision = decideAfterFailure(policy, error, attempt, wait, repeatable);
         if (!decision.retry) throw error;
         logger.warn(`slack: ${method} failed; trying again`, { scope, reason: describeSlackError(error), attempt: attempt + 1 });
         // After `ratelimited` the wait happens at the top of the loop, where every caller honours the channel's block.
@@ -353,6 +367,7 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
 
   const gateway: SlackGateway = {
     async post(channel, message, postOptions = {}) {
+      // Not repeatable: after a timeout or a 5xx the message may be in the channel, and a retry would post it twice.
       return withPlainTextFallback('chat.postMessage', message, (sent) =>
         call('chat.postMessage', channel, postOptions.wait ?? true, async () => {
           const answer = await client.chat.postMessage({
@@ -364,11 +379,12 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
           });
           if (!answer.ok || !answer.ts) throw new Error('Slack accepted the message but returned no ts');
           return answer.ts;
-        }),
+        }, false),
       );
     },
 
     async update(channel, ts, message, callOptions = {}) {
+      // Repeatable: an edit sent twice leaves the message as one edit would (the same content).
       await withPlainTextFallback(
         'chat.update',
         message,
@@ -378,6 +394,8 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
     },
 
     async postEphemeral(channel, user, message, callOptions = {}) {
+      // Retried like an edit although it is not idempotent: a private notice seen twice is harmless, a lost one
+      // leaves a person without an answer.
       await withPlainTextFallback('chat.postEphemeral', message, (sent) =>
         call('chat.postEphemeral', 'chat.postEphemeral', callOptions.wait ?? true, () => client.chat.postEphemeral({ channel, user, ...content(sent) })),
       );
@@ -415,7 +433,16 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
         if (reply.response_type === 'in_channel') await gateway.post(fallback.channelId, message);
         else await gateway.postEphemeral(fallback.channelId, fallback.userId, message);
       } catch (error) {
-        logger.error('could not deliver a reply to Slack at all', { reason: describeSlackError(error), error: errorFields(error) });
+        // A shared reply whose post Slack did not confirm may be in the channel: neither the log nor the person is
+        // told it is lost, and the person is told to look before sharing again (best effort: it is a notice).
+        if (reply.response_type === 'in_channel' && mayHaveHappened(error)) {
+          logger.error('Slack did not confirm a shared reply posted in the channel; it may or may not be there', { reason: describeSlackError(error), error: errorFields(error) });
+          await gateway.postEphemeral(fallback.channelId, fallback.userId, { text: UNCONFIRMED_SHARED_REPLY }).catch((notice: unknown) => {
+            logger.warn('could not tell the person that a shared reply was not confirmed', { reason: describeSlackError(notice) });
+          });
+        } else {
+          logger.error('could not deliver a reply to Slack at all', { reason: describeSlackError(error), error: errorFields(error) });
+        }
       }
     },
 

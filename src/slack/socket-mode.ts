@@ -5,6 +5,8 @@
  * good on the first HTTP or network error of that call, so the client runs with it turned off and this
  * supervisor reconnects instead: with backoff and jitter, without end for a passing failure, and never for
  * what no retry fixes (a refused app token, Socket Mode turned off), which ends the process with one plain line.
+ * The client waits for Slack's `hello` without a limit (its ping timers start only after Slack's first ping), so a
+ * WebSocket that opens and never says hello would hold an attempt forever: each attempt here has a hello timeout.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { webApi } from '@slack/bolt';
@@ -13,13 +15,19 @@ import { describeSlackError, retryAfterSeconds, slackErrorCode } from './errors.
 
 /** The part of @slack/socket-mode's SocketModeClient the supervisor drives (Bolt's `receiver.client`). */
 export interface SocketModeConnection {
-  on(event: 'connected' | 'disconnected', listener: () => void): unknown;
+  /** `connecting`: start() has the WebSocket URL and opens the socket now; `connected`: Slack said hello. */
+  on(event: 'connecting' | 'connected' | 'disconnected', listener: () => void): unknown;
   /** Every frame Slack sends, before the client acts on it: the only place a `disconnect` envelope's reason shows. */
   on(event: 'ws_message', listener: (data: unknown, isBinary: boolean) => void): unknown;
   /** Opens a connection (`apps.connections.open`, then the WebSocket); resolves once Slack said hello. */
   start(): Promise<unknown>;
   /** Closes the connection (and keeps the client from opening one it was about to). */
   disconnect(): Promise<void>;
+  /**
+   * The socket of the latest start() (@slack/socket-mode's SlackWebSocket): `disconnect()` sends a close frame and
+   * waits up to 30 s for the peer's; called again while the socket is closing, it cuts the socket at once.
+   */
+  readonly websocket?: { readonly readyState: number | undefined; disconnect(): void };
 }
 
 /** Answers of `apps.connections.open` that no retry cures: the app-level token itself is refused. */
@@ -52,6 +60,18 @@ export const SOCKET_RECONNECT_POLICY: ReconnectPolicy = { initialMs: 1_000, maxM
 
 /** How long without an open connection before `/healthz` says "disconnected" (a routine refresh takes a second or two). */
 export const DISCONNECTED_AFTER_MS = 30_000;
+
+/** How long an attempt waits for Slack's `hello` once its WebSocket starts opening. */
+export const HELLO_TIMEOUT_MS = 30_000;
+
+/**
+ * Unexplained ok:false answers of `apps.connections.open` in a row after which each further attempt is logged at
+ * error level: retrying stays right (Slack may be stumbling), but something may need a person.
+ */
+export const REFUSALS_BEFORE_ERROR = 5;
+
+/** WebSocket readyState CLOSING: a close frame went out and the peer's has not come back. */
+const SOCKET_CLOSING = 2;
 
 /**
  * The wait before reconnect attempt `attempt` (1-based). The first is immediate: Slack asked for it, or the
@@ -108,10 +128,19 @@ function refusalOf(error: unknown): SocketModeRefusedError | undefined {
   return code !== undefined && APP_TOKEN_REFUSED.has(code) ? refusal(code) : undefined;
 }
 
+/** An attempt given up because Slack sent no `hello` in time on its WebSocket. */
+class NoHelloError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no hello from Slack within ${timeoutMs % 1_000 === 0 || timeoutMs > 10_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`}`);
+    this.name = 'NoHelloError';
+  }
+}
+
 /** Why an attempt failed, for the log: Slack's error or HTTP status, or the network cause. Never a token. */
 function describeAttemptFailure(error: unknown): string {
   // The client rejects start() with nothing when the WebSocket closes before Slack's hello.
   if (error === undefined) return 'the WebSocket closed before Slack said hello';
+  if (error instanceof NoHelloError) return error.message;
   return `apps.connections.open failed: ${describeSlackError(error)}`;
 }
 
@@ -148,6 +177,8 @@ export interface SocketModeSupervisorOptions {
   onFatal: (error: SocketModeRefusedError) => void;
   policy?: ReconnectPolicy;
   disconnectedAfterMs?: number;
+  /** How long an attempt waits for Slack's hello once its WebSocket opens (default 30 s). */
+  helloTimeoutMs?: number;
   now?: () => number;
   random?: () => number;
   /** Waits `ms`; rejects (or resolves early) when `signal` aborts. */
@@ -159,6 +190,7 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
   const { client, logger } = options;
   const policy = options.policy ?? SOCKET_RECONNECT_POLICY;
   const disconnectedAfterMs = options.disconnectedAfterMs ?? DISCONNECTED_AFTER_MS;
+  const helloTimeoutMs = options.helloTimeoutMs ?? HELLO_TIMEOUT_MS;
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number, signal: AbortSignal) => sleepFor(ms, undefined, { signal }));
@@ -170,11 +202,23 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
   // True while an attempt of ours is under way (the first start, or the reconnect loop): a failed WebSocket
   // both emits 'disconnected' and rejects start(), and only the loop may act on it.
   let busy = false;
+  // True during the first start: a refusal then is start()'s to throw, not onFatal's.
+  let starting = false;
   let finished = false;
+  // The attempt under way; its hello timer starts when its WebSocket starts opening.
+  let underWay: { onConnecting(): void; cancel(): void } | undefined;
+  // An attempt was given up and its socket cut: until the next attempt opens one, a `connected` is not ours to keep.
+  let abandoned = false;
   // The reason of the last `disconnect` envelope on the current connection, so the close that follows is explained.
   let envelopeReason: string | undefined;
 
+  client.on('connecting', () => {
+    abandoned = false;
+    underWay?.onConnecting();
+  });
+
   client.on('connected', () => {
+    if (abandoned) return;
     if (!connected) since = now();
     connected = true;
     envelopeReason = undefined;
@@ -193,10 +237,12 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
   client.on('disconnected', () => {
     if (connected) since = now();
     connected = false;
-    if (finished || busy) return;
+    if (finished) return;
+    // Socket Mode turned off is final whenever it comes, also on the socket a reconnect attempt was opening.
+    if (envelopeReason === LINK_DISABLED && !starting) return fail(refusal(LINK_DISABLED));
+    if (busy) return;
     const reason = envelopeReason;
     envelopeReason = undefined;
-    if (reason === LINK_DISABLED) return fail(refusal(LINK_DISABLED));
     void reconnect(reason === undefined ? 'the connection dropped' : `Slack asked to reconnect (${reason})`, 1);
   });
 
@@ -208,8 +254,64 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
     options.onFatal(error);
   };
 
-  // Reconnects until connected, refused or stopped. `cause` is why the previous connection or attempt ended.
-  const reconnect = async (cause: string, firstAttempt: number): Promise<void> => {
+  /**
+   * Cuts the socket of an attempt given up on. Its first disconnect() sends a close frame; a host that never said
+   * hello may never answer it either, and the client would then wait 30 s and report that close into whichever
+   * attempt is under way by then, so a second disconnect() (the socket is closing) cuts it at once. Either way the
+   * client emits `disconnected` (ignored: an attempt is under way) and rejects that start(), which connectOnce has
+   * settled already.
+   */
+  const cutAbandonedSocket = (): void => {
+    const socket = client.websocket;
+    if (!socket) return void client.disconnect().catch(() => undefined);
+    socket.disconnect();
+    if (socket.readyState === SOCKET_CLOSING) socket.disconnect();
+  };
+
+  /** One attempt: `start` (the client's start()), given up when Slack sends no hello within helloTimeoutMs. */
+  const connectOnce = (start: () => Promise<unknown>): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const mine = {
+        onConnecting() {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            done();
+            abandoned = true;
+            // Rejected first, so the rejection of start() that cutting the socket causes comes second and is ignored.
+            reject(new NoHelloError(helloTimeoutMs));
+            cutAbandonedSocket();
+          }, helloTimeoutMs);
+        },
+        cancel: () => clearTimeout(timer),
+      };
+      const done = (): void => {
+        clearTimeout(timer);
+        if (underWay === mine) underWay = undefined;
+      };
+      underWay = mine;
+      let started: Promise<unknown>;
+      try {
+        started = start();
+      } catch (error) {
+        done();
+        return reject(error);
+      }
+      started.then(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+
+  // Reconnects until connected, refused or stopped. `cause` is why the previous connection or attempt ended;
+  // `refusedInARow` counts the unexplained ok:false answers of apps.connections.open so far.
+  const reconnect = async (cause: string, firstAttempt: number, refusedInARow = 0): Promise<void> => {
     busy = true;
     try {
       let retryAfterMs = 0;
@@ -217,7 +319,12 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
         const delayMs = Math.max(reconnectDelayMs(attempt, policy, random), retryAfterMs);
         reconnects += 1;
         const wait = delayMs === 0 ? '' : delayMs < 1_000 ? `, in ${delayMs} ms` : `, in ${(delayMs / 1_000).toFixed(1)} s`;
-        logger.warn(`Socket Mode: reconnecting (attempt ${attempt}${wait}) because ${cause}`, { reconnects });
+        const line = `Socket Mode: reconnecting (attempt ${attempt}${wait}) because ${cause}`;
+        if (refusedInARow >= REFUSALS_BEFORE_ERROR) {
+          logger.error(`${line}; Slack has refused apps.connections.open ${refusedInARow} times in a row: check the app's Socket Mode settings and SLACK_APP_TOKEN`, { reconnects });
+        } else {
+          logger.warn(line, { reconnects });
+        }
         try {
           if (delayMs > 0) await sleep(delayMs, stopping.signal);
         } catch {
@@ -225,13 +332,14 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
         }
         if (finished) return;
         try {
-          await client.start();
+          await connectOnce(() => client.start());
           // Stopped while this attempt was under way: the app is shutting down and wants no connection.
           if (finished) return void client.disconnect().catch(() => undefined);
           // Lost again before this loop saw it (its 'disconnected' came while we were busy): go on.
           if (!connected) {
             cause = 'the connection closed right after it opened';
             retryAfterMs = 0;
+            refusedInARow = 0;
             continue;
           }
           logger.info(`Socket Mode: connected again after ${attempt - firstAttempt + 1} attempt(s)`);
@@ -240,6 +348,7 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
           const refused = refusalOf(error);
           if (refused) return fail(refused);
           cause = describeAttemptFailure(error);
+          refusedInARow = slackErrorCode(error) === undefined ? 0 : refusedInARow + 1;
           const retryAfter = retryAfterSeconds(error);
           retryAfterMs = retryAfter === undefined ? 0 : retryAfter * 1000;
         }
@@ -252,9 +361,12 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
   return {
     async start(connect = () => client.start()) {
       busy = true;
+      starting = true;
       let cause: string;
+      let refusedInARow = 0;
       try {
-        await connect();
+        // A hello that never comes is a passing failure like any other: the background loop takes it from here.
+        await connectOnce(connect);
         if (connected) return 'connected';
         cause = 'the connection closed right after it opened';
       } catch (error) {
@@ -264,12 +376,18 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
           throw refused;
         }
         cause = describeAttemptFailure(error);
+        if (slackErrorCode(error) !== undefined) refusedInARow = 1;
       } finally {
         busy = false;
+        starting = false;
+      }
+      if (envelopeReason === LINK_DISABLED) {
+        finished = true;
+        throw refusal(LINK_DISABLED);
       }
       logger.warn(`Socket Mode: could not connect at start (${cause}); the bot keeps trying in the background`);
       // The first attempt has just failed: the loop goes on from the second, after a pause.
-      void reconnect(cause, 2);
+      void reconnect(cause, 2, refusedInARow);
       return 'reconnecting';
     },
     status() {
@@ -279,6 +397,8 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
     stop() {
       finished = true;
       stopping.abort();
+      // The app's stop closes the client, which ends the attempt; no hello timer outlives the app.
+      underWay?.cancel();
     },
   };
 }

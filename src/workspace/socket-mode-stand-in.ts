@@ -38,6 +38,17 @@ export interface SocketModeStandIn {
   connectionCount(): number;
   /** Resolves once `count` connections in all (default 1) have been opened and got their `hello`. */
   waitForConnection(count?: number, timeoutMs?: number): Promise<void>;
+  /** How many WebSockets clients have opened so far, with or without a `hello`. */
+  socketCount(): number;
+  /** Resolves once `count` WebSockets in all have been opened, with or without a `hello`. */
+  waitForSocket(count: number, timeoutMs?: number): Promise<void>;
+  /** How many WebSockets are open right now (with or without a `hello`). */
+  openSocketCount(): number;
+  /**
+   * The next `times` WebSockets (default 1) are accepted and never get a `hello`, as from a Slack host that hangs
+   * after the upgrade; the stand-in still answers pings and close frames on them. They become the newest connection.
+   */
+  withholdHello(times?: number): void;
   /** True while the newest connection is open. */
   connected(): boolean;
   /** Cuts the newest connection without a close frame, as a network failure or a Slack host going away does. */
@@ -81,6 +92,8 @@ export async function startSocketModeStandIn(standIn: SlackStandIn, options: Soc
   // envelopes go to the newest.
   let socket: WebSocket | undefined;
   let opened = 0;
+  let accepted = 0;
+  let hellosToWithhold = 0;
   const openedListeners = new Set<() => void>();
   const closeTimers = new Set<NodeJS.Timeout>();
   const acks = new Map<string, (payload: unknown) => void>();
@@ -95,6 +108,12 @@ export async function startSocketModeStandIn(standIn: SlackStandIn, options: Soc
       }
       if (message.envelope_id) acks.get(message.envelope_id)?.(message.payload);
     });
+    accepted += 1;
+    if (hellosToWithhold > 0) {
+      hellosToWithhold -= 1;
+      for (const listener of openedListeners) listener();
+      return;
+    }
     ws.send(
       JSON.stringify({
         type: 'hello',
@@ -131,25 +150,32 @@ export async function startSocketModeStandIn(standIn: SlackStandIn, options: Soc
     return acked;
   };
 
+  const waitFor = (what: string, reached: () => number, count: number, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (reached() < count) return;
+        clearTimeout(timer);
+        openedListeners.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        openedListeners.delete(check);
+        reject(new Error(`Socket Mode: ${reached()} ${what} opened within ${timeoutMs} ms, waited for ${count}`));
+      }, timeoutMs);
+      openedListeners.add(check);
+      check();
+    });
+
   return {
     url,
     connectionCount: () => opened,
     connected: () => socket !== undefined && socket.readyState === socket.OPEN,
-    waitForConnection(count = 1, timeoutMs = 5_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (opened < count) return;
-          clearTimeout(timer);
-          openedListeners.delete(check);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          openedListeners.delete(check);
-          reject(new Error(`Socket Mode: ${opened} connection(s) opened within ${timeoutMs} ms, waited for ${count}`));
-        }, timeoutMs);
-        openedListeners.add(check);
-        check();
-      });
+    waitForConnection: (count = 1, timeoutMs = 5_000) => waitFor('connection(s)', () => opened, count, timeoutMs),
+    socketCount: () => accepted,
+    waitForSocket: (count, timeoutMs = 5_000) => waitFor('WebSocket(s)', () => accepted, count, timeoutMs),
+    openSocketCount: () => [...server.clients].filter((client) => client.readyState === client.OPEN).length,
+    withholdHello(times = 1) {
+      hellosToWithhold += times;
     },
     dropConnection() {
       current().terminate();

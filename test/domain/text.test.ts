@@ -40,6 +40,9 @@ describe('readTypedText', () => {
     ['<!subteam^S0OPS|@ops>', '@ops'],
     ['<!subteam^S0OPS>', '@S0OPS'],
     ['see <http://example.com|example.com>', 'see example.com'],
+    // A link typed with a trailing slash keeps it, once.
+    ['see <http://x.io/|x.io/>', 'see x.io/'],
+    ['see <https://example.com/docs/|example.com/docs/>', 'see example.com/docs/'],
     ['see <https://example.com/a?x=1&amp;y=2>', 'see https://example.com/a?x=1&y=2'],
     ['<mailto:ops@example.com|ops@example.com>', 'ops@example.com'],
     ['<https://example.com/t|the terms &amp; conditions>', 'the terms & conditions (https://example.com/t)'],

@@ -68,21 +68,17 @@ const at = (place: PlaceName, userId = RILEY) => ({ userId, ...PLACES[place] });
 const messagesIn = (place: PlaceName): StoredMessage[] => stack.slack.messages(PLACES[place].channelId);
 
 describe('a swap quote, asked for in each kind of conversation', () => {
-  it.each(['publicWithoutBot', 'privateWithBot'] as const)('%s: the quote is posted there for the approvers', async (place) => {
+  // A group DM may hold the bot and an approver: the quote is posted there like in a channel.
+  it.each(['publicWithoutBot', 'privateWithBot', 'groupDmWithBot'] as const)('%s: the quote is posted there for the approvers', async (place) => {
     const answer = await ask(stack, SWAP, at(place));
     expect(answer.text).toContain('Quote posted');
     const [quote] = await stack.slack.waitFor(() => (messagesIn(place).length > 0 ? messagesIn(place) : undefined));
     expect(blocksToText(quote?.blocks ?? [])).toContain('Waiting for approval by <@U0AVERY>');
   });
 
-  it.each([
-    ['dmWithBot', 'a direct message'],
-    ['dmWithoutBot', 'a direct message'],
-    ['groupDmWithBot', 'a group direct message'],
-    ['groupDmWithoutBot', 'a group direct message'],
-  ] as const)('%s: says where to ask instead, before any API call, and posts nothing', async (place, where) => {
+  it.each(['dmWithBot', 'dmWithoutBot'] as const)('%s: says where to ask instead, before any API call, and posts nothing', async (place) => {
     const answer = await ask(stack, SWAP, at(place));
-    expect(answer.text).toContain(`this is ${where}, so I cannot post one here`);
+    expect(answer.text).toContain('this is a direct message, so I cannot post one here');
     expect(answer.text).toContain('Ask for the swap in a channel that you, the approvers and I share');
     expect(answer.text).not.toMatch(/invite me with `\/invite @treasury`, then/);
     expect(answer.reply.responseType).toBe('ephemeral');
@@ -97,6 +93,27 @@ describe('a swap quote, asked for in each kind of conversation', () => {
     expect(answer.text).toContain('No swap was made.');
     expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
     expect(messagesIn(place)).toEqual([]);
+    expect(stack.simulator.requestCount('createSwap')).toBe(0);
+  });
+
+  it('a group DM the bot is not in: Slack cannot post it; the person is told the bot is not part of it, and where to ask', async () => {
+    const answer = await ask(stack, SWAP, at('groupDmWithoutBot'));
+    expect(answer.text).toContain('I am not part of this direct message, so I cannot post in it. No swap was made.');
+    expect(answer.text).toContain('Ask for the swap in a channel where the approvers and I both are.');
+    expect(answer.text).not.toContain('/invite');
+    expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(messagesIn('groupDmWithoutBot')).toEqual([]);
+    expect(stack.simulator.requestCount('createSwap')).toBe(0);
+  });
+
+  it('a quote whose post Slack does not confirm is posted once, and the person is told to check the channel, not that nothing was posted', async () => {
+    stack.slack.failNext('chat.postMessage', { dropAnswer: true });
+    const answer = await ask(stack, SWAP, at('privateWithBot'));
+    expect(answer.text).toContain('Slack did not confirm the post of the quote message, so it may or may not be in the channel.');
+    expect(answer.text).toContain('Check the channel before trying again.');
+    expect(answer.text).not.toContain('Slack did not take the quote message');
+    expect(messagesIn('privateWithBot')).toHaveLength(1);
+    expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
     expect(stack.simulator.requestCount('createSwap')).toBe(0);
   });
 
@@ -189,12 +206,27 @@ describe('Share in channel, in each kind of conversation', () => {
     expect(notice?.text).toContain('This channel does not let me post here');
   });
 
-  it('a passing Slack failure: the clicker is told to try again; nothing was posted', async () => {
-    stack.slack.failNext('chat.postMessage', { status: 503 });
+  it('Slack refuses the post for now (ratelimited for longer than the bot waits): the clicker is told to try again; nothing was posted', async () => {
+    stack.slack.failNext('chat.postMessage', { status: 429, retryAfter: 120 });
     const { result } = await shareWithdrawal('publicWithoutBot');
     const [notice] = await result.waitForResponses(1);
-    expect(notice?.text).toContain('Slack did not take the shared copy');
+    expect(notice?.text).toContain('Slack did not take the shared copy, so nothing was posted in the channel');
     expect(messagesIn('publicWithoutBot')).toEqual([]);
+  });
+
+  // A 503 or a lost answer does not mean Slack did not post: the clicker must not be told that nothing was posted.
+  it.each([
+    ['a 503', { status: 503 }, 0],
+    ['a lost answer', { dropAnswer: true }, 1],
+  ] as const)('%s: the copy is not posted again, and the clicker is told to check the channel before sharing again', async (_name, failure, posted) => {
+    stack.slack.failNext('chat.postMessage', failure);
+    const { result } = await shareWithdrawal('privateWithBot');
+    const [notice] = await result.waitForResponses(1);
+    expect(notice?.text).toContain('Slack did not confirm the post of the shared copy, so it may or may not be in the channel.');
+    expect(notice?.text).toContain('Check the channel before sharing again.');
+    expect(notice?.text).not.toContain('nothing was posted');
+    expect(messagesIn('privateWithBot')).toHaveLength(posted);
+    expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   decideAfterFailure,
   describeSlackError,
   isTransient,
+  mayHaveHappened,
   needsAPerson,
   refusedContent,
   SLACK_RETRY_POLICY,
@@ -87,6 +88,17 @@ describe('the retry policy as a table', () => {
     expect(decideAfterFailure(SLACK_RETRY_POLICY, error, attempt, wait)).toEqual(expected);
   });
 
+  // chat.postMessage: a second post is a second message, so only a failure that certainly posted nothing is retried.
+  it.each([
+    ['HTTP 500 (Slack may have posted)', http(500), { retry: false }],
+    ['timeout (Slack may have posted)', timeout, { retry: false }],
+    ['ok:false internal_error (Slack may have posted)', platform('internal_error'), { retry: false }],
+    ['ratelimited 5 s (nothing was posted)', ratelimited(5), { retry: true, afterRetryAfter: true }],
+    ['our own Retry-After wait (nothing was sent)', new SlackBackoffError('C1', 2_000), { retry: true, delayMs: 500 }],
+  ])('a call that must not be repeated, %s', (_name, error, expected) => {
+    expect(decideAfterFailure(SLACK_RETRY_POLICY, error, 0, true, false)).toEqual(expected);
+  });
+
   it('reads Slack error codes in one place', () => {
     expect(refusedContent(platform('invalid_blocks'))).toBe(true);
     expect(refusedContent(platform('channel_not_found'))).toBe(false);
@@ -101,13 +113,34 @@ describe('the retry policy as a table', () => {
 });
 
 describe('messages in a channel', () => {
-  it('a 5xx is retried after a pause, and the message arrives once', async () => {
+  // A timeout or a 5xx does not mean Slack did not post: a second chat.postMessage could be a second message.
+  it('a post that fails with a 5xx is not sent again: one call, and Slack\'s error says the post may have happened', async () => {
     const { gateway, sleeps } = gatewayRig();
     slack.failNext('chat.postMessage', { status: 500 });
-    const ts = await gateway.post('C_DESK', { text: 'quote' });
-    expect(slack.messages('C_DESK')).toEqual([expect.objectContaining({ ts, text: 'quote' })]);
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
-    expect(sleeps).toEqual([500]);
+    const error = await failure(gateway.post('C_DESK', { text: 'quote' }));
+    expect(describeSlackError(error)).toBe('HTTP 500');
+    expect(mayHaveHappened(error)).toBe(true);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('a post whose answer comes too late is in the channel once: no retry after the timeout', async () => {
+    const { gateway } = gatewayRig({ timeoutMs: 300 });
+    slack.failNext('chat.postMessage', { lateAnswerMs: 1_000 });
+    const error = await failure(gateway.post('C_DESK', { text: 'quote' }));
+    expect(describeSlackError(error)).toBe('timeout');
+    expect(mayHaveHappened(error)).toBe(true);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(slack.messages('C_DESK').map((m) => m.text)).toEqual(['quote']);
+  });
+
+  it('a post whose answer is lost (the connection is cut after posting) is in the channel once: no retry', async () => {
+    const { gateway } = gatewayRig();
+    slack.failNext('chat.postMessage', { dropAnswer: true });
+    const error = await failure(gateway.post('C_DESK', { text: 'shared copy' }));
+    expect(mayHaveHappened(error)).toBe(true);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(slack.messages('C_DESK').map((m) => m.text)).toEqual(['shared copy']);
   });
 
   it('an edit keeps failing with 503: three attempts with growing pauses, then Slack\'s error', async () => {
@@ -134,16 +167,25 @@ describe('messages in a channel', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('a call that times out is tried again; in no-wait mode it fails at once as "timeout"', async () => {
+  it('an edit that times out is tried again (the same edit twice is one edit); in no-wait mode it fails at once as "timeout"', async () => {
     const { gateway } = gatewayRig({ timeoutMs: 300 });
-    slack.failNext('chat.postMessage', { delayMs: 1_000 });
-    await gateway.post('C_DESK', { text: 'after a timeout' });
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
+    const ts = await gateway.post('C_DESK', { text: 'v1' });
+    slack.failNext('chat.update', { delayMs: 1_000 });
+    await gateway.update('C_DESK', ts, { text: 'after a timeout' });
+    expect(slack.callsOf('chat.update')).toHaveLength(2);
+    expect(slack.messages('C_DESK').map((m) => m.text)).toEqual(['after a timeout']);
 
-    slack.failNext('chat.postMessage', { delayMs: 1_000 });
-    const error = await failure(gateway.post('C_DESK', { text: 'no wait' }, { wait: false }));
+    slack.failNext('chat.update', { delayMs: 1_000 });
+    const error = await failure(gateway.update('C_DESK', ts, { text: 'no wait' }, { wait: false }));
     expect(describeSlackError(error)).toBe('timeout');
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(3);
+    expect(slack.callsOf('chat.update')).toHaveLength(3);
+  });
+
+  it('a private notice that times out is tried again: seen twice is harmless, lost is not', async () => {
+    const { gateway } = gatewayRig({ timeoutMs: 300 });
+    slack.failNext('chat.postEphemeral', { delayMs: 1_000 });
+    await gateway.postEphemeral('C_DESK', 'U1', { text: 'just for you' });
+    expect(slack.callsOf('chat.postEphemeral')).toHaveLength(2);
   });
 
   it('with retries set to 0, a 5xx fails at once', async () => {
@@ -385,6 +427,22 @@ describe('replies through a response_url', () => {
     await gateway.respond(respond, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });
     expect(posts).toBe(2);
     expect(slack.responses(url)).toHaveLength(1);
+  });
+
+  it('a shared reply whose fallback post Slack does not confirm is posted once, and the person is told to check the channel', async () => {
+    const { gateway, logs } = gatewayRig();
+    const url = slack.createResponseUrl();
+    slack.failNext('response_url', { status: 404 });
+    slack.failNext('chat.postMessage', { dropAnswer: true });
+    await gateway.respond(url, { ...reply, response_type: 'in_channel' }, { channelId: 'C_DESK', userId: 'U_CAROL' });
+    expect(slack.messages('C_DESK').map((m) => m.text)).toEqual(['Balances']);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    const [notice] = slack.callsOf('chat.postEphemeral');
+    expect(notice?.args).toMatchObject({ channel: 'C_DESK', user: 'U_CAROL' });
+    expect(notice?.args.text).toContain('Slack did not confirm the post');
+    expect(notice?.args.text).toContain('Check the channel before trying again');
+    expect(logs.join('\n')).toContain('Slack did not confirm a shared reply posted in the channel');
+    expect(logs.join('\n')).not.toContain('could not deliver a reply to Slack at all');
   });
 
   it('when the fallback fails too, the failure is logged and nothing throws', async () => {

@@ -53,7 +53,9 @@ afterAll(async () => {
 });
 
 /** A bot in Socket Mode against fresh stand-ins; `prepare` runs before start (to inject a failure). */
-async function startSocketBot(options: { appToken?: string; now?: () => Date; prepare?: (slack: SlackStandIn) => void } = {}): Promise<SocketBot> {
+async function startSocketBot(
+  options: { appToken?: string; now?: () => Date; helloTimeoutMs?: number; prepare?: (slack: SlackStandIn, socket: SocketModeStandIn) => void } = {},
+): Promise<SocketBot> {
   const slack = await startSlackStandIn({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
   cleanups.push(() => slack.close());
   const socket = await startSocketModeStandIn(slack);
@@ -76,13 +78,14 @@ async function startSocketBot(options: { appToken?: string; now?: () => Date; pr
     store,
     logger: createLogger('info', (line) => logs.push(line)),
     slackRetries: 0,
-    socketMode: { reconnect: FAST_RECONNECT },
+    socketMode: { reconnect: FAST_RECONNECT, ...(options.helloTimeoutMs ? { helloTimeoutMs: options.helloTimeoutMs } : {}) },
     onFatal: (problem) => fatal.push(problem),
     ...(options.now ? { now: options.now } : {}),
   });
-  options.prepare?.(slack);
-  const started = await treasury.start();
+  options.prepare?.(slack, socket);
+  // Stopped also when start fails: its /healthz server may be listening already.
   cleanups.push(() => treasury.stop());
+  const started = await treasury.start();
   const health = async (): Promise<Health> => {
     const response = await fetch(`http://127.0.0.1:${started.port}/healthz`);
     return { status: response.status, body: (await response.json()) as Health['body'] };
@@ -185,6 +188,60 @@ describe('Socket Mode comes back after a passing failure', () => {
     expect(bot.socket.connected()).toBe(true);
   });
 
+  it('gives up on a WebSocket that opens but never says hello, closes it, connects on the next attempt, and reconnects after a later drop too', async () => {
+    const bot = await startSocketBot({ helloTimeoutMs: 200 });
+    await bot.socket.waitForConnection(1);
+
+    bot.socket.withholdHello(1);
+    bot.socket.dropConnection();
+    await bot.socket.waitForConnection(2);
+
+    expect(bot.reconnectLines()).toEqual([
+      expect.stringMatching(/attempt 1\) because the connection dropped/),
+      expect.stringMatching(/attempt 2, in [\d.]+ m?s\) because no hello from Slack within 200 ms/),
+    ]);
+    await waitUntil(() => bot.logs.some((line) => line.includes('Socket Mode: connected again after 2 attempt(s)')), 'the reconnected line');
+    // The silent socket was closed by the bot, not left open beside the new one.
+    await waitUntil(() => bot.socket.openSocketCount() === 1, 'one open socket');
+    expect(bot.socket.socketCount()).toBe(3);
+
+    // The loop is free again: the next drop is reconnected as well.
+    bot.socket.dropConnection();
+    await bot.socket.waitForConnection(3);
+    expect(bot.reconnectLines()).toHaveLength(3);
+    expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 3 });
+    const result = await bot.socket.command('balances', { userId: 'U0OPS' });
+    expect(blocksToText((await result.waitForResponses(1))[0]?.blocks ?? [])).toContain('Balances ·');
+  });
+
+  it('does not hold start-up when the first WebSocket never says hello: start returns and the bot connects in the background', async () => {
+    const bot = await startSocketBot({ helloTimeoutMs: 200, prepare: (_slack, socket) => socket.withholdHello(1) });
+
+    expect(bot.started.socket).toBe('reconnecting');
+    expect(bot.logs.some((line) => line.includes('Socket Mode: could not connect at start (no hello from Slack within 200 ms)'))).toBe(true);
+    await bot.socket.waitForConnection(1);
+    expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
+    await waitUntil(() => bot.socket.openSocketCount() === 1, 'one open socket');
+    expect(bot.socket.socketCount()).toBe(2);
+  });
+
+  it('keeps retrying ok:false answers of apps.connections.open it does not know, at error level from the fifth in a row', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    bot.slack.failNext('apps.connections.open', { error: 'an_error_the_bot_does_not_know' }, 6);
+    bot.socket.dropConnection();
+    await bot.socket.waitForConnection(2);
+
+    const lines = bot.reconnectLines();
+    expect(lines).toHaveLength(7);
+    expect(lines.slice(1).every((line) => line.includes('because apps.connections.open failed: an_error_the_bot_does_not_know'))).toBe(true);
+    expect(lines.slice(0, 5).map((line) => line.split(' ')[1])).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
+    expect(lines[5]).toMatch(/ ERROR .*attempt 6,.*Slack has refused apps\.connections\.open 5 times in a row: check the app's Socket Mode settings and SLACK_APP_TOKEN/);
+    expect(lines[6]).toMatch(/ ERROR .*attempt 7,.*6 times in a row/);
+    expect(bot.fatal).toEqual([]);
+  });
+
   it('keeps the bot up when the first connection fails for a passing reason, and connects in the background', async () => {
     const bot = await startSocketBot({ prepare: (slack) => slack.failNext('apps.connections.open', { status: 503 }) });
 
@@ -209,6 +266,35 @@ describe('Socket Mode stops for what no retry fixes', () => {
       opens: bot.slack.callsOf('apps.connections.open').length,
     }));
     expect(bot.reconnectLines()).toEqual([]);
+  });
+
+  it('a link_disabled disconnect on the socket a reconnect attempt is opening ends it the same way', async () => {
+    const bot = await startSocketBot();
+    await bot.socket.waitForConnection(1);
+
+    // The new socket gets Slack's disconnect envelope instead of its hello.
+    bot.socket.withholdHello(1);
+    bot.socket.dropConnection();
+    await bot.socket.waitForSocket(2);
+    bot.socket.sendDisconnect('link_disabled');
+    await waitUntil(() => bot.fatal.length > 0, 'the fatal line');
+
+    expect(bot.fatal).toEqual([expect.stringMatching(/^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\. [^\n]+$/)]);
+    await expectStaysAt({ sockets: 2, opens: 2 }, () => ({
+      sockets: bot.socket.socketCount(),
+      opens: bot.slack.callsOf('apps.connections.open').length,
+    }));
+  });
+
+  it('a link_disabled disconnect on the first socket, before its hello, is a start-up error', async () => {
+    const started = startSocketBot({
+      prepare: (_slack, socket) => {
+        socket.withholdHello(1);
+        void socket.waitForSocket(1).then(() => socket.sendDisconnect('link_disabled'));
+      },
+    });
+    await expect(started).rejects.toThrow(StartupError);
+    await expect(started).rejects.toThrow(/^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\./);
   });
 
   it('an app token Slack refuses on reconnect (invalid_auth) ends it with one plain line naming SLACK_APP_TOKEN', async () => {

@@ -40,7 +40,7 @@ import { describeAssetProblem } from '../resolve-asset.js';
 import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
 import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
 import { showSwap, showSwapHistory, snapshotOf } from './views.js';
-import { describeSlackError, slackErrorCode } from '../../slack/errors.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import type { ConversationKind } from '../../slack/conversations.js';
 import { cannotPostHere, quotePlaceProblem } from '../places.js';
 
@@ -149,10 +149,20 @@ export function createSwapService(deps: SwapDeps) {
       ts = await deps.messenger.post(input.channelId, buildQuoteMessage(quote, deps.policy, deps.now()));
     } catch (error) {
       const slackError = describeSlackError(error);
-      await quotes.markPostFailed(quote.id, `the quote could not be posted (${slackError})`, slackError, deps.now());
+      // A timeout or a 5xx does not mean Slack did not post: the quote may be in the channel. It is expired all
+      // the same (an Approve click on it changes nothing), and the person is told to look before asking again.
+      const unconfirmed = mayHaveHappened(error);
+      await quotes.markPostFailed(
+        quote.id,
+        unconfirmed ? `Slack did not confirm the quote message (${slackError}); it may be in the channel` : `the quote could not be posted (${slackError})`,
+        slackError,
+        deps.now(),
+      );
       throw new UserFacingError(
         cannotPostHere(input.conversation, slackErrorCode(error), 'quote') ??
-          'Slack did not take the quote message, so no swap can be approved from it. No swap was made; please try again in a minute.',
+          (unconfirmed
+            ? 'Slack did not confirm the post of the quote message, so it may or may not be in the channel. No swap was made, and that quote cannot be approved even if it shows. Check the channel before trying again.'
+            : 'Slack did not take the quote message, so no swap can be approved from it. No swap was made; please try again in a minute.'),
       );
     }
     await quotes.recordMessageTs(quote.id, ts);
@@ -195,7 +205,7 @@ export function createSwapService(deps: SwapDeps) {
   return {
     /**
      * `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. In a
-     * direct message the approvers could not see it: the person is told where to ask, before any API call.
+     * 1:1 direct message the approvers could not see it: the person is told where to ask, before any API call.
      */
     async requestQuote(input: {
       userId: string;

@@ -10,7 +10,7 @@ import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
 import type { Reply } from '../../slack/gateway.js';
 import { conversationKindOf, type ConversationPlace } from '../../slack/conversations.js';
-import { describeSlackError, slackErrorCode } from '../../slack/errors.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import { cannotPostHere } from '../../features/places.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -55,11 +55,17 @@ async function postShared(deps: ListenerDeps, place: ConversationPlace, message:
   try {
     await deps.slack.post(place.channelId, message);
   } catch (error) {
-    deps.logger.warn('could not post a shared record in its conversation', { reason: describeSlackError(error) });
+    // A timeout or a 5xx does not mean nothing was posted: the copy may be in the channel (it is not sent again).
+    const unconfirmed = mayHaveHappened(error);
+    deps.logger.warn(unconfirmed ? 'Slack did not confirm a shared record posted in its conversation' : 'could not post a shared record in its conversation', {
+      reason: describeSlackError(error),
+    });
     throw new UserFacingError(
       cannotPostHere(conversationKindOf(place), slackErrorCode(error), 'share') ??
-        'Slack did not take the shared copy, so nothing was posted in the channel. Please try again in a minute.',
-      'share_not_posted',
+        (unconfirmed
+          ? 'Slack did not confirm the post of the shared copy, so it may or may not be in the channel. Check the channel before sharing again.'
+          : 'Slack did not take the shared copy, so nothing was posted in the channel. Please try again in a minute.'),
+      unconfirmed ? 'share_unconfirmed' : 'share_not_posted',
     );
   }
 }
