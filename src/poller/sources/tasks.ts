@@ -1,0 +1,70 @@
+import type { PayoutTask } from '../../payments/index.js';
+import type { AlertSourceState } from '../../store/state.js';
+import { failureKey, taskFacts } from '../facts.js';
+import { iso, isoMs, listFloor, listOf } from '../place.js';
+import { POLL_POLICY, type PollDeps } from '../policy.js';
+import { checkAborted, readAll, readCursorList } from '../walk.js';
+import { addFound, detection, notFoundAsUndefined, reader, type Detection, type ReadContext } from './read.js';
+
+/**
+ * Payout tasks: `status=pending` (all pending tasks, however old: usually one page) first, then `status=failed`
+ * newest first down to the floor (one page when idle). A followed task that left the pending list and is not
+ * among the failed rows read is looked up by id (when older than the floor, or a walk is under way).
+ */
+export async function detectTasks(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
+  const r = reader(deps, source, context.now);
+  let listed: Map<string, PayoutTask> | undefined;
+  if (context.follow) {
+    const pending = await readAll(deps.payments.payoutTaskPages({ status: 'pending' }), deps.signal);
+    r.requests += pending.requests;
+    listed = new Map(pending.rows.map((task) => [task.id, task]));
+  }
+  const list = listOf(source, 'failed');
+  const floor = listFloor(source, list, r.nowMs, deps.lookbackMs);
+  const read = await readCursorList(
+    deps,
+    (from, cursor) => deps.payments.listPayoutTasks({ status: 'failed', createdAtFrom: from, cursor }),
+    list,
+    floor,
+    r.now,
+    true,
+  );
+  r.requests += read.requests;
+  r.lists.failed = read.list;
+  const failedSeen = new Set<string>();
+  for (const task of read.rows) {
+    if (task.status !== 'failed') continue;
+    failedSeen.add(task.id);
+    delete r.tracking[task.id];
+    addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), 'scan');
+  }
+  if (listed) {
+    for (const task of listed.values()) if (!failedSeen.has(task.id)) r.tracking[task.id] = iso(task.createdAt);
+    // Followed tasks that left the pending list before it was read: final by now.
+    let lookups = 0;
+    for (const [id, createdAt] of Object.entries(r.tracking)) {
+      if (listed.has(id)) continue;
+      if (!list.walk && isoMs(createdAt) >= floor) {
+        // Inside the failed rows just read in full: not among them, so it did not fail.
+        delete r.tracking[id];
+        continue;
+      }
+      if (lookups >= POLL_POLICY.lookupsPerPoll) break; // the rest next poll
+      checkAborted(deps.signal);
+      lookups += 1;
+      r.requests += 1;
+      const task = await notFoundAsUndefined(deps.payments.getPayoutTask(id));
+      if (!task) {
+        deps.logger.warn('alert poller: a followed payout task is no longer found (404); it is no longer followed', { id });
+        delete r.tracking[id];
+      } else if (task.status === 'failed') {
+        delete r.tracking[id];
+        addFound(r, failureKey('task', id), task.createdAt, taskFacts(task), 'follow');
+      } else if (task.status === 'success') {
+        delete r.tracking[id];
+      }
+      // Another status: still pending for us; followed on.
+    }
+  }
+  return detection(r, listed ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now) } : {});
+}
