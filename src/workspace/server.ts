@@ -10,11 +10,14 @@ import type { Logger } from '../logger.js';
 import type { Control } from './controls.js';
 import type { Timeline } from './timeline.js';
 
-const PAGE_FILES: Record<string, { file: string; type: string }> = {
-  '/': { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
-  '/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
-};
+/** The page's ES modules (page/*.js): browsers run a module only when it is served as JavaScript. */
+const PAGE_MODULES = ['app.js', 'api.js', 'blocks.js', 'dates.js', 'dom.js', 'emoji.js', 'html.js', 'live.js', 'mrkdwn.js'];
+/** Everything served from disk, by exact path: nothing else in page/ (or above it) is ever read. */
+const PAGE_FILES: ReadonlyMap<string, { file: string; type: string }> = new Map([
+  ['/', { file: 'index.html', type: 'text/html; charset=utf-8' }],
+  ['/style.css', { file: 'style.css', type: 'text/css; charset=utf-8' }],
+  ...PAGE_MODULES.map((file): [string, { file: string; type: string }] => [`/${file}`, { file, type: 'text/javascript; charset=utf-8' }]),
+]);
 const PAGE_DIR = new URL('./page/', import.meta.url);
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -65,7 +68,7 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       return sendJson(res, 403, { ok: false, error: 'The local workspace answers its own page on localhost only.' });
     }
     const url = new URL(req.url ?? '/', 'http://workspace');
-    const page = PAGE_FILES[url.pathname];
+    const page = PAGE_FILES.get(url.pathname);
     if (req.method === 'GET' && page) {
       const body = await readFile(new URL(page.file, PAGE_DIR));
       res.writeHead(200, { 'content-type': page.type, 'cache-control': 'no-store' });

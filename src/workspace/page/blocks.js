@@ -1,0 +1,257 @@
+// @ts-check
+/*
+ * Block Kit → a DOM-free tree (tag, attributes, children) that dom.js turns into elements and toHtml() into a
+ * string. Pure: no browser API, so Node's unit tests load it. Text is a string child (escaped when shown);
+ * `{ html }` children come only from renderMrkdwn()/plainHtml(), which escape everything they are given.
+ * Nothing the bot sends is dropped: a block or element this page does not draw is shown raw, as JSON.
+ */
+import { escapeHtml, isObject, safeUrl } from './html.js';
+import { plainHtml, renderMrkdwn } from './mrkdwn.js';
+
+/** @typedef {import('./mrkdwn.js').Directory} Directory */
+/** @typedef {Record<string, any>} Json */
+
+/**
+ * A button's click, for the page to wire: the element and block as sent, its http(s) url if it opens a link.
+ * @typedef {{ key: string, entryId: string, element: Json, block: Json, url: string | null, label: string }} ButtonAction
+ */
+
+/**
+ * @typedef {{ tag: string, attrs: Record<string, string | undefined>, children: Child[], action?: ButtonAction }} Tree
+ * @typedef {Tree | { html: string } | string | null} Child
+ */
+
+/** What a message's blocks are drawn for: the entry (its buttons' keys) and who the mentioned ids are. */
+/** @typedef {{ entryId: string, directory?: Directory | undefined }} BlockContext */
+
+/**
+ * @param {string} tag
+ * @param {Record<string, string | undefined>} [attrs]
+ * @param {Child[]} children
+ * @returns {Tree}
+ */
+export function el(tag, attrs = {}, ...children) {
+  return { tag, attrs, children };
+}
+
+class BlockError extends Error {}
+
+/**
+ * The key that tells one button from another across renders (pending buttons stay disabled).
+ * @param {unknown} entryId
+ * @param {unknown} blockId
+ * @param {unknown} actionId
+ */
+export const actionKey = (entryId, blockId, actionId) => `${entryId}\u0000${blockId ?? ''}\u0000${actionId ?? ''}`;
+
+/**
+ * @param {unknown} obj
+ * @param {string} where
+ * @returns {{ type: 'mrkdwn' | 'plain_text', text: string, emoji?: unknown }}
+ */
+function requireText(obj, where) {
+  if (!isObject(obj) || typeof obj.text !== 'string') throw new BlockError(`${where} is not a text object`);
+  if (obj.type !== 'mrkdwn' && obj.type !== 'plain_text') throw new BlockError(`${where} has text type ${JSON.stringify(obj.type)}`);
+  return /** @type {{ type: 'mrkdwn' | 'plain_text', text: string, emoji?: unknown }} */ (obj);
+}
+
+/**
+ * mrkdwn text as the page shows it.
+ * @param {unknown} source
+ * @param {Directory | undefined} directory
+ * @param {string} [className]
+ */
+export function mrkdwnTree(source, directory, className = 'mk') {
+  return el('div', { class: className }, { html: renderMrkdwn(source, directory) });
+}
+
+/**
+ * @param {unknown} obj
+ * @param {string} where
+ * @param {string} className
+ * @param {BlockContext} context
+ */
+function textTree(obj, where, className, context) {
+  const t = requireText(obj, where);
+  if (t.type === 'mrkdwn') return mrkdwnTree(t.text, context.directory, `mk ${className}`);
+  return el('div', { class: `plain ${className}` }, { html: plainHtml(t.text, t.emoji !== false) });
+}
+
+/**
+ * @param {unknown} obj
+ * @param {string} where
+ */
+function plainLabel(obj, where) {
+  return requireText(obj, where).text;
+}
+
+/** @param {unknown} value */
+function jsonOf(value) {
+  try {
+    return String(JSON.stringify(value, null, 2));
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * "Block not shown in this workspace: <type>", with the JSON: nothing the bot sends is ever dropped.
+ * @param {unknown} value
+ * @param {string} [problem]
+ */
+export function rawTree(value, problem) {
+  const type = isObject(value) && typeof value.type === 'string' ? value.type : Array.isArray(value) ? 'array' : typeof value;
+  return el(
+    'div',
+    { class: 'bk-raw', 'data-testid': 'raw-block' },
+    el('div', { class: 'bk-raw-title' }, 'Block not shown in this workspace: ', el('code', {}, type)),
+    problem ? el('div', { class: 'bk-raw-problem' }, `It could not be read: ${problem}`) : null,
+    el('pre', {}, jsonOf(value)),
+  );
+}
+
+/**
+ * @param {Json} element
+ * @param {string} className
+ */
+function imageTree(element, className) {
+  const src = safeUrl(element.image_url, { mailto: false });
+  if (!src) throw new BlockError('image without an http(s) image_url');
+  return el('img', {
+    class: className,
+    src,
+    alt: typeof element.alt_text === 'string' ? element.alt_text : '',
+    title: typeof element.alt_text === 'string' ? element.alt_text : undefined,
+    loading: 'lazy',
+    referrerpolicy: 'no-referrer',
+  });
+}
+
+/**
+ * @param {Json} element
+ * @param {Json} block
+ * @param {BlockContext} context
+ * @returns {Tree}
+ */
+function buttonTree(element, block, context) {
+  const label = plainLabel(element.text, 'button text');
+  const style = element.style === 'primary' ? ' bk-btn-primary' : element.style === 'danger' ? ' bk-btn-danger' : '';
+  const url = element.url === undefined ? null : safeUrl(element.url, { mailto: false });
+  if (element.url !== undefined && !url) throw new BlockError('button url is not http(s)');
+  const key = actionKey(context.entryId, block.block_id, element.action_id);
+  const button = el(
+    'button',
+    {
+      type: 'button',
+      class: `bk-btn${style}`,
+      'data-testid': 'bk-button',
+      'data-action-id': typeof element.action_id === 'string' ? element.action_id : undefined,
+      'data-action-key': key,
+      title: url ? `Opens ${url}` : undefined,
+      'aria-label': label,
+    },
+    { html: plainHtml(label, element.text.emoji !== false) },
+    url ? el('span', { class: 'bk-btn-ext', 'aria-hidden': 'true' }, ' ↗') : null,
+  );
+  button.action = { key, entryId: context.entryId, element, block, url, label };
+  return button;
+}
+
+/**
+ * @param {unknown} element
+ * @param {Json} block
+ * @param {'accessory' | 'actions' | 'context'} where
+ * @param {BlockContext} context
+ * @returns {Tree}
+ */
+function elementTree(element, block, where, context) {
+  if (!isObject(element)) return rawTree(element, `${where} is not an object`);
+  try {
+    if (where === 'accessory' || where === 'actions') {
+      if (element.type === 'button') return buttonTree(element, block, context);
+      if (element.type === 'image' && where === 'accessory') return imageTree(element, 'bk-accessory-image');
+    }
+    if (where === 'context') {
+      if (element.type === 'mrkdwn' || element.type === 'plain_text') return textTree(element, 'context element', 'bk-context-text', context);
+      if (element.type === 'image') return imageTree(element, 'bk-context-image');
+    }
+    return rawTree(element);
+  } catch (error) {
+    return rawTree(element, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** @type {Record<string, (block: Json, context: BlockContext) => Tree>} */
+const BLOCKS = {
+  header(block) {
+    return el('div', { class: 'bk-header' }, { html: plainHtml(plainLabel(block.text, 'header text'), block.text.emoji !== false) });
+  },
+  section(block, context) {
+    const main = el('div', { class: 'bk-section-main' });
+    if (block.text !== undefined) main.children.push(textTree(block.text, 'section text', 'bk-section-text', context));
+    if (block.fields !== undefined) {
+      if (!Array.isArray(block.fields)) throw new BlockError('section fields is not a list');
+      main.children.push(el('div', { class: 'bk-fields' }, ...block.fields.map((field, i) => textTree(field, `field ${i + 1}`, 'bk-field', context))));
+    }
+    if (block.text === undefined && block.fields === undefined) throw new BlockError('section without text or fields');
+    const section = el('div', { class: 'bk-section' }, main);
+    if (block.accessory !== undefined) {
+      section.children.push(el('div', { class: 'bk-accessory' }, elementTree(block.accessory, block, 'accessory', context)));
+    }
+    return section;
+  },
+  context(block, context) {
+    if (!Array.isArray(block.elements)) throw new BlockError('context without elements');
+    return el('div', { class: 'bk-context' }, ...block.elements.map((element) => elementTree(element, block, 'context', context)));
+  },
+  divider() {
+    return el('hr', { class: 'bk-divider' });
+  },
+  actions(block, context) {
+    if (!Array.isArray(block.elements)) throw new BlockError('actions without elements');
+    return el('div', { class: 'bk-actions' }, ...block.elements.map((element) => elementTree(element, block, 'actions', context)));
+  },
+  image(block) {
+    const figure = el('figure', { class: 'bk-image' });
+    if (block.title !== undefined) figure.children.push(el('figcaption', { class: 'bk-image-title' }, plainLabel(block.title, 'image title')));
+    figure.children.push(imageTree(block, 'bk-image-img'));
+    return figure;
+  },
+};
+
+/**
+ * One block of a message; anything it cannot draw is shown raw with the reason.
+ * @param {unknown} block
+ * @param {BlockContext} context
+ * @returns {Tree}
+ */
+export function blockTree(block, context) {
+  if (!isObject(block) || typeof block.type !== 'string' || !Object.hasOwn(BLOCKS, block.type)) return rawTree(block);
+  try {
+    const tree = /** @type {(block: Json, context: BlockContext) => Tree} */ (BLOCKS[block.type])(block, context);
+    tree.attrs.class = `${tree.attrs.class ?? ''} bk`.trim();
+    tree.attrs['data-block-type'] = block.type;
+    return tree;
+  } catch (error) {
+    return rawTree(block, error instanceof Error ? error.message : String(error));
+  }
+}
+
+const VOID_TAGS = new Set(['img', 'hr', 'br']);
+
+/**
+ * The tree as HTML (for Node's tests and anything that wants a string): text escaped, `{ html }` as given.
+ * @param {Child} child
+ * @returns {string}
+ */
+export function toHtml(child) {
+  if (child === null) return '';
+  if (typeof child === 'string') return escapeHtml(child);
+  if (!('tag' in child)) return child.html;
+  const attrs = Object.entries(child.attrs)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+    .join('');
+  if (VOID_TAGS.has(child.tag)) return `<${child.tag}${attrs}>`;
+  return `<${child.tag}${attrs}>${child.children.map(toHtml).join('')}</${child.tag}>`;
+}

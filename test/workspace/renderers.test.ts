@@ -1,0 +1,204 @@
+// The page's renderers in Node (they import nothing browser-only): mrkdwn and Block Kit become HTML in which
+// every piece of text is escaped and the only tags are the renderers' own. Hostile text comes from the bot's
+// output and from what people typed, so this is the page's safety rule.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { blockTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
+import { plainHtml, renderMrkdwn } from '../../src/workspace/page/mrkdwn.js';
+
+const directory = {
+  users: new Map([['U1', { name: 'riley', title: 'Operations' }]]),
+  channels: new Map([['C1', { name: 'treasury' }]]),
+  me: 'U2',
+};
+const mrkdwn = (text: string) => renderMrkdwn(text, directory);
+const block = (value: unknown) => toHtml(blockTree(value, { entryId: 'E1', directory }));
+
+/** Tags the renderers write themselves (emoji are inline SVG). */
+const OWN_TAGS = new Set(['a', 'b', 'i', 's', 'code', 'pre', 'blockquote', 'br', 'span', 'div', 'svg', 'path', 'circle', 'rect', 'text']);
+
+/** Every tag in the HTML is one of ours, no attribute is an event handler and every link is http(s) or mailto. */
+function expectOnlyOwnMarkup(html: string): void {
+  const problems: string[] = [];
+  for (const [, name] of html.matchAll(/<\/?([^\s>/]+)/g)) if (!OWN_TAGS.has(name ?? '')) problems.push(`tag ${name}`);
+  for (const [tag] of html.matchAll(/<[^>]*>/g)) if (/\son[a-z]+\s*=/i.test(tag)) problems.push(`handler in ${tag}`);
+  for (const [, href] of html.matchAll(/href="([^"]*)"/g)) if (!/^(https?:\/\/|mailto:)/i.test(href ?? '')) problems.push(`link ${href}`);
+  expect(problems).toEqual([]);
+}
+
+/** What a person reads: the tags gone, the HTML entities decoded once. */
+function textOf(html: string): string {
+  return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '');
+}
+
+describe('renderMrkdwn', () => {
+  it.each([
+    ['<img src=x onerror=alert(1)>', '<img src=x onerror=alert(1)>'],
+    ['&lt;img src=x onerror=alert(1)&gt;', '<img src=x onerror=alert(1)>'],
+    ['&lt;script&gt;alert(1)&lt;/script&gt;', '<script>alert(1)</script>'],
+    ['"quoted" & \'single\'', '"quoted" & \'single\''],
+  ])('shows %s as text, never as a tag', (source, shown) => {
+    const html = mrkdwn(source);
+    expectOnlyOwnMarkup(html);
+    expect(textOf(html)).toBe(shown);
+  });
+
+  it('decodes Slack\'s entities once: `&amp;lt;` is shown as `&lt;`', () => {
+    expect(mrkdwn('&amp;lt;')).toBe('&amp;lt;');
+    expect(textOf(mrkdwn('&amp;lt; &amp;amp; &lt;b&gt;'))).toBe('&lt; &amp; <b>');
+  });
+
+  it.each([
+    ['*bold', '*bold'],
+    ['_it', '_it'],
+    ['~strike', '~strike'],
+    ['`code', '`code'],
+    ['```open block', '```open block'],
+    ['*a* and *b', '<b>a</b> and *b'],
+    ['a * b * c', 'a * b * c'],
+  ])('leaves the unclosed marker in %s as text', (source, html) => {
+    expect(mrkdwn(source)).toBe(html);
+  });
+
+  it('formats closed markers, code and quotes with its own tags', () => {
+    expect(mrkdwn('*b* _i_ ~s~ `<c>`')).toBe('<b>b</b> <i>i</i> <s>s</s> <code>&lt;c&gt;</code>');
+    expect(mrkdwn('```\n<pre> *x*\n```')).toBe('<pre class="mk-pre">&lt;pre&gt; *x*</pre>');
+    expect(mrkdwn('> quoted\nafter')).toBe('<blockquote>quoted</blockquote>after');
+  });
+
+  it('shows a date token in local time, and its fallback when the date cannot be read', () => {
+    const day = new Date(1_700_000_000_000);
+    const expected = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+    expect(textOf(mrkdwn('<!date^1700000000^{date_num}|fallback>'))).toBe(expected);
+    expect(mrkdwn('<!date^not-a-number^{date}|fall &lt;img&gt;>')).toBe('fall &lt;img&gt;');
+    expect(mrkdwn('<!date^1700000000^{date_num}^https://example.com/|x>')).toContain('<a href="https://example.com/"');
+    const refused = mrkdwn('<!date^1700000000^{date_num}^javascript:alert(1)|x>');
+    expect(refused).not.toContain('<a ');
+    expect(textOf(refused)).toBe(expected);
+  });
+
+  it('draws mentions from the directory, escaped', () => {
+    expect(mrkdwn('<@U1>')).toBe('<span class="mention mention-user" title="riley — Operations">@riley</span>');
+    expect(mrkdwn('<@U2|me>')).toContain('mention-me');
+    expect(mrkdwn('<@U9|<b>x</b>>')).toBe('&lt;@U9|&lt;b&gt;x&lt;/b&gt;&gt;');
+    expect(mrkdwn('<#C1|x>')).toBe('<span class="mention mention-channel">#x</span>');
+    expect(mrkdwn('<#C1>')).toBe('<span class="mention mention-channel">#treasury</span>');
+    expect(mrkdwn('<!here>')).toBe('<span class="mention mention-broadcast">@here</span>');
+  });
+
+  it('links only http, https and mailto; `javascript:` never becomes a link', () => {
+    expect(mrkdwn('<http://a|b>')).toBe('<a href="http://a" target="_blank" rel="noopener noreferrer">b</a>');
+    expect(mrkdwn('<mailto:a@b.example|mail>')).toContain('<a href="mailto:a@b.example"');
+    expect(mrkdwn('see https://example.com/x.')).toBe(
+      'see <a href="https://example.com/x" target="_blank" rel="noopener noreferrer">https://example.com/x</a>.',
+    );
+    for (const source of ['<javascript:alert(1)|click>', '<JavaScript:alert(1)>', 'javascript:alert(1)', '<data:text/html,<b>x</b>|x>', '<vbscript:x|y>']) {
+      const html = mrkdwn(source);
+      expect(html, source).not.toContain('<a ');
+      expectOnlyOwnMarkup(html);
+    }
+    // A quote in a URL cannot end the attribute.
+    const quoted = mrkdwn('<https://a.example/"onmouseover="alert(1)|y>');
+    expect(quoted).toContain('href="https://a.example/&quot;onmouseover=&quot;alert(1)"');
+    expectOnlyOwnMarkup(quoted);
+  });
+
+  it('leaves unknown emoji (and object keys) as text', () => {
+    expect(mrkdwn(':warning:')).toContain('<span class="emoji" title=":warning:">');
+    expect(mrkdwn(':constructor: :__proto__: :nope:')).toBe(':constructor: :__proto__: :nope:');
+  });
+
+  it('does not let private-use characters forge its placeholders', () => {
+    const html = mrkdwn('<http://a|b> \uE0000\uE001');
+    expect(html).toBe('<a href="http://a" target="_blank" rel="noopener noreferrer">b</a> \uFFFD0\uFFFD');
+  });
+
+  it('renders very long and pathological text quickly', () => {
+    const inputs = [
+      'x'.repeat(200_000),
+      '*'.repeat(50_000) + 'a',
+      '*a '.repeat(30_000),
+      '_'.repeat(50_000),
+      '`'.repeat(50_000),
+      '<'.repeat(50_000),
+      '<http://a|'.repeat(10_000),
+      'https://example.com/' + '('.repeat(20_000),
+      '&amp;'.repeat(40_000),
+      '>'.repeat(20_000) + '\n'.repeat(20_000),
+    ];
+    const started = performance.now();
+    const outputs = inputs.map(mrkdwn);
+    // About 0.4 s on a laptop; the bound only catches a regular expression that backtracks without end.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    for (const html of outputs) expectOnlyOwnMarkup(html);
+    expect(textOf(mrkdwn('<'.repeat(1_000)))).toBe('<'.repeat(1_000));
+  });
+
+  it('never writes a tag of its own choosing from any text (property)', () => {
+    const hostile = fc.constantFrom('<', '>', '&', 'amp;', 'lt;', '"', "'", '*', '_', '~', '`', '```', '>', '\n', '|', '@U1', '#C1', '!date^1700000000^{date}', 'http://a', 'javascript:', 'mailto:x', 'img onerror=alert(1)', ' ', 'x', ':warning:', '\uE000', '\uE001');
+    fc.assert(
+      fc.property(fc.array(hostile, { maxLength: 40 }), (parts) => {
+        expectOnlyOwnMarkup(mrkdwn(parts.join('')));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('plainHtml', () => {
+  it('shows plain_text as written: no entities, no formatting, no tokens', () => {
+    expect(plainHtml('*bold* <@U1> &amp; <img src=x onerror=alert(1)>\nnext', false)).toBe(
+      '*bold* &lt;@U1&gt; &amp;amp; &lt;img src=x onerror=alert(1)&gt;<br>next',
+    );
+    expect(plainHtml(':warning:')).toContain('class="emoji"');
+    expect(plainHtml(':warning:', false)).toBe(':warning:');
+  });
+});
+
+describe('Block Kit', () => {
+  it('shows an unknown block raw, with its JSON escaped', () => {
+    const html = block({ type: 'video', title: '<img src=x onerror=alert(1)>' });
+    expect(html).toContain('data-testid="raw-block"');
+    expect(html).toContain('Block not shown in this workspace: <code>video</code>');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expectOnlyOwnMarkup(html.replace(/<\/?(pre|code)>/g, ''));
+  });
+
+  it('escapes a hostile block type and says why a block could not be read', () => {
+    expect(block({ type: '<img src=x onerror=alert(1)>' })).toContain('<code>&lt;img src=x onerror=alert(1)&gt;</code>');
+    expect(block({ type: 'section' })).toContain('It could not be read: section without text or fields');
+    expect(block({ type: 'constructor' })).toContain('data-testid="raw-block"');
+    expect(toHtml(rawTree('just a string'))).toContain('<code>string</code>');
+  });
+
+  it('never interprets plain_text, and renders mrkdwn safely', () => {
+    const plain = block({ type: 'section', text: { type: 'plain_text', text: '*b* <@U1> &amp; <img src=x>', emoji: false } });
+    expect(plain).toContain('<div class="plain bk-section-text">*b* &lt;@U1&gt; &amp;amp; &lt;img src=x&gt;</div>');
+    const header = block({ type: 'header', text: { type: 'plain_text', text: '<b>_x_</b>' } });
+    expect(header).toBe('<div class="bk-header bk" data-block-type="header">&lt;b&gt;_x_&lt;/b&gt;</div>');
+    const rich = block({ type: 'section', fields: [{ type: 'mrkdwn', text: '*Amount* &lt;img&gt;' }] });
+    expect(rich).toContain('<div class="mk bk-field"><b>Amount</b> &lt;img&gt;</div>');
+  });
+
+  it('draws buttons with their action, and refuses links and images that are not http(s)', () => {
+    const tree = blockTree(
+      {
+        type: 'actions',
+        block_id: 'quote',
+        elements: [
+          { type: 'button', action_id: 'approve', value: 'q1', style: 'primary', text: { type: 'plain_text', text: '<b>Approve</b>' } },
+          { type: 'button', action_id: 'open', url: 'javascript:alert(1)', text: { type: 'plain_text', text: 'Open' } },
+        ],
+      },
+      { entryId: 'E1', directory },
+    );
+    const [approve, open] = tree.children as Array<Exclude<(typeof tree.children)[number], string | null | { html: string }>>;
+    expect(approve?.action).toMatchObject({ entryId: 'E1', url: null, label: '<b>Approve</b>', element: { value: 'q1' } });
+    expect(toHtml(approve ?? null)).toContain('aria-label="&lt;b&gt;Approve&lt;/b&gt;">&lt;b&gt;Approve&lt;/b&gt;</button>');
+    expect(toHtml(open ?? null)).toContain('It could not be read: button url is not http(s)');
+    const image = block({ type: 'image', image_url: 'javascript:alert(1)', alt_text: 'x' });
+    expect(image).toContain('It could not be read: image without an http(s) image_url');
+    const good = block({ type: 'image', image_url: 'https://example.com/a.png', alt_text: '"><script>' });
+    expect(good).toContain('<img class="bk-image-img" src="https://example.com/a.png" alt="&quot;&gt;&lt;script&gt;"');
+  });
+});
