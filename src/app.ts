@@ -61,6 +61,7 @@ export interface TreasuryAppOptions {
 
 /** Start-up failed in a way a person can act on (rejected token, port in use…). */
 export class StartupError extends Error {
+  readonly code = 'startup_failed';
   constructor(message: string) {
     super(message);
     this.name = 'StartupError';

@@ -38,6 +38,7 @@ export interface Config {
 
 /** Thrown when the environment is unusable; `problems` holds one readable line per variable. */
 export class ConfigError extends Error {
+  readonly code = 'config_invalid';
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';

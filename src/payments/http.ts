@@ -76,7 +76,7 @@ const REQUIRED_PERMISSION: Partial<Record<PaymentsOperation, string>> = {
  * How long to wait before retrying, or undefined to give up. Pure, so the policy is testable on its own.
  * Only reads are retried: a retried create-invoice, create-swap or create-payout could make two.
  */
-export function retryDelayMs(
+export function paymentsRetryDelayMs(
   error: PaymentsError,
   method: 'GET' | 'POST',
   attempt: number,
@@ -186,7 +186,7 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
     headers: { apiKey: options.apiKey, accept: 'application/json', 'user-agent': 'treasury-slack-bot' },
     responseType: 'text',
     throwHttpErrors: false,
-    // Retries are ours (retryDelayMs): they must know our error classes, pace each attempt and never touch creates.
+    // Retries are ours (paymentsRetryDelayMs): they know our error classes, pace each attempt, never touch creates.
     retry: { limit: 0 },
     timeout: { request: options.timeoutMs ?? 10_000 },
     hooks: { beforeError: [hideRequestOptions] },
@@ -232,7 +232,7 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
         return result;
       } catch (error) {
         if (!(error instanceof PaymentsError)) throw error;
-        const delay = retryDelayMs(error, spec.method, attempt, policy);
+        const delay = paymentsRetryDelayMs(error, spec.method, attempt, policy);
         logger.debug('payments api call failed', {
           operation: spec.operation,
           attempt,

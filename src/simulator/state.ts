@@ -48,6 +48,7 @@ export const ESTIMATE_TTL_MS = 30 * 60 * 1000;
 
 /** Thrown by control methods on bad input (unknown ids, impossible transitions). */
 export class SimulatorStateError extends Error {
+  readonly code = 'simulator_invalid_control';
   override name = 'SimulatorStateError';
 }
 

@@ -136,7 +136,7 @@ export const SLACK_RETRY_POLICY: SlackRetryPolicy = {
 };
 
 /** The delay before retry `n` (1-based). */
-export function retryDelayMs(policy: SlackRetryPolicy, n: number): number {
+export function slackRetryDelayMs(policy: SlackRetryPolicy, n: number): number {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
 }
 
@@ -154,7 +154,7 @@ export function decideAfterFailure(policy: SlackRetryPolicy, error: unknown, att
   if (refusedContent(error) || needsAPerson(error) || !isTransient(error)) return { retry: false };
   if (!repeatable && mayHaveHappened(error)) return { retry: false };
   const seconds = retryAfterSeconds(error);
-  if (seconds === undefined) return { retry: true, delayMs: retryDelayMs(policy, attempt + 1) };
+  if (seconds === undefined) return { retry: true, delayMs: slackRetryDelayMs(policy, attempt + 1) };
   return seconds * 1000 <= policy.maxWaitMs ? { retry: true, afterRetryAfter: true } : { retry: false };
 }
 
@@ -419,7 +419,7 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
           }
           // A 404 means the url is used up or expired: another post there cannot succeed.
           if (!isTransient(error) || attempt === policy.responseUrlAttempts) break;
-          await sleep(retryDelayMs(policy, attempt));
+          await sleep(slackRetryDelayMs(policy, attempt));
         }
       }
       logger.warn('the response_url did not take the reply; sending it as a message instead', { reason: describeSlackError(lastError), error: errorFields(lastError) });

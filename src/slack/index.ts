@@ -4,7 +4,7 @@ export {
   createSlackWebClient,
   slackClientOptions,
   decideAfterFailure,
-  retryDelayMs,
+  slackRetryDelayMs,
   SLACK_RETRY_POLICY,
   type SlackGateway,
   type SlackGatewayOptions,

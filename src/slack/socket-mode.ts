@@ -130,6 +130,7 @@ function refusalOf(error: unknown): SocketModeRefusedError | undefined {
 
 /** An attempt given up because Slack sent no `hello` in time on its WebSocket. */
 class NoHelloError extends Error {
+  readonly code = 'slack_socket_mode_no_hello';
   constructor(timeoutMs: number) {
     super(`no hello from Slack within ${timeoutMs % 1_000 === 0 || timeoutMs > 10_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`}`);
     this.name = 'NoHelloError';

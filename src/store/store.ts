@@ -29,6 +29,7 @@ export interface Loaded<T> {
 
 /** The file as a whole cannot be used (not a state object, unknown version): it is kept aside as corrupt. */
 export class CorruptStateError extends Error {
+  readonly code = 'store_corrupt_state';
   constructor(message: string) {
     super(message);
     this.name = 'CorruptStateError';

@@ -11,7 +11,7 @@ import {
   PaymentsValidationError,
   createPacer,
   parseRetryAfter,
-  retryDelayMs,
+  paymentsRetryDelayMs,
   type Pacer,
   type PaymentsClient,
   type PaymentsError,
@@ -20,25 +20,25 @@ import {
 import { startSimulator, type Fault, type OperationName, type PaymentsSimulator, type RequestLogEntry } from '../../src/simulator/index.js';
 import { anyRejection, clientFor, rejectionOf, useSimulator } from './helpers.js';
 
-describe('retryDelayMs (pure)', () => {
+describe('paymentsRetryDelayMs (pure)', () => {
   const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 500, maxRetryAfterMs: 30_000 };
   const server = new PaymentsServerError('getSwap', 503, undefined);
 
   it('doubles the delay from baseDelayMs on each attempt, capped at maxDelayMs', () => {
-    expect([1, 2, 3].map((attempt) => retryDelayMs(server, 'GET', attempt, { ...policy, maxAttempts: 10 }))).toEqual([100, 200, 400]);
-    expect(retryDelayMs(server, 'GET', 4, { ...policy, maxAttempts: 10 })).toBe(500);
-    expect(retryDelayMs(server, 'GET', 9, { ...policy, maxAttempts: 10 })).toBe(500);
+    expect([1, 2, 3].map((attempt) => paymentsRetryDelayMs(server, 'GET', attempt, { ...policy, maxAttempts: 10 }))).toEqual([100, 200, 400]);
+    expect(paymentsRetryDelayMs(server, 'GET', 4, { ...policy, maxAttempts: 10 })).toBe(500);
+    expect(paymentsRetryDelayMs(server, 'GET', 9, { ...policy, maxAttempts: 10 })).toBe(500);
   });
 
   it('gives up once maxAttempts attempts were made', () => {
-    expect(retryDelayMs(server, 'GET', 3, policy)).toBe(400);
-    expect(retryDelayMs(server, 'GET', 4, policy)).toBeUndefined();
-    expect(retryDelayMs(server, 'GET', 1, { ...policy, maxAttempts: 1 })).toBeUndefined();
+    expect(paymentsRetryDelayMs(server, 'GET', 3, policy)).toBe(400);
+    expect(paymentsRetryDelayMs(server, 'GET', 4, policy)).toBeUndefined();
+    expect(paymentsRetryDelayMs(server, 'GET', 1, { ...policy, maxAttempts: 1 })).toBeUndefined();
   });
 
   it('never retries a POST, whatever the error', () => {
     for (const error of [server, new PaymentsNetworkError('createSwap', 'ECONNRESET'), new PaymentsRateLimitedError('createSwap', 10)]) {
-      expect(retryDelayMs(error, 'POST', 1, policy)).toBeUndefined();
+      expect(paymentsRetryDelayMs(error, 'POST', 1, policy)).toBeUndefined();
     }
   });
 
@@ -50,26 +50,26 @@ describe('retryDelayMs (pure)', () => {
     ['a 4xx the spec does not describe', new PaymentsServerError('getSwap', 409, undefined)],
   ])('does not retry a non-transient error (%s)', (_name, error) => {
     expect(error.transient).toBe(false);
-    expect(retryDelayMs(error, 'GET', 1, policy)).toBeUndefined();
+    expect(paymentsRetryDelayMs(error, 'GET', 1, policy)).toBeUndefined();
   });
 
   it('retries network errors and 5xx with backoff', () => {
-    expect(retryDelayMs(new PaymentsNetworkError('getSwap', 'ETIMEDOUT'), 'GET', 2, policy)).toBe(200);
-    expect(retryDelayMs(new PaymentsServerError('getSwap', 500, 'x'), 'GET', 1, policy)).toBe(100);
+    expect(paymentsRetryDelayMs(new PaymentsNetworkError('getSwap', 'ETIMEDOUT'), 'GET', 2, policy)).toBe(200);
+    expect(paymentsRetryDelayMs(new PaymentsServerError('getSwap', 500, 'x'), 'GET', 1, policy)).toBe(100);
   });
 
   it('waits exactly the Retry-After of a 429, even beyond maxDelayMs, up to maxRetryAfterMs', () => {
-    expect(retryDelayMs(new PaymentsRateLimitedError('getDeposit', 1_000), 'GET', 1, policy)).toBe(1_000);
-    expect(retryDelayMs(new PaymentsRateLimitedError('getDeposit', 30_000), 'GET', 1, policy)).toBe(30_000);
-    expect(retryDelayMs(new PaymentsRateLimitedError('getDeposit', 0), 'GET', 1, policy)).toBe(0);
+    expect(paymentsRetryDelayMs(new PaymentsRateLimitedError('getDeposit', 1_000), 'GET', 1, policy)).toBe(1_000);
+    expect(paymentsRetryDelayMs(new PaymentsRateLimitedError('getDeposit', 30_000), 'GET', 1, policy)).toBe(30_000);
+    expect(paymentsRetryDelayMs(new PaymentsRateLimitedError('getDeposit', 0), 'GET', 1, policy)).toBe(0);
   });
 
   it('surfaces a 429 whose Retry-After is above maxRetryAfterMs instead of waiting', () => {
-    expect(retryDelayMs(new PaymentsRateLimitedError('getDeposit', 30_001), 'GET', 1, policy)).toBeUndefined();
+    expect(paymentsRetryDelayMs(new PaymentsRateLimitedError('getDeposit', 30_001), 'GET', 1, policy)).toBeUndefined();
   });
 
   it('falls back to backoff for a 429 without Retry-After', () => {
-    expect(retryDelayMs(new PaymentsRateLimitedError('getDeposit', undefined), 'GET', 2, policy)).toBe(200);
+    expect(paymentsRetryDelayMs(new PaymentsRateLimitedError('getDeposit', undefined), 'GET', 2, policy)).toBe(200);
   });
 });
 

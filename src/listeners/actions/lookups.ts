@@ -7,7 +7,8 @@ import type { z } from 'zod';
 import { mention } from '../../blocks/mrkdwn.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
-import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
+import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import type { ListenerDeps } from '../deps.js';
 import type { Reply } from '../../slack/gateway.js';
 import { conversationKindOf, type ConversationPlace } from '../../slack/conversations.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
@@ -84,7 +85,7 @@ function buttonListener(
     const fallback = { channelId: body.channel?.id, userId: body.user.id };
     const place: ConversationPlace = { channelId: body.channel?.id, channelName: body.channel?.name };
     const responseUrl = body.response_url;
-    if (!mayUseBot(deps, body.user.id)) {
+    if (!mayUseBot(deps.treasuryUsers, body.user.id)) {
       await deps.slack.respond(responseUrl, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER }, fallback);
       return;
     }

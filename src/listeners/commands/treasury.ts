@@ -7,7 +7,8 @@ import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { conversationKindOf, type ConversationKind } from '../../slack/conversations.js';
-import { mayUseBot, NOT_A_TREASURY_USER, type ListenerDeps } from '../deps.js';
+import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import type { ListenerDeps } from '../deps.js';
 
 /** Runs one parsed command; every answer is a message, failures included. */
 async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string; conversation: ConversationKind }): Promise<SlackMessage> {
@@ -52,7 +53,7 @@ async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId:
  */
 export function createTreasuryCommandListener(deps: ListenerDeps) {
   return async ({ command, ack }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
-    if (!mayUseBot(deps, command.user_id)) {
+    if (!mayUseBot(deps.treasuryUsers, command.user_id)) {
       await ack({ response_type: 'ephemeral', text: NOT_A_TREASURY_USER });
       return;
     }

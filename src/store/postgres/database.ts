@@ -76,6 +76,7 @@ export interface Database {
 
 /** BEGIN failed on a broken connection: nothing ran, so the transaction may be tried again. */
 class BrokenBeforeBegin extends Error {
+  readonly code = 'store_broken_before_begin';
   constructor(readonly storeError: StoreError) {
     super(storeError.message);
   }
