@@ -175,9 +175,10 @@ export interface SlackStandIn {
   messages(channel?: string): StoredMessage[];
   /**
    * Makes the next `times` calls of `method` fail (`'response_url'` targets response_url posts); with `channel`,
-   * only calls for that channel (the alert channel's next post, say), while the others go through.
+   * only calls for that channel (the alert channel's next post, say), and with `textIncludes` only calls whose
+   * text contains it (the post of one alert), while the others go through.
    */
-  failNext(method: string, failure: InjectedFailure, times?: number, only?: { channel: string }): void;
+  failNext(method: string, failure: InjectedFailure, times?: number, only?: { channel?: string; textIncludes?: string }): void;
   /**
    * A fresh, unique response_url, good for 5 posts within 30 minutes. With an origin it is a button click's,
    * which may replace or delete that message; without, a slash command's, which has no original message.
@@ -234,7 +235,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const stored: StoredMessage[] = [];
   const responseLog = new Map<string, RecordedResponse[]>();
   const responseUrls = new Map<string, { createdAt: number; origin: ResponseUrlOrigin | undefined }>();
-  const failures = new Map<string, { failure: InjectedFailure; remaining: number; channel?: string }[]>();
+  const failures = new Map<string, { failure: InjectedFailure; remaining: number; channel?: string; textIncludes?: string }[]>();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   const events = new EventEmitter();
@@ -322,9 +323,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   };
 
   // The first failure queued for this call: one for any channel, or one for the channel the call names.
-  const takeFailure = (method: string, channel?: string): InjectedFailure | undefined => {
+  const takeFailure = (method: string, channel?: string, text?: string): InjectedFailure | undefined => {
     const queue = failures.get(method);
-    const index = queue?.findIndex((f) => f.channel === undefined || f.channel === channel) ?? -1;
+    const index =
+      queue?.findIndex(
+        (f) => (f.channel === undefined || f.channel === channel) && (f.textIncludes === undefined || (text ?? '').includes(f.textIncludes)),
+      ) ?? -1;
     const next = queue?.[index];
     if (queue === undefined || next === undefined) return undefined;
     next.remaining -= 1;
@@ -536,7 +540,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     calls.push({ method, args, at: clock() });
     changes.emit('change');
 
-    const failure = takeFailure(method, asString(args.channel));
+    const failure = takeFailure(method, asString(args.channel), asString(args.text));
     // A lost or late answer comes after the work is done; every other failure comes instead of it.
     const lostAnswer = failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
     const slowWork = failure !== undefined && 'slowWorkMs' in failure ? failure : undefined;
@@ -758,7 +762,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     messages: (channel) => structuredClone(stored.filter((m) => channel === undefined || m.channel === channel)),
     failNext: (method, failure, times = 1, only) => {
       const queue = failures.get(method) ?? [];
-      queue.push({ failure, remaining: times, ...(only ? { channel: only.channel } : {}) });
+      queue.push({
+        failure,
+        remaining: times,
+        ...(only?.channel !== undefined ? { channel: only.channel } : {}),
+        ...(only?.textIncludes !== undefined ? { textIncludes: only.textIncludes } : {}),
+      });
       failures.set(method, queue);
     },
     createResponseUrl: (origin) => {

@@ -65,8 +65,10 @@ const alertsMentioning = (id: string) => slack.messages(ALERTS).filter((m) => bl
 
 /** Makes a failure, holds the answer to the post of its alert, and waits until Slack has posted it. */
 async function failureWithHeldAnswer(): Promise<{ id: string; postedAt: number }> {
-  slack.failNext('chat.postMessage', { lateAnswerMs: HELD_MS });
   const failed = simulator.addWithdrawal({ status: 'failed' });
+  // Armed in the same tick, before any poll can see the new row, and only for its alert: other failures in the
+  // simulator (its seed, earlier tests' rows) go through.
+  slack.failNext('chat.postMessage', { lateAnswerMs: HELD_MS }, 1, { channel: ALERTS, textIncludes: failed.id });
   await slack.waitFor(() => alertsMentioning(failed.id).length === 1, 15_000, 'the alert posted, its answer held');
   return { id: failed.id, postedAt: Date.now() };
 }
