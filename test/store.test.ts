@@ -3,7 +3,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { emptyState, openBotStore } from '../src/store/state.js';
+import { emptyState } from '../src/store/state.js';
+import { openBotStore } from '../src/store/lowdb.js';
 import { StoreError } from '../src/store/store.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 

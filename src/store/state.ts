@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { AlertFacts, GasAlertFacts, TaskAlertFacts, WithdrawalAlertFacts } from '../domain/alerts.js';
 import { SwapQuote } from '../domain/swap-quote.js';
-import type { Logger } from '../logger.js';
-import type { AlertRepository, SwapQuoteRepository } from './repository.js';
-import { createLowdbAlertRepository } from './alerts.js';
-import { CorruptStateError, openStore, type Loaded, type RejectedRecord, type Store } from './store.js';
-import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
+import { CorruptStateError, type Loaded, type RejectedRecord } from './store.js';
 
 // The swap quote is a domain record (src/domain/swap-quote.ts); the state file stores it as is. Re-exported
 // for modules that read the whole state.
@@ -340,16 +336,4 @@ export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
     quote.id === key ? undefined : `stored under one id but its own id is another (${JSON.stringify(quote.id).slice(0, 60)})`,
   );
   return { data: { version: 1, swapQuotes, alerts: loadAlerts(raw.alerts, rejected) }, rejected };
-}
-
-/**
- * The bot's state store. The features write through its repositories of named operations: `swapQuotes` for
- * the swap feature, `alerts` for the alert poller. `read()` stays for start-up checks and tests.
- */
-export type BotStore = Store<BotState> & { readonly swapQuotes: SwapQuoteRepository; readonly alerts: AlertRepository };
-
-/** Opens DATA_FILE as the bot's state. */
-export async function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
-  const store = await openStore({ file, load: loadBotState, empty: emptyState, logger, now });
-  return Object.assign(store, { swapQuotes: createLowdbSwapQuoteRepository(store), alerts: createLowdbAlertRepository(store) });
 }

@@ -11,7 +11,8 @@ import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/store/errors.js';
 import { createLeaderLease, MIGRATIONS, openPostgresStore, type LeaderLease } from '../../src/store/postgres/index.js';
 import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
-import { emptyAlertsState, openBotStore, type OutboxItem, type ThreadWork } from '../../src/store/state.js';
+import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/store/state.js';
+import { openBotStore } from '../../src/store/lowdb.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 

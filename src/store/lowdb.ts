@@ -1,0 +1,22 @@
+/**
+ * The single-process store: the state file (lowdb) opened with the bot's records (state.ts) and its two
+ * repositories. Kept apart from state.ts so that the records and their loader import no store implementation.
+ */
+import type { Logger } from '../logger.js';
+import { createLowdbAlertRepository } from './alerts.js';
+import type { AlertRepository, SwapQuoteRepository } from './repository.js';
+import { emptyState, loadBotState, type BotState } from './state.js';
+import { openStore, type Store } from './store.js';
+import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
+
+/**
+ * The bot's state store. The features write through its repositories of named operations: `swapQuotes` for
+ * the swap feature, `alerts` for the alert poller. `read()` stays for start-up checks and tests.
+ */
+export type BotStore = Store<BotState> & { readonly swapQuotes: SwapQuoteRepository; readonly alerts: AlertRepository };
+
+/** Opens DATA_FILE as the bot's state. */
+export async function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
+  const store = await openStore({ file, load: loadBotState, empty: emptyState, logger, now });
+  return Object.assign(store, { swapQuotes: createLowdbSwapQuoteRepository(store), alerts: createLowdbAlertRepository(store) });
+}
