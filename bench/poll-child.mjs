@@ -6,7 +6,7 @@ import { createPaymentsClient } from '../dist/payments/index.js';
 import { createAlertPoster, pollOnce } from '../dist/poller/index.js';
 import { createSlackGateway, createSlackWebClient } from '../dist/slack/index.js';
 import { createLogger } from '../dist/logger.js';
-import { openBotStore } from '../dist/store/lowdb.js';
+import { openBotStore } from '../dist/store/lowdb/index.js';
 
 const { simUrl, apiKey, slackApiUrl, token, file, channel, lookbackMs } = JSON.parse(process.argv[2]);
 let simNow = Date.now();

@@ -18,6 +18,9 @@ const TOKEN = 'xoxb-bench-token';
 const SECRET = 'bench-signing-secret';
 const CHANNEL = 'C0ALERTS';
 const HOUR = 3_600_000;
+const LONG_PENDING = 1_000;
+// Idle polls measured after the catch-up: two hours of one poll a minute, so the hourly follow-ups are in it.
+const IDLE_POLLS = 120;
 
 // ---- process measurements (/proc) -------------------------------------------------------------------------
 const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK').toString().trim() || 100);
@@ -133,7 +136,9 @@ function byEndpoint(log) {
 async function pollBench(rows, failureBursts) {
   const sim = await startSimulator({ quiet: true, seed: false, rateLimitPerSecond: 1_000_000 });
   const t0 = performance.now();
-  const summary = sim.loadBulkHistory({ rowsPerKind: rows });
+  // 1,000 rows of each kind stay pending, spread over the whole 30 days (long-pending: a donor never refilled, a
+  // stuck task or withdrawal); at 1k rows that is nearly every row.
+  const summary = sim.loadBulkHistory({ rowsPerKind: rows, pendingPerKind: LONG_PENDING, pendingWithinMs: 30 * 24 * HOUR });
   const loadMs = performance.now() - t0;
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const file = join(mkdtempSync(join(tmpdir(), 'bench-poll-')), 'state.json');
@@ -169,10 +174,21 @@ async function pollBench(rows, failureBursts) {
   // Idle: nothing new happens. For the first 15 minutes (the overlap) each poll re-reads the band below the
   // newest rows, where rows may still appear late; after it, one page per list. 18 polls cover both.
   const idle = [];
-  for (let k = 0; k < 18; k += 1) idle.push(await poll());
+  for (let k = 0; k < IDLE_POLLS; k += 1) idle.push(await poll());
   const idlePoll = idle.at(-1);
   const settling = idle.slice(0, 15);
   const idleSettling = { polls: settling.length, maxRequests: Math.max(...settling.map((p) => p.requests)), firstRequests: settling[0].requests };
+  // After the overlap has settled: how the idle polls' requests are spread.
+  const settled = idle.slice(15).map((p) => p.requests);
+  const sortedCounts = [...settled].sort((a, b) => a - b);
+  const idleStats = {
+    polls: settled.length,
+    median: pct(sortedCounts, 50),
+    atMostSixShare: round(settled.filter((n) => n <= 6).length / settled.length, 2),
+    average: round(settled.reduce((sum, n) => sum + n, 0) / settled.length, 2),
+    max: sortedCounts.at(-1),
+    histogram: Object.fromEntries([...new Set(sortedCounts)].map((n) => [n, settled.filter((m) => m === n).length])),
+  };
   const size = statSync(file).size;
   const written = await ask({ type: 'write', now: sim.now() });
   const writeMs = typeof written === 'number' ? round(written, 2) : written;
@@ -188,7 +204,7 @@ async function pollBench(rows, failureBursts) {
   const pollerPeakRssMb = round(peakRssMb(child.pid));
   child.send({ type: 'close' });
   await new Promise((resolve) => child.once('exit', resolve));
-  const result = { rowsPerKind: rows, loadMs: round(loadMs), summary, catchUp, idlePolls: idle.length, idleSettling, idle: idlePoll, stateFileBytes: size, stateWriteMs: writeMs, bursts, pollerPeakRssMb, simulatorPeakRssMb: round(peakRssMb(process.pid)) };
+  const result = { rowsPerKind: rows, loadMs: round(loadMs), summary, catchUp, idlePolls: idle.length, idleSettling, idleStats, idle: idlePoll, stateFileBytes: size, stateWriteMs: writeMs, bursts, pollerPeakRssMb, simulatorPeakRssMb: round(peakRssMb(process.pid)) };
   await slack.close();
   await sim.close();
   return result;
@@ -222,11 +238,12 @@ for (const rows of sizes) {
 }
 const ep = (e) => `${e.listWithdrawals ?? 0} / ${e.listPayoutTasks ?? 0} / ${e.listGasDistributions ?? 0}${Object.keys(e).some((k) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)) ? ` + ${Object.entries(e).filter(([k]) => !['listWithdrawals', 'listPayoutTasks', 'listGasDistributions'].includes(k)).map(([k, v]) => `${v} ${k}`).join(', ')}` : ''}`;
 if (polls.length > 0) {
-  console.log('\n## Idle poll (history over 30 days, 5 % failed; floor: 3 requests)');
-  console.log('| rows of each kind | load ms | catch-up: polls, requests (most in one poll), wall | first 15 idle minutes: most requests in a poll | idle poll requests (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | poller peak RSS MB | simulator peak RSS MB |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`\n## Idle polls (history over 30 days, 5 % failed, ${LONG_PENDING.toLocaleString('en')} rows of each kind pending for up to 30 days; floor: 4 requests)`);
+  console.log(`| rows of each kind | pending (w / t / g) | load ms | catch-up: polls, requests (most in one poll), wall | first 15 idle minutes: most requests in a poll | next ${IDLE_POLLS - 15} idle polls: median, share ≤ 6, average, max requests | last idle poll (withdrawals / tasks / gas) | idle wall ms | sources ok | state file | one write ms | poller peak RSS MB | simulator peak RSS MB |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const p of polls) {
-    console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idleSettling.maxRequests} | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.pollerPeakRssMb} | ${p.simulatorPeakRssMb} |`);
+    const s = p.idleStats;
+    console.log(`| ${p.rowsPerKind.toLocaleString('en')} | ${p.summary.withdrawals.pending} / ${p.summary.tasks.pending} / ${p.summary.gas.pending} | ${p.loadMs} | ${p.catchUp.polls}, ${p.catchUp.requests} (${p.catchUp.maxRequestsInOnePoll}), ${p.catchUp.wallMs} ms | ${p.idleSettling.maxRequests} | ${s.median}, ${Math.round(s.atMostSixShare * 100)} %, ${s.average}, ${s.max} | ${p.idle.requests} (${ep(p.idle.endpoints)}) | ${p.idle.wallMs} | ${p.idle.sourcesOk ? 'yes' : 'NO'} | ${round(p.stateFileBytes / 1024)} kB | ${p.stateWriteMs} | ${p.pollerPeakRssMb} | ${p.simulatorPeakRssMb} |`);
   }
   console.log('\n## A poll with new failures (N of each kind)');
   console.log('| rows of each kind | new failures per kind | requests (withdrawals / tasks / gas) | wall ms | Slack messages | sources ok |');

@@ -9,7 +9,7 @@ import { createPaymentsClient } from './payments/index.js';
 import type { PollLeadership } from './poller/index.js';
 import { createLeaderLease, openPostgresStore } from './store/postgres/index.js';
 import type { BotRepositories } from './store/repository.js';
-import { openBotStore } from './store/lowdb.js';
+import { openBotStore } from './store/lowdb/index.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
 const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;

@@ -8,7 +8,7 @@ import { silentLogger } from '../src/logger.js';
 import { createPaymentsClient } from '../src/payments/index.js';
 import { startSlackStandIn, type SlackStandIn } from './support/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
-import { openBotStore } from '../src/store/lowdb.js';
+import { openBotStore } from '../src/store/lowdb/index.js';
 import { runBot } from './support/run-bot.js';
 
 let simulator: PaymentsSimulator;

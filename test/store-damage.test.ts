@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { openBotStore } from '../src/store/lowdb.js';
+import { openBotStore } from '../src/store/lowdb/index.js';
 import { mentions, startPollerRig, type PollerRig } from './poller/helpers.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
@@ -255,7 +255,7 @@ describe('ids with special names in the file', () => {
 // ---------------------------------------------------------------------------------------------------------
 // The lock: a recycled pid must not block start-up; a live bot on the same file must.
 
-const STATE_MODULE = fileURLToPath(new URL('../dist/store/lowdb.js', import.meta.url));
+const STATE_MODULE = fileURLToPath(new URL('../dist/store/lowdb/index.js', import.meta.url));
 
 function spawnChild(command: string, args: string[]): ChildProcess {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });

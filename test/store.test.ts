@@ -3,9 +3,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { emptyState } from '../src/store/state.js';
-import { openBotStore } from '../src/store/lowdb.js';
-import { StoreError } from '../src/store/store.js';
+import { StoreError } from '../src/store/errors.js';
+import { emptyState } from '../src/store/lowdb/bot-state.js';
+import { openBotStore } from '../src/store/lowdb/index.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
 function tempFile(): string {

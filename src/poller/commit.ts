@@ -8,7 +8,7 @@
  * followed row leaves `tracking` when it is final, so nothing else can be found twice: the state is bounded by
  * what is in flight, not by history.
  */
-import type { AlertSourceState, AlertsState, OutboxItem } from '../store/state.js';
+import type { AlertSourceState, AlertsState, OutboxItem } from '../domain/alert-records.js';
 import { SOURCES, type SourceName } from './facts.js';
 import { listOf, SOURCE_LISTS, type Outcome } from './detect.js';
 import { POLL_POLICY } from './policy.js';
@@ -91,7 +91,11 @@ export function commitDetections(
     if (marks.length > 0) source.watermark = marks.sort().at(-1);
     source.tracking = place.tracking;
     if (place.pendingSyncedAt !== undefined) source.pendingSyncedAt = place.pendingSyncedAt;
-    if (place.followAfter !== undefined) source.followAfter = place.followAfter;
+    if (place.windowReads !== undefined) source.windowReads = place.windowReads;
+    if (place.checkedAt !== undefined) {
+      if (Object.keys(place.checkedAt).length > 0) source.checkedAt = place.checkedAt;
+      else delete source.checkedAt;
+    }
     if (place.handledPending !== undefined) {
       if (place.handledPending.length > 0) source.handledPending = place.handledPending;
       else delete source.handledPending;
@@ -130,7 +134,6 @@ export function commitDetections(
     if (!mayBeReadAgain(alerts.sources[name], name, entry.createdAt, now.getTime(), lookbackMs)) delete alerts.alerted[key];
   }
   pruneSentCounts(alerts, now);
-  alerts.followTurn = ((alerts.followTurn ?? 0) + 1) % 1_000_000;
   return { queued, newFailures };
 }
 

@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { buildAlert, buildFailureAlert, buildFailureSummary, buildSummaryThreadPart, planSummaryThread } from '../blocks/alerts.js';
 import { describeSlackError, isTransient, mayHaveHappened, needsAPerson } from '../slack/errors.js';
-import type { FailureFacts, OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../store/state.js';
+import type { OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
+import type { FailureFacts } from '../domain/alerts.js';
 import { POLL_POLICY, type ChannelPacing, type PollDeps } from './policy.js';
 import type { AlertMessage } from './slack.js';
 

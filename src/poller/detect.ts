@@ -5,16 +5,17 @@
  * Cost follows what changes, not what exists (docs/payments-api.md#pagination):
  * - New rows: each list is read from the top down to its watermark (the newest createdAt seen) less an overlap
  *   for rows that appear late. Idle, that is one page per list: withdrawals, failed tasks, gas, cancelled gas.
- * - Rows that can still change (pending) are followed, however old: tasks and gas through their `status=pending`
- *   list, withdrawals by id (a rotation, a few per poll). A row that left the pending list is looked up once:
- *   a task by id, a gas row by a narrow createdAt window (the gas list has no order and hides cancelled rows).
+ * - Rows that can still change (pending) are followed, however old, less often as they age (follow.ts): tasks
+ *   and gas through their `status=pending` list over a window of createdAt, withdrawals by id. A row that left
+ *   the pending list is looked up once: a task by id, a gas row by a narrow createdAt window (the gas list has
+ *   no order and hides cancelled rows).
  * - A list with more to read than one poll's page budget (first run, outage, burst) is walked over several
  *   polls, each bounded, resuming where it stopped (`ListState.walk`).
  *
  * In parts: place.ts (watermarks and list floors), walk.ts (the page-number and cursor walkers), follow.ts (which
  * sources make their follow-up read), sources/ (one reader per source), read-error.ts (why a read failed).
  */
-import type { AlertSourceState } from '../store/state.js';
+import type { AlertSourceState } from '../domain/alert-records.js';
 import type { SourceName } from './facts.js';
 import type { PollDeps } from './policy.js';
 import { detectGas } from './sources/gas.js';
@@ -22,7 +23,7 @@ import type { Detection, ReadContext } from './sources/read.js';
 import { detectTasks } from './sources/tasks.js';
 import { detectWithdrawals } from './sources/withdrawals.js';
 
-export { needsFollow, planFollows } from './follow.js';
+export { planFollowUps } from './follow.js';
 export { listFloor, listOf, SOURCE_LISTS } from './place.js';
 export { describeReadError } from './read-error.js';
 export type { Detection, Found, ReadContext, SourcePlace } from './sources/read.js';

@@ -3,7 +3,7 @@
  * refused can be posted later exactly as it was detected, without asking the API again.
  */
 import type { FeeLeg, GasDistribution, PayoutTask, Withdrawal } from '../payments/index.js';
-import type { FailureFacts } from '../store/state.js';
+import type { FailureFacts } from '../domain/alerts.js';
 
 /** The gas sub-status the poller alerts on, whatever the row's status. */
 export const NOT_ENOUGH_DONOR_BALANCE = 'not_enough_donor_balance';

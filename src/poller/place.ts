@@ -2,7 +2,7 @@
  * Where a list stands: the watermark arithmetic of detection, pure (no I/O). The floor says how far down a list
  * must be read; the helpers say what a list's place becomes after a read, complete or part of a walk.
  */
-import type { AlertSourceState, ListState, WalkState } from '../store/state.js';
+import type { AlertSourceState, ListState, WalkState } from '../domain/alert-records.js';
 import type { SourceName } from './facts.js';
 import { POLL_POLICY } from './policy.js';
 

@@ -26,11 +26,42 @@ export const POLL_POLICY = {
    */
   pagesPerListPerPoll: 20,
   /**
-   * Follow-up reads of rows still pending (the task and gas `status=pending` lists, a withdrawal by id) a poll
-   * makes at most: with the 4 reads of new rows, an idle poll makes at most 6 requests. When all three sources
-   * need one, they take turns.
+   * How often a row still pending is checked, by its age (now less its createdAt), youngest band first. A row
+   * above its list's floor needs no check: the reads of new rows see it at every poll. Below the floor, tasks
+   * and gas are checked by reading their `status=pending` list over the band's window (createdAt from one hour
+   * ago, from one day ago, or all: one request for the young windows, the whole list for `all`), withdrawals
+   * one by one by id (one request each, so their older bands are slower: the budget below holds about 1,400
+   * withdrawals pending for over a day at one a day each). Part 13's "stuck" alerts use the same ages.
    */
-  followReadsPerPoll: 2,
+  followBands: {
+    lists: [
+      { youngerThanMs: HOUR, everyMs: 5 * MINUTE },
+      { youngerThanMs: DAY, everyMs: 10 * MINUTE },
+      { youngerThanMs: Number.POSITIVE_INFINITY, everyMs: HOUR },
+    ],
+    withdrawals: [
+      { youngerThanMs: HOUR, everyMs: 5 * MINUTE },
+      { youngerThanMs: DAY, everyMs: HOUR },
+      { youngerThanMs: Number.POSITIVE_INFINITY, everyMs: DAY },
+    ],
+  },
+  /**
+   * The task pending list (the last day of it) is read at least this often even with nothing to follow: it is
+   * how new pending tasks are found (the reads of new tasks take only failed ones). Shorter than the overlap, so
+   * a task is seen pending before it falls below the floor of the failed list, or else fails above it.
+   */
+  taskDiscoveryEveryMs: 10 * MINUTE,
+  /**
+   * Gas rows matched while still pending (`handledPending`) are dropped from the state only when the whole
+   * pending list is read; with nothing older than a day to follow, that read is made at least this often.
+   */
+  handledPendingCleanupEveryMs: DAY,
+  /**
+   * Follow-up requests one poll makes when all are due: with the 4 reads of new rows, an idle poll makes 6. A
+   * task or gas window read counts one (its first page); withdrawal lookups take what is left, at least one when
+   * any is due, the most overdue first. When more withdrawals are due than that, each waits its turn.
+   */
+  followRequestsPerPoll: 2,
   /** Rows that left the pending list looked up in one poll (a task by id, a gas row by a narrow time window); the rest next poll. */
   lookupsPerPoll: 10,
   /** More new failures of one kind than this in one delivery: one summary instead of one message each. */

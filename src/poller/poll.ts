@@ -14,7 +14,7 @@
  */
 import { commitDetections } from './commit.js';
 import { deliverOutbox } from './deliver.js';
-import { DETECTORS, describeReadError, needsFollow, planFollows, PollAbortedError, type Outcome } from './detect.js';
+import { DETECTORS, describeReadError, planFollowUps, PollAbortedError, type Outcome, type ReadContext } from './detect.js';
 import { SOURCES, type SourceName } from './facts.js';
 import type { PollDeps, PollReport, SourceReport } from './policy.js';
 
@@ -26,13 +26,15 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   const now = deps.now();
   const state = await deps.store.alerts.readAlerts();
   const outcomes = {} as Record<SourceName, Outcome>;
-  const follows = planFollows(
-    SOURCES.filter((name) => needsFollow(name, state.sources[name], now.getTime(), deps.lookbackMs)),
-    state.followTurn ?? 0,
-  );
+  const plan = planFollowUps(state.sources, now.getTime(), deps.lookbackMs);
+  const contexts: Record<SourceName, ReadContext> = {
+    withdrawals: { now, lookups: plan.withdrawalLookups },
+    tasks: { now, ...(plan.tasks ? { window: plan.tasks } : {}) },
+    gas: { now, ...(plan.gas ? { window: plan.gas } : {}) },
+  };
   for (const name of SOURCES) {
     try {
-      outcomes[name] = { ok: true, detection: await DETECTORS[name](deps, state.sources[name], { now, follow: follows.has(name) }) };
+      outcomes[name] = { ok: true, detection: await DETECTORS[name](deps, state.sources[name], contexts[name]) };
     } catch (error) {
       if (error instanceof PollAbortedError) break;
       const problem = describeReadError(error);

@@ -1,5 +1,5 @@
 import type { AlertStatusView, SourceStatus } from '../domain/alerts.js';
-import type { AlertSourceState, AlertsState } from '../store/state.js';
+import type { AlertSourceState, AlertsState } from '../domain/alert-records.js';
 import { SOURCES } from './facts.js';
 
 /** Re-exported for poller/index.ts, which hands the view to the listeners. */

@@ -4,7 +4,7 @@
  * list with more to read leaves a walk (`ListState.walk`) that the next poll resumes.
  */
 import type { PaymentsClient, Withdrawal } from '../payments/index.js';
-import type { ListState, WalkState } from '../store/state.js';
+import type { ListState, WalkState } from '../domain/alert-records.js';
 import { completedList, estimateRows, iso, isoMs, newestOf, optional, walkingList } from './place.js';
 import { POLL_POLICY, type PollDeps } from './policy.js';
 
@@ -23,6 +23,8 @@ export interface ListRead<T> {
   rows: T[];
   requests: number;
   list: ListState;
+  /** Rows on the pages read that are below the floor (withdrawals): not new, but a free look at followed rows. */
+  belowFloor?: T[];
 }
 
 /** One page of a cursor list. */
@@ -96,6 +98,7 @@ export async function readWithdrawals(deps: WithdrawalWalkDeps, list: ListState,
   const perPage = POLL_POLICY.withdrawalsPerPage;
   const walk = list.walk;
   const rows: Withdrawal[] = [];
+  const belowFloor: Withdrawal[] = [];
   let requests = 0;
   const fromMs = walk ? isoMs(walk.from) : floorMs;
   let oldest = walk?.oldest;
@@ -130,10 +133,11 @@ export async function readWithdrawals(deps: WithdrawalWalkDeps, list: ListState,
       offset -= perPage;
       continue;
     }
-    for (const row of page.items) {
+    for (const [index, row] of page.items.entries()) {
       const created = iso(row.createdAt);
       if (oldest !== undefined && (created > oldest || (created === oldest && boundary.has(row.id)))) continue;
       if (row.createdAt.getTime() < fromMs) {
+        belowFloor.push(...page.items.slice(index));
         done = true;
         break;
       }
@@ -155,7 +159,7 @@ export async function readWithdrawals(deps: WithdrawalWalkDeps, list: ListState,
   }
   if (done) {
     const watermark = walk ? walk.to : newestOf(list.watermark, newest ? [newest] : [], now);
-    return { rows, requests, list: completedList(watermark, walk, now) };
+    return { rows, requests, list: completedList(watermark, walk, now), belowFloor };
   }
   const to = walk?.to ?? newestOf(undefined, newest ? [newest] : [], now) ?? iso(new Date(fromMs));
   const read = (walk?.read ?? 0) + rows.length;

@@ -5,7 +5,7 @@
 // stays in no particular time order, as the real list does.
 import { seedId } from './random.js';
 import { bpsOf, parseUnits, baseUnitsForUsdCents, pow10 } from './money.js';
-import type { SimState } from './state.js';
+import type { SimState } from './world.js';
 import type { BulkSegment } from './table.js';
 import type { GasDistributionRecord, GasStatus, PayoutTaskRecord, TaskStatus, WithdrawalRecord, WithdrawalStatus } from './types.js';
 

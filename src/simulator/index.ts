@@ -6,7 +6,7 @@ import { renderAsset, renderDeposit, renderEstimate, renderGasDistribution, rend
 import { loadBulkHistory, type BulkHistoryOptions, type BulkHistorySummary } from './bulk.js';
 import { API_KEYS, seedState, type SeedIds } from './seed.js';
 import { createSimulatorServer, FaultQueue, RateLimiter, type Fault, type RequestLogEntry } from './server.js';
-import { SimState, SimulatorStateError, type SwapTimings } from './state.js';
+import { SimState, SimulatorStateError, type SwapTimings } from './world.js';
 import type {
   AssetRecord,
   DepositRecord,
@@ -22,8 +22,8 @@ import type {
 export type { Fault, RequestLogEntry } from './server.js';
 export type { SeedIds } from './seed.js';
 export type { BulkHistoryOptions, BulkHistorySummary } from './bulk.js';
-export type { SwapTimings } from './state.js';
-export { SimulatorStateError } from './state.js';
+export type { SwapTimings } from './world.js';
+export { SimulatorStateError } from './world.js';
 export type * from './types.js';
 
 /** Options of startSimulator. */

@@ -5,7 +5,7 @@
 // Asset amounts: `balance` and `balanceForWithdrawal` rows are silent on the unit, so the conventions table rules:
 // base-unit integer strings, like withdrawal `asset.balance`. `balanceInUsd` is a decimal USD string.
 import { baseUnitsForUsdCents, formatCents, formatUnits, usdCentsOf } from './money.js';
-import type { SimState } from './state.js';
+import type { SimState } from './world.js';
 import { formatRfc3339, formatSqlTime } from './time.js';
 import type {
   AssetRecord,

@@ -6,7 +6,7 @@ import { quoteAmount } from './operations/swaps.js';
 import { selectGasRows } from './operations/gas.js';
 import { compareTasksNewestFirst } from './operations/payouts.js';
 import { Random, seedId } from './random.js';
-import type { SimState } from './state.js';
+import type { SimState } from './world.js';
 import type { ApiKeyRecord, AssetRecord, CryptoRecord, GasStatus, NetworkRecord, TaskStatus, WithdrawalStatus } from './types.js';
 
 /** The API keys the simulator accepts. */

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { performance } from 'node:perf_hooks';
 import { ROUTES, type OperationRoute } from './operations/index.js';
 import { errorBody, errorResult, validationFailed, type HandlerResult } from './responses.js';
-import type { SimState } from './state.js';
+import type { SimState } from './world.js';
 import type { OperationName } from './types.js';
 
 /** A scripted misbehaviour for the next call(s) of an operation. */

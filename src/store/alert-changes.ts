@@ -3,8 +3,8 @@
  * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic
  * change of the whole bookkeeping, so the rules exist once.
  */
+import { keyedRecord, type AlertsState, type OutboxItem, type SendAttempt, type SendTarget, type ThreadWork } from '../domain/alert-records.js';
 import type { AlertRepository } from './repository.js';
-import { keyedRecord, type AlertsState, type OutboxItem, type SendAttempt, type SendTarget, type ThreadWork } from './state.js';
 
 export function recordDelivered(alerts: AlertsState, items: readonly OutboxItem[], at: Date): number {
   const keys = new Set(items.map((item) => item.key));

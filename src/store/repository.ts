@@ -1,11 +1,11 @@
 /**
  * The swap quotes as the features see them: named operations on whole records, each atomic, none handing out
- * the stored record itself. The lowdb file implements it today (swap-quotes.ts); a database can implement the
+ * the stored record itself. The lowdb file (lowdb/swap-quotes.ts) and PostgreSQL (postgres/swap-quotes.ts) implement the
  * same methods (every one is async, and each is one statement or one transaction).
  */
 import type { DecisionOutcome } from '../domain/approval.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
-import type { AlertsState, OutboxItem, SendAttempt, SendTarget, ThreadWork } from './state.js';
+import type { AlertsState, OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
 
 /** The outcome of claimDecision: the caller's decision won, or the quote as the earlier winner left it. */
 export type DecisionClaim = { claimed: true; quote: SwapQuote } | { claimed: false; quote: SwapQuote };

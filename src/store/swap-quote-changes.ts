@@ -5,9 +5,9 @@
  */
 import type { DecisionOutcome } from '../domain/approval.js';
 import { applySwapProgress, auditEntry, canMove, canRequote, type AuditEntry, type QuoteStatus, type SwapProgress, type SwapQuote } from '../domain/swap-quote.js';
+import { cloneJson } from './clone-json.js';
 import { StoreError } from './errors.js';
 import type { CreateResult, DecisionClaim, SwapQuoteRepository } from './repository.js';
-import { cloneJson } from './store.js';
 
 /** Moves `quote` to `to`, refusing any move the quote lifecycle does not allow. */
 function move(quote: SwapQuote, to: QuoteStatus): void {

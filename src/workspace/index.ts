@@ -15,7 +15,7 @@ import { loadConfig, type LogLevelName } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createPaymentsClient } from '../payments/index.js';
 import { startSimulator, type PaymentsSimulator } from '../simulator/index.js';
-import { openBotStore } from '../store/lowdb.js';
+import { openBotStore } from '../store/lowdb/index.js';
 import { startSlackStandIn, type SlackStandIn } from './slack-stand-in.js';
 import { startSocketModeStandIn, type SocketModeStandIn } from './socket-mode-stand-in.js';
 import { createTimeline, type ResponseTarget, type Timeline } from './timeline.js';

@@ -39,7 +39,8 @@ import {
 import type { AlertStatusView } from '../../src/domain/alerts.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
 import { startSlackStandIn, type SlackStandIn } from '../support/rig/index.js';
-import type { AlertFacts, AssetSnapshot, FailureFacts, SwapQuote } from '../../src/store/state.js';
+import type { AlertFacts, FailureFacts } from '../../src/domain/alerts.js';
+import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const ISO = NOW.toISOString();

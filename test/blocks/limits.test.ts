@@ -11,7 +11,7 @@ import { buildSwapHistory } from '../../src/blocks/swaps.js';
 import { buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
 import { buildHelp } from '../../src/blocks/help.js';
 import type { Asset, GasDistribution, Invoice, PayoutTask, Withdrawal } from '../../src/payments/index.js';
-import type { SwapQuote } from '../../src/store/state.js';
+import type { SwapQuote } from '../../src/domain/swap-quote.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');

@@ -172,11 +172,16 @@ describe('exactly once, nothing lost, with no horizon', () => {
       await r.poll();
     }
     r.sim.updateWithdrawal(pending.id, { status: 'failed' });
-    for (let i = 0; i < 4; i++) {
+    // Pending for over a day: looked up once a day (POLL_POLICY.followBands), so within a day of failing.
+    let waited = 0;
+    for (; waited <= DAY && mentions(r, pending.id) === 0; waited += 10 * 60_000) {
+      r.sim.advanceTime(10 * 60_000);
       r.sim.resetRequests();
       await r.poll();
       expect(r.sim.requestCount()).toBeLessThanOrEqual(6);
     }
+    expect(waited).toBeLessThanOrEqual(DAY);
+    await r.poll();
     expect(mentions(r, pending.id)).toBe(1);
     expect(r.store.read().alerts.sources.withdrawals.tracking).not.toHaveProperty(pending.id);
   });

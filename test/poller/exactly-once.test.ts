@@ -14,8 +14,9 @@ import { deliverOutbox, settleDecision } from '../../src/poller/deliver.js';
 import { POLL_POLICY, type ChannelPacing, type PollDeps } from '../../src/poller/policy.js';
 import { ALERT_EVENT_TYPE, createAlertPoster } from '../../src/poller/slack.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
-import { type FailureFacts, type OutboxItem } from '../../src/store/state.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb.js';
+import { type OutboxItem } from '../../src/domain/alert-records.js';
+import { type FailureFacts } from '../../src/domain/alerts.js';
+import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
 

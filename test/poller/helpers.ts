@@ -8,7 +8,7 @@ import { blocksToText } from '../support/rig/blocks-text.js';
 import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
 import { createLogger } from '../../src/logger.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb.js';
+import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
 
 export const CHANNEL = 'C0ALERTS';
 export const HOUR = 3_600_000;

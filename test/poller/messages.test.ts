@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildAlertStatus, buildApiDownAlert, buildFailureAlert, buildFailureSummary, SUMMARY_LIST_CAP } from '../../src/blocks/alerts.js';
 import { planDeliveries } from '../../src/poller/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import type { FailureFacts, OutboxItem } from '../../src/store/state.js';
+import type { OutboxItem } from '../../src/domain/alert-records.js';
+import type { FailureFacts } from '../../src/domain/alerts.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 

@@ -10,7 +10,7 @@ import {
   walkingList,
 } from '../../src/poller/place.js';
 import { POLL_POLICY } from '../../src/poller/policy.js';
-import type { AlertSourceState, ListState } from '../../src/store/state.js';
+import type { AlertSourceState, ListState } from '../../src/domain/alert-records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentsClient, Withdrawal } from '../../src/payments/index.js';
 import { POLL_POLICY } from '../../src/poller/policy.js';
 import { PollAbortedError, readAll, readCursorList, readWithdrawals, type CursorPage } from '../../src/poller/walk.js';
-import type { ListState } from '../../src/store/state.js';
+import type { ListState } from '../../src/domain/alert-records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

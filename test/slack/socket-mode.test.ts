@@ -10,7 +10,7 @@ import { blocksToText } from '../support/rig/blocks-text.js';
 import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb.js';
+import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
 
 const BOT_TOKEN = 'xoxb-socket-test';
 const APP_TOKEN = 'xapp-1-socket-test';

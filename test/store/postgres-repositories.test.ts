@@ -11,8 +11,8 @@ import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/store/errors.js';
 import { createLeaderLease, MIGRATIONS, openPostgresStore, type LeaderLease } from '../../src/store/postgres/index.js';
 import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
-import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/store/state.js';
-import { openBotStore } from '../../src/store/lowdb.js';
+import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/domain/alert-records.js';
+import { openBotStore } from '../../src/store/lowdb/index.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 
@@ -233,28 +233,28 @@ describe.each(backends)('the repository contract: $name', (backend) => {
     it('commits a poll atomically: its answer comes back, and a throwing apply changes nothing', run(async ({ alerts }) => {
       expect(await alerts.commitPoll((state) => {
         state.outbox.push(outboxItem(1));
-        state.followTurn = 1;
+        state.sources.withdrawals.consecutiveFailures = 1;
         return 'done';
       })).toBe('done');
       const failure = new Error('apply failed');
       await expect(alerts.commitPoll((state) => {
         state.outbox.splice(0);
         state.outbox.push(outboxItem(2));
-        state.followTurn = 2;
+        state.sources.withdrawals.consecutiveFailures = 2;
         throw failure;
       })).rejects.toBe(failure);
       const read = await alerts.readAlerts();
       expect(read.outbox).toEqual([outboxItem(1)]);
-      expect(read.followTurn).toBe(1);
+      expect(read.sources.withdrawals.consecutiveFailures).toBe(1);
     }));
 
     it('serializes 10 polls at once: every outbox item and every count lands', run(async ({ alerts }) => {
       await Promise.all(Array.from({ length: 10 }, (_, i) => alerts.commitPoll((state) => {
         state.outbox.push(outboxItem(i));
-        state.followTurn = (state.followTurn ?? 0) + 1;
+        state.sources.withdrawals.consecutiveFailures += 1;
       })));
       const read = await alerts.readAlerts();
-      expect(read.followTurn).toBe(10);
+      expect(read.sources.withdrawals.consecutiveFailures).toBe(10);
       expect(read.outbox.map((item) => item.key).sort()).toEqual(Array.from({ length: 10 }, (_, i) => outboxItem(i).key).sort());
     }));
 
@@ -346,11 +346,11 @@ describe.skipIf(!available)('PostgreSQL: two replicas on one database', () => {
   it('serializes polls of both stores: each one appends its item and none is lost', replicas(async (a, b) => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).alerts.commitPoll((state) => {
       state.outbox.push(outboxItem(i));
-      state.followTurn = (state.followTurn ?? 0) + 1;
+      state.sources.withdrawals.consecutiveFailures += 1;
     })));
     const [fromA, fromB] = [await a.alerts.readAlerts(), await b.alerts.readAlerts()];
     expect(fromA).toEqual(fromB);
-    expect(fromA.followTurn).toBe(10);
+    expect(fromA.sources.withdrawals.consecutiveFailures).toBe(10);
     expect(fromA.outbox).toHaveLength(10);
     await b.alerts.recordDelivered(fromA.outbox.slice(0, 4), AT);
     expect((await a.alerts.readAlerts()).outbox).toEqual(fromA.outbox.slice(4));
@@ -439,8 +439,8 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
       await expect(store.swapQuotes.getQuote('bad')).rejects.toThrow(/damaged/);
       await expect(store.swapQuotes.claimDecision('bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(StoreError);
       // A poll that would leave invalid bookkeeping is refused whole.
-      await expect(store.alerts.commitPoll((state) => void (state.followTurn = -1))).rejects.toThrow(StoreError);
-      expect((await store.alerts.readAlerts()).followTurn).toBeUndefined();
+      await expect(store.alerts.commitPoll((state) => void (state.sources.withdrawals.consecutiveFailures = 1.5))).rejects.toThrow(StoreError);
+      expect((await store.alerts.readAlerts()).sources.withdrawals.consecutiveFailures).toBe(0);
     } finally {
       await client.end();
       await store.close();

@@ -1,6 +1,7 @@
 import type { GasDistribution } from '../../payments/index.js';
-import type { AlertSourceState } from '../../store/state.js';
+import type { AlertSourceState } from '../../domain/alert-records.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
+import { windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
@@ -12,14 +13,16 @@ const SECOND = 1_000;
 /**
  * Gas top-ups: the list has no order and hides cancelled rows unless asked, so the default list and the
  * `status=cancelled` list are read in full from the floor (one page each when idle). Rows pending below the
- * floor are followed through `status=pending`; one that left it is found again by a narrow createdAt window.
- * A row matches on its subStatus, whatever its status.
+ * floor are followed through `status=pending` over the window the follow plan chose; one inside the window
+ * that left it is found again by a narrow createdAt window. A row matches on its subStatus, whatever its status.
  */
 export async function detectGas(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
   const r = reader(deps, source, context.now);
+  const window = context.window;
   let listed: Map<string, GasDistribution> | undefined;
-  if (context.follow) {
-    const pending = await readAll(deps.payments.gasDistributionPages({ status: 'pending' }), deps.signal);
+  if (window) {
+    const from = windowQueryFrom(window, r.nowMs);
+    const pending = await readAll(deps.payments.gasDistributionPages({ status: 'pending', ...(from ? { createdAtFrom: from } : {}) }), deps.signal);
     r.requests += pending.requests;
     listed = new Map(pending.rows.map((row) => [row.id, row]));
   }
@@ -72,21 +75,21 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
     }
   };
   for (const row of seen.values()) apply(row, 'scan');
-  if (listed) {
+  if (listed && window) {
     for (const row of listed.values()) if (!seen.has(row.id)) apply(row, 'follow');
     let lookups = 0;
     for (const [id, createdAt] of Object.entries(r.tracking)) {
-      if (listed.has(id) || seen.has(id)) continue;
+      if (listed.has(id) || seen.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs)) continue;
       if (lookups >= POLL_POLICY.lookupsPerPoll) break; // the rest next poll
       lookups += 1;
       // Left the pending list: find its final state in a narrow window around its createdAt (whole seconds on
       // the wire), first in the default list, then among the cancelled rows the default list hides.
       const at = isoMs(createdAt);
-      const window = { createdAtFrom: new Date(Math.floor(at / SECOND) * SECOND - SECOND), createdAtTo: new Date(Math.ceil(at / SECOND) * SECOND + SECOND) };
+      const around = { createdAtFrom: new Date(Math.floor(at / SECOND) * SECOND - SECOND), createdAtTo: new Date(Math.ceil(at / SECOND) * SECOND + SECOND) };
       let row: GasDistribution | undefined;
       for (const status of [undefined, 'cancelled'] as const) {
         checkAborted(deps.signal);
-        const rows = await readAll(deps.payments.gasDistributionPages({ ...window, ...(status ? { status } : {}) }), deps.signal);
+        const rows = await readAll(deps.payments.gasDistributionPages({ ...around, ...(status ? { status } : {}) }), deps.signal);
         r.requests += rows.requests;
         row = rows.rows.find((candidate) => candidate.id === id);
         if (row) break;
@@ -98,7 +101,11 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
       }
     }
   }
-  // Matched rows no longer pending and not seen in this poll: nothing will list them as pending again.
-  if (listed) for (const id of handled) if (!listed.has(id) && !seen.has(id)) handled.delete(id);
-  return detection(r, { ...(listed ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now) } : {}), handledPending: [...handled] });
+  // Matched rows no longer pending and not seen in this poll: nothing will list them as pending again. Only a
+  // read of the whole pending list can tell (the ids are kept without their createdAt).
+  if (listed && window === 'all') for (const id of handled) if (!listed.has(id) && !seen.has(id)) handled.delete(id);
+  return detection(r, {
+    ...(window ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now), windowReads: { ...source.windowReads, [window]: iso(r.now) } } : {}),
+    handledPending: [...handled],
+  });
 }

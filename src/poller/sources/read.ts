@@ -1,6 +1,8 @@
 /** What a source's read gets and gives, and the bookkeeping the three source readers share. */
 import { PaymentsNotFoundError } from '../../payments/index.js';
-import type { AlertSourceState, FailureFacts, ListState } from '../../store/state.js';
+import type { AlertSourceState, ListState } from '../../domain/alert-records.js';
+import type { FailureFacts } from '../../domain/alerts.js';
+import type { FollowWindow, WindowReads } from '../follow.js';
 import { iso, isoMs } from '../place.js';
 import type { PollDeps } from '../policy.js';
 
@@ -19,8 +21,11 @@ export interface SourcePlace {
   lists: Record<string, ListState>;
   tracking: Record<string, string>;
   pendingSyncedAt?: string;
-  followAfter?: string;
   handledPending?: string[];
+  /** Tasks and gas: when each window of the pending list was last read. */
+  windowReads?: WindowReads;
+  /** Withdrawals: when each followed row was last seen (read in a page or looked up by id). */
+  checkedAt?: Record<string, string>;
 }
 
 /** What reading one source found. */
@@ -33,8 +38,10 @@ export interface Detection {
 /** What a source's reader gets besides the state. */
 export interface ReadContext {
   now: Date;
-  /** This poll may make the source's follow-up read (see planFollows). */
-  follow: boolean;
+  /** Tasks and gas: the window of the pending list this poll reads, if any (see planWindow). */
+  window?: FollowWindow;
+  /** Withdrawals: how many followed rows this poll may look up by id (see planFollowUps). */
+  lookups?: number;
 }
 
 /** One source's read in progress: what it found so far, its new places and the requests it made. */
@@ -51,7 +58,9 @@ export interface Reader {
 
 /** A fresh read of a source: nothing found yet, tracking copied so the stored state is left alone. */
 export function reader(deps: PollDeps, source: AlertSourceState, now: Date): Reader {
-  return { deps, source, now, nowMs: now.getTime(), found: [], tracking: { ...source.tracking }, lists: {}, requests: 0 };
+  // Prototype-free like the stored record: an id such as `__proto__` or `constructor` is a plain key.
+  const tracking: Record<string, string> = Object.assign(Object.create(null), source.tracking);
+  return { deps, source, now, nowMs: now.getTime(), found: [], tracking, lists: {}, requests: 0 };
 }
 
 /**

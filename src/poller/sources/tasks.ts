@@ -1,21 +1,25 @@
 import type { PayoutTask } from '../../payments/index.js';
-import type { AlertSourceState } from '../../store/state.js';
+import type { AlertSourceState } from '../../domain/alert-records.js';
 import { failureKey, taskFacts } from '../facts.js';
+import { windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
 import { addFound, detection, notFoundAsUndefined, reader, type Detection, type ReadContext } from './read.js';
 
 /**
- * Payout tasks: `status=pending` (all pending tasks, however old: usually one page) first, then `status=failed`
- * newest first down to the floor (one page when idle). A followed task that left the pending list and is not
- * among the failed rows read is looked up by id (when older than the floor, or a walk is under way).
+ * Payout tasks: `status=pending` over the window the follow plan chose, if any (the last hour or day: one page;
+ * all of it now and then), then `status=failed` newest first down to the floor (one page when idle). A followed
+ * task inside the window read that left the pending list and is not among the failed rows read is looked up by
+ * id (when older than the floor, or a walk is under way).
  */
 export async function detectTasks(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
   const r = reader(deps, source, context.now);
+  const window = context.window;
   let listed: Map<string, PayoutTask> | undefined;
-  if (context.follow) {
-    const pending = await readAll(deps.payments.payoutTaskPages({ status: 'pending' }), deps.signal);
+  if (window) {
+    const from = windowQueryFrom(window, r.nowMs);
+    const pending = await readAll(deps.payments.payoutTaskPages({ status: 'pending', ...(from ? { createdAtFrom: from } : {}) }), deps.signal);
     r.requests += pending.requests;
     listed = new Map(pending.rows.map((task) => [task.id, task]));
   }
@@ -38,12 +42,12 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
     delete r.tracking[task.id];
     addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), 'scan');
   }
-  if (listed) {
+  if (listed && window) {
     for (const task of listed.values()) if (!failedSeen.has(task.id)) r.tracking[task.id] = iso(task.createdAt);
-    // Followed tasks that left the pending list before it was read: final by now.
+    // Followed tasks inside the window that left the pending list before it was read: final by now.
     let lookups = 0;
     for (const [id, createdAt] of Object.entries(r.tracking)) {
-      if (listed.has(id)) continue;
+      if (listed.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs)) continue;
       if (!list.walk && isoMs(createdAt) >= floor) {
         // Inside the failed rows just read in full: not among them, so it did not fail.
         delete r.tracking[id];
@@ -66,5 +70,5 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
       // Another status: still pending for us; followed on.
     }
   }
-  return detection(r, listed ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now) } : {});
+  return detection(r, window ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now), windowReads: { ...source.windowReads, [window]: iso(r.now) } } : {});
 }

@@ -1,14 +1,16 @@
 import type { Withdrawal } from '../../payments/index.js';
-import type { AlertSourceState } from '../../store/state.js';
+import type { AlertSourceState } from '../../domain/alert-records.js';
 import { failureKey, withdrawalFacts } from '../facts.js';
 import { firstRunSpan, iso, listFloor, listOf } from '../place.js';
+import { dueWithdrawals } from '../follow.js';
 import type { PollDeps } from '../policy.js';
 import { checkAborted, readWithdrawals } from '../walk.js';
 import { addFound, detection, notFoundAsUndefined, reader, type Detection, type ReadContext } from './read.js';
 
 /**
  * Withdrawals: newest first from the top down to the floor (one page when idle). A pending withdrawal is
- * followed until final: while it is in the pages read, for free; below them, by id, one per poll in rotation.
+ * followed until final: while it is on the pages read, for free; below them, by id, when its age band's
+ * interval has passed since it was last seen (POLL_POLICY.followBands), the most overdue first.
  */
 export async function detectWithdrawals(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
   const r = reader(deps, source, context.now);
@@ -18,6 +20,7 @@ export async function detectWithdrawals(deps: PollDeps, source: AlertSourceState
   r.requests += read.requests;
   r.lists.all = read.list;
   const seen = new Set<string>();
+  const checkedAt: Record<string, string> = Object.assign(Object.create(null), source.checkedAt);
   const apply = (row: Withdrawal, via: 'scan' | 'follow') => {
     seen.add(row.id);
     if (row.status === 'failed') {
@@ -28,25 +31,23 @@ export async function detectWithdrawals(deps: PollDeps, source: AlertSourceState
     } else {
       // pending, or a status the API documentation does not list (docs/payments-api.md#statuses): it may still fail.
       r.tracking[row.id] = iso(row.createdAt);
+      checkedAt[row.id] = iso(r.now);
     }
   };
   for (const row of read.rows) apply(row, 'scan');
-  let followAfter = source.followAfter;
-  if (context.follow) {
-    const rest = Object.keys(r.tracking).filter((id) => !seen.has(id)).sort();
-    const start = rest.findIndex((id) => followAfter === undefined || id > followAfter);
-    const order = start === -1 ? rest : [...rest.slice(start), ...rest.slice(0, start)];
-    for (const id of order.slice(0, 1)) {
-      checkAborted(deps.signal);
-      const row = await notFoundAsUndefined(deps.payments.getWithdrawal(id));
-      r.requests += 1;
-      followAfter = id;
-      if (row) apply(row, 'follow');
-      else {
-        deps.logger.warn('alert poller: a followed withdrawal is no longer found (404); it is no longer followed', { id });
-        delete r.tracking[id];
-      }
+  // Followed rows on the pages read, below the floor: seen for free.
+  for (const row of read.belowFloor ?? []) if (Object.hasOwn(r.tracking, row.id) && !seen.has(row.id)) apply(row, 'follow');
+  for (const id of dueWithdrawals(r.tracking, checkedAt, seen, r.nowMs, context.lookups ?? 0)) {
+    checkAborted(deps.signal);
+    const row = await notFoundAsUndefined(deps.payments.getWithdrawal(id));
+    r.requests += 1;
+    if (row) apply(row, 'follow');
+    else {
+      deps.logger.warn('alert poller: a followed withdrawal is no longer found (404); it is no longer followed', { id });
+      delete r.tracking[id];
     }
   }
-  return detection(r, followAfter !== undefined ? { followAfter } : {});
+  // Only rows still followed keep their check time.
+  for (const id of Object.keys(checkedAt)) if (!Object.hasOwn(r.tracking, id)) delete checkedAt[id];
+  return detection(r, { checkedAt });
 }

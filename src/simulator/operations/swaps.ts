@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { convertBaseUnits, minusBps, parseUnits, usdCentsOf } from '../money.js';
 import { availableBalance, renderEstimate, renderSwap } from '../render.js';
 import { badRequest, notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
-import { ESTIMATE_TTL_MS, type SimState } from '../state.js';
+import { ESTIMATE_TTL_MS, type SimState } from '../world.js';
 import type { AssetRecord } from '../types.js';
 import { asObject, Checker, isUnsignedIntegerString } from '../validation.js';
 import type { OperationContext } from './context.js';

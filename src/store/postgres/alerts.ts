@@ -5,11 +5,12 @@
  * it applies the same change as the lowdb file (alert-changes.ts) and writes back only what changed.
  */
 import type pg from 'pg';
+import { AlertsState, OutboxItem } from '../../domain/alert-records.js';
 import { silentLogger, type Logger } from '../../logger.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { StoreError } from '../errors.js';
+import { loadAlertsState, type RejectedRecord } from '../load-alerts.js';
 import type { AlertRepository } from '../repository.js';
-import { AlertsState, loadBotState, OutboxItem } from '../state.js';
 import { databaseOver, type Database, type Transaction } from './database.js';
 
 interface OutboxRow {
@@ -76,15 +77,15 @@ export function createPostgresAlertRepository(pool: pg.Pool, options: { logger?:
 
 export function alertsOver(db: Database, logger: Logger): AlertRepository {
   /**
-   * The rows as the bookkeeping, checked part by part as the lowdb file is loaded: keyed records come back
-   * prototype-free, and a damaged part is left out (and logged) rather than failing every poll. A damaged
-   * outbox row stays in the table untouched.
+   * The rows as the bookkeeping, checked part by part by the loader the lowdb file uses too (load-alerts.ts):
+   * keyed records come back prototype-free, and a damaged part is left out (and logged) rather than failing every
+   * poll. A damaged outbox row stays in the table untouched.
    */
   function assemble(state: unknown, outboxRows: readonly OutboxRow[]): Loaded {
     const raw = typeof state === 'object' && state !== null && !Array.isArray(state) ? { ...state, outbox: [] } : state;
-    const { data, rejected } = loadBotState({ version: 1, swapQuotes: {}, alerts: raw });
+    const rejected: RejectedRecord[] = [];
+    const alerts = loadAlertsState(raw, rejected);
     for (const record of rejected) logger.error('a damaged part of the alert bookkeeping in the database was left out', { record: record.where, problem: record.problem });
-    const alerts = data.alerts;
     const rows: Loaded['rows'] = [];
     for (const row of outboxRows) {
       const parsed = OutboxItem.safeParse(row.item);

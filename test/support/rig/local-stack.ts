@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTreasuryApp, type TreasuryApp } from '../../../src/app.js';
 import type { FollowPolicy } from '../../../src/features/swaps/index.js';
-import { openBotStore, type BotStore } from '../../../src/store/lowdb.js';
+import { openBotStore, type BotStore } from '../../../src/store/lowdb/index.js';
 import { loadConfig, type Config } from '../../../src/config.js';
 import { silentLogger, type Logger } from '../../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../../src/payments/index.js';

@@ -1,12 +1,14 @@
 /**
  * The swap quotes in the lowdb state file (`swapQuotes`, keyed by quote id; the file format is unchanged).
  * Each operation is one serialized, fsynced `update` of the store, so a claim and its check cannot interleave
- * with another, and a claim counts only once it is on disk. The changes themselves: swap-quote-changes.ts.
+ * with another, and a claim counts only once it is on disk. The changes themselves: ../swap-quote-changes.ts.
  */
-import { needsFollowing, type SwapQuote } from '../domain/swap-quote.js';
-import type { SwapQuoteRepository } from './repository.js';
-import { swapQuoteChangeMethods } from './swap-quote-changes.js';
-import { cloneJson, StoreError, type Store } from './store.js';
+import { needsFollowing, type SwapQuote } from '../../domain/swap-quote.js';
+import { cloneJson } from '../clone-json.js';
+import { StoreError } from '../errors.js';
+import type { SwapQuoteRepository } from '../repository.js';
+import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import type { Store } from './state-file.js';
 
 /** The part of the state this repository owns. */
 interface WithSwapQuotes {

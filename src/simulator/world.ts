@@ -1,4 +1,4 @@
-// In-memory state of the simulator: catalog (networks, cryptos), merchants' records, and the rules that move
+// The simulator's world, in memory: the catalog (networks, cryptos), merchants' records, and the rules that move
 // records on their own (swaps advancing with the simulator clock). Add-methods take partial records and fill
 // realistic defaults, so the seed and tests share one path.
 import { randomUUID } from 'node:crypto';

@@ -1,7 +1,8 @@
+// The lowdb state file's lock: one bot process at a time on one file (a stale lock of a dead process is taken over).
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { StoreError } from './errors.js';
+import { StoreError } from '../errors.js';
 
 /** What a lock file says about its holder. Old versions of the bot wrote the bare pid. */
 interface LockOwner {

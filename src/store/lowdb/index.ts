@@ -1,12 +1,12 @@
 /**
- * The single-process store: the state file (lowdb) opened with the bot's records (state.ts) and its two
- * repositories. Kept apart from state.ts so that the records and their loader import no store implementation.
+ * The single-process store: the lowdb state file (state-file.ts) opened with the bot's records and their loader
+ * (bot-state.ts), and its two repositories (swap-quotes.ts, alerts.ts).
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
+import type { AlertRepository, SwapQuoteRepository } from '../repository.js';
 import { createLowdbAlertRepository } from './alerts.js';
-import type { AlertRepository, SwapQuoteRepository } from './repository.js';
-import { emptyState, loadBotState, type BotState } from './state.js';
-import { openStore, type Store } from './store.js';
+import { emptyState, loadBotState, type BotState } from './bot-state.js';
+import { openStore, type Store } from './state-file.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
 
 /**

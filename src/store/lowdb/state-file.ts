@@ -1,31 +1,17 @@
+/**
+ * The typed JSON state file behind lowdb (Store, openStore): one process at a time (lock.ts), every update
+ * serialized and fsynced, damage set aside rather than wiped (a corrupt file, or damaged records).
+ */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import { silentLogger, type Logger } from '../logger.js';
-import { StoreError } from './errors.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { cloneJson } from '../clone-json.js';
+import { StoreError } from '../errors.js';
+import type { Loaded, RejectedRecord } from '../load-alerts.js';
 import { acquireLock } from './lock.js';
-
-export { StoreError } from './errors.js';
-
-/** A record of the state file that failed validation: kept aside in a file and logged, never silently dropped. */
-export interface RejectedRecord {
-  /** Where it was in the file, e.g. `swapQuotes.<id>` or `alerts.outbox[3]`. */
-  where: string;
-  /** The record's id or key, when it has one. */
-  id?: string;
-  /** What is wrong with it, in a line. */
-  problem: string;
-  /** The record as it was in the file. */
-  value: unknown;
-}
-
-/** What a loader makes of the file: the usable state, and the records it had to set aside. */
-export interface Loaded<T> {
-  data: T;
-  rejected: RejectedRecord[];
-}
 
 /** The file as a whole cannot be used (not a state object, unknown version): it is kept aside as corrupt. */
 export class CorruptStateError extends Error {
@@ -74,20 +60,6 @@ async function syncToDisk(file: string): Promise<void> {
   }
 }
 
-/**
- * A deep copy of JSON data that keeps prototype-free objects prototype-free (structuredClone gives every
- * object Object.prototype back, and keyed records must not inherit `constructor`, `toString`…).
- */
-export function cloneJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;
-  if (value === null || typeof value !== 'object') return value;
-  const copy = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype) as Record<string, unknown>;
-  for (const [key, item] of Object.entries(value)) {
-    // defineProperty, not assignment: an own `__proto__` key must stay a key, not become a prototype.
-    Object.defineProperty(copy, key, { value: cloneJson(item), enumerable: true, writable: true, configurable: true });
-  }
-  return copy as T;
-}
 
 /** `<base><suffix>`, or `<base>-2<suffix>`… if taken: an aside copy never overwrites an earlier one. */
 function freePath(base: string, suffix = ''): string {

@@ -1,0 +1,172 @@
+/**
+ * The alert poller's bookkeeping records (zod schemas and their types): where each watched source stands, the
+ * outbox of alerts waiting for Slack, the failures already alerted, the summaries' thread work. Both stores keep
+ * them as they are (the lowdb file under `alerts`, PostgreSQL in `alert_state`/`alert_outbox`). Times are ISO
+ * strings from Date.toISOString(), so they also compare as strings.
+ */
+import { z } from 'zod';
+import { AlertFacts, GasAlertFacts, TaskAlertFacts, WithdrawalAlertFacts } from './alerts.js';
+
+/**
+ * A post that may have reached Slack: written before the post is sent, cleared when Slack refused it. While it
+ * is there, the next attempt first looks for a message carrying `key` in its metadata (posted since `since`)
+ * and records that message instead of posting again: a lost answer or a crash never posts twice.
+ */
+export const SendAttempt = z.object({
+  /** The delivery's key, in the message's metadata: the alert's key, or `summary:<kind>:<uuid>`, `thread:<ts>:<part>`. */
+  key: z.string().min(1),
+  /** When the first attempt was made (our clock): the lookup reads the channel from there on. */
+  since: z.string(),
+});
+export type SendAttempt = z.infer<typeof SendAttempt>;
+
+/** What a send attempt is about: outbox items (one alert or a summary), or one part of a summary's thread. */
+export type SendTarget = { itemKeys: readonly string[] } | { threadTs: string; part: number };
+
+/** An alert waiting for Slack to accept it. It leaves the outbox only after Slack accepted it. */
+export const OutboxItem = z.object({
+  /** `withdrawal:<id>`, `task:<id>`, `gas:<id>`, or `api_down:<since>` / `api_recovered:<since>`. */
+  key: z.string(),
+  queuedAt: z.string(),
+  facts: AlertFacts,
+  /** Set while a message covering this item may have been posted (see SendAttempt); items sharing it go together. */
+  sending: SendAttempt.optional(),
+});
+export type OutboxItem = z.infer<typeof OutboxItem>;
+
+/**
+ * A catch-up walk of one list that did not fit one poll's page budget: it resumes where it stopped. Rows the
+ * walk has passed are never read again by it; `to` becomes the list's watermark once it is done.
+ */
+export const WalkState = z.object({
+  /** Lower bound (createdAt) of the walk: the list's floor when it began. */
+  from: z.string(),
+  /** The newest createdAt seen when the walk began: the watermark once the walk is done. */
+  to: z.string(),
+  /** Cursor lists: where to resume (same filters). */
+  cursor: z.string().optional(),
+  /** Withdrawals: rows above the resume point, when the list held `totalCount` rows. */
+  offset: z.number().int().nonnegative().optional(),
+  totalCount: z.number().int().nonnegative().optional(),
+  /** Oldest createdAt processed so far, and the ids processed at exactly that instant (withdrawal resume). */
+  oldest: z.string().optional(),
+  boundaryIds: z.array(z.string()).optional(),
+  /** Rows read so far, and an estimate of the rows in the whole walk (when the list allows one). */
+  read: z.number().int().nonnegative(),
+  estimate: z.number().int().nonnegative().optional(),
+  startedAt: z.string(),
+  /** Failures found by following (not by the walk) inside the walk's range: the walk must not alert them again. */
+  followKeys: z.array(z.string()).optional(),
+});
+export type WalkState = z.infer<typeof WalkState>;
+
+/** One list of a source: the newest createdAt seen (API clock), a walk in progress, if any, and when it was last read in full. */
+export const ListState = z.object({
+  watermark: z.string().optional(),
+  walk: WalkState.optional(),
+  /**
+   * When (our clock) the last complete read of this list began. A row created more than the overlap before it had
+   * its whole overlap to become visible by then, so the next read need not go below it (see listFloor).
+   */
+  readAt: z.string().optional(),
+});
+export type ListState = z.infer<typeof ListState>;
+
+/** Where one watched source stands. */
+export const AlertSourceState = z.object({
+  /** Set by the first successful poll of this source; before it, ALERT_LOOKBACK applies. */
+  initializedAt: z.string().optional(),
+  lastSuccessAt: z.string().optional(),
+  lastError: z.object({ at: z.string(), message: z.string(), code: z.string() }).optional(),
+  consecutiveFailures: z.number().int().default(0),
+  /** When the current run of failed polls began. */
+  failingSince: z.string().optional(),
+  /** Newest createdAt seen (API clock); the next poll reads down to it (less an overlap). */
+  watermark: z.string().optional(),
+  /** Records seen still pending (id → createdAt): followed until final, however old (no horizon). */
+  tracking: z.record(z.string(), z.string()).default({}),
+  /** Per list of the source (`all`, `failed`, `default`, `cancelled`): its own watermark and any catch-up walk. */
+  lists: z.record(z.string(), ListState).optional(),
+  /** The pending list has been read once since this version started following it (tasks, gas). */
+  pendingSyncedAt: z.string().optional(),
+  /** Gas: ids alerted (or recorded) while still pending, so the pending list does not find them again. */
+  handledPending: z.array(z.string()).optional(),
+  /** Tasks and gas: when (our clock) each window of the pending list (`hour`, `day`, `all`) was last read. */
+  windowReads: z.object({ hour: z.string().optional(), day: z.string().optional(), all: z.string().optional() }).optional(),
+  /** Withdrawals: when each followed row was last seen (id → our clock), for its age band's interval. */
+  checkedAt: z.record(z.string(), z.string()).optional(),
+});
+export type AlertSourceState = z.infer<typeof AlertSourceState>;
+
+
+/** One handled failure in `alerted`. */
+export const AlertedEntry = z.object({ createdAt: z.string(), at: z.string().optional() });
+
+/**
+ * The full list behind a summary that Slack accepted, still to be posted in the summary's thread: one entry per
+ * summary, holding the parts not yet posted. A part leaves only after Slack accepted it.
+ */
+export const ThreadWork = z.object({
+  /** The summary's ts: the parts are replies in its thread. */
+  threadTs: z.string().min(1),
+  kind: z.enum(['withdrawal', 'task', 'gas']),
+  /** Failures in the whole list, and parts it was split into. */
+  total: z.number().int().positive(),
+  parts: z.number().int().positive(),
+  queuedAt: z.string(),
+  /** The parts still to post, in order; `first` numbers the part's first failure (1 = the newest). */
+  remaining: z.array(
+    z.object({
+      part: z.number().int().positive(),
+      first: z.number().int().positive(),
+      failures: z.array(z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts])).min(1),
+      /** Set while this part may have been posted (see SendAttempt). */
+      sending: SendAttempt.optional(),
+    }),
+  ),
+});
+export type ThreadWork = z.infer<typeof ThreadWork>;
+
+/** The alert poller's persisted state; bounded by pruning at every poll. */
+export const AlertsState = z.object({
+  sources: z
+    .object({
+      withdrawals: AlertSourceState.default(() => ({ consecutiveFailures: 0, tracking: {} })),
+      tasks: AlertSourceState.default(() => ({ consecutiveFailures: 0, tracking: {} })),
+      gas: AlertSourceState.default(() => ({ consecutiveFailures: 0, tracking: {} })),
+    })
+    .default(() => emptyAlertsState().sources),
+  /**
+   * Failures already handled, by key: `at` is when Slack accepted the alert; no `at` means the failure was
+   * older than ALERT_LOOKBACK at the first poll (a baseline, never alerted). `createdAt` drives pruning.
+   */
+  alerted: z.record(z.string(), AlertedEntry).default({}),
+  outbox: z.array(OutboxItem).default([]),
+  /** Set while an `api_down` alert stands; cleared (and `api_recovered` queued) when every source reads again. */
+  apiDown: z.object({ since: z.string() }).optional(),
+  /** The last attempt to post to the channel. */
+  lastDelivery: z.object({ at: z.string(), ok: z.boolean(), error: z.string().optional() }).optional(),
+  /** Summaries' full lists still to post in their threads (see ThreadWork); absent when there are none. */
+  threadWork: z.array(ThreadWork).optional(),
+  /** Failures Slack accepted, counted per hour (hour start ISO → count), the last 25 hours: `/treasury alerts`. */
+  sentPerHour: z.record(z.string(), z.number().int().nonnegative()).optional(),
+});
+export type AlertsState = z.infer<typeof AlertsState>;
+
+/**
+ * A keyed record with no prototype: ids such as `constructor`, `toString` or `__proto__` are plain keys that
+ * are either there or not, never inherited from Object.prototype. The store keeps it prototype-free.
+ */
+export function keyedRecord<V>(): Record<string, V> {
+  return Object.create(null) as Record<string, V>;
+}
+
+/** The poller's state before its first poll. */
+export function emptyAlertsState(): AlertsState {
+  return { sources: { withdrawals: emptySource(), tasks: emptySource(), gas: emptySource() }, alerted: keyedRecord(), outbox: [] };
+}
+
+function emptySource(): AlertSourceState {
+  return { consecutiveFailures: 0, tracking: keyedRecord() };
+}
+
