@@ -131,7 +131,12 @@ describe('one damaged record in the state file', () => {
 
   it('bad alert records: one bad handled-alert key, one bad outbox item and an unreadable watermark cost only themselves, loudly', async () => {
     const file = tempFile();
-    const damaged = alerts() as Record<string, any>;
+    // Loosened to the parts damaged below, so the test can write what the types forbid.
+    const damaged = alerts() as unknown as {
+      alerted: Record<string, unknown>;
+      outbox: unknown[];
+      sources: { tasks: { watermark: unknown } };
+    };
     damaged.alerted['withdrawal:w3'] = { at: 'no createdAt' };
     damaged.outbox.push({ key: 'task:t2', queuedAt: '2026-11-22T00:00:00.000Z', facts: { kind: 'task', id: 't2' } });
     damaged.sources.tasks.watermark = 20261121; // unreadable
@@ -160,7 +165,8 @@ describe('one damaged record in the state file', () => {
   });
 
   it('end to end: after a restart on a file with one bad quote, the poller does not post alerts it already posted', async () => {
-    const r = (rig = await startPollerRig({ seed: false }));
+    const r = await startPollerRig({ seed: false });
+    rig = r;
     expect((await r.poll()).posted).toBe(0);
     const failed = r.sim.addWithdrawal({ assetId: r.sim.ids.assets.usdtEth, status: 'failed', amount: '1234500000' });
     expect((await r.poll()).posted).toBe(1);

@@ -36,7 +36,7 @@ function needsSlowThings(file: string): boolean {
     if (!specifier.startsWith('.')) return false;
     const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
     if (target === WHOLE_BOT) return true;
-    return target.startsWith(TEST_DIR + '/') && target.endsWith('.ts') && existsSync(target) && needsSlowThings(target);
+    return target.startsWith(`${TEST_DIR}/`) && target.endsWith('.ts') && existsSync(target) && needsSlowThings(target);
   });
   slowness.set(file, slow);
   return slow;

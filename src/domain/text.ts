@@ -71,6 +71,7 @@ export function clipText(text: string, max: number): string {
 
 /** What a person typed, quoted for an error reason: whitespace and control characters collapsed, at most 40 characters, escaped. */
 export function quoteInput(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: collapsing control characters is this regex's purpose.
   const flat = text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
   return `"${escapeText(clipText(flat, 40))}"`;
 }

@@ -151,7 +151,10 @@ export class RecordTable<T extends { id: string; merchantId: string; status: str
         scratch.status = rows.status(n);
         for (const name of order.groups(scratch)) {
           let list = bulkGroups.get(name);
-          if (!list) bulkGroups.set(name, (list = []));
+          if (!list) {
+            list = [];
+            bulkGroups.set(name, list);
+          }
           list.push(base + n);
         }
       }
@@ -195,7 +198,10 @@ export class RecordTable<T extends { id: string; merchantId: string; status: str
       const groups = this.indexes.get(name)!;
       for (const groupName of order.groups(row)) {
         let list = groups.get(groupName);
-        if (!list) groups.set(groupName, (list = []));
+        if (!list) {
+          list = [];
+          groups.set(groupName, list);
+        }
         list.splice(this.upperBound(order, list, row), 0, handle);
       }
     }

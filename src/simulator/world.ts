@@ -520,7 +520,10 @@ export class SimState {
   private notePipelineRow(row: GasDistributionRecord): void {
     if (this.bulkPipelineRows && this.gas.isBulkId(row.id)) return;
     let ids = this.gasByPipeline.get(row.pipelineId);
-    if (!ids) this.gasByPipeline.set(row.pipelineId, (ids = new Set()));
+    if (!ids) {
+      ids = new Set();
+      this.gasByPipeline.set(row.pipelineId, ids);
+    }
     ids.add(row.id);
   }
 

@@ -174,15 +174,20 @@ function checkBlock(block: unknown, pointer: string, problems: Problems): void {
   if (block.block_id !== undefined) checkString(block.block_id, `${pointer}/block_id`, MESSAGE_LIMITS.blockId, problems);
   switch (block.type) {
     case 'section':
-      return checkSection(block, pointer, problems);
+      checkSection(block, pointer, problems);
+      return;
     case 'header':
-      return checkHeader(block, pointer, problems);
+      checkHeader(block, pointer, problems);
+      return;
     case 'context':
-      return checkContext(block, pointer, problems);
+      checkContext(block, pointer, problems);
+      return;
     case 'actions':
-      return checkActions(block, pointer, problems);
+      checkActions(block, pointer, problems);
+      return;
     case 'image':
-      return checkImage(block, pointer, problems, true);
+      checkImage(block, pointer, problems, true);
+      return;
     default:
       // Divider has nothing more; the other types are not used by our builders and are accepted as they are.
       return;
@@ -198,7 +203,9 @@ function checkSection(block: Json, pointer: string, problems: Problems): void {
     // Fields are "required if no text is provided": only then must there be at least one.
     const min = block.text === undefined ? 1 : 0;
     const fields = checkArray(block.fields, `${pointer}/fields`, MESSAGE_LIMITS.sectionFields, problems, min);
-    fields?.forEach((field, i) => checkText(field, `${pointer}/fields/${i}`, { max: MESSAGE_LIMITS.sectionField }, problems));
+    fields?.forEach((field, i) => {
+      checkText(field, `${pointer}/fields/${i}`, { max: MESSAGE_LIMITS.sectionField }, problems);
+    });
   }
   if (block.accessory !== undefined) {
     checkElement(block.accessory, `${pointer}/accessory`, ACCESSORY_TYPES, new Map(), problems);
@@ -238,7 +245,9 @@ function checkActions(block: Json, pointer: string, problems: Problems): void {
   const elements = checkArray(block.elements, `${pointer}/elements`, MESSAGE_LIMITS.actionsElements, problems);
   // "Button element": action_id "should be unique among all other action_ids in the containing block".
   const actionIds = new Map<string, string>();
-  elements?.forEach((element, i) => checkElement(element, `${pointer}/elements/${i}`, ACTIONS_ELEMENT_TYPES, actionIds, problems));
+  elements?.forEach((element, i) => {
+    checkElement(element, `${pointer}/elements/${i}`, ACTIONS_ELEMENT_TYPES, actionIds, problems);
+  });
 }
 
 /** An interactive element (or an image accessory); `actionIds` collects the ids already used in the block. */
@@ -255,7 +264,10 @@ function checkElement(element: unknown, pointer: string, allowed: ReadonlySet<st
     problems.push({ pointer: `${pointer}/type`, message: `unsupported type: ${String(element.type)}` });
     return;
   }
-  if (element.type === 'image') return checkImage(element, pointer, problems, false);
+  if (element.type === 'image') {
+    checkImage(element, pointer, problems, false);
+    return;
+  }
   if (element.action_id !== undefined) {
     const ok = checkString(element.action_id, `${pointer}/action_id`, MESSAGE_LIMITS.actionId, problems);
     if (ok && typeof element.action_id === 'string') {

@@ -2,7 +2,7 @@
  * `npm run demo` (and `npm start` with no configuration at all): the local workspace, with one clear banner.
  * `--socket-mode` runs the bot in Socket Mode instead of HTTP mode. Ctrl-C stops everything.
  */
-import { startLocalWorkspace } from './index.js';
+import { type LocalWorkspace, startLocalWorkspace } from './index.js';
 
 export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): Promise<void> {
   const socketMode = argv.includes('--socket-mode');
@@ -12,7 +12,7 @@ export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env, ar
     process.exit(1);
   }
   const started = performance.now();
-  let workspace;
+  let workspace: LocalWorkspace;
   try {
     workspace = await startLocalWorkspace({ port, socketMode });
   } catch (error) {

@@ -53,10 +53,10 @@ const MAX_UNITS = (2n ** 256n - 1n).toString();
 const BIG_UNITS = '9'.repeat(40);
 const HOSTILE = '<!channel> <http://evil.example|click> & `code` *bold*';
 
-const crypto = { id: 'c1', title: 'Tether USD', symbol: 'USDT', contractAddress: '0x' + 'a'.repeat(40), decimals: 6, logoURI: null };
+const crypto = { id: 'c1', title: 'Tether USD', symbol: 'USDT', contractAddress: `0x${'a'.repeat(40)}`, decimals: 6, logoURI: null };
 const network = { id: 'n1', title: 'A very long network name for testing purposes', symbol: 'ETH', chainId: '1', networkType: 'evm' };
-const leg = { amount: MAX_UNITS, amountFormatted: '1'.repeat(40) + '.123456', currency: 'USDT', cryptoId: 'c1', networkId: 'n1', amountInUsd: '9'.repeat(30) + '.99', isChargedToMerchant: true };
-const fee = { network: [leg, leg, leg], service: leg, exchange: null, totalInUsd: '9'.repeat(30) + '.99' };
+const leg = { amount: MAX_UNITS, amountFormatted: `${'1'.repeat(40)}.123456`, currency: 'USDT', cryptoId: 'c1', networkId: 'n1', amountInUsd: `${'9'.repeat(30)}.99`, isChargedToMerchant: true };
+const fee = { network: [leg, leg, leg], service: leg, exchange: null, totalInUsd: `${'9'.repeat(30)}.99` };
 
 function asset(i: number, balance = BIG_UNITS): Asset {
   return {
@@ -80,7 +80,7 @@ function withdrawal(i: number): Withdrawal {
     status: 'failed',
     address: ADDRESS,
     amount: MAX_UNITS,
-    amountInUsd: '9'.repeat(30) + '.99',
+    amountInUsd: `${'9'.repeat(30)}.99`,
     payer: HOSTILE,
     isPrivate: false,
     asset: { id: 'a', balance: MAX_UNITS, balanceInUsd: '1', wallet: null },
@@ -100,7 +100,7 @@ function task(i: number, amount = BIG_UNITS): PayoutTask {
     subStatus: 'some_long_sub_status_value',
     payoutId: 'p'.repeat(100),
     amount,
-    amountInUsd: '9'.repeat(30) + '.99',
+    amountInUsd: `${'9'.repeat(30)}.99`,
     assetId: 'a',
     crypto,
     network,
@@ -145,9 +145,9 @@ const deposit: Deposit = {
 function invoice(overrides: Partial<Invoice> = {}): Invoice {
   return {
     id: 'i'.repeat(300),
-    usdAmount: '9'.repeat(20) + '.99',
+    usdAmount: `${'9'.repeat(20)}.99`,
     status: 'pending',
-    paymentPageLink: 'https://pay.example/' + 'p'.repeat(2_000),
+    paymentPageLink: `https://pay.example/${'p'.repeat(2_000)}`,
     productTitle: LONG,
     extraData: LONG,
     cryptoAmount: MAX_UNITS,
@@ -163,9 +163,9 @@ function invoice(overrides: Partial<Invoice> = {}): Invoice {
 const swap: Swap = {
   id: 's'.repeat(300),
   amountFrom: MAX_UNITS,
-  amountFromInUsd: '9'.repeat(30) + '.99',
+  amountFromInUsd: `${'9'.repeat(30)}.99`,
   amountTo: MAX_UNITS,
-  amountToInUsd: '9'.repeat(30) + '.99',
+  amountToInUsd: `${'9'.repeat(30)}.99`,
   assetIdFrom: 'a',
   assetIdTo: 'b',
   cryptoIdFrom: 'c1',
@@ -220,7 +220,7 @@ const withdrawalAlert: FailureFacts = {
   decimals: 6,
   network: { title: network.title, symbol: 'ETH' },
   amount: MAX_UNITS,
-  amountInUsd: '9'.repeat(30) + '.99',
+  amountInUsd: `${'9'.repeat(30)}.99`,
   address: ADDRESS,
   txHash: HASH,
 };
@@ -251,7 +251,7 @@ const gasAlert: FailureFacts = {
   network: { title: LONG, symbol: 'ETH' },
   targetAddress: ADDRESS,
   txHash: null,
-  charged: { amountFormatted: '1'.repeat(40) + '.5', currency: 'USDT', amountInUsd: '9'.repeat(30) },
+  charged: { amountFormatted: `${'1'.repeat(40)}.5`, currency: 'USDT', amountInUsd: '9'.repeat(30) },
   topUp: null,
   pipelineId: 'p'.repeat(300),
 };

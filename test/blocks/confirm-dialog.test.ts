@@ -31,7 +31,10 @@ const quote: SwapQuote = {
 function confirmsOf(blocks: readonly unknown[]): Array<Record<string, { type: string; text: string }>> {
   const found: Array<Record<string, { type: string; text: string }>> = [];
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     const record = value as Record<string, unknown>;
     if (typeof record.confirm === 'object' && record.confirm !== null && 'title' in record.confirm) {

@@ -18,7 +18,7 @@ const NOW = new Date('2026-11-22T12:00:00Z');
 const LONG = 'x'.repeat(5_000);
 
 
-const crypto = { id: 'c1', title: 'Tether', symbol: 'USDT', contractAddress: '0x' + 'a'.repeat(40), decimals: 6, logoURI: null };
+const crypto = { id: 'c1', title: 'Tether', symbol: 'USDT', contractAddress: `0x${'a'.repeat(40)}`, decimals: 6, logoURI: null };
 const network = { id: 'n1', title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' };
 const leg = { amount: '1000000', amountFormatted: '1', currency: 'USDT', cryptoId: 'c1', networkId: 'n1', amountInUsd: '1.00', isChargedToMerchant: true };
 const fee = { network: [leg], service: leg, exchange: null, totalInUsd: '1.00' };
@@ -26,7 +26,7 @@ const fee = { network: [leg], service: leg, exchange: null, totalInUsd: '1.00' }
 function asset(i: number): Asset {
   return {
     id: `asset-${i}`,
-    wallet: '0x' + 'b'.repeat(40),
+    wallet: `0x${'b'.repeat(40)}`,
     feePercent: '0.5',
     feeUsd: '0.10',
     balance: '123456789123456',
@@ -53,7 +53,7 @@ describe('builders stay within Slack limits', () => {
       id: 'i1',
       usdAmount: '49.99',
       status: 'pending',
-      paymentPageLink: 'https://pay.example/' + 'p'.repeat(200),
+      paymentPageLink: `https://pay.example/${'p'.repeat(200)}`,
       productTitle: LONG,
       extraData: LONG,
       cryptoAmount: null,
@@ -112,7 +112,7 @@ describe('builders stay within Slack limits', () => {
       status: 'failed',
       subStatus: 'not_enough_donor_balance',
       network: { id: 'n', title: 'Ethereum', symbol: 'ETH', chainId: null, networkType: null },
-      targetAddress: '0x' + 'c'.repeat(40),
+      targetAddress: `0x${'c'.repeat(40)}`,
       txHash: null,
       topUp: leg,
       charged: leg,

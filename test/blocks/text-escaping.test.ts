@@ -112,7 +112,10 @@ type TextObject = { where: string; type: 'plain_text' | 'mrkdwn'; text: string }
 function textObjects(message: SlackMessage): TextObject[] {
   const found: TextObject[] = [{ where: 'text', type: 'mrkdwn', text: message.text }];
   const walk = (value: unknown, where: string): void => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${where}/${i}`));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(item, `${where}/${i}`);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     const v = value as Record<string, unknown>;
     if ((v.type === 'plain_text' || v.type === 'mrkdwn') && typeof v.text === 'string') found.push({ where, type: v.type, text: v.text });

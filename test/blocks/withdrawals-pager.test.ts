@@ -10,7 +10,7 @@ const network = { id: 'n1', title: 'Ethereum', symbol: 'ETH', chainId: '1', netw
 const withdrawal: Withdrawal = {
   id: 'w1',
   status: 'success',
-  address: '0x' + 'a'.repeat(40),
+  address: `0x${'a'.repeat(40)}`,
   amount: '1000000',
   amountInUsd: '1.00',
   payer: 'sender',

@@ -19,6 +19,7 @@ describe('invoices', () => {
   it('getInvoice: the network title comes from the wire field `name`, and there is no `name` left', async () => {
     const id = shared.sim.ids.invoices.withAsset;
     const raw = shared.sim.getRaw('invoice', id);
+    expect(raw).toBeDefined();
     const invoice = await shared.client.getInvoice(id);
     expect(invoice.id).toBe(id);
     expect(invoice.network).toEqual({
@@ -29,7 +30,7 @@ describe('invoices', () => {
       networkType: 'evm',
     });
     expect(invoice.network).not.toHaveProperty('name');
-    expect((raw?.network as { name?: string }).name).toBe('Ethereum');
+    expect((raw!.network as { name?: string }).name).toBe('Ethereum');
     expect(invoice.crypto?.symbol).toBe('USDT');
     expect(invoice.status).toBe('pending');
     expect(invoice.fee.network).toEqual([]);
@@ -87,10 +88,11 @@ describe('merchant assets', () => {
   it('getAsset: `networkType` comes from the wire field `chainType`, and `balanceForWithdrawal` is set', async () => {
     const id = shared.sim.ids.assets.usdtEth;
     const raw = shared.sim.getRaw('asset', id);
+    expect(raw).toBeDefined();
     const asset = await shared.client.getAsset(id);
     expect(asset.network).toEqual({ id: shared.sim.ids.networks.ethereum, title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' });
     expect(asset.network).not.toHaveProperty('chainType');
-    expect((raw?.network as { chainType?: string }).chainType).toBe('evm');
+    expect((raw!.network as { chainType?: string }).chainType).toBe('evm');
     expect(asset.balanceForWithdrawal).toBe(rawString(raw, 'balanceForWithdrawal'));
     // Merchant A's USDT has 1250 locked: withdrawable is less than the balance.
     expect(BigInt(asset.balanceForWithdrawal!)).toBeLessThan(BigInt(asset.balance));
@@ -128,13 +130,14 @@ describe('withdrawals', () => {
   it('getWithdrawal: fee.network is an empty array, `createdAt` (SQL format) is the exact instant stored', async () => {
     const id = shared.sim.ids.withdrawals.all[0]!;
     const raw = shared.sim.getRaw('withdrawal', id);
+    expect(raw).toBeDefined();
     const withdrawal = await shared.client.getWithdrawal(id);
     expect(withdrawal.id).toBe(id);
-    expect((raw?.fee as { network: unknown }).network).toBeNull();
+    expect((raw!.fee as { network: unknown }).network).toBeNull();
     expect(withdrawal.fee.network).toEqual([]);
     expect(withdrawal.fee.service).not.toBeNull();
     expect(withdrawal.payer).toBe('sender');
-    expect(withdrawal.network.title).toBe((raw?.network as { title: string }).title);
+    expect(withdrawal.network.title).toBe((raw!.network as { title: string }).title);
     expect(withdrawal.createdAt).toBeInstanceOf(Date);
     expect(withdrawal.createdAt.getTime()).toBe(sqlUtcToMs(rawString(raw, 'createdAt')));
     expect(withdrawal.createdAt.getTime()).toBe(floorToSecond(recordCreatedAt('withdrawal', id)));
@@ -199,10 +202,11 @@ describe('swaps', () => {
   it('getSwap: a cross-network swap keeps both network fee legs; `createdAt` (RFC 3339) is the exact instant', async () => {
     const id = shared.sim.ids.swaps.rejected;
     const raw = shared.sim.getRaw('swap', id);
+    expect(raw).toBeDefined();
     const swap = await shared.client.getSwap(id);
     expect(swap.status).toBe('rejected');
     expect(swap.fee?.network).toHaveLength(2);
-    expect(swap.fee?.network).toEqual((raw?.fee as { network: unknown[] }).network);
+    expect(swap.fee?.network).toEqual((raw!.fee as { network: unknown[] }).network);
     expect(swap.createdAt.getTime()).toBe(Date.parse(rawString(raw, 'createdAt')));
   });
 
@@ -227,8 +231,9 @@ describe('mass payouts', () => {
   it('getPayoutTask: fee.network (one leg object on the wire) becomes a one-element array', async () => {
     const id = shared.sim.ids.tasks.all[0]!;
     const raw = shared.sim.getRaw('task', id);
+    expect(raw).toBeDefined();
     const task = await shared.client.getPayoutTask(id);
-    const wireLeg = (raw?.fee as { network: unknown }).network;
+    const wireLeg = (raw!.fee as { network: unknown }).network;
     expect(Array.isArray(wireLeg)).toBe(false);
     expect(task.fee.network).toEqual([wireLeg]);
     expect(task.fee.network[0]).toMatchObject({ amountInUsd: null, isChargedToMerchant: false });

@@ -6,7 +6,7 @@ import got from 'got';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
-  PaymentsError,
+  type PaymentsError,
   PaymentsForbiddenError,
   PaymentsNetworkError,
   PaymentsNotFoundError,

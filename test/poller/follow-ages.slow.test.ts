@@ -54,7 +54,8 @@ describe('a row that leaves pending is noticed within the interval of its age ba
   }
 
   it.each(cases)('%s pending %s (added %d ms old): alerted once within its band interval of %d ms', async (kind, _band, age, everyMs, stepMs) => {
-    const r = (rig = await startPollerRig({ lookbackMs: 7 * DAY }));
+    const r = await startPollerRig({ lookbackMs: 7 * DAY });
+    rig = r;
     const row = addPending(r, kind, age);
     // Newer rows: the withdrawal is past the first page, each list has a watermark (the reads of new rows stop
     // near the top), so only a follow-up can see the row change.
@@ -91,7 +92,8 @@ describe('a row that leaves pending is noticed within the interval of its age ba
 describe('idle polls stay cheap with many rows pending for a long time', () => {
   it('300 rows of each kind pending for 1 to 30 days: at most 6 requests in most idle polls, at most 7 on average over two hours', async () => {
     // A lookback longer than the history: the first run reads every withdrawal, so all 300 are followed.
-    const r = (rig = await startPollerRig({ lookbackMs: 31 * DAY }));
+    const r = await startPollerRig({ lookbackMs: 31 * DAY });
+    rig = r;
     for (let i = 0; i < 300; i++) for (const kind of ['withdrawal', 'task', 'gas'] as const) addPending(r, kind, DAY + Math.floor((i * 29 * DAY) / 300));
     await r.poll();
     // Settle the first hour (the first poll reads every pending list whole, the withdrawals are looked up in turn).

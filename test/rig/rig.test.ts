@@ -178,7 +178,7 @@ describe('Slack test rig driving a real Bolt app', () => {
 
     expect(result.status).toBe(200);
     expect(actionSeen).toHaveBeenCalledTimes(1);
-    const seen = actionSeen.mock.calls[0]?.[0] as { user: { id: string; username: string }; value: string; body: any };
+    const seen = actionSeen.mock.calls[0]?.[0] as { user: { id: string; username: string }; value: string; body: { container: unknown; actions: unknown[] } };
     expect(seen.user).toMatchObject({ id: 'U_CAROL', username: 'carol' });
     expect(seen.value).toBe('swap-42');
     expect(seen.body.container).toMatchObject({ type: 'message', message_ts: posted.ts, channel_id: 'C_OPS' });

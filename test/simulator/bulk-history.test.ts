@@ -7,15 +7,29 @@ const DAY = 86_400_000;
 let sim: PaymentsSimulator;
 const NOW = Date.UTC(2025, 0, 31);
 
-async function list(path: string): Promise<any> {
+/** The fields of a listed row these tests read. */
+interface WireRow {
+  id: string;
+  createdAt: string;
+}
+
+/** A list page as the wire sends it (page lists have totalCount, cursor lists have the cursors). */
+interface WirePage {
+  data: WireRow[];
+  totalCount?: number;
+  cursorNext?: string | null;
+  cursorPrevious?: string | null;
+}
+
+async function list(path: string): Promise<WirePage> {
   const response = await fetch(`${sim.url}${path}`, { headers: { apiKey: sim.apiKey } });
   expect(response.status).toBe(200);
-  return response.json();
+  return (await response.json()) as WirePage;
 }
 
 /** Every row of a cursor list, following cursorNext. */
-async function walk(path: string): Promise<any[]> {
-  const rows: any[] = [];
+async function walk(path: string): Promise<WireRow[]> {
+  const rows: WireRow[] = [];
   let page = await list(path);
   rows.push(...page.data);
   while (page.cursorNext) {
@@ -48,21 +62,21 @@ describe('bulk history', () => {
 
   it('spreads rows over the span, newest first, ties broken by id; get by id finds bulk rows', async () => {
     const newest = await list('/1.0/merchant/asset-withdrawals?perPage=100');
-    const oldest = await list(`/1.0/merchant/asset-withdrawals?perPage=100&page=${Math.ceil(newest.totalCount / 100)}`);
-    const times = [...newest.data, ...oldest.data].map((w: any) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`));
+    const oldest = await list(`/1.0/merchant/asset-withdrawals?perPage=100&page=${Math.ceil(newest.totalCount! / 100)}`);
+    const times = [...newest.data, ...oldest.data].map((w) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`));
     expect(times[0]).toBeLessThan(NOW);
     expect(times[0]).toBeGreaterThan(NOW - DAY);
     expect(times.at(-1)).toBeGreaterThanOrEqual(NOW - 30 * DAY - DAY);
-    expect(newest.data.map((w: any) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`))).toEqual([...times.slice(0, 100)].sort((a, b) => b - a));
-    for (const id of [newest.data[0].id, oldest.data[0].id]) {
+    expect(newest.data.map((w) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`))).toEqual([...times.slice(0, 100)].sort((a, b) => b - a));
+    for (const id of [newest.data[0]!.id, oldest.data[0]!.id]) {
       const one = await fetch(`${sim.url}/1.0/merchant/asset-withdrawal-info?id=${id}`, { headers: { apiKey: sim.apiKey } });
-      expect(((await one.json()) as any).id).toBe(id);
+      expect(((await one.json()) as WireRow).id).toBe(id);
     }
     const tasks = await list(`/2.0/mass-payout/tasks?createdAtFrom=${encodeURIComponent(new Date(NOW - 15 * DAY).toISOString())}&createdAtTo=${encodeURIComponent(new Date(NOW - 14 * DAY).toISOString())}`);
     expect(tasks.data.length).toBe(50);
-    const task = tasks.data[0];
+    const task = tasks.data[0]!;
     const one = await fetch(`${sim.url}/2.0/mass-payout/task?id=${task.id}`, { headers: { apiKey: sim.apiKey } });
-    expect(((await one.json()) as any).id).toBe(task.id);
+    expect(((await one.json()) as WireRow).id).toBe(task.id);
   });
 
   it('the indexed walk gives the same pages as filtering and sorting every row', async () => {
@@ -75,7 +89,8 @@ describe('bulk history', () => {
       '/2.0/gas-manager/list?status=cancelled',
       '/2.0/gas-manager/list?status=failed',
     ];
-    const state = (sim as any).state as { listScanLimit: number };
+    // The simulator's internal state: its scan limit picks the plain path (no limit) or the indexed one (0).
+    const state = (sim as unknown as { state: { listScanLimit: number } }).state;
     for (const path of paths) {
       state.listScanLimit = Number.MAX_SAFE_INTEGER;
       const firstPlain = await list(path);
@@ -97,14 +112,14 @@ describe('bulk history', () => {
 
   it('updates move rows between status lists; new rows join at the top', async () => {
     const failed = await list('/2.0/mass-payout/tasks?status=pending');
-    const id = failed.data.at(-1).id;
+    const id = failed.data.at(-1)!.id;
     sim.updatePayoutTask(id, { status: 'failed', subStatus: 'payout_failed' });
     const pending = await list('/2.0/mass-payout/tasks?status=pending');
-    expect(pending.data.map((t: any) => t.id)).not.toContain(id);
-    const at = encodeURIComponent(failed.data.at(-1).createdAt);
+    expect(pending.data.map((t) => t.id)).not.toContain(id);
+    const at = encodeURIComponent(failed.data.at(-1)!.createdAt);
     const nowFailed = await walk(`/2.0/mass-payout/tasks?status=failed&createdAtFrom=${at}&createdAtTo=${at}`);
-    expect(nowFailed.map((t: any) => t.id)).toContain(id);
+    expect(nowFailed.map((t) => t.id)).toContain(id);
     const added = sim.addWithdrawal({ status: 'failed', createdAt: NOW });
-    expect((await list('/1.0/merchant/asset-withdrawals?perPage=1')).data[0].id).toBe(added.id);
+    expect((await list('/1.0/merchant/asset-withdrawals?perPage=1')).data[0]!.id).toBe(added.id);
   });
 });

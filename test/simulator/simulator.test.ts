@@ -7,6 +7,7 @@ interface Reply {
   status: number;
   headers: Headers;
   text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: wire JSON of many shapes; each test drills into it and asserts its shape.
   json: any;
 }
 
@@ -503,7 +504,7 @@ describe('rate limit', () => {
       expect(tooMany[0]?.headers.get('retry-after')).toBe('1');
       expect(tooMany[0]?.json).toEqual({ success: false, message: 'Too many requests', statusCode: 429 });
       // Other operations and other keys have their own budget.
-      expect((await get(limited, '/2.0/deposit/get?id=' + limited.ids.foreign.deposit, limited.keys.otherMerchant)).status).toBe(200);
+      expect((await get(limited, `/2.0/deposit/get?id=${limited.ids.foreign.deposit}`, limited.keys.otherMerchant)).status).toBe(200);
       expect((await get(limited, '/1.0/merchant/assets')).status).toBe(200);
     } finally {
       await limited.close();

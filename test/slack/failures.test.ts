@@ -172,7 +172,7 @@ describe('requests not signed by Slack', () => {
   beforeEach(() => stack.simulator.resetRequests());
 
   it('a forged signature is refused with 401 and no API call', async () => {
-    const result = await stack.driver.command('balances', { signature: 'v0=' + 'ab'.repeat(32) });
+    const result = await stack.driver.command('balances', { signature: `v0=${'ab'.repeat(32)}` });
     expect(result.status).toBe(401);
     await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({ posts: result.responses().length, apiRequests: stack.simulator.requestCount() }));
   });

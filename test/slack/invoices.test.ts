@@ -126,7 +126,10 @@ describe('invoice lookup', () => {
 function mrkdwnOf(answer: Answer): string {
   const texts: string[] = [answer.reply.text ?? ''];
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     const v = value as Record<string, unknown>;
     if (v.type === 'mrkdwn' && typeof v.text === 'string') texts.push(v.text);

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
+import { openBotStore } from '../../src/store/lowdb/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';

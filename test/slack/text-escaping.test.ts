@@ -27,7 +27,10 @@ type TextObject = { type: string; text: string };
 function textObjects(answer: Answer): TextObject[] {
   const found: TextObject[] = [];
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
     if (typeof value !== 'object' || value === null) return;
     const v = value as Record<string, unknown>;
     if ((v.type === 'plain_text' || v.type === 'mrkdwn') && typeof v.text === 'string') found.push({ type: v.type, text: v.text });

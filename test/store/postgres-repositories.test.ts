@@ -220,9 +220,11 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       first.outbox.push(outboxItem(1));
       first.sources.gas.consecutiveFailures = 9;
       expect(await alerts.readAlerts()).toEqual(emptyAlertsState());
+      // A key that arrives as data (an id), not prototype access: it must come back as a plain own key.
+      const hostileKey = '__proto__';
       await alerts.commitPoll((state) => {
         state.alerted['withdrawal:1'] = { createdAt: AT.toISOString() };
-        state.sources.withdrawals.tracking['__proto__'] = AT.toISOString();
+        state.sources.withdrawals.tracking[hostileKey] = AT.toISOString();
       });
       const read = await alerts.readAlerts();
       expect(Object.getPrototypeOf(read.alerted)).toBeNull();
@@ -262,7 +264,9 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       const items = Array.from({ length: 6 }, (_, i) => outboxItem(i));
       await alerts.commitPoll((state) => void state.outbox.push(...items));
       const changed = { ...items[3]!, queuedAt: '2026-11-22T09:00:00.000Z' };
-      await alerts.commitPoll((state) => void (state.outbox = [items[1]!, changed, items[5]!, outboxItem(7)]));
+      await alerts.commitPoll((state) => {
+        state.outbox = [items[1]!, changed, items[5]!, outboxItem(7)];
+      });
       expect((await alerts.readAlerts()).outbox).toEqual([items[1], changed, items[5], outboxItem(7)]);
       await alerts.commitPoll((state) => void state.outbox.reverse());
       expect((await alerts.readAlerts()).outbox).toEqual([outboxItem(7), items[5], changed, items[1]]);
@@ -421,7 +425,7 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     expect((await store.swapQuotes.claimDecision('q1', 'rejected', 'U2', AT, entry('rejected'))).claimed).toBe(true);
     await store.alerts.recordDeliveryFailure(AT, 'x');
     expect(await store.health()).toMatchObject({ ok: true });
-    expect(lines.join('\n')).toMatch(/WARN  an idle database connection failed/);
+    expect(lines.join('\n')).toMatch(/WARN {2}an idle database connection failed/);
     await store.close();
   });
 
@@ -439,7 +443,11 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
       await expect(store.swapQuotes.getQuote('bad')).rejects.toThrow(/damaged/);
       await expect(store.swapQuotes.claimDecision('bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(StoreError);
       // A poll that would leave invalid bookkeeping is refused whole.
-      await expect(store.alerts.commitPoll((state) => void (state.sources.withdrawals.consecutiveFailures = 1.5))).rejects.toThrow(StoreError);
+      await expect(
+        store.alerts.commitPoll((state) => {
+          state.sources.withdrawals.consecutiveFailures = 1.5;
+        }),
+      ).rejects.toThrow(StoreError);
       expect((await store.alerts.readAlerts()).sources.withdrawals.consecutiveFailures).toBe(0);
     } finally {
       await client.end();

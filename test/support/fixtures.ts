@@ -38,7 +38,7 @@ export function failedWithdrawalFacts(i: number, now: Date, hostile?: { text: st
     network: { title: hostile ? hostile.text : 'Ethereum', symbol: 'ETH' },
     amount: hostile ? '9'.repeat(78) : '1500000',
     amountInUsd: hostile ? null : '1.50',
-    address: hostile ? hostile.text : '0x' + 'a'.repeat(40),
+    address: hostile ? hostile.text : `0x${'a'.repeat(40)}`,
     txHash: hostile ? hostile.txHash : null,
   };
 }

@@ -116,13 +116,13 @@ describe('renderMrkdwn', () => {
   it('renders very long and pathological text quickly', () => {
     const inputs = [
       'x'.repeat(200_000),
-      '*'.repeat(50_000) + 'a',
+      `${'*'.repeat(50_000)}a`,
       '*a '.repeat(30_000),
       '_'.repeat(50_000),
       '`'.repeat(50_000),
       '<'.repeat(50_000),
       '<http://a|'.repeat(10_000),
-      'https://example.com/' + '('.repeat(20_000),
+      `https://example.com/${'('.repeat(20_000)}`,
       '&amp;'.repeat(40_000),
       '>'.repeat(20_000) + '\n'.repeat(20_000),
     ];
@@ -132,6 +132,15 @@ describe('renderMrkdwn', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
     for (const html of outputs) expectOnlyOwnMarkup(html);
     expect(textOf(mrkdwn('<'.repeat(1_000)))).toBe('<'.repeat(1_000));
+  });
+
+  it('a mention whose id is not a Slack id is text, not a chip carrying the rest as an attribute', () => {
+    for (const input of ['<@U1img onerror=alert(1)>', '<#C1 onclick=x>']) {
+      const html = mrkdwn(input);
+      expectOnlyOwnMarkup(html);
+      expect(html).not.toContain('class="mention');
+      expect(textOf(html)).toBe(input);
+    }
   });
 
   it('never writes a tag of its own choosing from any text (property)', () => {

@@ -1,6 +1,6 @@
 // Gas manager history: cursor pages of 50 in a stable order that is deliberately NOT chronological (by id), so
 // consumers must walk every page. Cancelled rows appear only when status=cancelled is asked for.
-import { compareKeys, firstIndex, paginate, paginateSorted, type SortKey } from '../pagination.js';
+import { compareKeys, firstIndex, type Page, paginate, paginateSorted, type SortKey } from '../pagination.js';
 import { renderGasDistribution } from '../render.js';
 import { ok, validationFailed, type HandlerResult } from '../responses.js';
 import { effectiveMs } from '../time.js';
@@ -56,7 +56,7 @@ export function listGasDistributions(context: OperationContext): HandlerResult {
   const lo = filters.from === undefined ? 0 : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) >= (filters.from as number));
   const hi = filters.to === undefined ? byTime.length : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) > (filters.to as number));
   const inWindowCount = Math.max(0, hi - lo);
-  let page;
+  let page: Page<GasDistributionRecord>;
   if (byIdGroup.length <= state.listScanLimit) {
     page = paginate('gas', byIdGroup.map((handle) => table.peek(handle)).filter(matches), gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
   } else if (inWindowCount <= state.listScanLimit) {

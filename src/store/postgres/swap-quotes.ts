@@ -13,6 +13,7 @@ import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import { databaseOver, type Database, type Transaction } from './database.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL, which PostgreSQL text rejects, is the point.
 const UNSTORABLE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const quoteName = (id: string) => JSON.stringify(id).slice(0, 60);

@@ -59,6 +59,10 @@ function readToken(inner, directory) {
   const label = bar >= 0 ? decodeEntities(inner.slice(bar + 1)) : '';
   const plain = (/** @type {string} */ text) => ({ html: escapeHtml(text), text });
 
+  // Slack ids are capitals and digits: anything else is not a mention, and is shown as the text it is.
+  if ((target.startsWith('@') || target.startsWith('#')) && !/^[A-Z0-9]+$/.test(target.slice(1))) {
+    return plain(label || `<${decodeEntities(inner)}>`);
+  }
   if (target.startsWith('@')) {
     const id = target.slice(1);
     const user = directory.users.get(id);
@@ -199,9 +203,8 @@ export function renderMrkdwn(source, directory = NO_DIRECTORY) {
 
   const parts = text.split('```');
   if (parts.length % 2 === 0) {
-    // An unclosed ``` is just text.
-    const tail = parts.pop();
-    parts[parts.length - 1] += '```' + tail;
+    // An unclosed ``` is just text: glue the last two pieces back together.
+    parts.push(parts.splice(-2).join('```'));
   }
   let html = '';
   parts.forEach((part, index) => {
