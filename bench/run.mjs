@@ -18,6 +18,10 @@ const TOKEN = 'xoxb-bench-token';
 const SECRET = 'bench-signing-secret';
 const CHANNEL = 'C0ALERTS';
 const HOUR = 3_600_000;
+// The node flags `npm start` runs the bot with (package.json "config.nodeFlags"): the bot and the poller are
+// measured as deployed. The bare Bolt app runs twice, with node's defaults and with the same flags, so that the
+// flags' share of the difference is visible.
+const NODE_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).config.nodeFlags.split(/\s+/).filter(Boolean);
 const LONG_PENDING = 1_000;
 // Idle polls measured after the catch-up: two hours of one poll a minute, so the hourly follow-ups are in it.
 const IDLE_POLLS = 120;
@@ -61,10 +65,11 @@ async function ackBench() {
   const sim = await startSimulator({ quiet: true, rateLimitPerSecond: 100_000 });
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const env = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
-  const bot = await startProcess([...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist/main.js')], { ...env, PAYMENTS_API_URL: sim.url, PAYMENTS_API_KEY: sim.apiKey, DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json') });
+  const bot = await startProcess([...NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist/main.js')], { ...env, PAYMENTS_API_URL: sim.url, PAYMENTS_API_KEY: sim.apiKey, DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json') });
   const bare = await startProcess([join(ROOT, 'bench/bare-bolt.mjs')], env);
-  const apps = { bot, bare };
-  const results = { bot: { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 }, bare: { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 } };
+  const bareSameFlags = await startProcess([...NODE_FLAGS, join(ROOT, 'bench/bare-bolt.mjs')], env);
+  const apps = { bot, bare, bareSameFlags };
+  const results = Object.fromEntries(Object.keys(apps).map((name) => [name, { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 }]));
   const runRound = async (name, record) => {
     const app = apps[name];
     const driver = createSlackDriver({ eventsUrl: app.eventsUrl, signingSecret: SECRET, standIn: slack, requestTimeoutMs: 30_000 });
@@ -98,14 +103,13 @@ async function ackBench() {
     r.commands += acks.length;
     r.errors += errors;
   };
-  await runRound('bare', false); // warm-up, not counted
-  await runRound('bot', false);
+  for (const name of Object.keys(apps)) await runRound(name, false); // warm-up, not counted
   for (let k = 0; k < ROUNDS; k += 1) {
-    await runRound(k % 2 === 0 ? 'bare' : 'bot', true);
-    await runRound(k % 2 === 0 ? 'bot' : 'bare', true);
+    const order = k % 2 === 0 ? ['bare', 'bot', 'bareSameFlags'] : ['bareSameFlags', 'bot', 'bare'];
+    for (const name of order) await runRound(name, true);
   }
   const out = {};
-  for (const name of ['bot', 'bare']) {
+  for (const name of Object.keys(apps)) {
     const r = results[name];
     const sorted = [...r.acks].sort((a, b) => a - b);
     out[name] = {
@@ -117,10 +121,13 @@ async function ackBench() {
     };
   }
   out.ratio = {};
-  for (const key of ['p50', 'p95', 'p99', 'max', 'cpuMsPerCommandAckWindow', 'cpuMsPerCommandAllWork', 'peakRssMb']) out.ratio[key] = round(out.bot[key] / out.bare[key], 2);
-  out.setup = { commandsPerRound: COMMANDS, inFlight: IN_FLIGHT, countedRoundsEach: ROUNDS, listAssetsDelayMs: 2000, cpuTickMs: TICK_MS };
-  bot.stop();
-  bare.stop();
+  out.ratioSameFlags = {};
+  for (const key of ['p50', 'p95', 'p99', 'max', 'cpuMsPerCommandAckWindow', 'cpuMsPerCommandAllWork', 'peakRssMb']) {
+    out.ratio[key] = round(out.bot[key] / out.bare[key], 2);
+    out.ratioSameFlags[key] = round(out.bot[key] / out.bareSameFlags[key], 2);
+  }
+  out.setup = { nodeFlags: NODE_FLAGS.join(' '), commandsPerRound: COMMANDS, inFlight: IN_FLIGHT, countedRoundsEach: ROUNDS, listAssetsDelayMs: 2000, cpuTickMs: TICK_MS };
+  for (const app of Object.values(apps)) app.stop();
   await slack.close();
   await sim.close();
   return out;
@@ -143,7 +150,7 @@ async function pollBench(rows, failureBursts) {
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const file = join(mkdtempSync(join(tmpdir(), 'bench-poll-')), 'state.json');
   // The poller runs in its own process (bench/poll-child.mjs): its peak RSS is the poller's alone.
-  const child = fork(join(ROOT, 'bench/poll-child.mjs'), [JSON.stringify({ simUrl: sim.url, apiKey: sim.apiKey, slackApiUrl: slack.apiUrl, token: TOKEN, file, channel: CHANNEL, lookbackMs: 24 * HOUR })], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(join(ROOT, 'bench/poll-child.mjs'), [JSON.stringify({ simUrl: sim.url, apiKey: sim.apiKey, slackApiUrl: slack.apiUrl, token: TOKEN, file, channel: CHANNEL, lookbackMs: 24 * HOUR })], { execArgv: NODE_FLAGS, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const replies = [];
   const waiting = [];
   child.on('message', (message) => (waiting.length > 0 ? waiting.shift()(message) : replies.push(message)));
@@ -220,12 +227,15 @@ if (ack) {
   console.log('\n## Ack path: 500 signed /treasury balances per round, 50 in flight, listAssets answering after 2 s');
   console.log('| app | acks | p50 ms | p95 ms | p99 ms | max ms | CPU ms/cmd (ack window) | CPU ms/cmd (all work) | peak RSS MB |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const name of ['bot', 'bare']) {
+  const label = { bot: `bot (node ${ack.setup.nodeFlags} dist/main.js, as npm start)`, bare: 'bare Bolt (ack only, node defaults)', bareSameFlags: `bare Bolt with ${ack.setup.nodeFlags}` };
+  for (const name of ['bot', 'bare', 'bareSameFlags']) {
     const r = ack[name];
-    console.log(`| ${name === 'bot' ? 'bot (dist/main.js)' : 'bare Bolt (ack only)'} | ${r.commands}${r.errors ? ` (${r.errors} errors)` : ''} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${r.cpuMsPerCommandAckWindow} | ${r.cpuMsPerCommandAllWork} | ${r.peakRssMb} |`);
+    console.log(`| ${label[name]} | ${r.commands}${r.errors ? ` (${r.errors} errors)` : ''} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${r.cpuMsPerCommandAckWindow} | ${r.cpuMsPerCommandAllWork} | ${r.peakRssMb} |`);
   }
   const q = ack.ratio;
   console.log(`| bot / bare | | ${q.p50}× | ${q.p95}× | ${q.p99}× | ${q.max}× | ${q.cpuMsPerCommandAckWindow}× | ${q.cpuMsPerCommandAllWork}× | ${q.peakRssMb}× |`);
+  const f = ack.ratioSameFlags;
+  console.log(`| bot / bare with the same flags | | ${f.p50}× | ${f.p95}× | ${f.p99}× | ${f.max}× | ${f.cpuMsPerCommandAckWindow}× | ${f.cpuMsPerCommandAllWork}× | ${f.peakRssMb}× |`);
 }
 
 const sizes = ONLY === 'ack' ? [] : QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];

@@ -3,13 +3,12 @@
  * exit code 1 and readable lines, never an unhandled rejection.
  */
 import { createTreasuryApp, StartupError } from './app.js';
-import { ConfigError, describeConfig, hasNoConfiguration, loadConfig } from './config.js';
+import { type Config, ConfigError, describeConfig, hasNoConfiguration, loadConfig } from './config.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
 import type { PollLeadership } from './poller/index.js';
-import { createLeaderLease, openPostgresStore } from './store/postgres/index.js';
-import type { BotRepositories } from './store/repository.js';
 import { openBotStore } from './store/lowdb/index.js';
+import type { BotRepositories } from './store/repository.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
 const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
@@ -20,7 +19,7 @@ async function main(): Promise<void> {
     const { runLocalWorkspace } = await import('./workspace/main.js');
     return runLocalWorkspace();
   }
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -45,6 +44,8 @@ async function main(): Promise<void> {
   let leadership: (PollLeadership & { close(): Promise<void> }) | undefined;
   if (config.databaseUrl) {
     // Replicas share the database: one truth for quotes and alerts, and a lease so that one of them polls.
+    // Loaded only here: a deployment on the state file never pays for pg's modules.
+    const { createLeaderLease, openPostgresStore } = await import('./store/postgres/index.js');
     try {
       store = await openPostgresStore(config.databaseUrl, { logger, replicaName: config.replicaName });
     } catch (error) {
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
       close: () => lease.close(),
     };
   } else {
-    let fileStore;
+    let fileStore: Awaited<ReturnType<typeof openBotStore>>;
     try {
       fileStore = await openBotStore(config.dataFile, logger);
     } catch (error) {

@@ -7,6 +7,7 @@ import type { AlertStatusView } from '../domain/alerts.js';
 import type { AlertFacts, FailureFacts } from '../domain/alerts.js';
 import { clipText, context, fields, header, LIMITS, linesToSections, section, type Block, type SlackMessage } from './common.js';
 import {
+  formatCount,
   formatCryptoAmount,
   formatDecimalAmount,
   formatNetwork,
@@ -17,6 +18,7 @@ import {
   formatUtc,
 } from './format.js';
 import { code, escapeText, shorten } from './mrkdwn.js';
+import { compareText } from '../domain/compare.js';
 
 /** A summary lists at most this many failures, then "…and N more". */
 export const SUMMARY_LIST_CAP = 20;
@@ -189,7 +191,7 @@ export function buildFailureSummary(kind: Kind, failures: readonly FailureFacts[
 
 function newestFirstOf(failures: readonly FailureFacts[]): FailureFacts[] {
   // Ties broken by id, so the order (and so each thread part) is the same however the outbox was ordered.
-  return [...failures].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...failures].sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(a.id, b.id));
 }
 
 /** A thread part lists at most this many failures… */
@@ -312,7 +314,7 @@ function when(date: Date | null, now: Date): string {
   return date ? `${formatUtc(date)} (${formatRelative(date, now)})` : 'never';
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = formatCount;
 
 /** A backlog read over several polls: "catching up: 3,200 of about 40,000 rows read". */
 function catchingUpText(c: AlertStatusView['sources'][number]['catchingUp']): string {

@@ -4,12 +4,13 @@ import type { Asset } from '../payments/index.js';
 import { context, fields, header, linesToSections, section, type SlackMessage } from './common.js';
 import { formatCryptoAmount, formatNetwork, formatUsd, formatUtc } from './format.js';
 import { code, escapeText } from './mrkdwn.js';
+import { compareText } from '../domain/compare.js';
 
 /** At most this many assets are listed in one message; the rest is summarised (Slack's size limits). */
 export const MAX_LISTED_ASSETS = 60;
 
 function byUsdDescending(a: Asset, b: Asset): number {
-  return compareDecimals(b.balanceInUsd, a.balanceInUsd) || a.crypto.symbol.localeCompare(b.crypto.symbol);
+  return compareDecimals(b.balanceInUsd, a.balanceInUsd) || compareText(a.crypto.symbol, b.crypto.symbol);
 }
 
 /** `/treasury balances`: every asset with balance and USD value, largest first, and the total. */

@@ -94,6 +94,12 @@ function stripLeadingZeros(digits: string): string {
   return stripped === '' ? '0' : stripped;
 }
 
+/** A whole count with thousands separators: 40000 → "40,000" (no Intl: see domain/compare.ts). */
+export function formatCount(n: number): string {
+  const digits = String(Math.trunc(Math.abs(n)));
+  return `${n < 0 ? '-' : ''}${groupThousands(digits)}`;
+}
+
 /** "1234567" → "1,234,567" (digits only, no sign). */
 function groupThousands(digits: string): string {
   const head = digits.length % 3 || 3;

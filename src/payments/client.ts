@@ -1,11 +1,11 @@
 import { silentLogger, type Logger } from '../logger.js';
 import { createPaymentsRequest, type PaymentsHttpOptions, type PaymentsRequest } from './http.js';
 import {
-  Asset,
+  type Asset,
   AssetList,
   AssetWithWithdrawable,
   Deposit,
-  GasDistribution,
+  type GasDistribution,
   GasDistributionPage,
   Invoice,
   PayoutCreated,

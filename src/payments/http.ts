@@ -1,7 +1,7 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import got, { RequestError, type Got } from 'got';
+import got, { RequestError, type Got, type Response } from 'got';
 import type { z } from 'zod';
 import { silentLogger, type Logger } from '../logger.js';
 import {
@@ -158,7 +158,7 @@ function validateBody<T>(spec: RequestSpec<T>, status: number, body: string): T 
  */
 function hideRequestOptions(error: RequestError): RequestError {
   for (const key of ['options', 'request', 'response', 'timings'] as const) {
-    if (Object.prototype.hasOwnProperty.call(error, key)) {
+    if (Object.hasOwn(error, key)) {
       Object.defineProperty(error, key, { enumerable: false });
     }
   }
@@ -205,9 +205,9 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
     const searchParams = Object.fromEntries(
       Object.entries(spec.query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined),
     );
-    let response;
+    let response: Response<string>;
     try {
-      response = await http(spec.path, {
+      response = await http<string>(spec.path, {
         method: spec.method,
         agent: spec.method === 'GET' ? readAgents : createAgents,
         searchParams,

@@ -8,6 +8,7 @@ import type { AlertSourceState } from '../domain/alert-records.js';
 import type { SourceName } from './facts.js';
 import { firstRunSpan, isoMs, listFloor, listOf, SOURCE_LISTS } from './place.js';
 import { POLL_POLICY } from './policy.js';
+import { compareText } from '../domain/compare.js';
 
 /** The windows of a pending list, narrowest first: each covers the age bands up to its own. */
 export const FOLLOW_WINDOWS = ['hour', 'day', 'all'] as const;
@@ -116,7 +117,7 @@ export function dueWithdrawals(
     const dueAt = (checked === undefined ? Number.NEGATIVE_INFINITY : isoMs(checked)) + bands[bandOf(bands, nowMs - isoMs(createdAt))]!.everyMs;
     if (dueAt <= nowMs) due.push({ id, dueAt });
   }
-  due.sort((a, b) => a.dueAt - b.dueAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  due.sort((a, b) => a.dueAt - b.dueAt || compareText(a.id, b.id));
   return due.slice(0, limit).map((row) => row.id);
 }
 

@@ -1,8 +1,9 @@
 /** Numbers for people (blocks/format.ts): token amounts, API decimals and dollars, exact. */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { formatDecimal, formatTokenAmount, formatUsd } from '../../src/blocks/format.js';
+import { formatCount, formatDecimal, formatTokenAmount, formatUsd } from '../../src/blocks/format.js';
 import { centsToUsd, fromBaseUnits } from '../../src/domain/money.js';
+import { compareText } from '../../src/domain/compare.js';
 import { baseUnits, decimals, MAX_UINT256_DIGITS } from '../money-helpers.js';
 
 describe('formatTokenAmount', () => {
@@ -120,5 +121,32 @@ describe('round-trip properties', () => {
         expect(formatUsd(decimal)).toBe(formatUsd(expectedCents));
       }),
     );
+  });
+});
+
+describe('formatCount (counts in status lines, without Intl)', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [40000, '40,000'],
+    [1234567, '1,234,567'],
+    [-1200, '-1,200'],
+  ])('%d → %s', (n, text) => {
+    expect(formatCount(n)).toBe(text);
+  });
+
+  it('agrees with en-US grouping for any safe integer', () => {
+    fc.assert(fc.property(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), (n) => formatCount(n) === n.toLocaleString('en-US')));
+  });
+});
+
+describe('compareText (code-unit order for timestamps, ids and symbols)', () => {
+  it('orders ISO-8601 timestamps in time order and is a total order', () => {
+    const stamps = ['2026-11-24T10:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-11-24T09:59:59.999Z'];
+    expect([...stamps].sort(compareText)).toEqual(['2026-01-02T00:00:00.000Z', '2026-11-24T09:59:59.999Z', '2026-11-24T10:00:00.000Z']);
+    expect(compareText('USDT', 'USDT')).toBe(0);
+    expect(compareText('BTC', 'USDT')).toBe(-1);
+    expect(compareText('b', 'a')).toBe(1);
   });
 });

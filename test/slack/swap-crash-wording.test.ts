@@ -15,6 +15,7 @@ import { startSimulator, type PaymentsSimulator } from '../../src/simulator/inde
 import { runBot } from '../support/run-bot.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
+import { NODE_FLAGS } from '../support/node-flags.js';
 
 /*
  * After approval the bot writes `approving` to disk and only then sends swap/create. What an `outcome_unknown`
@@ -72,7 +73,7 @@ async function startHoldingProxy(target: string): Promise<{ url: string; heldCre
 
 /** `node dist/main.js` as a deployment runs it; resolves once it listens. */
 async function startBot(env: Record<string, string>): Promise<{ child: ChildProcess; driver: SlackDriver; stderr: () => string }> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
     cwd: mkdtempSync(join(tmpdir(), 'bot-')),
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

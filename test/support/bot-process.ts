@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from './node-flags.js';
 
 // `npm test` builds first: this is the real entry point, run as a deployment would run it.
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -26,7 +27,7 @@ export interface BotProcess {
  * it says where it listens (HTTP mode) or where /healthz is (Socket Mode, connected or still reconnecting).
  */
 export function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
     cwd: mkdtempSync(join(tmpdir(), 'bot-')),
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

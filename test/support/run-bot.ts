@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from './node-flags.js';
 
 // `npm test` builds first; these helpers run the real entry point as a user would.
 const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
@@ -20,7 +21,7 @@ export interface ProcessResult {
  */
 export function runBot(env: Record<string, string>, options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals } = {}): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
       cwd: mkdtempSync(join(tmpdir(), 'bot-')),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

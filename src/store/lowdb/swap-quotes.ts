@@ -9,6 +9,7 @@ import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
 import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import type { Store } from './state-file.js';
+import { compareText } from '../../domain/compare.js';
 
 /** The part of the state this repository owns. */
 interface WithSwapQuotes {
@@ -41,7 +42,7 @@ export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): Sw
 
     async listRecentQuotes(limit) {
       return all()
-        .sort((a, b) => b.estimatedAt.localeCompare(a.estimatedAt))
+        .sort((a, b) => compareText(b.estimatedAt, a.estimatedAt))
         .slice(0, limit)
         .map(cloneJson);
     },
