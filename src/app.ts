@@ -1,19 +1,26 @@
-import { createServer, type IncomingMessage, type ServerResponse, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, LogLevel, SocketModeReceiver, type Logger as BoltLogger } from '@slack/bolt';
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
+import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
 import { guardSlackRequests } from './http-guard.js';
-import { errorFields, type Logger } from './logger.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
+import { errorFields, type Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
-import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
-import { createAlertPoller, createAlertPoster, prepareAlertChannel, type AlertPoller } from './poller/index.js';
-import { createSlackGateway, slackClientOptions, type SlackGateway } from './slack/gateway.js';
-import { describeSlackStartupFailure } from './slack/errors.js';
-import { SocketModeRefusedError, socketModeClientOptions, superviseSocketMode, type ReconnectPolicy, type SocketModeStatus, type SocketModeSupervisor } from './slack/socket-mode.js';
-import type { BotRepositories } from './store/repository.js';
 import type { PollLeadership } from './poller/index.js';
+import { type AlertPoller, createAlertPoller, createAlertPoster, prepareAlertChannel } from './poller/index.js';
+import { describeSlackStartupFailure } from './slack/errors.js';
+import { createSlackGateway, type SlackGateway, slackClientOptions } from './slack/gateway.js';
+import {
+  type ReconnectPolicy,
+  SocketModeRefusedError,
+  type SocketModeStatus,
+  type SocketModeSupervisor,
+  socketModeClientOptions,
+  superviseSocketMode,
+} from './slack/socket-mode.js';
+import type { BotRepositories } from './store/repository.js';
 
 /**
  * Replicas: a quote `approving` this long was left by a replica that died. Between the claim and the create
@@ -87,7 +94,10 @@ export interface TreasuryApp {
  * LOG_LEVEL=debug those lines are dropped before anything is formatted.
  */
 function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
-  const join = (parts: unknown[]) => parts.map((part) => (typeof part === 'string' ? part : part instanceof Error ? part.message : String(part))).join(' ');
+  const join = (parts: unknown[]) =>
+    parts
+      .map((part) => (typeof part === 'string' ? part : part instanceof Error ? part.message : String(part)))
+      .join(' ');
   let level = debugOn ? LogLevel.DEBUG : LogLevel.INFO;
   return {
     debug: debugOn ? (...parts) => logger.debug(`slack: ${join(parts)}`) : () => undefined,
@@ -129,7 +139,9 @@ function healthRoute(store: BotRepositories, logger: Logger, socket?: () => Sock
     method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
       void (async () => {
-        const health = store.health ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) })) : { ok: true, detail: 'state file' };
+        const health = store.health
+          ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) }))
+          : { ok: true, detail: 'state file' };
         // The endpoint is public: the database's own words (host, user) go to the log only.
         if (!health.ok) logger.warn('health check: the store cannot be used', { detail: health.detail });
         const link = socket?.();
@@ -177,7 +189,10 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         appToken: config.slackAppToken!,
         autoReconnectEnabled: false,
         customRoutes: [healthRoute(options.store, logger, () => supervisor!.status())],
-        installerOptions: { port: config.port, clientOptions: socketModeClientOptions({ slackApiUrl: config.slackApiUrl }) },
+        installerOptions: {
+          port: config.port,
+          clientOptions: socketModeClientOptions({ slackApiUrl: config.slackApiUrl }),
+        },
         logger: socketModeLogger(boltLogger),
       })
     : undefined;
@@ -195,7 +210,12 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
           logger.error('a Slack request failed before it was acknowledged', { error: errorFields(error) });
           if (!response.headersSent) {
             response.writeHead(200, { 'content-type': 'application/json' });
-            response.end(JSON.stringify({ response_type: 'ephemeral', text: 'Something went wrong inside the bot. It has been logged; please try again.' }));
+            response.end(
+              JSON.stringify({
+                response_type: 'ephemeral',
+                text: 'Something went wrong inside the bot. It has been logged; please try again.',
+              }),
+            );
           }
           return false;
         },
@@ -269,7 +289,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     : undefined;
 
   const background = createBackgroundWork(logger);
-  registerListeners(app, { payments: options.payments, now, logger, treasuryUsers: config.treasuryUsers, swaps, alerts, slack, background });
+  registerListeners(app, {
+    payments: options.payments,
+    now,
+    logger,
+    treasuryUsers: config.treasuryUsers,
+    swaps,
+    alerts,
+    slack,
+    background,
+  });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
@@ -316,7 +345,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
           port = (healthServer.address() as AddressInfo).port;
         } else {
           // Our own server in front of Bolt's request handler, so a malformed body can never reach it.
-          server = await listen(createServer(guardSlackRequests(httpReceiver!.requestListener, logger)), config.port, options.host ?? config.host);
+          server = await listen(
+            createServer(guardSlackRequests(httpReceiver!.requestListener, logger)),
+            config.port,
+            options.host ?? config.host,
+          );
           port = (server.address() as AddressInfo).port;
         }
         // After start, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
@@ -324,7 +357,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         await swaps.recover(replicated ? { stuckForMs: APPROVING_STUCK_MS } : {});
         if (replicated) {
           recoverTimer = setInterval(() => {
-            swaps.recover({ stuckForMs: APPROVING_STUCK_MS }).catch((error: unknown) => logger.warn('could not look for swaps left by another replica; trying again later', { error: errorFields(error) }));
+            swaps.recover({ stuckForMs: APPROVING_STUCK_MS }).catch((error: unknown) =>
+              logger.warn('could not look for swaps left by another replica; trying again later', {
+                error: errorFields(error),
+              }),
+            );
           }, RECOVER_EVERY_MS);
           recoverTimer.unref();
         }
@@ -335,8 +372,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       } catch (error) {
         if (error instanceof StartupError) throw error;
         const code = (error as { code?: string }).code;
-        if (code === 'EADDRINUSE') throw new StartupError(`Port ${config.port} is already in use: set PORT to a free one.`);
-        throw new StartupError(`Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`);
+        if (code === 'EADDRINUSE')
+          throw new StartupError(`Port ${config.port} is already in use: set PORT to a free one.`);
+        throw new StartupError(
+          `Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     },
     async stop() {

@@ -1,5 +1,5 @@
-import { hostname } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
@@ -63,7 +63,12 @@ const optionalText = z
 const slackUserIdList = z
   .string()
   .optional()
-  .transform((value) => (value ?? '').split(',').map((id) => id.trim()).filter(Boolean))
+  .transform((value) =>
+    (value ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  )
   .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]{2,}$/.test(id)), {
     message: 'expected comma-separated Slack user ids such as U012ABCDEF (not names or @mentions)',
   });
@@ -81,83 +86,82 @@ const httpUrl = (what: string) =>
       }
     }, `expected an http(s) URL: ${what}`);
 
-const EnvSchema = z
-  .object({
-    PAYMENTS_API_URL: httpUrl('the payment API base URL, e.g. https://api.example.com'),
-    PAYMENTS_API_KEY: z
-      .string({ error: 'required: the merchant API key (sent as the apiKey header)' })
-      .trim()
-      .min(1, 'required: the merchant API key (sent as the apiKey header)'),
-    SLACK_BOT_TOKEN: z
-      .string({ error: 'required: the bot token, starting with xoxb-' })
-      .trim()
-      .regex(/^xoxb-/, 'expected a bot token starting with xoxb-'),
-    SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
-      message: 'expected an app-level token starting with xapp- (or leave it unset for HTTP mode)',
-    }),
-    SLACK_SIGNING_SECRET: optionalText,
-    SLACK_API_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), {
-      message: 'expected an http(s) URL such as https://slack.com/api/',
-    }),
-    PORT: optionalText.transform((v, ctx) => {
-      if (v === undefined) return 3000;
-      const port = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
-      if (!(port >= 0 && port <= 65535)) {
-        ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535 (0 picks a free one)' });
-        return z.NEVER;
-      }
-      return port;
-    }),
-    HOST: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9.:-]+$/.test(v), {
-      message: 'expected an interface address such as 127.0.0.1, 0.0.0.0 or ::',
-    }),
-    ALERT_CHANNEL: optionalText.refine((v) => v === undefined || /^[#A-Za-z0-9_-]+$/.test(v), {
-      message: 'expected a channel id such as C012ABCDEF',
-    }),
-    POLL_SCHEDULE: optionalText.transform((v, ctx) => {
-      const schedule = v ?? '* * * * *';
-      if (!isValidCronExpression(schedule)) {
-        ctx.addIssue({
-          code: 'custom',
-          message: 'expected a cron expression with 5 or 6 fields (seconds first), e.g. "*/30 * * * * *"',
-        });
-        return z.NEVER;
-      }
-      return schedule;
-    }),
-    ALERT_LOOKBACK: optionalText.transform((v, ctx) => {
-      const ms = parseDuration(v ?? '24h');
-      if (ms === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 7d' });
-        return z.NEVER;
-      }
-      return ms;
-    }),
-    SWAP_APPROVERS: slackUserIdList,
-    ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
-      if (v === undefined) return false;
-      if (/^(true|1|yes)$/i.test(v)) return true;
-      if (/^(false|0|no)$/i.test(v)) return false;
-      ctx.addIssue({ code: 'custom', message: 'expected true or false' });
+const EnvSchema = z.object({
+  PAYMENTS_API_URL: httpUrl('the payment API base URL, e.g. https://api.example.com'),
+  PAYMENTS_API_KEY: z
+    .string({ error: 'required: the merchant API key (sent as the apiKey header)' })
+    .trim()
+    .min(1, 'required: the merchant API key (sent as the apiKey header)'),
+  SLACK_BOT_TOKEN: z
+    .string({ error: 'required: the bot token, starting with xoxb-' })
+    .trim()
+    .regex(/^xoxb-/, 'expected a bot token starting with xoxb-'),
+  SLACK_APP_TOKEN: optionalText.refine((v) => v === undefined || v.startsWith('xapp-'), {
+    message: 'expected an app-level token starting with xapp- (or leave it unset for HTTP mode)',
+  }),
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_API_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), {
+    message: 'expected an http(s) URL such as https://slack.com/api/',
+  }),
+  PORT: optionalText.transform((v, ctx) => {
+    if (v === undefined) return 3000;
+    const port = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
+    if (!(port >= 0 && port <= 65535)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535 (0 picks a free one)' });
       return z.NEVER;
-    }),
-    TREASURY_USERS: slackUserIdList,
-    DATA_FILE: optionalText.transform((v) => v ?? './data/state.json'),
-    DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v), {
-      message: 'expected a PostgreSQL URL such as postgres://user:password@host:5432/treasury',
-    }),
-    REPLICA_NAME: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]{1,60}$/.test(v), {
-      message: 'expected a short name of letters, digits, dots, dashes or underscores (e.g. the pod name)',
-    }),
-    LOG_LEVEL: optionalText.transform((v, ctx) => {
-      const level = (v ?? 'info').toLowerCase();
-      if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-        ctx.addIssue({ code: 'custom', message: `expected one of ${LOG_LEVELS.join(', ')}` });
-        return z.NEVER;
-      }
-      return level as LogLevelName;
-    }),
-  });
+    }
+    return port;
+  }),
+  HOST: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9.:-]+$/.test(v), {
+    message: 'expected an interface address such as 127.0.0.1, 0.0.0.0 or ::',
+  }),
+  ALERT_CHANNEL: optionalText.refine((v) => v === undefined || /^[#A-Za-z0-9_-]+$/.test(v), {
+    message: 'expected a channel id such as C012ABCDEF',
+  }),
+  POLL_SCHEDULE: optionalText.transform((v, ctx) => {
+    const schedule = v ?? '* * * * *';
+    if (!isValidCronExpression(schedule)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected a cron expression with 5 or 6 fields (seconds first), e.g. "*/30 * * * * *"',
+      });
+      return z.NEVER;
+    }
+    return schedule;
+  }),
+  ALERT_LOOKBACK: optionalText.transform((v, ctx) => {
+    const ms = parseDuration(v ?? '24h');
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 7d' });
+      return z.NEVER;
+    }
+    return ms;
+  }),
+  SWAP_APPROVERS: slackUserIdList,
+  ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
+    if (v === undefined) return false;
+    if (/^(true|1|yes)$/i.test(v)) return true;
+    if (/^(false|0|no)$/i.test(v)) return false;
+    ctx.addIssue({ code: 'custom', message: 'expected true or false' });
+    return z.NEVER;
+  }),
+  TREASURY_USERS: slackUserIdList,
+  DATA_FILE: optionalText.transform((v) => v ?? './data/state.json'),
+  DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v), {
+    message: 'expected a PostgreSQL URL such as postgres://user:password@host:5432/treasury',
+  }),
+  REPLICA_NAME: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]{1,60}$/.test(v), {
+    message: 'expected a short name of letters, digits, dots, dashes or underscores (e.g. the pod name)',
+  }),
+  LOG_LEVEL: optionalText.transform((v, ctx) => {
+    const level = (v ?? 'info').toLowerCase();
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) {
+      ctx.addIssue({ code: 'custom', message: `expected one of ${LOG_LEVELS.join(', ')}` });
+      return z.NEVER;
+    }
+    return level as LogLevelName;
+  }),
+});
 
 /**
  * Reads a `.env` file into a plain object when it exists. Values already in the real environment win,
@@ -173,9 +177,21 @@ export function readDotEnv(path = '.env'): Record<string, string> {
  * honours too). Present at all, even empty, they mean "this is a deployment".
  */
 export const DEPLOYMENT_VARIABLES = [
-  'PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL',
-  'DATABASE_URL', 'REPLICA_NAME', 'DATA_FILE', 'ALERT_CHANNEL', 'POLL_SCHEDULE', 'ALERT_LOOKBACK', 'SWAP_APPROVERS',
-  'ALLOW_SELF_APPROVAL', 'TREASURY_USERS',
+  'PAYMENTS_API_URL',
+  'PAYMENTS_API_KEY',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_API_URL',
+  'DATABASE_URL',
+  'REPLICA_NAME',
+  'DATA_FILE',
+  'ALERT_CHANNEL',
+  'POLL_SCHEDULE',
+  'ALERT_LOOKBACK',
+  'SWAP_APPROVERS',
+  'ALLOW_SELF_APPROVAL',
+  'TREASURY_USERS',
 ] as const;
 
 /**
@@ -197,7 +213,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`);
   // Checked outside the schema so it is reported together with the other problems, not after them.
   if (!env.SLACK_APP_TOKEN?.trim() && !env.SLACK_SIGNING_SECRET?.trim()) {
-    problems.push("SLACK_SIGNING_SECRET: required in HTTP mode (when SLACK_APP_TOKEN is not set): the app's signing secret");
+    problems.push(
+      "SLACK_SIGNING_SECRET: required in HTTP mode (when SLACK_APP_TOKEN is not set): the app's signing secret",
+    );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
@@ -239,7 +257,10 @@ export function redactUrl(url: string): string {
       parsed.password = '';
     }
     for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, 'redacted');
-    return parsed.toString().replace('redacted@', '[redacted]@').replace(/=redacted/g, '=[redacted]');
+    return parsed
+      .toString()
+      .replace('redacted@', '[redacted]@')
+      .replace(/=redacted/g, '=[redacted]');
   } catch {
     return '[unparsable URL]';
   }
@@ -266,7 +287,9 @@ export function describeConfig(config: Config): Record<string, string> {
     SLACK_APP_TOKEN: redact(config.slackAppToken),
     SLACK_SIGNING_SECRET: redact(config.slackSigningSecret),
     SLACK_API_URL: config.slackApiUrl ? redactUrl(config.slackApiUrl) : '(default: https://slack.com/api/)',
-    MODE: config.slackAppToken ? `socket (/healthz on port ${config.port})` : `http (${config.host} port ${config.port})`,
+    MODE: config.slackAppToken
+      ? `socket (/healthz on port ${config.port})`
+      : `http (${config.host} port ${config.port})`,
     ALERT_CHANNEL: config.alertChannel ?? '(unset: poller off)',
     POLL_SCHEDULE: config.pollSchedule,
     ALERT_LOOKBACK: `${config.alertLookbackMs / 3_600_000}h`,

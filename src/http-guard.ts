@@ -17,7 +17,10 @@ export function guardSlackRequests(next: RequestListener, logger: Logger): Reque
       .then((raw) => {
         if (raw === undefined) return refuse(res, 413, 'request body too large');
         if (req.method === 'POST' && !isObjectBody(req.headers['content-type'], raw)) {
-          logger.warn('refused a request that is not a Slack request Bolt can route', { path: req.url?.split('?')[0], bytes: raw.length });
+          logger.warn('refused a request that is not a Slack request Bolt can route', {
+            path: req.url?.split('?')[0],
+            bytes: raw.length,
+          });
           return refuse(res, 400, 'malformed request body');
         }
         (req as IncomingMessage & { rawBody?: Buffer }).rawBody = raw;
@@ -44,13 +47,23 @@ export function isObjectBody(contentType: string | undefined, raw: Buffer): bool
     // Bolt parses every other content type as JSON.
     body = parseJson(text);
   }
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && isRoutable(body as Record<string, unknown>);
+  return (
+    typeof body === 'object' && body !== null && !Array.isArray(body) && isRoutable(body as Record<string, unknown>)
+  );
 }
 
 // Slack's requests are all of these kinds. Bolt leaves any other body unanswered for 3 s and then says 404,
 // so it is refused here at once instead.
 const ROUTABLE_KEYS = ['event', 'command', 'name', 'actions', 'ssl_check'];
-const ROUTABLE_TYPES = ['url_verification', 'block_suggestion', 'dialog_submission', 'shortcut', 'message_action', 'view_submission', 'view_closed'];
+const ROUTABLE_TYPES = [
+  'url_verification',
+  'block_suggestion',
+  'dialog_submission',
+  'shortcut',
+  'message_action',
+  'view_submission',
+  'view_closed',
+];
 function isRoutable(body: Record<string, unknown>): boolean {
   return ROUTABLE_KEYS.some((key) => body[key] !== undefined) || ROUTABLE_TYPES.includes(body.type as string);
 }
@@ -91,7 +104,9 @@ function plainFormVerdict(text: string): boolean | undefined {
   if (payloads > 1) return false;
   if (payloads === 1) {
     const body = parseJson(decodeFormValue(payloadValue));
-    return typeof body === 'object' && body !== null && !Array.isArray(body) && isRoutable(body as Record<string, unknown>);
+    return (
+      typeof body === 'object' && body !== null && !Array.isArray(body) && isRoutable(body as Record<string, unknown>)
+    );
   }
   return routableKey || (types === 1 && ROUTABLE_TYPES.includes(decodeFormValue(typeValue)));
 }

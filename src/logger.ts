@@ -14,7 +14,10 @@ const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, erro
  * A line-per-event logger on stderr. Callers pass hand-picked fields only (never whole errors or request
  * options), so secrets such as the API key have no path into the log.
  */
-export function createLogger(level: LogLevelName = 'info', write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
+export function createLogger(
+  level: LogLevelName = 'info',
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
   const emit = (at: LogLevelName, message: string, fields?: Record<string, unknown>) => {
     if (RANK[at] < RANK[level]) return;
     const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';

@@ -49,10 +49,16 @@ async function main(): Promise<void> {
     try {
       store = await openPostgresStore(config.databaseUrl, { logger, replicaName: config.replicaName });
     } catch (error) {
-      process.stderr.write(`Cannot start: could not open the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `Cannot start: could not open the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exit(1);
     }
-    const lease = createLeaderLease(config.databaseUrl, { key: POLLER_LEASE_KEY, logger, replicaName: config.replicaName });
+    const lease = createLeaderLease(config.databaseUrl, {
+      key: POLLER_LEASE_KEY,
+      logger,
+      replicaName: config.replicaName,
+    });
     leadership = {
       replica: config.replicaName,
       tryLead: () => lease.tryAcquire(),
@@ -64,14 +70,20 @@ async function main(): Promise<void> {
     try {
       fileStore = await openBotStore(config.dataFile, logger);
     } catch (error) {
-      process.stderr.write(`Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       process.exit(1);
     }
     if (fileStore.rejectedRecordsFile) {
-      process.stderr.write(`WARNING: ${config.dataFile} had damaged records. They were set aside in ${fileStore.rejectedRecordsFile}; every other record was kept (see the log).\n`);
+      process.stderr.write(
+        `WARNING: ${config.dataFile} had damaged records. They were set aside in ${fileStore.rejectedRecordsFile}; every other record was kept (see the log).\n`,
+      );
     }
     if (fileStore.recoveredCorruptFile) {
-      process.stderr.write(`WARNING: ${config.dataFile} was corrupt. It was kept as ${fileStore.recoveredCorruptFile}; the bot starts from empty state.\n`);
+      process.stderr.write(
+        `WARNING: ${config.dataFile} was corrupt. It was kept as ${fileStore.recoveredCorruptFile}; the bot starts from empty state.\n`,
+      );
     }
     store = fileStore;
   }
@@ -120,10 +132,13 @@ async function main(): Promise<void> {
 
   if (!config.slackAppToken) logger.info(`listening for Slack on port ${port} (POST /slack/events, GET /healthz)`);
   else if (socket === 'connected') logger.info(`connected to Slack in Socket Mode; /healthz on port ${port}`);
-  else logger.warn(`not connected to Slack in Socket Mode yet; reconnecting in the background; /healthz on port ${port}`);
+  else
+    logger.warn(`not connected to Slack in Socket Mode yet; reconnecting in the background; /healthz on port ${port}`);
   if (treasury.alerts) {
     const next = (await treasury.alerts.status()).nextRun;
-    logger.info(`alert poller on: posting to ${treasury.alerts.channel} on schedule "${config.pollSchedule}"; next poll ${next ? next.toISOString() : 'not scheduled'}`);
+    logger.info(
+      `alert poller on: posting to ${treasury.alerts.channel} on schedule "${config.pollSchedule}"; next poll ${next ? next.toISOString() : 'not scheduled'}`,
+    );
   } else {
     logger.info('alert poller off: ALERT_CHANNEL is not set, so no failure alerts will be posted');
   }

@@ -2,7 +2,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, describeConfig, hasNoConfiguration, loadConfig, parseDuration, readDotEnv, redactDatabaseUrl } from '../src/config.js';
+import {
+  ConfigError,
+  describeConfig,
+  hasNoConfiguration,
+  loadConfig,
+  parseDuration,
+  readDotEnv,
+  redactDatabaseUrl,
+} from '../src/config.js';
 
 const validHttpEnv = {
   PAYMENTS_API_URL: 'https://payments.example.com/',
@@ -162,8 +170,22 @@ describe('parseDuration', () => {
 
 describe('.env.example and README', () => {
   const variables = [
-    'PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_APP_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_API_URL', 'PORT', 'HOST',
-    'ALERT_CHANNEL', 'POLL_SCHEDULE', 'ALERT_LOOKBACK', 'SWAP_APPROVERS', 'ALLOW_SELF_APPROVAL', 'TREASURY_USERS', 'DATA_FILE', 'LOG_LEVEL',
+    'PAYMENTS_API_URL',
+    'PAYMENTS_API_KEY',
+    'SLACK_BOT_TOKEN',
+    'SLACK_APP_TOKEN',
+    'SLACK_SIGNING_SECRET',
+    'SLACK_API_URL',
+    'PORT',
+    'HOST',
+    'ALERT_CHANNEL',
+    'POLL_SCHEDULE',
+    'ALERT_LOOKBACK',
+    'SWAP_APPROVERS',
+    'ALLOW_SELF_APPROVAL',
+    'TREASURY_USERS',
+    'DATA_FILE',
+    'LOG_LEVEL',
   ];
   const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -174,15 +196,29 @@ describe('.env.example and README', () => {
   });
 
   it('.env.example parses once the secrets are filled in, with the documented defaults', () => {
-    const config = loadConfig({ ...example, PAYMENTS_API_KEY: 'key', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'secret' });
-    expect(config).toMatchObject({ port: 3000, pollSchedule: '* * * * *', alertLookbackMs: 86_400_000, allowSelfApproval: false, slackAppToken: undefined });
+    const config = loadConfig({
+      ...example,
+      PAYMENTS_API_KEY: 'key',
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 'secret',
+    });
+    expect(config).toMatchObject({
+      port: 3000,
+      pollSchedule: '* * * * *',
+      alertLookbackMs: 86_400_000,
+      allowSelfApproval: false,
+      slackAppToken: undefined,
+    });
   });
 });
 
 describe('secrets in URLs', () => {
   const base = { PAYMENTS_API_KEY: 'k', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
   it('a user name and password in PAYMENTS_API_URL never reach the printed configuration', () => {
-    const config = loadConfig({ ...base, PAYMENTS_API_URL: 'https://treasury:s3cr3t-pw@pay.example.com/api?token=abc' });
+    const config = loadConfig({
+      ...base,
+      PAYMENTS_API_URL: 'https://treasury:s3cr3t-pw@pay.example.com/api?token=abc',
+    });
     const printed = JSON.stringify(describeConfig(config));
     expect(printed).not.toContain('s3cr3t-pw');
     expect(printed).not.toContain('treasury:');
@@ -191,8 +227,12 @@ describe('secrets in URLs', () => {
   });
   it('HOST chooses the interface; every interface by default', () => {
     expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
-    expect(() => loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: 'not a host!' })).toThrow(/HOST/);
+    expect(loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: '127.0.0.1' }).host).toBe(
+      '127.0.0.1',
+    );
+    expect(() => loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HOST: 'not a host!' })).toThrow(
+      /HOST/,
+    );
   });
 });
 
@@ -200,7 +240,9 @@ describe('hasNoConfiguration: when npm start opens the local workspace', () => {
   const noDotEnv = '/nonexistent/.env';
   it('an empty environment (PORT, HOST, LOG_LEVEL aside) is no configuration', () => {
     expect(hasNoConfiguration({}, noDotEnv)).toBe(true);
-    expect(hasNoConfiguration({ PORT: '4000', HOST: '127.0.0.1', LOG_LEVEL: 'debug', PATH: '/usr/bin' }, noDotEnv)).toBe(true);
+    expect(
+      hasNoConfiguration({ PORT: '4000', HOST: '127.0.0.1', LOG_LEVEL: 'debug', PATH: '/usr/bin' }, noDotEnv),
+    ).toBe(true);
   });
   it.each([
     ['a blank secret', { SLACK_BOT_TOKEN: '  ' }],
@@ -222,7 +264,10 @@ describe('hasNoConfiguration: when npm start opens the local workspace', () => {
 describe('redactDatabaseUrl', () => {
   it.each([
     ['postgres://bot:s3cret@db.internal:5432/treasury', 'postgres://[redacted]@db.internal:5432/treasury'],
-    ['postgres://bot:pa/ss@word@db:5432/treasury?sslmode=require&password=x', 'postgres://[redacted]@db:5432/treasury?sslmode=[redacted]&password=[redacted]'],
+    [
+      'postgres://bot:pa/ss@word@db:5432/treasury?sslmode=require&password=x',
+      'postgres://[redacted]@db:5432/treasury?sslmode=[redacted]&password=[redacted]',
+    ],
     ['postgresql://db.internal/treasury', 'postgresql://db.internal/treasury'],
   ])('%s → %s', (url, printed) => {
     expect(redactDatabaseUrl(url)).toBe(printed);

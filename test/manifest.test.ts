@@ -6,8 +6,11 @@ import { TREASURY_COMMAND } from '../src/listeners/index.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const schema = JSON.parse(readFileSync(new URL('./fixtures/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'));
-const readManifest = (name: string) => JSON.parse(readFileSync(new URL(`../manifests/${name}`, import.meta.url), 'utf8'));
+const schema = JSON.parse(
+  readFileSync(new URL('./fixtures/slack/manifest.schema.1.0.0.json', import.meta.url), 'utf8'),
+);
+const readManifest = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../manifests/${name}`, import.meta.url), 'utf8'));
 
 function validator() {
   const ajv = new Ajv({ strict: false, allErrors: true });
@@ -18,7 +21,7 @@ function validator() {
 describe.each(['manifest.json', 'manifest.http.json'])('%s', (file) => {
   const manifest = readManifest(file);
 
-  it('is valid against Slack\'s manifest schema', () => {
+  it("is valid against Slack's manifest schema", () => {
     const validate = validator();
     const valid = validate(manifest);
     expect(validate.errors ?? []).toEqual([]);
@@ -30,7 +33,14 @@ describe.each(['manifest.json', 'manifest.http.json'])('%s', (file) => {
     expect(command.command).toBe(TREASURY_COMMAND);
     expect(command.usage_hint).toMatch(/help/);
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
-    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(['channels:history', 'channels:join', 'chat:write', 'chat:write.public', 'commands', 'groups:history']);
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual([
+      'channels:history',
+      'channels:join',
+      'chat:write',
+      'chat:write.public',
+      'commands',
+      'groups:history',
+    ]);
   });
 });
 

@@ -1,10 +1,11 @@
 /** Amounts people type (commands/amounts.ts): what is accepted, what is refused and the reason shown. */
-import { describe, it, expect } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { formatTokenAmount, formatUsd } from '../src/blocks/format.js';
 import { MAX_USD_CENTS, parseTokenAmount, parseUsdAmount } from '../src/commands/amounts.js';
 import { AmountError } from '../src/domain/errors.js';
-import { MAX_UINT256, centsToUsd } from '../src/domain/money.js';
+import { centsToUsd, MAX_UINT256 } from '../src/domain/money.js';
 import { baseUnits, cents, decimals, expectAmountError, MAX_UINT256_DIGITS } from './money-helpers.js';
 
 describe('parseTokenAmount accepts what people type', () => {
@@ -27,7 +28,11 @@ describe('parseTokenAmount accepts what people type', () => {
     ['1', 36, 10n ** 36n],
     ['0.000000000000000000000000000000000001', 36, 1n],
     [MAX_UINT256_DIGITS, 0, MAX_UINT256],
-    ['115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457,584,007,913,129,639,935', 0, MAX_UINT256],
+    [
+      '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457,584,007,913,129,639,935',
+      0,
+      MAX_UINT256,
+    ],
     ['115792089237316195423570985008687907853269.984665640564039457584007913129639935', 36, MAX_UINT256],
   ] as const)('parseTokenAmount(%j, %d) = %s', (input, d, expected) => {
     expect(parseTokenAmount(input, d)).toBe(expected);

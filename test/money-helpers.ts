@@ -1,9 +1,9 @@
 /** Shared by the money tests (domain/money, commands/amounts, blocks/format): arbitraries and error checks. */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import { MAX_USD_CENTS } from '../src/commands/amounts.js';
 import { AmountError, type AmountErrorCode } from '../src/domain/errors.js';
 import { MAX_UINT256 } from '../src/domain/money.js';
-import { MAX_USD_CENTS } from '../src/commands/amounts.js';
 
 export const MAX_UINT256_DIGITS = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
 

@@ -1,16 +1,17 @@
 /** Exact arithmetic in domain/money.ts: base units ⇄ token units, comparisons, sums. No float anywhere. */
-import { describe, it, expect } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { formatDecimal, formatTokenAmount, formatUsd } from '../src/blocks/format.js';
 import { parseTokenAmount, parseUsdAmount } from '../src/commands/amounts.js';
 import {
-  MAX_UINT256,
   assertDecimals,
   centsToUsd,
   compareBaseUnits,
   compareDecimals,
   fromBaseUnits,
   isBaseUnitString,
+  MAX_UINT256,
   sumDecimals,
   toBaseUnits,
 } from '../src/domain/money.js';
@@ -43,9 +44,12 @@ describe('constants and validation helpers', () => {
     expect(isBaseUnitString(s)).toBe(true);
   });
 
-  it.each(['', '-1', '+1', '1.0', '1e6', ' 1', '1 ', '0x10', '١٢', 12, 12n, null])('isBaseUnitString(%s) is false', (s) => {
-    expect(isBaseUnitString(s)).toBe(false);
-  });
+  it.each(['', '-1', '+1', '1.0', '1e6', ' 1', '1 ', '0x10', '١٢', 12, 12n, null])(
+    'isBaseUnitString(%s) is false',
+    (s) => {
+      expect(isBaseUnitString(s)).toBe(false);
+    },
+  );
 
   it.each([
     ['1', '2', -1],
@@ -140,7 +144,9 @@ describe('fromBaseUnits', () => {
 describe('no floating point anywhere', () => {
   it('keeps 30 significant digits exact', () => {
     expect(fromBaseUnits('123456789012345678901234567890', 18)).toBe('123456789012.34567890123456789');
-    expect(formatTokenAmount('123456789012345678901234567890', 18, 'ETH')).toBe('123,456,789,012.34567890123456789 ETH');
+    expect(formatTokenAmount('123456789012345678901234567890', 18, 'ETH')).toBe(
+      '123,456,789,012.34567890123456789 ETH',
+    );
     expect(toBaseUnits('123456789012.34567890123456789', 18)).toBe(123456789012345678901234567890n);
     expect(parseTokenAmount('123,456,789,012.34567890123456789', 18)).toBe(123456789012345678901234567890n);
   });

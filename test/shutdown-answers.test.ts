@@ -4,11 +4,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../src/simulator/index.js';
 import { startBotProcess } from './support/bot-process.js';
-import { createSlackDriver } from './support/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn } from './support/rig/slack-stand-in.js';
 import { blocksToText } from './support/rig/blocks-text.js';
+import { createSlackDriver } from './support/rig/slack-driver.js';
+import { type SlackStandIn, startSlackStandIn } from './support/rig/slack-stand-in.js';
 
 const SIGNING_SECRET = 'shutdown-signing-secret';
 const BOT_TOKEN = 'xoxb-shutdown';
@@ -36,7 +36,11 @@ it('SIGTERM while three balances answers wait on a slow payment API: all three a
   try {
     const driver = createSlackDriver({ eventsUrl: bot.eventsUrl, signingSecret: SIGNING_SECRET, standIn: slack });
     simulator.injectFault('listAssets', { delayMs: 1_500 }, 3);
-    const acked = await Promise.all([driver.command('balances'), driver.command('balances'), driver.command('balances')]);
+    const acked = await Promise.all([
+      driver.command('balances'),
+      driver.command('balances'),
+      driver.command('balances'),
+    ]);
     for (const result of acked) expect(result.status).toBe(200);
     expect(acked.flatMap((result) => result.responses())).toEqual([]); // nothing answered yet: the API is slow
     void bot.stop('SIGTERM');

@@ -6,9 +6,9 @@ import { createTreasuryApp, StartupError } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createPaymentsClient } from '../src/payments/index.js';
-import { startSlackStandIn, type SlackStandIn } from './support/rig/slack-stand-in.js';
-import { startSimulator, type PaymentsSimulator } from '../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../src/simulator/index.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
+import { type SlackStandIn, startSlackStandIn } from './support/rig/slack-stand-in.js';
 import { runBot } from './support/run-bot.js';
 
 let simulator: PaymentsSimulator;
@@ -48,7 +48,9 @@ describe('start-up', () => {
   it('exits 1 with one readable line when Slack rejects the bot token, and never prints a secret', async () => {
     const result = await runBot({ ...validEnv(), SLACK_BOT_TOKEN: 'xoxb-wrong-secret-token' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Cannot start: Slack rejected SLACK_BOT_TOKEN (invalid_auth). Check the bot token of the installed app.');
+    expect(result.stderr).toContain(
+      'Cannot start: Slack rejected SLACK_BOT_TOKEN (invalid_auth). Check the bot token of the installed app.',
+    );
     expect(result.stderr).not.toMatch(/UnhandledPromiseRejection|\n\s+at /);
     for (const secret of ['wrong-secret-token', simulator.apiKey, 'secret-for-startup-test']) {
       expect(result.stdout + result.stderr).not.toContain(secret);
@@ -69,7 +71,14 @@ describe('start-up', () => {
     const config = loadConfig({ ...validEnv(), SLACK_BOT_TOKEN: 'xoxb-nope' });
     const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey });
     const store = await openBotStore(join(mkdtempSync(join(tmpdir(), 'bot-')), 'state.json'));
-    const treasury = createTreasuryApp({ config, payments, store, logger: silentLogger, host: '127.0.0.1', slackRetries: 0 });
+    const treasury = createTreasuryApp({
+      config,
+      payments,
+      store,
+      logger: silentLogger,
+      host: '127.0.0.1',
+      slackRetries: 0,
+    });
     try {
       await expect(treasury.start()).rejects.toThrow(StartupError);
       await expect(treasury.start()).rejects.toThrow('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
-import { mentions, startPollerRig, type PollerRig } from './poller/helpers.js';
+import { mentions, type PollerRig, startPollerRig } from './poller/helpers.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
 /*
@@ -71,9 +71,26 @@ const withdrawalFacts = (id: string) => ({
 /** Alert bookkeeping with something in every part. */
 const alerts = () => ({
   sources: {
-    withdrawals: { initializedAt: '2026-11-01T00:00:00.000Z', lastSuccessAt: '2026-11-22T00:00:00.000Z', consecutiveFailures: 0, watermark: '2026-11-21T23:00:00.000Z', tracking: { w9: '2026-11-21T22:00:00.000Z' } },
-    tasks: { initializedAt: '2026-11-01T00:00:00.000Z', lastSuccessAt: '2026-11-22T00:00:00.000Z', consecutiveFailures: 0, watermark: '2026-11-21T20:00:00.000Z', tracking: {} },
-    gas: { initializedAt: '2026-11-01T00:00:00.000Z', lastSuccessAt: '2026-11-22T00:00:00.000Z', consecutiveFailures: 0, tracking: {} },
+    withdrawals: {
+      initializedAt: '2026-11-01T00:00:00.000Z',
+      lastSuccessAt: '2026-11-22T00:00:00.000Z',
+      consecutiveFailures: 0,
+      watermark: '2026-11-21T23:00:00.000Z',
+      tracking: { w9: '2026-11-21T22:00:00.000Z' },
+    },
+    tasks: {
+      initializedAt: '2026-11-01T00:00:00.000Z',
+      lastSuccessAt: '2026-11-22T00:00:00.000Z',
+      consecutiveFailures: 0,
+      watermark: '2026-11-21T20:00:00.000Z',
+      tracking: {},
+    },
+    gas: {
+      initializedAt: '2026-11-01T00:00:00.000Z',
+      lastSuccessAt: '2026-11-22T00:00:00.000Z',
+      consecutiveFailures: 0,
+      tracking: {},
+    },
   },
   alerted: {
     'withdrawal:w1': { createdAt: '2026-11-21T10:00:00.000Z', at: '2026-11-21T10:01:00.000Z' },
@@ -98,7 +115,14 @@ describe('one damaged record in the state file', () => {
   it('a bad quote among good ones: the good quotes and all alert bookkeeping survive; the bad one is kept aside in a file and logged', async () => {
     const file = tempFile();
     const bad = quote(BAD, { amountFrom: 1000000 }); // a number where a base-unit string belongs
-    writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: { [GOOD_1]: quote(GOOD_1), [BAD]: bad, [GOOD_2]: quote(GOOD_2, { status: 'pending' }) }, alerts: alerts() }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        swapQuotes: { [GOOD_1]: quote(GOOD_1), [BAD]: bad, [GOOD_2]: quote(GOOD_2, { status: 'pending' }) },
+        alerts: alerts(),
+      }),
+    );
     const { lines, logger } = logCapture();
     const store = await openBotStore(file, logger);
 
@@ -156,7 +180,11 @@ describe('one damaged record in the state file', () => {
     expect(Object.keys(store.read().swapQuotes)).toEqual([GOOD_1]);
 
     const aside = JSON.parse(readFileSync(store.rejectedRecordsFile!, 'utf8'));
-    expect(aside.records.map((r: { where: string }) => r.where).sort()).toEqual(['alerts.alerted.withdrawal:w3', 'alerts.outbox[1]', 'alerts.sources.tasks']);
+    expect(aside.records.map((r: { where: string }) => r.where).sort()).toEqual([
+      'alerts.alerted.withdrawal:w3',
+      'alerts.outbox[1]',
+      'alerts.sources.tasks',
+    ]);
     const errors = lines.filter((line) => / ERROR /.test(line)).join('\n');
     expect(errors).toContain('"record":"alerts.sources.tasks"');
     expect(errors).toContain('watermark');
@@ -185,7 +213,9 @@ describe('one damaged record in the state file', () => {
     expect(Object.keys(r.store.read().swapQuotes)).toEqual([GOOD_1]);
     expect((await r.poll()).posted).toBe(0);
     expect(mentions(r, failed.id)).toBe(1);
-    expect(r.logs.join('\n')).toMatch(new RegExp(`ERROR a damaged record in the state file was set aside.*${BAD}.*status`));
+    expect(r.logs.join('\n')).toMatch(
+      new RegExp(`ERROR a damaged record in the state file was set aside.*${BAD}.*status`),
+    );
   });
 });
 
@@ -215,7 +245,9 @@ describe('a state file that is not state at all', () => {
     await (await openBotStore(file, undefined, frozen)).close();
     writeFileSync(file, '{"truncated":');
     await (await openBotStore(file, undefined, frozen)).close();
-    const kept = asideFiles(file, 'corrupt').map((path) => readFileSync(path, 'utf8')).sort();
+    const kept = asideFiles(file, 'corrupt')
+      .map((path) => readFileSync(path, 'utf8'))
+      .sort();
     expect(kept).toEqual(['null', '{"truncated":'].sort());
   });
 });
@@ -299,7 +331,10 @@ describe.runIf(existsSync('/proc/self/stat'))('the lock file', () => {
   it('a lock naming a live process that is not the bot which wrote it (a recycled pid) does not block start-up', async () => {
     const file = tempFile();
     // Our parent is alive, but it is not the process that wrote this lock: its start time differs.
-    writeFileSync(`${file}.lock`, JSON.stringify({ pid: process.ppid, startTicks: '1', host: hostname(), token: 'left-by-a-crashed-bot' }));
+    writeFileSync(
+      `${file}.lock`,
+      JSON.stringify({ pid: process.ppid, startTicks: '1', host: hostname(), token: 'left-by-a-crashed-bot' }),
+    );
     const store = await openBotStore(file);
     expect(JSON.parse(readFileSync(`${file}.lock`, 'utf8')).pid).toBe(process.pid);
     await store.close();

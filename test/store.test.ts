@@ -46,7 +46,10 @@ describe('the state store', () => {
     const file = tempFile();
     writeFileSync(file, '{"version":1,"swapQuotes":{"q1":'); // truncated write
     const lines: string[] = [];
-    const store = await openBotStore(file, createLogger('debug', (line) => lines.push(line)));
+    const store = await openBotStore(
+      file,
+      createLogger('debug', (line) => lines.push(line)),
+    );
     expect(store.read()).toEqual(emptyState());
     expect(store.recoveredCorruptFile).toMatch(/state\.json\.corrupt-/);
     expect(readFileSync(store.recoveredCorruptFile!, 'utf8')).toBe('{"version":1,"swapQuotes":{"q1":');
@@ -118,14 +121,25 @@ describe('the swap quote repository', () => {
     expect(first).toMatchObject({ claimed: true, quote: { status: 'approving', decidedBy: 'U2' } });
     expect(second).toMatchObject({ claimed: false, quote: { status: 'approving', decidedBy: 'U2' } });
     // The claim counts only once it is on disk.
-    expect(JSON.parse(readFileSync(file, 'utf8')).swapQuotes.q1).toMatchObject({ status: 'approving', decidedBy: 'U2', history: [entry('approved', 'U2')] });
+    expect(JSON.parse(readFileSync(file, 'utf8')).swapQuotes.q1).toMatchObject({
+      status: 'approving',
+      decidedBy: 'U2',
+      history: [entry('approved', 'U2')],
+    });
     await store.close();
   });
 
   it('refuses moves the quote lifecycle does not allow, and changes nothing', async () => {
     const store = await openBotStore(tempFile());
     await store.swapQuotes.saveQuote(sampleQuote('q1'));
-    await expect(store.swapQuotes.recordCreateResult('q1', { ok: true, swapId: 's1', swapStatus: 'new' }, at, entry('swap_created'))).rejects.toThrow(StoreError);
+    await expect(
+      store.swapQuotes.recordCreateResult(
+        'q1',
+        { ok: true, swapId: 's1', swapStatus: 'new' },
+        at,
+        entry('swap_created'),
+      ),
+    ).rejects.toThrow(StoreError);
     expect(await store.swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
     await store.close();
   });
@@ -136,7 +150,11 @@ describe('the swap quote repository', () => {
     expect(await store.swapQuotes.markOutcomeUnknown('q1', 'stopped', at, entry('outcome_unknown'))).toBe(false);
     await store.swapQuotes.claimDecision('q1', 'approving', 'U2', at, entry('approved', 'U2'));
     expect(await store.swapQuotes.markOutcomeUnknown('q1', 'stopped', at, entry('outcome_unknown'))).toBe(true);
-    expect(await store.swapQuotes.getQuote('q1')).toMatchObject({ status: 'outcome_unknown', unknownCause: 'interrupted', failure: 'stopped' });
+    expect(await store.swapQuotes.getQuote('q1')).toMatchObject({
+      status: 'outcome_unknown',
+      unknownCause: 'interrupted',
+      failure: 'stopped',
+    });
     await store.close();
   });
 
@@ -153,14 +171,21 @@ describe('the swap quote repository', () => {
     const store = await openBotStore(tempFile());
     expect(await store.swapQuotes.getQuote('constructor')).toBeUndefined();
     expect(await store.swapQuotes.getQuote('__proto__')).toBeUndefined();
-    await expect(store.swapQuotes.claimDecision('toString', 'rejected', 'U2', at, entry('rejected'))).rejects.toThrow(StoreError);
+    await expect(store.swapQuotes.claimDecision('toString', 'rejected', 'U2', at, entry('rejected'))).rejects.toThrow(
+      StoreError,
+    );
     await store.close();
   });
 
   it('reads quotes from a file written before the repository existed, newest first', async () => {
     const file = tempFile();
     const older = sampleQuote('q1');
-    const newer = { ...sampleQuote('q2'), estimatedAt: '2026-11-22T01:00:00.000Z', status: 'created' as const, swapId: 's2' };
+    const newer = {
+      ...sampleQuote('q2'),
+      estimatedAt: '2026-11-22T01:00:00.000Z',
+      status: 'created' as const,
+      swapId: 's2',
+    };
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: { q1: older, q2: newer } }));
     const store = await openBotStore(file);
     expect((await store.swapQuotes.listRecentQuotes(15)).map((q) => q.id)).toEqual(['q2', 'q1']);

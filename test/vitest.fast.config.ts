@@ -17,7 +17,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TEST_DIR = join(ROOT, 'test');
 const SLOW_MODULES = new Set(['node:child_process', 'child_process', 'playwright-core', 'pg']);
 const WHOLE_BOT = join(ROOT, 'src', 'app.ts');
-const IMPORTED = /^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORTED =
+  /^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The modules `file` imports, as written (type-only imports included: harmless, and rare for these). */
 function importsOf(file: string): string[] {

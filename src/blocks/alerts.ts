@@ -3,9 +3,19 @@
  * out, every API value escaped, every message inside Slack's limits (a summary lists at most
  * SUMMARY_LIST_CAP failures, one line each).
  */
-import type { AlertStatusView } from '../domain/alerts.js';
-import type { AlertFacts, FailureFacts } from '../domain/alerts.js';
-import { clipText, context, fields, header, LIMITS, linesToSections, section, type Block, type SlackMessage } from './common.js';
+import type { AlertFacts, AlertStatusView, FailureFacts } from '../domain/alerts.js';
+import { compareText } from '../domain/compare.js';
+import {
+  type Block,
+  clipText,
+  context,
+  fields,
+  header,
+  LIMITS,
+  linesToSections,
+  type SlackMessage,
+  section,
+} from './common.js';
 import {
   formatCount,
   formatCryptoAmount,
@@ -18,7 +28,6 @@ import {
   formatUtc,
 } from './format.js';
 import { code, escapeText, shorten } from './mrkdwn.js';
-import { compareText } from '../domain/compare.js';
 
 /** A summary lists at most this many failures, then "…and N more". */
 export const SUMMARY_LIST_CAP = 20;
@@ -29,7 +38,11 @@ type Leg = { amountFormatted: string; currency: string; amountInUsd: string | nu
 /** Words for each kind: singular title, plural, and where to look in Slack (`lookup` is mrkdwn). */
 const KIND_WORDS: Record<Kind, { failed: string; many: string; lookup: string }> = {
   withdrawal: { failed: 'Withdrawal failed', many: 'withdrawals failed', lookup: '`/treasury withdrawal &lt;id&gt;`' },
-  task: { failed: 'Payout task failed', many: 'payout tasks failed', lookup: '`/treasury task &lt;id&gt;` or `/treasury payouts failed`' },
+  task: {
+    failed: 'Payout task failed',
+    many: 'payout tasks failed',
+    lookup: '`/treasury task &lt;id&gt;` or `/treasury payouts failed`',
+  },
   gas: {
     failed: 'Gas top-up short of donor balance',
     many: 'gas top-ups short of donor balance',
@@ -151,7 +164,10 @@ function fieldsOf(pairs: Array<readonly [string, string]>): Block[] {
 function summaryLine(f: FailureFacts): string {
   const created = formatUtc(new Date(f.createdAt));
   const network = formatNetwork({ title: clipText(f.network.title, 40), symbol: clipText(f.network.symbol, 20) });
-  const status = formatStatus(clipText(f.status, 30), f.kind === 'withdrawal' || f.subStatus === null ? null : clipText(f.subStatus, 40));
+  const status = formatStatus(
+    clipText(f.status, 30),
+    f.kind === 'withdrawal' || f.subStatus === null ? null : clipText(f.subStatus, 40),
+  );
   const id = code(clipText(f.id, 64));
   switch (f.kind) {
     case 'withdrawal':
@@ -182,7 +198,9 @@ export function buildFailureSummary(kind: Kind, failures: readonly FailureFacts[
     text: `${title}. Newest: ${listed[0] ? fallbackOf(listed[0]) : 'none'}`,
     blocks: [
       header(`:rotating_light: ${title}`),
-      section(`Too many at once to post one by one, so here is one summary${more > 0 ? ` (the newest ${listed.length})` : ''}, newest first.`),
+      section(
+        `Too many at once to post one by one, so here is one summary${more > 0 ? ` (the newest ${listed.length})` : ''}, newest first.`,
+      ),
       ...linesToSections(lines),
       context(`Details of each: ${KIND_WORDS[kind].lookup}. Each is alerted once; none will be posted again.`),
     ],
@@ -238,7 +256,12 @@ function numberedLine(f: FailureFacts, n: number): string {
 }
 
 /** One part of a summary's thread: `total` failures of `kind` in `parts` parts. */
-export function buildSummaryThreadPart(kind: Kind, part: SummaryThreadPart, parts: number, total: number): SlackMessage {
+export function buildSummaryThreadPart(
+  kind: Kind,
+  part: SummaryThreadPart,
+  parts: number,
+  total: number,
+): SlackMessage {
   const last = part.first + part.failures.length - 1;
   const range = `${part.first}–${last} of ${total} ${KIND_WORDS[kind].many}`;
   return {
@@ -264,13 +287,20 @@ function duration(from: Date, to: Date): string {
 /** The poller could not read the payment API for several polls, or the key was refused. */
 export function buildApiDownAlert(f: Extract<AlertFacts, { kind: 'api_down' }>, now: Date): SlackMessage {
   const keyRefused = f.problems.some((p) => p.code === 'unauthorized' || p.code === 'forbidden');
-  const lines = f.problems.map((p) => `• *${sourceLabel(p.source)}*: ${escapeText(p.message)} (${p.polls} poll${p.polls === 1 ? '' : 's'} in a row)`);
+  const lines = f.problems.map(
+    (p) =>
+      `• *${sourceLabel(p.source)}*: ${escapeText(p.message)} (${p.polls} poll${p.polls === 1 ? '' : 's'} in a row)`,
+  );
   const since = new Date(f.since);
   return {
-    text: keyRefused ? 'The payment API refuses the bot\'s API key: failure alerts are paused.' : 'The alert poller cannot reach the payment API: failure alerts are delayed.',
+    text: keyRefused
+      ? "The payment API refuses the bot's API key: failure alerts are paused."
+      : 'The alert poller cannot reach the payment API: failure alerts are delayed.',
     blocks: [
-      header(keyRefused ? ':warning: The payment API refuses the bot\'s key' : ':warning: Cannot reach the payment API'),
-      section(`Since ${formatUtc(since)} (${duration(since, now)}) the alert poller could not read:\n${lines.join('\n')}`),
+      header(keyRefused ? ":warning: The payment API refuses the bot's key" : ':warning: Cannot reach the payment API'),
+      section(
+        `Since ${formatUtc(since)} (${duration(since, now)}) the alert poller could not read:\n${lines.join('\n')}`,
+      ),
       context(
         keyRefused
           ? 'An admin must check `PAYMENTS_API_KEY` and its permissions. Failures are caught up once it works again.'
@@ -288,7 +318,9 @@ export function buildApiRecoveredAlert(f: Extract<AlertFacts, { kind: 'api_recov
     text: 'The payment API answers again: failure alerts are back.',
     blocks: [
       header(':white_check_mark: The payment API answers again'),
-      section(`The alert poller reads every source again since ${formatUtc(at)}, after ${duration(since, at)} without. Failures from that time are alerted now.`),
+      section(
+        `The alert poller reads every source again since ${formatUtc(at)}, after ${duration(since, at)} without. Failures from that time are alerted now.`,
+      ),
     ],
   };
 }
@@ -304,7 +336,6 @@ export function buildAlert(f: AlertFacts, now: Date): SlackMessage {
       return buildFailureAlert(f);
   }
 }
-
 
 function channelRef(channel: string): string {
   return /^[CGD][A-Z0-9]{2,}$/.test(channel) ? `<#${channel}>` : code(channel);
@@ -330,7 +361,10 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
     return { text, blocks: [header('Failure alerts'), section(text)] };
   }
   const sourceLines = view.sources.map((s) => {
-    const failing = s.consecutiveFailures > 0 ? ` · :warning: failed ${s.consecutiveFailures} poll${s.consecutiveFailures === 1 ? '' : 's'} in a row` : '';
+    const failing =
+      s.consecutiveFailures > 0
+        ? ` · :warning: failed ${s.consecutiveFailures} poll${s.consecutiveFailures === 1 ? '' : 's'} in a row`
+        : '';
     return `• *${sourceLabel(s.source)}*: last successful poll ${when(s.lastSuccessAt, now)}${failing}${catchingUpText(s.catchingUp)}`;
   });
   const lastError = view.lastError
@@ -347,7 +381,10 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
         ['Next run', view.nextRun ? when(view.nextRun, now) : 'not scheduled'],
         ['Alerts sent (24 h)', String(view.sentLast24h)],
         ['Waiting for Slack', String(view.waiting)],
-        ['Payment API', view.apiDownSince ? `:warning: unreachable since ${formatUtc(view.apiDownSince)}` : 'reachable'],
+        [
+          'Payment API',
+          view.apiDownSince ? `:warning: unreachable since ${formatUtc(view.apiDownSince)}` : 'reachable',
+        ],
       ]),
       section(sourceLines.join('\n')),
       section(`*Last error*\n${lastError}`),
@@ -359,7 +396,8 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
 /** Replicated deployments: which replica polls (one at a time) and which one answered. */
 function replicaLine(replicas: NonNullable<AlertStatusView['replicas']>): string {
   const self = `*${escapeText(clipText(replicas.self, 60))}*`;
-  if (replicas.poller === undefined) return `Polling replica: none right now (one takes over at the next tick). Answered by ${self}.`;
+  if (replicas.poller === undefined)
+    return `Polling replica: none right now (one takes over at the next tick). Answered by ${self}.`;
   if (replicas.poller === replicas.self) return `Polling replica: ${self} (this one; the others stand by).`;
   return `Polling replica: *${escapeText(clipText(replicas.poller, 60))}*. Answered by ${self}, which stands by.`;
 }

@@ -1,10 +1,10 @@
 import { assetReference } from '../domain/assets.js';
+import { compareText } from '../domain/compare.js';
 import { compareDecimals, sumDecimals } from '../domain/money.js';
 import type { Asset } from '../payments/index.js';
-import { context, fields, header, linesToSections, section, type SlackMessage } from './common.js';
+import { context, fields, header, linesToSections, type SlackMessage, section } from './common.js';
 import { formatCryptoAmount, formatNetwork, formatUsd, formatUtc } from './format.js';
 import { code, escapeText } from './mrkdwn.js';
-import { compareText } from '../domain/compare.js';
 
 /** At most this many assets are listed in one message; the rest is summarised (Slack's size limits). */
 export const MAX_LISTED_ASSETS = 60;
@@ -16,7 +16,10 @@ function byUsdDescending(a: Asset, b: Asset): number {
 /** `/treasury balances`: every asset with balance and USD value, largest first, and the total. */
 export function buildBalances(assets: readonly Asset[], now: Date): SlackMessage {
   if (assets.length === 0) {
-    return { text: 'No assets', blocks: [section('This merchant has no assets enabled yet. Enable tokens in the payment dashboard first.')] };
+    return {
+      text: 'No assets',
+      blocks: [section('This merchant has no assets enabled yet. Enable tokens in the payment dashboard first.')],
+    };
   }
   const total = formatUsd(sumDecimals(assets.map((asset) => asset.balanceInUsd)));
   const sorted = [...assets].sort(byUsdDescending);
@@ -26,7 +29,9 @@ export function buildBalances(assets: readonly Asset[], now: Date): SlackMessage
       `*${escapeText(asset.crypto.symbol)}* · ${formatNetwork(asset.network)} — ${formatCryptoAmount(asset.balance, asset.crypto)} · ${formatUsd(asset.balanceInUsd)}`,
   );
   if (sorted.length > listed.length) {
-    lines.push(`_…and ${sorted.length - listed.length} more; the total includes them. Use \`/treasury balance &lt;asset&gt;\` for one._`);
+    lines.push(
+      `_…and ${sorted.length - listed.length} more; the total includes them. Use \`/treasury balance &lt;asset&gt;\` for one._`,
+    );
   }
   return {
     text: `Balances: ${total} in ${assets.length} assets`,
@@ -42,7 +47,8 @@ export function buildBalances(assets: readonly Asset[], now: Date): SlackMessage
 export function buildAssetDetail(asset: Asset, now: Date): SlackMessage {
   const symbol = asset.crypto.symbol;
   const balance = formatCryptoAmount(asset.balance, asset.crypto);
-  const withdrawable = asset.balanceForWithdrawal === null ? 'n/a' : formatCryptoAmount(asset.balanceForWithdrawal, asset.crypto);
+  const withdrawable =
+    asset.balanceForWithdrawal === null ? 'n/a' : formatCryptoAmount(asset.balanceForWithdrawal, asset.crypto);
   return {
     text: `${escapeText(`${symbol} on ${asset.network.title}`)}: ${balance}`,
     blocks: [

@@ -58,7 +58,9 @@ export function fields(pairs: ReadonlyArray<readonly [label: string, value: stri
 export function context(...texts: string[]): Block {
   return {
     type: 'context',
-    elements: texts.slice(0, LIMITS.contextElements).map((text) => ({ type: 'mrkdwn' as const, text: clipText(text, LIMITS.sectionText) })),
+    elements: texts
+      .slice(0, LIMITS.contextElements)
+      .map((text) => ({ type: 'mrkdwn' as const, text: clipText(text, LIMITS.sectionText) })),
   };
 }
 

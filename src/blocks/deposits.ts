@@ -1,8 +1,16 @@
 import type { Deposit } from '../payments/index.js';
-import { fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
+import { fields, header, type SlackMessage, section } from './common.js';
+import {
+  formatCryptoAmount,
+  formatFeeLeg,
+  formatNetwork,
+  formatStatus,
+  formatTokenAmount,
+  formatUsd,
+  formatUtc,
+} from './format.js';
 import { code, escapeText } from './mrkdwn.js';
-import { recordFooter, type RecordViewOptions } from './share.js';
+import { type RecordViewOptions, recordFooter } from './share.js';
 
 /** `/treasury deposit <id>`. Old deposits have no USD pricing of their fee: that is said, not hidden. */
 export function buildDeposit(deposit: Deposit, options: RecordViewOptions): SlackMessage {

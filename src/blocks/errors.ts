@@ -5,23 +5,25 @@ import {
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
 } from '../payments/index.js';
-import { clipText, context, section, type SlackMessage } from './common.js';
+import { clipText, context, type SlackMessage, section } from './common.js';
 import { code, escapeText } from './mrkdwn.js';
 
 /** Plain names for the request fields the payment service may name in a refusal. */
-const FIELD_NAMES: ReadonlyMap<string, string> = new Map(Object.entries({
-  usdAmountInCents: 'Amount',
-  cryptoAmount: 'Amount',
-  amount: 'Amount',
-  assetId: 'Asset',
-  assetIdFrom: 'Source asset',
-  assetIdTo: 'Target asset',
-  productTitle: 'Title',
-  extraData: 'Extra data',
-  paymentDelayTime: 'Payment window',
-  estimateId: 'Quote',
-  id: 'Id',
-}));
+const FIELD_NAMES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    usdAmountInCents: 'Amount',
+    cryptoAmount: 'Amount',
+    amount: 'Amount',
+    assetId: 'Asset',
+    assetIdFrom: 'Source asset',
+    assetIdTo: 'Target asset',
+    productTitle: 'Title',
+    extraData: 'Extra data',
+    paymentDelayTime: 'Payment window',
+    estimateId: 'Quote',
+    id: 'Id',
+  }),
+);
 
 /**
  * A short, escaped sentence saying what went wrong; never a stack trace. `notFound` names the missing thing.
@@ -50,7 +52,7 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
   if (error instanceof PaymentsError) {
     switch (error.code) {
       case 'unauthorized':
-        return 'The payment service rejected the bot\'s API key. An admin needs to check `PAYMENTS_API_KEY`.';
+        return "The payment service rejected the bot's API key. An admin needs to check `PAYMENTS_API_KEY`.";
       case 'not_found':
         return `No such ${escapeText(notFound)} for this merchant.`;
       case 'rate_limited':
@@ -73,6 +75,9 @@ export function buildFailure(error: unknown, notFound?: string): SlackMessage {
   const isOurFault = !(error instanceof UserFacingError || error instanceof PaymentsError);
   return {
     text,
-    blocks: [section(`:warning: ${text}`), ...(isOurFault ? [context('If this keeps happening, tell whoever runs the bot.')] : [])],
+    blocks: [
+      section(`:warning: ${text}`),
+      ...(isOurFault ? [context('If this keeps happening, tell whoever runs the bot.')] : []),
+    ],
   };
 }

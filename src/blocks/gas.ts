@@ -1,5 +1,5 @@
 import type { CursorPage, GasDistribution } from '../payments/index.js';
-import { actions, button, nextSlice, context, header, linesToSections, section, type SlackMessage } from './common.js';
+import { actions, button, context, header, linesToSections, nextSlice, type SlackMessage, section } from './common.js';
 import { formatFeeLeg, formatNetwork, formatStatus, formatUtc } from './format.js';
 import { ACTION_IDS, type GasPageValue } from './ids.js';
 import { code, shorten } from './mrkdwn.js';

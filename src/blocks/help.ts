@@ -1,14 +1,19 @@
 import { USAGE } from '../commands/parse.js';
 import { escapeText, quoteInput } from '../domain/text.js';
-import { context, header, section, type SlackMessage } from './common.js';
+import { context, header, type SlackMessage, section } from './common.js';
 
 /** `/treasury help`: every subcommand with an example. */
 export function buildHelp(extraUsage: ReadonlyArray<readonly [string, string]> = [], unknown?: string): SlackMessage {
   // The syntax holds `<asset>`-style placeholders: escaped, or Slack would read them as links.
-  const lines = [...Object.values(USAGE), ...extraUsage].map(([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`);
+  const lines = [...Object.values(USAGE), ...extraUsage].map(
+    ([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`,
+  );
   const notice = unknown === undefined ? undefined : `${quoteInput(unknown)} is not a /treasury command. These are:`;
   return {
-    text: notice === undefined ? 'Treasury bot commands' : `${quoteInput(unknown!)} is not a /treasury command; here are the ones there are`,
+    text:
+      notice === undefined
+        ? 'Treasury bot commands'
+        : `${quoteInput(unknown!)} is not a /treasury command; here are the ones there are`,
     blocks: [
       ...(notice === undefined ? [] : [section(`:warning: ${notice}`)]),
       header('Treasury bot'),

@@ -26,7 +26,10 @@ export const WITHDRAWALS_PAGE_ACTIONS = /^withdrawals_page(?:_(?:previous|next|f
 /** Record ids the API hands out (UUIDs); anything else in a button value is refused before any API call. */
 const RecordId = z.string().regex(/^[0-9a-fA-F-]{1,64}$/);
 /** A list cursor: opaque, but short and printable. */
-const Cursor = z.string().regex(/^[\x21-\x7e]{1,512}$/).nullable();
+const Cursor = z
+  .string()
+  .regex(/^[\x21-\x7e]{1,512}$/)
+  .nullable();
 /** Rows of one API page (50) are shown in slices; the offset is where the next slice starts. */
 const PageOffset = z.number().int().min(0).max(49);
 

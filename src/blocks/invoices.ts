@@ -1,8 +1,16 @@
 import type { Invoice } from '../payments/index.js';
-import { clipText, fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatNetwork, formatRelative, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
-import { recordFooter, type RecordViewOptions } from './share.js';
+import { clipText, fields, header, type SlackMessage, section } from './common.js';
+import {
+  formatCryptoAmount,
+  formatNetwork,
+  formatRelative,
+  formatStatus,
+  formatTokenAmount,
+  formatUsd,
+  formatUtc,
+} from './format.js';
 import { code, escapeText, link } from './mrkdwn.js';
+import { type RecordViewOptions, recordFooter } from './share.js';
 
 /** Options of the invoice builders. */
 export interface InvoiceViewOptions extends RecordViewOptions {
@@ -21,13 +29,17 @@ export function buildInvoice(invoice: Invoice, options: InvoiceViewOptions): Sla
   const { crypto, cryptoAmount: units } = invoice;
   const cryptoAmount = crypto && units !== null ? formatCryptoAmount(units, crypto) : undefined;
   const plainAmount = crypto && units !== null ? formatTokenAmount(units, crypto.decimals, crypto.symbol) : usd;
-  const headline = options.mode === 'created' ? `Invoice created: ${plainAmount}${title}` : `Invoice ${plainAmount}${title}`;
+  const headline =
+    options.mode === 'created' ? `Invoice created: ${plainAmount}${title}` : `Invoice ${plainAmount}${title}`;
   const expired = invoice.expiredAt.getTime() <= options.now.getTime();
 
   const pairs: Array<[string, string]> = [
     ['Status', formatStatus(invoice.status)],
     ['Amount', cryptoAmount ? `${cryptoAmount} (${usd})` : usd],
-    [expired ? 'Expired' : 'Expires', `${formatUtc(invoice.expiredAt)} (${formatRelative(invoice.expiredAt, options.now)})`],
+    [
+      expired ? 'Expired' : 'Expires',
+      `${formatUtc(invoice.expiredAt)} (${formatRelative(invoice.expiredAt, options.now)})`,
+    ],
   ];
   if (invoice.network) pairs.push(['Network', formatNetwork(invoice.network)]);
   if (invoice.productTitle) pairs.push(['Title', escapeText(invoice.productTitle)]);

@@ -1,9 +1,27 @@
 import type { CursorPage, PayoutTask } from '../payments/index.js';
-import { actions, button, nextSlice, fields, header, linesToSections, section, context, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
+import {
+  actions,
+  button,
+  context,
+  fields,
+  header,
+  linesToSections,
+  nextSlice,
+  type SlackMessage,
+  section,
+} from './common.js';
+import {
+  formatCryptoAmount,
+  formatFeeLeg,
+  formatNetwork,
+  formatStatus,
+  formatTokenAmount,
+  formatUsd,
+  formatUtc,
+} from './format.js';
 import { ACTION_IDS, type PayoutsPageValue } from './ids.js';
 import { code, escapeText } from './mrkdwn.js';
-import { recordFooter, type RecordViewOptions } from './share.js';
+import { type RecordViewOptions, recordFooter } from './share.js';
 
 /** Tasks shown per message; the API's fixed page of 50 is shown in slices of this size. */
 export const TASKS_PER_MESSAGE = 25;

@@ -1,4 +1,4 @@
-import { actions, button, context, type Block } from './common.js';
+import { actions, type Block, button, context } from './common.js';
 import { ACTION_IDS, type ShareableKind, type ShareButtonValue } from './ids.js';
 import { code } from './mrkdwn.js';
 
@@ -14,7 +14,11 @@ export interface RecordViewOptions {
 export function recordFooter(kind: ShareableKind, label: string, id: string, options: RecordViewOptions): Block[] {
   const value: ShareButtonValue = { kind, id };
   return [
-    context([`${label} id ${code(id)}`, options.sharedBy ? `shared by ${options.sharedBy}` : undefined].filter(Boolean).join(' · ')),
+    context(
+      [`${label} id ${code(id)}`, options.sharedBy ? `shared by ${options.sharedBy}` : undefined]
+        .filter(Boolean)
+        .join(' · '),
+    ),
     ...actions(options.shareable ? [button('Share in channel', ACTION_IDS.shareInChannel, JSON.stringify(value))] : []),
   ];
 }

@@ -1,7 +1,17 @@
-import type { Swap } from '../payments/index.js';
 import type { ApprovalPolicy } from '../domain/approval.js';
-import { isFinalSwapStatus, unknownCauseOf, type AssetSnapshot, type SwapQuote } from '../domain/swap-quote.js';
-import { actions, button, context, fields, header, linesToSections, section, type Block, type SlackMessage } from './common.js';
+import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from '../domain/swap-quote.js';
+import type { Swap } from '../payments/index.js';
+import {
+  actions,
+  type Block,
+  button,
+  context,
+  fields,
+  header,
+  linesToSections,
+  type SlackMessage,
+  section,
+} from './common.js';
 import { formatFeeLeg, formatRelative, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
 import { ACTION_IDS } from './ids.js';
 import { code, escapeText, mention } from './mrkdwn.js';
@@ -41,7 +51,9 @@ function swapProgress(quote: SwapQuote): string[] {
  */
 function confirmText(amounts: string): string {
   const full = `Swap ${amounts}. The final amount is fixed when the swap runs.`;
-  return full.length <= 300 ? full : 'Swap the amounts shown on the quote. The final amount is fixed when the swap runs.';
+  return full.length <= 300
+    ? full
+    : 'Swap the amounts shown on the quote. The final amount is fixed when the swap runs.';
 }
 
 /** The status part of the quote message: what happened, derived from the record alone. */
@@ -53,7 +65,8 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
         policy.approvers.length === 0
           ? ':no_entry: *No swap approvers are configured* (`SWAP_APPROVERS` is empty), so nobody can approve this quote.'
           : `Waiting for approval by ${approverList(policy)}.${policy.allowSelfApproval ? '' : ' The requester cannot approve their own swap.'}`;
-      const literal = (baseUnits: string, asset: AssetSnapshot) => formatTokenAmount(baseUnits, asset.decimals, asset.symbol);
+      const literal = (baseUnits: string, asset: AssetSnapshot) =>
+        formatTokenAmount(baseUnits, asset.decimals, asset.symbol);
       const amounts = `${literal(quote.amountFrom, quote.from)} → about ${literal(quote.estimatedAmount, quote.to)}`;
       return [
         section(who),
@@ -79,13 +92,22 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
     case 'created': {
       const ended =
         quote.followEndedAt && !isFinalSwapStatus(quote.swapStatus)
-          ? [context(`Stopped following this swap at ${formatUtc(new Date(quote.followEndedAt))}; check it with \`/treasury swap ${quote.swapId}\`.`)]
+          ? [
+              context(
+                `Stopped following this swap at ${formatUtc(new Date(quote.followEndedAt))}; check it with \`/treasury swap ${quote.swapId}\`.`,
+              ),
+            ]
           : [];
-      return [section(`:white_check_mark: ${decisionLine(quote, 'Approved')}.\n${swapProgress(quote).join('\n')}`), ...ended];
+      return [
+        section(`:white_check_mark: ${decisionLine(quote, 'Approved')}.\n${swapProgress(quote).join('\n')}`),
+        ...ended,
+      ];
     }
     case 'create_failed':
       return [
-        section(`:x: ${decisionLine(quote, 'Approved')}, but the payment service refused: *${escapeText(quote.failure ?? 'unknown reason')}* No swap was made.`),
+        section(
+          `:x: ${decisionLine(quote, 'Approved')}, but the payment service refused: *${escapeText(quote.failure ?? 'unknown reason')}* No swap was made.`,
+        ),
         ...newQuoteActions(quote),
       ];
     case 'outcome_unknown': {
@@ -121,7 +143,8 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
 }
 
 function newQuoteActions(quote: SwapQuote): Block[] {
-  if (quote.replacedBy) return [context(`A new quote was requested: see the message below (quote ${code(quote.replacedBy)}).`)];
+  if (quote.replacedBy)
+    return [context(`A new quote was requested: see the message below (quote ${code(quote.replacedBy)}).`)];
   return actions([button('New quote', ACTION_IDS.swapNewQuote, quote.id)]);
 }
 
@@ -131,7 +154,9 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
   const toAmount = formatSnapshotAmount(quote.estimatedAmount, quote.to);
   const expiresAt = new Date(quote.expiresAt);
   // The notification text says the whole quote in one line (amounts, status, ids): a plain-text fallback starts with it.
-  const swap = quote.swapId ? ` · swap ${escapeText(quote.swapId)}${quote.swapStatus ? ` ${escapeText(quote.swapStatus)}` : ''}` : '';
+  const swap = quote.swapId
+    ? ` · swap ${escapeText(quote.swapId)}${quote.swapStatus ? ` ${escapeText(quote.swapStatus)}` : ''}`
+    : '';
   const received = quote.amountTo ? ` · received ${formatSnapshotAmount(quote.amountTo, quote.to)}` : '';
   return {
     text: `Swap quote: ${fromAmount} → about ${toAmount} · ${OUTCOME_LABELS[quote.status]}${swap}${received} · requested by ${mention(quote.requestedBy)} · quote ${escapeText(quote.id)}`,
@@ -142,7 +167,10 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
         ['Route', escapeText(quote.routeType)],
         ['From', `${fromAmount} on ${escapeText(quote.from.networkTitle)}\n${code(quote.amountFrom)} base units`],
         ['Estimated to receive', `about ${toAmount} on ${escapeText(quote.to.networkTitle)}`],
-        ['Quote valid until', `${formatUtc(expiresAt)}${quote.status === 'pending' ? ` (${formatRelative(expiresAt, now)})` : ''}`],
+        [
+          'Quote valid until',
+          `${formatUtc(expiresAt)}${quote.status === 'pending' ? ` (${formatRelative(expiresAt, now)})` : ''}`,
+        ],
       ]),
       ...statusBlocks(quote, policy, now),
       context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
@@ -164,7 +192,9 @@ export function buildSwapDetail(swap: Swap, assets: { from?: AssetSnapshot; to?:
   const amount = (baseUnits: string | null, asset: AssetSnapshot | undefined) =>
     baseUnits === null ? '—' : asset ? formatSnapshotAmount(baseUnits, asset) : `${code(baseUnits)} base units`;
   const fee = swap.fee
-    ? [...swap.fee.network.map(formatFeeLeg), ...(swap.fee.service ? [formatFeeLeg(swap.fee.service)] : [])].join(' + ') || 'none'
+    ? [...swap.fee.network.map(formatFeeLeg), ...(swap.fee.service ? [formatFeeLeg(swap.fee.service)] : [])].join(
+        ' + ',
+      ) || 'none'
     : 'not reported yet';
   return {
     text: `Swap ${escapeText(swap.id)}: ${escapeText(swap.status)} · ${amount(swap.amountFrom, assets.from)} → ${swap.amountTo === null ? 'not received yet' : amount(swap.amountTo, assets.to)}`,
@@ -174,10 +204,17 @@ export function buildSwapDetail(swap: Swap, assets: { from?: AssetSnapshot; to?:
         ['Status', formatStatus(swap.status)],
         ['Created', formatUtc(swap.createdAt)],
         ['From', `${amount(swap.amountFrom, assets.from)} (${formatUsd(swap.amountFromInUsd)})`],
-        ['Received', swap.amountTo === null ? '_not yet_' : `${amount(swap.amountTo, assets.to)} (${formatUsd(swap.amountToInUsd)})`],
+        [
+          'Received',
+          swap.amountTo === null
+            ? '_not yet_'
+            : `${amount(swap.amountTo, assets.to)} (${formatUsd(swap.amountToInUsd)})`,
+        ],
         ['Fee', `${fee}${swap.fee?.totalInUsd ? ` · total ${formatUsd(swap.fee.totalInUsd)}` : ''}`],
       ]),
-      section(`*Tx out*\n${swap.hashFrom ? code(swap.hashFrom) : '_not yet_'}\n*Tx in*\n${swap.hashTo ? code(swap.hashTo) : '_not yet_'}`),
+      section(
+        `*Tx out*\n${swap.hashFrom ? code(swap.hashFrom) : '_not yet_'}\n*Tx in*\n${swap.hashTo ? code(swap.hashTo) : '_not yet_'}`,
+      ),
       context(`Swap id ${code(swap.id)}`),
     ],
   };
@@ -195,7 +232,13 @@ const OUTCOME_LABELS: Record<SwapQuote['status'], string> = {
 
 /** `/treasury swaps`: the recent quotes and their outcome, newest first. */
 export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
-  if (quotes.length === 0) return { text: 'No swap quotes yet', blocks: [section('No swap quotes yet. Ask for one with `/treasury swap &lt;amount&gt; &lt;from&gt; to &lt;to&gt;`.')] };
+  if (quotes.length === 0)
+    return {
+      text: 'No swap quotes yet',
+      blocks: [
+        section('No swap quotes yet. Ask for one with `/treasury swap &lt;amount&gt; &lt;from&gt; to &lt;to&gt;`.'),
+      ],
+    };
   const lines = quotes.map((quote) => {
     const decided =
       quote.decidedBy && quote.status !== 'expired'
@@ -208,5 +251,8 @@ export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
       `${formatUtc(new Date(quote.estimatedAt))} · requested by ${mention(quote.requestedBy)}${decided} · *${OUTCOME_LABELS[quote.status]}*${swap}${received}`
     );
   });
-  return { text: `${quotes.length} recent swap quotes`, blocks: [header('Recent swap quotes'), ...linesToSections(lines, '\n\n')] };
+  return {
+    text: `${quotes.length} recent swap quotes`,
+    blocks: [header('Recent swap quotes'), ...linesToSections(lines, '\n\n')],
+  };
 }

@@ -1,10 +1,18 @@
-import type { Withdrawal } from '../payments/index.js';
 import type { WithdrawalListPage } from '../payments/client.js';
-import { actions, button, context, fields, header, section, type SlackMessage } from './common.js';
-import { formatCryptoAmount, formatFeeLeg, formatNetwork, formatStatus, formatTokenAmount, formatUsd, formatUtc } from './format.js';
+import type { Withdrawal } from '../payments/index.js';
+import { actions, button, context, fields, header, type SlackMessage, section } from './common.js';
+import {
+  formatCryptoAmount,
+  formatFeeLeg,
+  formatNetwork,
+  formatStatus,
+  formatTokenAmount,
+  formatUsd,
+  formatUtc,
+} from './format.js';
 import { ACTION_IDS } from './ids.js';
-import { recordFooter, type RecordViewOptions } from './share.js';
 import { code, escapeText, shorten } from './mrkdwn.js';
+import { type RecordViewOptions, recordFooter } from './share.js';
 
 /** Withdrawals shown per page of `/treasury withdrawals`. */
 export const WITHDRAWALS_PER_PAGE = 10;
@@ -23,8 +31,17 @@ function withdrawalLine(w: Withdrawal): string {
 export function buildWithdrawalPage(page: WithdrawalListPage, now: Date): SlackMessage {
   const pageCount = Math.max(1, Math.ceil(page.totalCount / page.perPage));
   if (page.items.length === 0) {
-    const text = page.totalCount === 0 ? 'No withdrawals yet.' : `Page ${page.page} is past the end: there are ${pageCount} pages.`;
-    return { text, blocks: [section(text), ...actions(page.page > 1 ? [button('First page', ACTION_IDS.withdrawalsFirst, '1')] : [])] };
+    const text =
+      page.totalCount === 0
+        ? 'No withdrawals yet.'
+        : `Page ${page.page} is past the end: there are ${pageCount} pages.`;
+    return {
+      text,
+      blocks: [
+        section(text),
+        ...actions(page.page > 1 ? [button('First page', ACTION_IDS.withdrawalsFirst, '1')] : []),
+      ],
+    };
   }
   const buttons = [];
   if (page.page > 1) buttons.push(button('◀ Previous', ACTION_IDS.withdrawalsPrevious, String(page.page - 1)));
@@ -58,7 +75,9 @@ export function buildWithdrawal(w: Withdrawal, options: RecordViewOptions): Slac
         ['Payer', escapeText(w.payer)],
         ['Private', w.isPrivate ? 'yes' : 'no'],
       ]),
-      section(`*Destination*\n${code(w.address)}\n*Transaction*\n${w.txHash ? code(w.txHash) : '_not sent on-chain yet_'}`),
+      section(
+        `*Destination*\n${code(w.address)}\n*Transaction*\n${w.txHash ? code(w.txHash) : '_not sent on-chain yet_'}`,
+      ),
       ...recordFooter('withdrawal', 'Withdrawal', w.id, options),
     ],
   };

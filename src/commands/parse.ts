@@ -65,7 +65,10 @@ export const USAGE = {
   task: ['task <id>', 'one payout task with its gas'],
   deposit: ['deposit <id>', 'one deposit'],
   gas: ['gas [pending|cancelled|failed|success]', 'gas manager top-ups, e.g. `gas failed`'],
-  swap: ['swap <amount> <from-asset> to <to-asset>', 'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to USDC@ETH`'],
+  swap: [
+    'swap <amount> <from-asset> to <to-asset>',
+    'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to USDC@ETH`',
+  ],
   swapInfo: ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],
   swaps: ['swaps', 'recent swap quotes and who decided them'],
   alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, next run'],
@@ -95,7 +98,8 @@ function requireId(args: string[], what: string, usage: readonly [string, string
   const [id, extra] = args;
   if (id === undefined) throw new UsageError(`Which ${what}? Give its id.`, usage[0]);
   if (extra !== undefined) throw new UsageError(`Give only the ${what} id.`, usage[0]);
-  if (!isUuid(id)) throw new UsageError(`"${id}" is not a ${what} id (ids look like 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f).`, usage[0]);
+  if (!isUuid(id))
+    throw new UsageError(`"${id}" is not a ${what} id (ids look like 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f).`, usage[0]);
   return id.toLowerCase();
 }
 
@@ -106,7 +110,11 @@ function parseInvoiceOptions(tokens: string[]): { words: string[]; options: Invo
     const token = tokens[i]!;
     const optionMatch = /^--(expires|asset|data)(?:=(.*))?$/.exec(token);
     if (!optionMatch) {
-      if (token.startsWith('--')) throw new UsageError(`Unknown option ${token}. Invoice options are --expires, --asset and --data.`, USAGE.invoice[0]);
+      if (token.startsWith('--'))
+        throw new UsageError(
+          `Unknown option ${token}. Invoice options are --expires, --asset and --data.`,
+          USAGE.invoice[0],
+        );
       words.push(token);
       continue;
     }
@@ -115,9 +123,13 @@ function parseInvoiceOptions(tokens: string[]): { words: string[]; options: Invo
     if (value === undefined || value === '') throw new UsageError(`--${name} needs a value.`, USAGE.invoice[0]);
     if (name === 'expires') {
       const ms = parseDuration(value);
-      if (ms === undefined) throw new UsageError(`--expires takes a duration such as 30m, 2h or 1d, not "${value}".`, USAGE.invoice[0]);
+      if (ms === undefined)
+        throw new UsageError(`--expires takes a duration such as 30m, 2h or 1d, not "${value}".`, USAGE.invoice[0]);
       if (ms % 1000 !== 0 || ms / 1000 > MAX_PAYMENT_DELAY_SECONDS) {
-        throw new UsageError('--expires can be at most 24h (the payment service allows 86400 seconds).', USAGE.invoice[0]);
+        throw new UsageError(
+          '--expires can be at most 24h (the payment service allows 86400 seconds).',
+          USAGE.invoice[0],
+        );
       }
       options.expiresInSeconds = ms / 1000;
     } else if (name === 'asset') {
@@ -146,7 +158,8 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
     }
     case 'invoice': {
       const [first, ...rest] = args;
-      if (first === undefined) throw new UsageError('Give an amount to invoice, or an invoice id to look up.', USAGE.invoice[0]);
+      if (first === undefined)
+        throw new UsageError('Give an amount to invoice, or an invoice id to look up.', USAGE.invoice[0]);
       if (isUuid(first) && rest.length === 0) return { kind: 'invoice-info', invoiceId: first.toLowerCase() };
       const { words, options } = parseInvoiceOptions(rest);
       return { kind: 'invoice-create', amount: first, words, options };
@@ -165,7 +178,8 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       let asset: string | undefined;
       for (const arg of args) {
         const lower = arg.toLowerCase();
-        if ((PAYOUT_STATUSES as readonly string[]).includes(lower) && status === undefined) status = lower as (typeof PAYOUT_STATUSES)[number];
+        if ((PAYOUT_STATUSES as readonly string[]).includes(lower) && status === undefined)
+          status = lower as (typeof PAYOUT_STATUSES)[number];
         else if (asset === undefined) asset = arg;
         else throw new UsageError(`Unexpected "${arg}".`, USAGE.payouts[0]);
       }
@@ -187,7 +201,10 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       if (args.length === 1 && isUuid(args[0]!)) return { kind: 'swap-info', swapId: args[0]!.toLowerCase() };
       const words = args.length === 4 && args[2]!.toLowerCase() === 'to' ? [args[0]!, args[1]!, args[3]!] : args;
       if (words.length !== 3) {
-        throw new UsageError('Give an amount and two assets, e.g. `swap 1,000 USDT@ETH to USDC@ETH`, or a swap id.', USAGE.swap[0]);
+        throw new UsageError(
+          'Give an amount and two assets, e.g. `swap 1,000 USDT@ETH to USDC@ETH`, or a swap id.',
+          USAGE.swap[0],
+        );
       }
       return { kind: 'swap-quote', amount: words[0]!, from: words[1]!, to: words[2]! };
     }

@@ -92,12 +92,13 @@ export const AlertSourceState = z.object({
   /** Gas: ids alerted (or recorded) while still pending, so the pending list does not find them again. */
   handledPending: z.array(z.string()).optional(),
   /** Tasks and gas: when (our clock) each window of the pending list (`hour`, `day`, `all`) was last read. */
-  windowReads: z.object({ hour: z.string().optional(), day: z.string().optional(), all: z.string().optional() }).optional(),
+  windowReads: z
+    .object({ hour: z.string().optional(), day: z.string().optional(), all: z.string().optional() })
+    .optional(),
   /** Withdrawals: when each followed row was last seen (id → our clock), for its age band's interval. */
   checkedAt: z.record(z.string(), z.string()).optional(),
 });
 export type AlertSourceState = z.infer<typeof AlertSourceState>;
-
 
 /** One handled failure in `alerted`. */
 export const AlertedEntry = z.object({ createdAt: z.string(), at: z.string().optional() });
@@ -163,10 +164,13 @@ export function keyedRecord<V>(): Record<string, V> {
 
 /** The poller's state before its first poll. */
 export function emptyAlertsState(): AlertsState {
-  return { sources: { withdrawals: emptySource(), tasks: emptySource(), gas: emptySource() }, alerted: keyedRecord(), outbox: [] };
+  return {
+    sources: { withdrawals: emptySource(), tasks: emptySource(), gas: emptySource() },
+    alerted: keyedRecord(),
+    outbox: [],
+  };
 }
 
 function emptySource(): AlertSourceState {
   return { consecutiveFailures: 0, tracking: keyedRecord() };
 }
-

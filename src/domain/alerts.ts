@@ -74,7 +74,13 @@ export const ApiRecoveredFacts = z.object({
 });
 
 /** Everything an alert message is built from. */
-export const AlertFacts = z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts, ApiDownFacts, ApiRecoveredFacts]);
+export const AlertFacts = z.discriminatedUnion('kind', [
+  WithdrawalAlertFacts,
+  TaskAlertFacts,
+  GasAlertFacts,
+  ApiDownFacts,
+  ApiRecoveredFacts,
+]);
 export type AlertFacts = z.infer<typeof AlertFacts>;
 /** The three kinds of failure the poller watches. */
 export type FailureFacts = Extract<AlertFacts, { kind: 'withdrawal' | 'task' | 'gas' }>;

@@ -3,7 +3,7 @@
  * on a quote that is no longer pending means, which clicks may act at all, and what a failed swap/create
  * means. Each returns a value the caller acts on; the notices are what the clicker is told privately.
  */
-import { auditEntry, type AuditEntry, type QuoteStatus, type SwapQuote } from './swap-quote.js';
+import { type AuditEntry, auditEntry, type QuoteStatus, type SwapQuote } from './swap-quote.js';
 
 /** Who may decide: SWAP_APPROVERS and ALLOW_SELF_APPROVAL. */
 export interface ApprovalPolicy {
@@ -16,7 +16,9 @@ export const EXPIRY_SAFETY_MS = 30_000;
 
 /** A Slack user mention; anything that is not a user id is shown as plain text. */
 function mention(userId: string): string {
-  return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : userId.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return /^[UW][A-Z0-9]+$/.test(userId)
+    ? `<@${userId}>`
+    : userId.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A refusal: why (stable, for code and logs) and what the clicker is told. */
@@ -49,10 +51,14 @@ export function isQuoteId(value: unknown): boolean {
  * into another quote's (channel and ts are checked against the record). A quote whose message ts was never
  * recorded (its posting failed, or the bot died before recording it) cannot be decided by a click at all.
  */
-export function refuseClickOrigin(quote: Pick<SwapQuote, 'channelId' | 'messageTs'>, origin: ClickOrigin): string | undefined {
+export function refuseClickOrigin(
+  quote: Pick<SwapQuote, 'channelId' | 'messageTs'>,
+  origin: ClickOrigin,
+): string | undefined {
   if (quote.messageTs === undefined) return 'the quote has no recorded message';
   if (origin.messageTs === undefined || origin.channelId === undefined) return 'the click carries no message';
-  if (origin.channelId !== quote.channelId || origin.messageTs !== quote.messageTs) return "the click comes from another message than the quote's own";
+  if (origin.channelId !== quote.channelId || origin.messageTs !== quote.messageTs)
+    return "the click comes from another message than the quote's own";
   return undefined;
 }
 
@@ -60,8 +66,10 @@ export function refuseClickOrigin(quote: Pick<SwapQuote, 'channelId' | 'messageT
 export const CLICK_NOTICES = {
   notAQuote: 'This button does not name a quote the bot made, so nothing was done.',
   unknownQuote: 'The bot has no record of this quote, so nothing was done.',
-  notThisMessage: "This button does not belong to this quote's message, so nothing was done. Use the buttons on the quote message itself.",
-  unrecordedMessage: 'The bot never recorded where this quote was posted, so it cannot be decided by a click. Nothing was done; ask for a new quote.',
+  notThisMessage:
+    "This button does not belong to this quote's message, so nothing was done. Use the buttons on the quote message itself.",
+  unrecordedMessage:
+    'The bot never recorded where this quote was posted, so it cannot be decided by a click. Nothing was done; ask for a new quote.',
 } as const;
 
 /** Why a click cannot act on a quote. */
@@ -109,7 +117,8 @@ export type DecisionVerdict =
   | Refusal<DecisionRefusalReason>;
 
 /** The notice for an approval that came too late (the quote is then marked expired, no create call is made). */
-export const APPROVED_TOO_LATE_NOTICE = 'This quote expired before it was approved, so no swap was made. Use "New quote" for a fresh one.';
+export const APPROVED_TOO_LATE_NOTICE =
+  'This quote expired before it was approved, so no swap was made. Use "New quote" for a fresh one.';
 
 /** Whether an approval at `now` comes too late: within EXPIRY_SAFETY_MS of the estimate's expiry, or after. */
 export function isTooLateToApprove(quote: Pick<SwapQuote, 'expiresAt'>, now: Date): boolean {
@@ -132,19 +141,32 @@ export function mayDecide(
       return {
         allowed: false,
         reason: 'no_approvers',
-        notice: 'No swap approvers are configured (`SWAP_APPROVERS` is empty), so nobody can approve swaps. Nothing was done.',
+        notice:
+          'No swap approvers are configured (`SWAP_APPROVERS` is empty), so nobody can approve swaps. Nothing was done.',
       };
     }
     if (!isApprover) {
-      return { allowed: false, reason: 'not_an_approver', notice: `Only the swap approvers (${policy.approvers.map(mention).join(', ')}) can approve. Nothing was done.` };
+      return {
+        allowed: false,
+        reason: 'not_an_approver',
+        notice: `Only the swap approvers (${policy.approvers.map(mention).join(', ')}) can approve. Nothing was done.`,
+      };
     }
     if (userId === quote.requestedBy && !policy.allowSelfApproval) {
-      return { allowed: false, reason: 'own_swap', notice: 'You requested this swap, so someone else must approve it (separation of duties). Nothing was done.' };
+      return {
+        allowed: false,
+        reason: 'own_swap',
+        notice: 'You requested this swap, so someone else must approve it (separation of duties). Nothing was done.',
+      };
     }
     return { allowed: true };
   }
   if (!isApprover && userId !== quote.requestedBy) {
-    return { allowed: false, reason: 'not_requester_or_approver', notice: 'Only the requester or a swap approver can reject this quote. Nothing was done.' };
+    return {
+      allowed: false,
+      reason: 'not_requester_or_approver',
+      notice: 'Only the requester or a swap approver can reject this quote. Nothing was done.',
+    };
   }
   return { allowed: true };
 }
@@ -160,18 +182,35 @@ export function decisionOutcome(quote: Pick<SwapQuote, 'expiresAt'>, decision: D
  * whether the quote can still be decided. On `allowed`, the decision must still win the store's atomic claim;
  * a lost claim is answered with alreadyDecidedNotice of the winner.
  */
-export function judgeDecision(policy: ApprovalPolicy, quote: SwapQuote, userId: string, decision: Decision, now: Date): DecisionVerdict {
+export function judgeDecision(
+  policy: ApprovalPolicy,
+  quote: SwapQuote,
+  userId: string,
+  decision: Decision,
+  now: Date,
+): DecisionVerdict {
   const permitted = mayDecide(policy, quote, userId, decision);
   if (!permitted.allowed) return permitted;
   if (quote.status !== 'pending') {
-    return { allowed: false, reason: quote.status === 'expired' ? 'expired' : 'already_decided', notice: alreadyDecidedNotice(quote) };
+    return {
+      allowed: false,
+      reason: quote.status === 'expired' ? 'expired' : 'already_decided',
+      notice: alreadyDecidedNotice(quote),
+    };
   }
   const outcome = decisionOutcome(quote, decision, now);
-  return outcome === 'expired' ? { allowed: true, outcome, notice: APPROVED_TOO_LATE_NOTICE } : { allowed: true, outcome };
+  return outcome === 'expired'
+    ? { allowed: true, outcome, notice: APPROVED_TOO_LATE_NOTICE }
+    : { allowed: true, outcome };
 }
 
 /** The audit entry a winning decision writes. */
-export function decisionEntry(quote: Pick<SwapQuote, 'estimateId'>, outcome: DecisionOutcome, by: string, at: Date): AuditEntry {
+export function decisionEntry(
+  quote: Pick<SwapQuote, 'estimateId'>,
+  outcome: DecisionOutcome,
+  by: string,
+  at: Date,
+): AuditEntry {
   switch (outcome) {
     case 'rejected':
       return auditEntry(at, 'rejected', by);
@@ -197,9 +236,17 @@ export function alreadyDecidedNotice(quote: Pick<SwapQuote, 'status' | 'decidedB
 }
 
 /** Whether `userId` may ask for a new quote in place of this one: the requester or an approver. */
-export function mayRequote(policy: ApprovalPolicy, quote: Pick<SwapQuote, 'requestedBy'>, userId: string): { allowed: true } | Refusal<'not_requester_or_approver'> {
+export function mayRequote(
+  policy: ApprovalPolicy,
+  quote: Pick<SwapQuote, 'requestedBy'>,
+  userId: string,
+): { allowed: true } | Refusal<'not_requester_or_approver'> {
   if (userId === quote.requestedBy || policy.approvers.includes(userId)) return { allowed: true };
-  return { allowed: false, reason: 'not_requester_or_approver', notice: 'Only the requester or a swap approver can ask for a new quote.' };
+  return {
+    allowed: false,
+    reason: 'not_requester_or_approver',
+    notice: 'Only the requester or a swap approver can ask for a new quote.',
+  };
 }
 
 /** The notice when "New quote" finds a successor already requested, or a quote that cannot be re-quoted. */
@@ -213,7 +260,10 @@ export const REQUOTE_TAKEN_NOTICE = 'A new quote was already requested for this 
  * answered with an error of a known kind (`code` of the client's error: unauthorized, forbidden, server,
  * network, rate_limited, unexpected_response…), or something else went wrong in the bot.
  */
-export type CreateError = { kind: 'refused'; apiMessage: string } | { kind: 'api'; code: string } | { kind: 'unexpected' };
+export type CreateError =
+  | { kind: 'refused'; apiMessage: string }
+  | { kind: 'api'; code: string }
+  | { kind: 'unexpected' };
 
 /** What the quote records for a failed create: refused (no swap exists) or outcome unknown (one may exist). */
 export interface CreateFailure {
@@ -229,15 +279,25 @@ export interface CreateFailure {
 export function describeCreateFailure(error: CreateError, fromSymbol: string): CreateFailure {
   if (error.kind === 'refused') {
     if (/estimate not found/i.test(error.apiMessage)) {
-      return { status: 'create_failed', text: 'Estimate not found — the service no longer holds this quote (expired or already used).' };
+      return {
+        status: 'create_failed',
+        text: 'Estimate not found — the service no longer holds this quote (expired or already used).',
+      };
     }
     if (/balance not enough/i.test(error.apiMessage)) {
-      return { status: 'create_failed', text: `Balance not enough — the available ${fromSymbol} balance is below the swap amount.` };
+      return {
+        status: 'create_failed',
+        text: `Balance not enough — the available ${fromSymbol} balance is below the swap amount.`,
+      };
     }
     return { status: 'create_failed', text: error.apiMessage };
   }
   if (error.kind === 'api' && (error.code === 'unauthorized' || error.code === 'forbidden')) {
-    return { status: 'create_failed', text: error.code === 'unauthorized' ? 'the API key was rejected' : 'the API key lacks the permission to create swaps' };
+    return {
+      status: 'create_failed',
+      text:
+        error.code === 'unauthorized' ? 'the API key was rejected' : 'the API key lacks the permission to create swaps',
+    };
   }
   return { status: 'outcome_unknown', text: lostAnswerReason(error) };
 }

@@ -84,7 +84,12 @@ export function fromBaseUnits(baseUnits: string | bigint, decimals: number): str
  * Integer digits + fraction digits → base units, refusing more fraction digits than `decimals` with an
  * `AmountError` that names the token (`symbol`, escaped) or "This token".
  */
-export function digitsToBaseUnits(intDigits: string, fracDigits: string, decimals: number, symbol: string | undefined): bigint {
+export function digitsToBaseUnits(
+  intDigits: string,
+  fracDigits: string,
+  decimals: number,
+  symbol: string | undefined,
+): bigint {
   if (fracDigits.length > decimals) {
     const who = symbol ? escapeText(symbol) : 'This token';
     const gave = `you gave ${fracDigits.length}`;

@@ -153,7 +153,9 @@ export function auditEntry(at: Date, event: string, by?: string, detail?: string
  */
 export function unknownCauseOf(quote: Pick<SwapQuote, 'unknownCause' | 'failure'>): UnknownCause {
   if (quote.unknownCause) return quote.unknownCause;
-  return quote.failure === undefined || quote.failure === 'the bot restarted while waiting for the answer' ? 'interrupted' : 'answer_lost';
+  return quote.failure === undefined || quote.failure === 'the bot restarted while waiting for the answer'
+    ? 'interrupted'
+    : 'answer_lost';
 }
 
 /** What the swap/get of a followed swap reported, already in the quote's terms. */

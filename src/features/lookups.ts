@@ -5,17 +5,17 @@
 import { buildAssetDetail, buildBalances } from '../blocks/assets.js';
 import type { SlackMessage } from '../blocks/common.js';
 import { buildDeposit } from '../blocks/deposits.js';
-import { UserFacingError } from '../domain/errors.js';
 import { buildGasList } from '../blocks/gas.js';
 import type { GasPageValue, PayoutsPageValue, ShareableKind } from '../blocks/ids.js';
 import { buildInvoice } from '../blocks/invoices.js';
 import { buildPayoutTask, buildPayoutTaskList } from '../blocks/payouts.js';
 import type { RecordViewOptions } from '../blocks/share.js';
 import { buildWithdrawal, buildWithdrawalPage, WITHDRAWALS_PER_PAGE } from '../blocks/withdrawals.js';
-import { UsageError, USAGE, type InvoiceOptions } from '../commands/parse.js';
 import { parseTokenAmount, parseUsdAmount } from '../commands/amounts.js';
+import { type InvoiceOptions, USAGE, UsageError } from '../commands/parse.js';
 import { assetReference, looksLikeAssetReference, resolveAsset } from '../domain/assets.js';
-import { PaymentsNotFoundError, type Asset, type PaymentsClient } from '../payments/index.js';
+import { UserFacingError } from '../domain/errors.js';
+import { type Asset, type PaymentsClient, PaymentsNotFoundError } from '../payments/index.js';
 import { describeAssetProblem } from './resolve-asset.js';
 
 /** What the features need: the API client and the clock. */
@@ -74,7 +74,11 @@ export async function createInvoice(
   if (!explicitUsd && words.length > 0) {
     assets = await deps.payments.listAssets();
     if (looksLikeAssetReference(assets, words[0]!)) {
-      if (options.asset) throw new UsageError('--asset is for USD invoices; this invoice already names its asset.', USAGE.invoiceCrypto[0]);
+      if (options.asset)
+        throw new UsageError(
+          '--asset is for USD invoices; this invoice already names its asset.',
+          USAGE.invoiceCrypto[0],
+        );
       const asset = await findAsset(deps, words[0]!, assets);
       const cryptoAmount = parseTokenAmount(amountText, asset.crypto.decimals, { symbol: asset.crypto.symbol });
       const invoice = await deps.payments.createInvoiceByCrypto({
@@ -100,7 +104,11 @@ export async function createInvoice(
 }
 
 /** `invoice <id>`. */
-export async function showInvoice(deps: FeatureDeps, id: string, view: RecordViewOptions = { shareable: true }): Promise<SlackMessage> {
+export async function showInvoice(
+  deps: FeatureDeps,
+  id: string,
+  view: RecordViewOptions = { shareable: true },
+): Promise<SlackMessage> {
   const invoice = await orNotFound(deps.payments.getInvoice(id), 'invoice');
   return buildInvoice(invoice, { ...view, now: deps.now(), mode: 'lookup' });
 }
@@ -111,30 +119,58 @@ export async function showWithdrawals(deps: FeatureDeps, page: number): Promise<
 }
 
 /** `withdrawal <id>`. */
-export async function showWithdrawal(deps: FeatureDeps, id: string, view: RecordViewOptions = { shareable: true }): Promise<SlackMessage> {
+export async function showWithdrawal(
+  deps: FeatureDeps,
+  id: string,
+  view: RecordViewOptions = { shareable: true },
+): Promise<SlackMessage> {
   return buildWithdrawal(await orNotFound(deps.payments.getWithdrawal(id), 'withdrawal'), view);
 }
 
 /** `payouts [status] [asset]`: resolves the asset filter, then shows the first slice. */
-export async function startPayoutTaskList(deps: FeatureDeps, status: PayoutsPageValue['status'], assetReferenceText: string | undefined): Promise<SlackMessage> {
+export async function startPayoutTaskList(
+  deps: FeatureDeps,
+  status: PayoutsPageValue['status'],
+  assetReferenceText: string | undefined,
+): Promise<SlackMessage> {
   const asset = assetReferenceText ? await findAsset(deps, assetReferenceText) : undefined;
-  return showPayoutTasks(deps, { status, assetId: asset?.id, cursor: null, offset: 0 }, asset ? assetReference(asset) : undefined);
+  return showPayoutTasks(
+    deps,
+    { status, assetId: asset?.id, cursor: null, offset: 0 },
+    asset ? assetReference(asset) : undefined,
+  );
 }
 
 /** A slice of the payout task list, from the state a "Next page" button carries. */
-export async function showPayoutTasks(deps: FeatureDeps, state: PayoutsPageValue, assetLabel?: string): Promise<SlackMessage> {
-  const page = await deps.payments.listPayoutTasks({ status: state.status, assetId: state.assetId, cursor: state.cursor });
+export async function showPayoutTasks(
+  deps: FeatureDeps,
+  state: PayoutsPageValue,
+  assetLabel?: string,
+): Promise<SlackMessage> {
+  const page = await deps.payments.listPayoutTasks({
+    status: state.status,
+    assetId: state.assetId,
+    cursor: state.cursor,
+  });
   const label = [state.status, assetLabel ?? (state.assetId ? 'one asset' : undefined)].filter(Boolean).join(' · ');
   return buildPayoutTaskList(page, state, label);
 }
 
 /** `task <id>`. */
-export async function showPayoutTask(deps: FeatureDeps, id: string, view: RecordViewOptions = { shareable: true }): Promise<SlackMessage> {
+export async function showPayoutTask(
+  deps: FeatureDeps,
+  id: string,
+  view: RecordViewOptions = { shareable: true },
+): Promise<SlackMessage> {
   return buildPayoutTask(await orNotFound(deps.payments.getPayoutTask(id), 'payout task'), view);
 }
 
 /** `deposit <id>`. */
-export async function showDeposit(deps: FeatureDeps, id: string, view: RecordViewOptions = { shareable: true }): Promise<SlackMessage> {
+export async function showDeposit(
+  deps: FeatureDeps,
+  id: string,
+  view: RecordViewOptions = { shareable: true },
+): Promise<SlackMessage> {
   return buildDeposit(await orNotFound(deps.payments.getDeposit(id), 'deposit'), view);
 }
 
@@ -145,7 +181,12 @@ export async function showGas(deps: FeatureDeps, state: GasPageValue): Promise<S
 }
 
 /** The channel copy of a record someone shared: fetched again so it is current, without a share button. */
-export function showShared(deps: FeatureDeps, kind: ShareableKind, id: string, sharedBy: string): Promise<SlackMessage> {
+export function showShared(
+  deps: FeatureDeps,
+  kind: ShareableKind,
+  id: string,
+  sharedBy: string,
+): Promise<SlackMessage> {
   const view = { shareable: false, sharedBy };
   switch (kind) {
     case 'invoice':

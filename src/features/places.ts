@@ -4,7 +4,7 @@
  * with what the person can do about it. Pure: the kind of conversation and Slack's error code come in, a sentence
  * (mrkdwn) goes out.
  */
-import { isDirectMessage, type ConversationKind } from '../slack/conversations.js';
+import { type ConversationKind, isDirectMessage } from '../slack/conversations.js';
 
 /** How a person invites the bot (its display name in the manifests is `treasury`). */
 const INVITE = 'invite me with `/invite @treasury`';
@@ -39,10 +39,15 @@ export function quotePlaceProblem(kind: ConversationKind): string | undefined {
  * DM the bot is not in (it cannot see them), `not_in_channel` for a public channel it is not in when the app may not
  * post where it was not invited, and `is_archived` / `restricted_action…` for channels that take no posts.
  */
-export function cannotPostHere(kind: ConversationKind, slackError: string | undefined, what: PostingWhat): string | undefined {
+export function cannotPostHere(
+  kind: ConversationKind,
+  slackError: string | undefined,
+  what: PostingWhat,
+): string | undefined {
   switch (slackError) {
     case 'channel_not_found':
-      if (isDirectMessage(kind)) return `I am not part of this direct message, so I cannot post in it. ${NOTHING_DONE[what]} ${ELSEWHERE[what]}`;
+      if (isDirectMessage(kind))
+        return `I am not part of this direct message, so I cannot post in it. ${NOTHING_DONE[what]} ${ELSEWHERE[what]}`;
       return (
         `I cannot post here: this is a private channel I am not in (or one that no longer exists). ${NOTHING_DONE[what]} ` +
         `To use it, ${INVITE}, then ${AGAIN[what]}.`

@@ -1,4 +1,4 @@
-import { assetReference, type AssetResolution } from '../domain/assets.js';
+import { type AssetResolution, assetReference } from '../domain/assets.js';
 import { escapeText } from '../domain/text.js';
 
 /** A user-facing sentence for an asset that did not resolve (domain/assets.ts `resolveAsset`), listing the candidates. */

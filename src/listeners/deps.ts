@@ -1,7 +1,7 @@
+import type { AlertStatusView } from '../domain/alerts.js';
 import type { FeatureDeps } from '../features/lookups.js';
 import type { SwapService } from '../features/swaps/index.js';
 import type { Logger } from '../logger.js';
-import type { AlertStatusView } from '../domain/alerts.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BackgroundWork } from './background.js';
 

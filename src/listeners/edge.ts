@@ -50,11 +50,17 @@ const BlockActionsBody = z.object({
  * signed request is acknowledged at once (Slack retries or shows an error after 3 s without an answer).
  * Nothing here answers 5xx or throws for bad input.
  */
-export function createEdgeMiddleware(logger: Logger, slack: Pick<SlackGateway, 'respond'>): Middleware<AnyMiddlewareArgs> {
+export function createEdgeMiddleware(
+  logger: Logger,
+  slack: Pick<SlackGateway, 'respond'>,
+): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { body, next } = args;
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
-    const kind = typeof body === 'object' && body !== null ? ((body as { type?: unknown }).type ?? ('command' in body ? 'command' : undefined)) : undefined;
+    const kind =
+      typeof body === 'object' && body !== null
+        ? ((body as { type?: unknown }).type ?? ('command' in body ? 'command' : undefined))
+        : undefined;
 
     if (kind === 'command') {
       const command = body as Record<string, unknown>;
@@ -98,7 +104,9 @@ export function createEdgeMiddleware(logger: Logger, slack: Pick<SlackGateway, '
     // Events, shortcuts, views and anything else: this app has no listener for them. Answer at once.
     // (A message event's text is escaped like a command's: read it with readTypedText here. A modal's input
     // values in `view.state.values` arrive unescaped: use them as they are.)
-    logger.debug('acknowledged a Slack request the bot does not handle', { type: typeof kind === 'string' ? kind.slice(0, 40) : 'unknown' });
+    logger.debug('acknowledged a Slack request the bot does not handle', {
+      type: typeof kind === 'string' ? kind.slice(0, 40) : 'unknown',
+    });
     await ack?.();
   };
 }

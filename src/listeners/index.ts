@@ -1,6 +1,11 @@
 import type { App } from '@slack/bolt';
 import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
-import { createGasPageListener, createPayoutsPageListener, createShareListener, createWithdrawalsPageListener } from './actions/lookups.js';
+import {
+  createGasPageListener,
+  createPayoutsPageListener,
+  createShareListener,
+  createWithdrawalsPageListener,
+} from './actions/lookups.js';
 import { createSwapApproveListener, createSwapNewQuoteListener, createSwapRejectListener } from './actions/swaps.js';
 import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';

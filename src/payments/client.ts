@@ -1,9 +1,10 @@
-import { silentLogger, type Logger } from '../logger.js';
+import { type Logger, silentLogger } from '../logger.js';
 import { createPaymentsRequest, type PaymentsHttpOptions, type PaymentsRequest } from './http.js';
 import {
   type Asset,
   AssetList,
   AssetWithWithdrawable,
+  type CursorPage,
   Deposit,
   type GasDistribution,
   GasDistributionPage,
@@ -15,7 +16,6 @@ import {
   SwapEstimate,
   Withdrawal,
   WithdrawalPage,
-  type CursorPage,
 } from './schemas.js';
 
 /** Body of create-invoice (USD). */
@@ -94,7 +94,9 @@ function checkPaymentDelay(seconds: number | undefined): void {
 export const SHARED_READ_WINDOW_MS = 1_000;
 
 /** Typed functions for the 15 operations of the payment API, plus pagination helpers. */
-export function createPaymentsClient(options: (PaymentsHttpOptions | { request: PaymentsRequest; logger?: Logger }) & { clock?: () => number }) {
+export function createPaymentsClient(
+  options: (PaymentsHttpOptions | { request: PaymentsRequest; logger?: Logger }) & { clock?: () => number },
+) {
   const request = 'request' in options ? options.request : createPaymentsRequest(options);
   const logger = options.logger ?? silentLogger;
   const clock = 'clock' in options && options.clock ? options.clock : () => performance.now();
@@ -151,12 +153,24 @@ export function createPaymentsClient(options: (PaymentsHttpOptions | { request: 
 
     /** GET /1.0/merchant/invoice-info. */
     getInvoice(id: string): Promise<Invoice> {
-      return request({ operation: 'getInvoice', method: 'GET', path: '1.0/merchant/invoice-info', query: { id }, schema: Invoice });
+      return request({
+        operation: 'getInvoice',
+        method: 'GET',
+        path: '1.0/merchant/invoice-info',
+        query: { id },
+        schema: Invoice,
+      });
     },
 
     /** GET /1.0/merchant/asset: the only response with `balanceForWithdrawal`. */
     async getAsset(id: string): Promise<Asset> {
-      const asset = await request({ operation: 'getAsset', method: 'GET', path: '1.0/merchant/asset', query: { id }, schema: AssetWithWithdrawable });
+      const asset = await request({
+        operation: 'getAsset',
+        method: 'GET',
+        path: '1.0/merchant/asset',
+        query: { id },
+        schema: AssetWithWithdrawable,
+      });
       checkBalanceUnits([asset]);
       return asset;
     },
@@ -170,7 +184,12 @@ export function createPaymentsClient(options: (PaymentsHttpOptions | { request: 
     async listAssets(): Promise<Asset[]> {
       const at = clock();
       if (sharedAssetsRead === undefined || at - sharedAssetsRead.startedAt >= SHARED_READ_WINDOW_MS) {
-        const read = request({ operation: 'listAssets', method: 'GET', path: '1.0/merchant/assets', schema: AssetList }).then((list) => {
+        const read = request({
+          operation: 'listAssets',
+          method: 'GET',
+          path: '1.0/merchant/assets',
+          schema: AssetList,
+        }).then((list) => {
           checkBalanceUnits(list.assets);
           return Object.freeze(list.assets.map((asset) => Object.freeze(asset)));
         });
@@ -220,7 +239,13 @@ export function createPaymentsClient(options: (PaymentsHttpOptions | { request: 
 
     /** POST /2.0/swap/create: moves money. Never retried. The response carries no fee. */
     createSwap(estimateId: string): Promise<Swap> {
-      return request({ operation: 'createSwap', method: 'POST', path: '2.0/swap/create', body: { estimateId }, schema: Swap });
+      return request({
+        operation: 'createSwap',
+        method: 'POST',
+        path: '2.0/swap/create',
+        body: { estimateId },
+        schema: Swap,
+      });
     },
 
     /** GET /2.0/swap/get, including the fee. */
@@ -240,7 +265,9 @@ export function createPaymentsClient(options: (PaymentsHttpOptions | { request: 
     },
 
     /** GET /2.0/mass-payout/tasks: one page of 50, newest first. */
-    async listPayoutTasks(filters: PayoutTaskFilters & { cursor?: string | null } = {}): Promise<CursorPage<PayoutTask>> {
+    async listPayoutTasks(
+      filters: PayoutTaskFilters & { cursor?: string | null } = {},
+    ): Promise<CursorPage<PayoutTask>> {
       const page = await request({
         operation: 'listPayoutTasks',
         method: 'GET',
@@ -259,16 +286,30 @@ export function createPaymentsClient(options: (PaymentsHttpOptions | { request: 
 
     /** GET /2.0/mass-payout/task (rate-limited: paced). */
     getPayoutTask(id: string): Promise<PayoutTask> {
-      return request({ operation: 'getPayoutTask', method: 'GET', path: '2.0/mass-payout/task', query: { id }, schema: PayoutTask });
+      return request({
+        operation: 'getPayoutTask',
+        method: 'GET',
+        path: '2.0/mass-payout/task',
+        query: { id },
+        schema: PayoutTask,
+      });
     },
 
     /** GET /2.0/deposit/get (rate-limited: paced). */
     getDeposit(id: string): Promise<Deposit> {
-      return request({ operation: 'getDeposit', method: 'GET', path: '2.0/deposit/get', query: { id }, schema: Deposit });
+      return request({
+        operation: 'getDeposit',
+        method: 'GET',
+        path: '2.0/deposit/get',
+        query: { id },
+        schema: Deposit,
+      });
     },
 
     /** GET /2.0/gas-manager/list: one page of 50, in NO promised order (rate-limited: paced). */
-    async listGasDistributions(filters: GasDistributionFilters & { cursor?: string | null } = {}): Promise<CursorPage<GasDistribution>> {
+    async listGasDistributions(
+      filters: GasDistributionFilters & { cursor?: string | null } = {},
+    ): Promise<CursorPage<GasDistribution>> {
       const page = await request({
         operation: 'listGasDistributions',
         method: 'GET',
@@ -285,12 +326,18 @@ export function createPaymentsClient(options: (PaymentsHttpOptions | { request: 
     },
 
     /** Follows `cursorNext` through the task list until it is null (or `maxPages` pages were read). */
-    async *payoutTaskPages(filters: PayoutTaskFilters = {}, maxPages = Infinity): AsyncGenerator<CursorPage<PayoutTask>> {
+    async *payoutTaskPages(
+      filters: PayoutTaskFilters = {},
+      maxPages = Infinity,
+    ): AsyncGenerator<CursorPage<PayoutTask>> {
       yield* followCursor((cursor) => client.listPayoutTasks({ ...filters, cursor }), maxPages);
     },
 
     /** Follows `cursorNext` through the gas manager list until it is null (or `maxPages` pages were read). */
-    async *gasDistributionPages(filters: GasDistributionFilters = {}, maxPages = Infinity): AsyncGenerator<CursorPage<GasDistribution>> {
+    async *gasDistributionPages(
+      filters: GasDistributionFilters = {},
+      maxPages = Infinity,
+    ): AsyncGenerator<CursorPage<GasDistribution>> {
       yield* followCursor((cursor) => client.listGasDistributions({ ...filters, cursor }), maxPages);
     },
 

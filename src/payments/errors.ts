@@ -84,7 +84,11 @@ export class PaymentsForbiddenError extends PaymentsError {
     /** The permission the operation needs, as docs/payments-api.md#authentication names it; undefined where it names none. */
     readonly permission: string | undefined,
   ) {
-    super(operation, `${operation}: the API key lacks ${permission ? `the ${permission} permission` : 'a permission this needs'} (403)`, 403);
+    super(
+      operation,
+      `${operation}: the API key lacks ${permission ? `the ${permission} permission` : 'a permission this needs'} (403)`,
+      403,
+    );
   }
 }
 
@@ -118,7 +122,11 @@ export class PaymentsServerError extends PaymentsError {
     status: number,
     readonly apiMessage: string | undefined,
   ) {
-    super(operation, `${operation}: the payment API failed with HTTP ${status}${apiMessage ? `: ${apiMessage}` : ''}`, status);
+    super(
+      operation,
+      `${operation}: the payment API failed with HTTP ${status}${apiMessage ? `: ${apiMessage}` : ''}`,
+      status,
+    );
     this.transient = status >= 500;
   }
 }

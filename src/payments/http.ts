@@ -1,20 +1,20 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import got, { RequestError, type Got, type Response } from 'got';
+import got, { type Got, RequestError, type Response } from 'got';
 import type { z } from 'zod';
-import { silentLogger, type Logger } from '../logger.js';
+import { type Logger, silentLogger } from '../logger.js';
 import {
   PaymentsError,
   PaymentsForbiddenError,
   PaymentsNetworkError,
   PaymentsNotFoundError,
+  type PaymentsOperation,
   PaymentsRateLimitedError,
   PaymentsServerError,
   PaymentsUnauthorizedError,
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
-  type PaymentsOperation,
 } from './errors.js';
 import { createPacer, type Pacer } from './pacer.js';
 import { ValidationEnvelope } from './schemas.js';
@@ -116,7 +116,12 @@ function apiMessageOf(text: string): string | undefined {
 }
 
 /** Turns a non-2xx answer into the typed error a caller can branch on. */
-function errorForStatus(operation: PaymentsOperation, status: number, body: string, retryAfter: string | undefined): PaymentsError {
+function errorForStatus(
+  operation: PaymentsOperation,
+  status: number,
+  body: string,
+  retryAfter: string | undefined,
+): PaymentsError {
   switch (status) {
     case 400: {
       const parsed = parseJson(body);
@@ -228,7 +233,11 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
       const started = performance.now();
       try {
         const result = await attemptOnce(spec);
-        logger.debug('payments api call', { operation: spec.operation, attempt, ms: Math.round(performance.now() - started) });
+        logger.debug('payments api call', {
+          operation: spec.operation,
+          attempt,
+          ms: Math.round(performance.now() - started),
+        });
         return result;
       } catch (error) {
         if (!(error instanceof PaymentsError)) throw error;

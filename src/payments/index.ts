@@ -1,7 +1,13 @@
 /** The merchant payment API: one client, typed errors, normalized shapes. */
 export * from './client.js';
 export * from './errors.js';
-export { createPaymentsRequest, paymentsRetryDelayMs, parseRetryAfter, type RetryPolicy, type PaymentsHttpOptions } from './http.js';
+export {
+  createPaymentsRequest,
+  type PaymentsHttpOptions,
+  parseRetryAfter,
+  paymentsRetryDelayMs,
+  type RetryPolicy,
+} from './http.js';
 export { createPacer, type Pacer } from './pacer.js';
-export type { CursorPage, Fee, FeeLeg, Network, Crypto } from './schemas.js';
+export type { Crypto, CursorPage, Fee, FeeLeg, Network } from './schemas.js';
 export { parseRfc3339Timestamp, parseSqlUtcTimestamp } from './schemas.js';

@@ -23,7 +23,14 @@ const SQL_UTC = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 function utcInstant(parts: string[], fraction = '0', offsetMinutes = 0): Date | undefined {
-  const [year, month, day, hour, minute, second] = parts.map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = parts.map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   // Milliseconds precision is what Date holds; sub-millisecond digits are dropped, never rounded up.
   const millis = Number(fraction.slice(0, 3).padEnd(3, '0'));
   const wallClock = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis));
@@ -80,7 +87,10 @@ export const Crypto = z.object({
   symbol: z.string(),
   contractAddress: z.string().nullable(),
   decimals: z.number().int().min(0).max(36),
-  logoURI: z.string().nullish().transform((v) => v ?? null),
+  logoURI: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type Crypto = z.infer<typeof Crypto>;
 
@@ -155,7 +165,10 @@ export const Fee = z
     }),
   );
 
-const nullableString = z.string().nullish().transform((v) => v ?? null);
+const nullableString = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 
 // ---------------------------------------------------------------------------------------------------------
 // Resources
@@ -166,7 +179,10 @@ export const Invoice = z.object({
   usdAmount: DecimalString,
   status: z.string(),
   paymentPageLink: z.string(),
-  productTitle: z.string().nullish().transform((v) => v ?? ''),
+  productTitle: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? ''),
   extraData: nullableString,
   cryptoAmount: BaseUnits.nullable(),
   crypto: Crypto.nullable(),
@@ -204,7 +220,9 @@ function tokenUnitsToBaseUnits(sent: string, decimals: number): string {
   return BigInt(`${whole}${fraction.slice(0, decimals).padEnd(decimals, '0')}`).toString();
 }
 
-const normalizeAsset = <A extends { balance: string; balanceForWithdrawal?: string | null | undefined; crypto: { decimals: number } }>(
+const normalizeAsset = <
+  A extends { balance: string; balanceForWithdrawal?: string | null | undefined; crypto: { decimals: number } },
+>(
   asset: A,
 ) => {
   const sent = [asset.balance, asset.balanceForWithdrawal ?? ''];
@@ -224,11 +242,15 @@ const normalizeAsset = <A extends { balance: string; balanceForWithdrawal?: stri
 };
 
 /** Merchant asset (2.5), balances in base units. `balanceForWithdrawal` is null in the list response. */
-export const Asset = z.object({ ...assetFields, balanceForWithdrawal: AssetBalance.nullish() }).transform(normalizeAsset);
+export const Asset = z
+  .object({ ...assetFields, balanceForWithdrawal: AssetBalance.nullish() })
+  .transform(normalizeAsset);
 export type Asset = z.infer<typeof Asset>;
 
 /** The single-asset response, which always carries `balanceForWithdrawal`. */
-export const AssetWithWithdrawable = z.object({ ...assetFields, balanceForWithdrawal: AssetBalance }).transform(normalizeAsset);
+export const AssetWithWithdrawable = z
+  .object({ ...assetFields, balanceForWithdrawal: AssetBalance })
+  .transform(normalizeAsset);
 
 /** Response of GET /1.0/merchant/assets. */
 export const AssetList = z.object({ assets: z.array(Asset) });
@@ -313,7 +335,10 @@ export const PayoutTask = z.object({
 });
 export type PayoutTask = z.infer<typeof PayoutTask>;
 
-const cursor = z.string().nullish().transform((v) => (v ? v : null));
+const cursor = z
+  .string()
+  .nullish()
+  .transform((v) => (v ? v : null));
 
 /** A page of GET /2.0/mass-payout/tasks. */
 export const PayoutTaskPage = z.object({ data: z.array(PayoutTask), cursorPrevious: cursor, cursorNext: cursor });
@@ -356,7 +381,11 @@ export const GasDistribution = z.object({
 export type GasDistribution = z.infer<typeof GasDistribution>;
 
 /** A page of GET /2.0/gas-manager/list. */
-export const GasDistributionPage = z.object({ data: z.array(GasDistribution), cursorPrevious: cursor, cursorNext: cursor });
+export const GasDistributionPage = z.object({
+  data: z.array(GasDistribution),
+  cursorPrevious: cursor,
+  cursorNext: cursor,
+});
 
 /** Response of create-payout: its shape is not shown in docs/payments-api.md, so only an id is relied on. */
 export const PayoutCreated = z.looseObject({ id: Id });

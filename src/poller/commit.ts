@@ -9,14 +9,20 @@
  * what is in flight, not by history.
  */
 import type { AlertSourceState, AlertsState, OutboxItem } from '../domain/alert-records.js';
+import { listOf, type Outcome, SOURCE_LISTS } from './detect.js';
 import { SOURCES, type SourceName } from './facts.js';
-import { listOf, SOURCE_LISTS, type Outcome } from './detect.js';
 import { POLL_POLICY } from './policy.js';
 
 const SOURCE_OF_KIND: Record<string, SourceName> = { withdrawal: 'withdrawals', task: 'tasks', gas: 'gas' };
 
 /** A handled key of this source with this createdAt may be found again by a later read: keep it. */
-export function mayBeReadAgain(source: AlertSourceState, name: SourceName, createdAt: string, nowMs: number, lookbackMs: number): boolean {
+export function mayBeReadAgain(
+  source: AlertSourceState,
+  name: SourceName,
+  createdAt: string,
+  nowMs: number,
+  lookbackMs: number,
+): boolean {
   const at = Date.parse(createdAt);
   const overlap = POLL_POLICY.overlapMs;
   const span = name === 'withdrawals' ? Math.max(lookbackMs, POLL_POLICY.firstRunWithdrawalSpanMs) : lookbackMs;
@@ -69,7 +75,8 @@ export function commitDetections(
       if (found.via === 'follow') {
         // Inside a walk's range, the walk may still read this row: remember it until the walk is done.
         for (const walk of walks) {
-          if (found.createdAt >= walk.from && !(walk.followKeys ?? []).includes(found.key)) walk.followKeys = [...(walk.followKeys ?? []), found.key];
+          if (found.createdAt >= walk.from && !(walk.followKeys ?? []).includes(found.key))
+            walk.followKeys = [...(walk.followKeys ?? []), found.key];
         }
       }
       if (found.key in alerts.alerted || queuedKeys.has(found.key)) continue;
@@ -106,7 +113,10 @@ export function commitDetections(
   // one when every source reads again. Both go through the outbox, so neither is lost.
   const failing = SOURCES.filter((name) => {
     const outcome = outcomes[name];
-    return !outcome.ok && (alerts.sources[name].consecutiveFailures >= POLL_POLICY.unreachableAfterPolls || KEY_REFUSED.has(outcome.code));
+    return (
+      !outcome.ok &&
+      (alerts.sources[name].consecutiveFailures >= POLL_POLICY.unreachableAfterPolls || KEY_REFUSED.has(outcome.code))
+    );
   });
   if (!alerts.apiDown && failing.length > 0) {
     const since = failing.map((name) => alerts.sources[name].failingSince ?? nowIso).sort()[0] ?? nowIso;
@@ -119,19 +129,29 @@ export function commitDetections(
         since,
         problems: failing.map((name) => {
           const source = alerts.sources[name];
-          return { source: name, code: source.lastError?.code ?? 'internal', message: source.lastError?.message ?? 'unknown', polls: source.consecutiveFailures };
+          return {
+            source: name,
+            code: source.lastError?.code ?? 'internal',
+            message: source.lastError?.message ?? 'unknown',
+            polls: source.consecutiveFailures,
+          };
         }),
       },
     });
   } else if (alerts.apiDown && SOURCES.every((name) => outcomes[name].ok)) {
-    enqueue({ key: `api_recovered:${alerts.apiDown.since}`, queuedAt: nowIso, facts: { kind: 'api_recovered', since: alerts.apiDown.since, recoveredAt: nowIso } });
+    enqueue({
+      key: `api_recovered:${alerts.apiDown.since}`,
+      queuedAt: nowIso,
+      facts: { kind: 'api_recovered', since: alerts.apiDown.since, recoveredAt: nowIso },
+    });
     delete alerts.apiDown;
   }
 
   for (const [key, entry] of Object.entries(alerts.alerted)) {
     const name = SOURCE_OF_KIND[key.slice(0, key.indexOf(':'))];
     if (name === undefined) continue;
-    if (!mayBeReadAgain(alerts.sources[name], name, entry.createdAt, now.getTime(), lookbackMs)) delete alerts.alerted[key];
+    if (!mayBeReadAgain(alerts.sources[name], name, entry.createdAt, now.getTime(), lookbackMs))
+      delete alerts.alerted[key];
   }
   pruneSentCounts(alerts, now);
   return { queued, newFailures };

@@ -13,11 +13,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { buildAlert, buildFailureAlert, buildFailureSummary, buildSummaryThreadPart, planSummaryThread } from '../blocks/alerts.js';
-import { describeSlackError, isTransient, mayHaveHappened, needsAPerson } from '../slack/errors.js';
+import {
+  buildAlert,
+  buildFailureAlert,
+  buildFailureSummary,
+  buildSummaryThreadPart,
+  planSummaryThread,
+} from '../blocks/alerts.js';
 import type { OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
 import type { FailureFacts } from '../domain/alerts.js';
-import { POLL_POLICY, type ChannelPacing, type PollDeps } from './policy.js';
+import { describeSlackError, isTransient, mayHaveHappened, needsAPerson } from '../slack/errors.js';
+import { type ChannelPacing, POLL_POLICY, type PollDeps } from './policy.js';
 import type { AlertMessage } from './slack.js';
 
 /** One message to post and the outbox items it covers. */
@@ -33,7 +39,8 @@ export interface Delivery {
 /** The message for items that go out together: one alert (or health message), or a summary of many failures. */
 function deliveryOf(items: OutboxItem[], now: Date, key: string): Delivery {
   const facts = items[0]!.facts;
-  if (facts.kind === 'api_down' || facts.kind === 'api_recovered') return { items, key, message: buildAlert(facts, now) };
+  if (facts.kind === 'api_down' || facts.kind === 'api_recovered')
+    return { items, key, message: buildAlert(facts, now) };
   if (items.length === 1) return { items, key, message: buildFailureAlert(facts) };
   const failures = items.map((item) => item.facts as FailureFacts);
   const parts = planSummaryThread(failures);
@@ -49,7 +56,11 @@ function deliveryOf(items: OutboxItem[], now: Date, key: string): Delivery {
  * Groups the outbox into messages, in outbox order: health messages one each; failures one each, unless a kind
  * has more than `floodThreshold` waiting, which then go out as one summary.
  */
-export function planDeliveries(outbox: readonly OutboxItem[], now: Date, newKey: () => string = randomUUID): Delivery[] {
+export function planDeliveries(
+  outbox: readonly OutboxItem[],
+  now: Date,
+  newKey: () => string = randomUUID,
+): Delivery[] {
   const byKind = new Map<string, OutboxItem[]>();
   for (const item of outbox) byKind.set(item.facts.kind, [...(byKind.get(item.facts.kind) ?? []), item]);
   const deliveries: Delivery[] = [];
@@ -70,7 +81,9 @@ export function planDeliveries(outbox: readonly OutboxItem[], now: Date, newKey:
 /** Still the replica that polls (always, without replicas); a lost lease stops posting, logged once per poll. */
 async function leading(deps: PollDeps): Promise<boolean> {
   if (!deps.stillLeading || (await deps.stillLeading())) return true;
-  deps.logger.warn('alert poller: this replica lost the leader lease during a poll; it posts nothing more (the new leader will)');
+  deps.logger.warn(
+    'alert poller: this replica lost the leader lease during a poll; it posts nothing more (the new leader will)',
+  );
   return false;
 }
 
@@ -80,19 +93,31 @@ type Stop = { stop: true; slackError?: string };
 type LookupResult = { ts: string } | { absent: true } | { unreadable: true } | { failed: string };
 
 /** Looks for a post that may have been made (its key in the channel's, or the thread's, message metadata). */
-async function lookFor(deps: PollDeps, pacing: ChannelPacing, attempt: SendAttempt, threadTs?: string): Promise<LookupResult> {
+async function lookFor(
+  deps: PollDeps,
+  pacing: ChannelPacing,
+  attempt: SendAttempt,
+  threadTs?: string,
+): Promise<LookupResult> {
   try {
-    const ts = await deps.slack.findPosted(deps.channel, { key: attempt.key, since: new Date(attempt.since), ...(threadTs ? { threadTs } : {}) });
+    const ts = await deps.slack.findPosted(deps.channel, {
+      key: attempt.key,
+      since: new Date(attempt.since),
+      ...(threadTs ? { threadTs } : {}),
+    });
     return ts === undefined ? { absent: true } : { ts };
   } catch (error) {
     const reason = describeSlackError(error);
     if (isTransient(error) && !needsAPerson(error)) return { failed: reason };
     if (!pacing.lookupRefusalLogged) {
       pacing.lookupRefusalLogged = true;
-      deps.logger.warn('alert poller: cannot read ALERT_CHANNEL to look for an alert whose answer was lost, so it is posted again (it may appear twice)', {
-        reason,
-        channel: deps.channel,
-      });
+      deps.logger.warn(
+        'alert poller: cannot read ALERT_CHANNEL to look for an alert whose answer was lost, so it is posted again (it may appear twice)',
+        {
+          reason,
+          channel: deps.channel,
+        },
+      );
     }
     return { unreadable: true };
   }
@@ -118,7 +143,11 @@ export function settleDecision(found: LookupResult, attemptAgeMs: number): { rec
  * next poll, and only they: the rest of the outbox goes on. Returns how many failures were recorded, the lookup
  * failure if any, or a stop (shutdown, lost lease).
  */
-async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: Date): Promise<{ alerted: number; lookupError?: string } | Stop> {
+async function settleUncertainPosts(
+  deps: PollDeps,
+  pacing: ChannelPacing,
+  now: Date,
+): Promise<{ alerted: number; lookupError?: string } | Stop> {
   const state = await deps.store.alerts.readAlerts();
   const groups = new Map<string, { attempt: SendAttempt; items: OutboxItem[] }>();
   for (const item of state.outbox) {
@@ -127,9 +156,12 @@ async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: 
     group.items.push(item);
     groups.set(item.sending.key, group);
   }
-  const uncertain: { attempt: SendAttempt; items?: OutboxItem[]; part?: { threadTs: string; part: number } }[] = [...groups.values()];
+  const uncertain: { attempt: SendAttempt; items?: OutboxItem[]; part?: { threadTs: string; part: number } }[] = [
+    ...groups.values(),
+  ];
   for (const work of state.threadWork ?? []) {
-    for (const part of work.remaining) if (part.sending) uncertain.push({ attempt: part.sending, part: { threadTs: work.threadTs, part: part.part } });
+    for (const part of work.remaining)
+      if (part.sending) uncertain.push({ attempt: part.sending, part: { threadTs: work.threadTs, part: part.part } });
   }
   let alerted = 0;
   let lookupError: string | undefined;
@@ -142,28 +174,51 @@ async function settleUncertainPosts(deps: PollDeps, pacing: ChannelPacing, now: 
     if (decision === 'wait') {
       if ('failed' in found) {
         lookupError = found.failed;
-        deps.logger.warn('alert poller: could not look for an alert whose answer was lost; it waits for the next poll, the others go on', { key: attempt.key, reason: found.failed });
+        deps.logger.warn(
+          'alert poller: could not look for an alert whose answer was lost; it waits for the next poll, the others go on',
+          { key: attempt.key, reason: found.failed },
+        );
       } else {
-        deps.logger.info('alert poller: an alert whose answer was lost is not in the channel yet; looking again at the next poll', { key: attempt.key });
+        deps.logger.info(
+          'alert poller: an alert whose answer was lost is not in the channel yet; looking again at the next poll',
+          { key: attempt.key },
+        );
       }
       continue;
     }
     if (decision === 'post_again') {
-      if ('failed' in found) deps.logger.warn('alert poller: Slack could not answer the lookup for too long; posting again (it may appear twice)', { key: attempt.key, reason: found.failed });
+      if ('failed' in found)
+        deps.logger.warn(
+          'alert poller: Slack could not answer the lookup for too long; posting again (it may appear twice)',
+          { key: attempt.key, reason: found.failed },
+        );
       await deps.store.alerts.recordSending(target, undefined);
       continue;
     }
     if (part) {
-      deps.logger.info('alert poller: a part of a summary\'s list whose answer was lost is in its thread; recorded, not posted again', { key: attempt.key });
+      deps.logger.info(
+        "alert poller: a part of a summary's list whose answer was lost is in its thread; recorded, not posted again",
+        { key: attempt.key },
+      );
       await deps.store.alerts.recordThreadPartPosted(part.threadTs, part.part, now);
       continue;
     }
-    deps.logger.info('alert poller: a post whose answer was lost is in the channel; recorded, not posted again', { key: attempt.key, ts: decision.record });
+    deps.logger.info('alert poller: a post whose answer was lost is in the channel; recorded, not posted again', {
+      key: attempt.key,
+      ts: decision.record,
+    });
     // The message found covers exactly these items (they were marked together): its thread gets their full list.
     const delivery = deliveryOf(items!, now, attempt.key);
     if (delivery.thread) {
       const { kind, total, parts } = delivery.thread;
-      await deps.store.alerts.queueThreadWork({ threadTs: decision.record, kind, total, parts: parts.length, queuedAt: attempt.since, remaining: parts });
+      await deps.store.alerts.queueThreadWork({
+        threadTs: decision.record,
+        kind,
+        total,
+        parts: parts.length,
+        queuedAt: attempt.since,
+        remaining: parts,
+      });
     }
     alerted += await deps.store.alerts.recordDelivered(items!, now);
   }
@@ -185,7 +240,12 @@ interface SendJob {
  * Marks the job as being sent, then posts it (the gateway sends plain text when Slack refuses the blocks). A
  * failure whose outcome is unknown keeps the mark for the next delivery to settle; a refusal clears it.
  */
-async function send(deps: PollDeps, pacing: ChannelPacing, paced: () => Promise<void>, job: SendJob): Promise<{ ts: string } | Stop> {
+async function send(
+  deps: PollDeps,
+  pacing: ChannelPacing,
+  paced: () => Promise<void>,
+  job: SendJob,
+): Promise<{ ts: string } | Stop> {
   const clock = deps.clockMs ?? (() => performance.now());
   await paced();
   if (!(await leading(deps))) return { stop: true };
@@ -193,13 +253,26 @@ async function send(deps: PollDeps, pacing: ChannelPacing, paced: () => Promise<
   // Written before the post: from now on a crash or a lost answer leaves this trace to look for.
   await deps.store.alerts.recordSending(job.target, { key: job.key, since: attemptedAt.toISOString() });
   try {
-    return { ts: await deps.slack.post(deps.channel, job.message, { key: job.key, ...(job.threadTs ? { threadTs: job.threadTs } : {}) }) };
+    return {
+      ts: await deps.slack.post(deps.channel, job.message, {
+        key: job.key,
+        ...(job.threadTs ? { threadTs: job.threadTs } : {}),
+      }),
+    };
   } catch (error) {
     const reason = describeSlackError(error);
     const unknown = mayHaveHappened(error);
-    const fields = { reason, channel: deps.channel, what: job.what, ...(unknown ? { outcome: 'unknown: looked for before the next attempt' } : {}) };
+    const fields = {
+      reason,
+      channel: deps.channel,
+      what: job.what,
+      ...(unknown ? { outcome: 'unknown: looked for before the next attempt' } : {}),
+    };
     if (needsAPerson(error)) {
-      deps.logger.error('alert poller: Slack refuses to post in ALERT_CHANNEL; alerts wait in the outbox until this is fixed', fields);
+      deps.logger.error(
+        'alert poller: Slack refuses to post in ALERT_CHANNEL; alerts wait in the outbox until this is fixed',
+        fields,
+      );
     } else {
       deps.logger.warn('alert poller: Slack did not accept an alert; it stays queued for the next poll', fields);
     }
@@ -214,7 +287,10 @@ async function send(deps: PollDeps, pacing: ChannelPacing, paced: () => Promise<
 const stopped = (outcome: { ts: string } | Stop): outcome is Stop => 'stop' in outcome;
 
 /** Posts the outbox, a second apart; stops at the first Slack failure (the rest waits for the next poll). */
-export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted: number; alerted: number; slackError?: string }> {
+export async function deliverOutbox(
+  deps: PollDeps,
+  now: Date,
+): Promise<{ posted: number; alerted: number; slackError?: string }> {
   const pacing = deps.pacing ?? { lastPostMs: undefined };
   const clock = deps.clockMs ?? (() => performance.now());
   const paced = async () => {
@@ -245,7 +321,14 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
     // writes the summary is found by its key and the list is queued then, once (same threadTs).
     if (delivery.thread) {
       const { kind, total, parts } = delivery.thread;
-      await deps.store.alerts.queueThreadWork({ threadTs: outcome.ts, kind, total, parts: parts.length, queuedAt: attemptedAt.toISOString(), remaining: parts });
+      await deps.store.alerts.queueThreadWork({
+        threadTs: outcome.ts,
+        kind,
+        total,
+        parts: parts.length,
+        queuedAt: attemptedAt.toISOString(),
+        remaining: parts,
+      });
     }
     alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt);
     deps.logger.info('alert posted', { keys: keys.length === 1 ? keys[0] : `${keys.length} in one summary` });
@@ -263,10 +346,14 @@ export async function deliverOutbox(deps: PollDeps, now: Date): Promise<{ posted
         threadTs: work.threadTs,
         what: `part ${part.part} of ${work.parts} of the list in thread ${work.threadTs}`,
       });
-      if (stopped(outcome)) return { posted, alerted, ...(outcome.slackError ? { slackError: outcome.slackError } : {}) };
+      if (stopped(outcome))
+        return { posted, alerted, ...(outcome.slackError ? { slackError: outcome.slackError } : {}) };
       posted += 1;
       await deps.store.alerts.recordThreadPartPosted(work.threadTs, part.part, deps.now());
-      deps.logger.info('summary list posted in its thread', { threadTs: work.threadTs, part: `${part.part} of ${work.parts}` });
+      deps.logger.info('summary list posted in its thread', {
+        threadTs: work.threadTs,
+        part: `${part.part} of ${work.parts}`,
+      });
     }
   }
   return { posted, alerted, ...lookupFailed };

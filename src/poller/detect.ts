@@ -33,7 +33,10 @@ export { PollAbortedError } from './walk.js';
 export type Outcome = { ok: true; detection: Detection } | { ok: false; code: string; message: string };
 
 /** The reader of each source. */
-export const DETECTORS: Record<SourceName, (deps: PollDeps, source: AlertSourceState, context: ReadContext) => Promise<Detection>> = {
+export const DETECTORS: Record<
+  SourceName,
+  (deps: PollDeps, source: AlertSourceState, context: ReadContext) => Promise<Detection>
+> = {
   withdrawals: detectWithdrawals,
   tasks: detectTasks,
   gas: detectGas,

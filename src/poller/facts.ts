@@ -2,8 +2,9 @@
  * Turns API records into the facts an alert shows. The facts are stored in the outbox, so an alert that Slack
  * refused can be posted later exactly as it was detected, without asking the API again.
  */
-import type { FeeLeg, GasDistribution, PayoutTask, Withdrawal } from '../payments/index.js';
+
 import type { FailureFacts } from '../domain/alerts.js';
+import type { FeeLeg, GasDistribution, PayoutTask, Withdrawal } from '../payments/index.js';
 
 /** The gas sub-status the poller alerts on, whatever the row's status. */
 export const NOT_ENOUGH_DONOR_BALANCE = 'not_enough_donor_balance';
@@ -56,7 +57,8 @@ export function taskFacts(t: PayoutTask): FailureFacts {
   };
 }
 
-const leg = (l: FeeLeg | null) => (l ? { amountFormatted: l.amountFormatted, currency: l.currency, amountInUsd: l.amountInUsd } : null);
+const leg = (l: FeeLeg | null) =>
+  l ? { amountFormatted: l.amountFormatted, currency: l.currency, amountInUsd: l.amountInUsd } : null;
 
 /** Facts of a gas top-up short of donor balance. */
 export function gasFacts(g: GasDistribution): FailureFacts {

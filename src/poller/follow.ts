@@ -5,10 +5,10 @@
  * idle poll's cost follows what is due, not how many rows stay pending. Pure (no I/O).
  */
 import type { AlertSourceState } from '../domain/alert-records.js';
+import { compareText } from '../domain/compare.js';
 import type { SourceName } from './facts.js';
 import { firstRunSpan, isoMs, listFloor, listOf, SOURCE_LISTS } from './place.js';
 import { POLL_POLICY } from './policy.js';
-import { compareText } from '../domain/compare.js';
 
 /** The windows of a pending list, narrowest first: each covers the age bands up to its own. */
 export const FOLLOW_WINDOWS = ['hour', 'day', 'all'] as const;
@@ -78,14 +78,20 @@ export function followFloor(name: SourceName, source: AlertSourceState, nowMs: n
  * first poll of this version (`pendingSyncedAt`), the last day of tasks for new pending tasks, and the whole gas
  * list now and then to drop `handledPending` ids that left it.
  */
-export function planWindow(name: 'tasks' | 'gas', source: AlertSourceState, nowMs: number, lookbackMs: number): FollowWindow | undefined {
+export function planWindow(
+  name: 'tasks' | 'gas',
+  source: AlertSourceState,
+  nowMs: number,
+  lookbackMs: number,
+): FollowWindow | undefined {
   if (source.pendingSyncedAt === undefined) return 'all';
   const bands = POLL_POLICY.followBands.lists;
   const reads = source.windowReads;
   const due = (band: number, everyMs: number) => nowMs - lastCovered(reads, band) >= everyMs;
   let widest = -1;
   if (name === 'tasks' && due(1, POLL_POLICY.taskDiscoveryEveryMs)) widest = 1;
-  if (name === 'gas' && (source.handledPending?.length ?? 0) > 0 && due(2, POLL_POLICY.handledPendingCleanupEveryMs)) widest = 2;
+  if (name === 'gas' && (source.handledPending?.length ?? 0) > 0 && due(2, POLL_POLICY.handledPendingCleanupEveryMs))
+    widest = 2;
   const floor = followFloor(name, source, nowMs, lookbackMs);
   for (const createdAt of Object.values(source.tracking)) {
     const at = isoMs(createdAt);
@@ -114,7 +120,9 @@ export function dueWithdrawals(
   for (const [id, createdAt] of Object.entries(tracking)) {
     if (skip.has(id)) continue;
     const checked = checkedAt?.[id];
-    const dueAt = (checked === undefined ? Number.NEGATIVE_INFINITY : isoMs(checked)) + bands[bandOf(bands, nowMs - isoMs(createdAt))]!.everyMs;
+    const dueAt =
+      (checked === undefined ? Number.NEGATIVE_INFINITY : isoMs(checked)) +
+      bands[bandOf(bands, nowMs - isoMs(createdAt))]!.everyMs;
     if (dueAt <= nowMs) due.push({ id, dueAt });
   }
   due.sort((a, b) => a.dueAt - b.dueAt || compareText(a.id, b.id));
@@ -129,7 +137,11 @@ export interface FollowPlan {
 }
 
 /** The poll's follow-ups within POLL_POLICY.followRequestsPerPoll (window reads first, withdrawals what is left, at least one). */
-export function planFollowUps(sources: Record<SourceName, AlertSourceState>, nowMs: number, lookbackMs: number): FollowPlan {
+export function planFollowUps(
+  sources: Record<SourceName, AlertSourceState>,
+  nowMs: number,
+  lookbackMs: number,
+): FollowPlan {
   const tasks = planWindow('tasks', sources.tasks, nowMs, lookbackMs);
   const gas = planWindow('gas', sources.gas, nowMs, lookbackMs);
   const windowReads = (tasks ? 1 : 0) + (gas ? 1 : 0);

@@ -6,17 +6,17 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
 import type { BotRepositories } from '../store/repository.js';
-import { pollOnce, type ChannelPacing, type PollReport } from './poll.js';
+import { type ChannelPacing, type PollReport, pollOnce } from './poll.js';
 import { createPollSchedule, type PollSchedule } from './schedule.js';
 import type { AlertPoster } from './slack.js';
-import { readAlertStatus, type AlertStatusView } from './status.js';
+import { type AlertStatusView, readAlertStatus } from './status.js';
 
-export { pollOnce, planDeliveries, POLL_POLICY, type PollDeps, type PollReport, type ChannelPacing } from './poll.js';
-export { createPollSchedule, type PollSchedule } from './schedule.js';
-export { createAlertPoster, ALERT_EVENT_TYPE, type AlertPoster, type AlertMessage } from './slack.js';
-export { prepareAlertChannel, type AlertChannelAccess } from './channel.js';
-export { readAlertStatus, type AlertStatusView } from './status.js';
+export { type AlertChannelAccess, prepareAlertChannel } from './channel.js';
 export { SOURCES, type SourceName } from './facts.js';
+export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, planDeliveries, pollOnce } from './poll.js';
+export { createPollSchedule, type PollSchedule } from './schedule.js';
+export { ALERT_EVENT_TYPE, type AlertMessage, type AlertPoster, createAlertPoster } from './slack.js';
+export { type AlertStatusView, readAlertStatus } from './status.js';
 
 /** A running alert poller. */
 export interface AlertPoller {
@@ -94,7 +94,14 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
         expression: options.schedule,
         nextRun: s.nextRun,
         polling: s.polling,
-        ...(options.leadership ? { replicas: { self: options.leadership.replica, poller: await options.leadership.leader().catch(() => undefined) } } : {}),
+        ...(options.leadership
+          ? {
+              replicas: {
+                self: options.leadership.replica,
+                poller: await options.leadership.leader().catch(() => undefined),
+              },
+            }
+          : {}),
       });
     },
   };

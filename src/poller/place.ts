@@ -75,7 +75,11 @@ export function completedList(watermark: string | undefined, walk: WalkState | u
 
 /** A list with a walk under way: the watermark and last complete read stay until the walk is done. */
 export function walkingList(list: ListState, walk: WalkState): ListState {
-  return { ...(list.watermark !== undefined ? { watermark: list.watermark } : {}), ...(list.readAt !== undefined ? { readAt: list.readAt } : {}), walk };
+  return {
+    ...(list.watermark !== undefined ? { watermark: list.watermark } : {}),
+    ...(list.readAt !== undefined ? { readAt: list.readAt } : {}),
+    walk,
+  };
 }
 
 /** `{ key: value }`, or nothing when the value is undefined (the state file keeps no undefined fields). */

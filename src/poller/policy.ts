@@ -115,7 +115,9 @@ export interface PollDeps {
 }
 
 /** What one source's read produced. */
-export type SourceReport = { ok: true; requests: number; newFailures: number } | { ok: false; code: string; error: string };
+export type SourceReport =
+  | { ok: true; requests: number; newFailures: number }
+  | { ok: false; code: string; error: string };
 
 /** What one poll did. */
 export interface PollReport {

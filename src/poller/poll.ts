@@ -14,12 +14,19 @@
  */
 import { commitDetections } from './commit.js';
 import { deliverOutbox } from './deliver.js';
-import { DETECTORS, describeReadError, planFollowUps, PollAbortedError, type Outcome, type ReadContext } from './detect.js';
+import {
+  DETECTORS,
+  describeReadError,
+  type Outcome,
+  PollAbortedError,
+  planFollowUps,
+  type ReadContext,
+} from './detect.js';
 import { SOURCES, type SourceName } from './facts.js';
 import type { PollDeps, PollReport, SourceReport } from './policy.js';
 
-export { POLL_POLICY, type ChannelPacing, type PollDeps, type PollReport, type SourceReport } from './policy.js';
-export { planDeliveries, type Delivery } from './deliver.js';
+export { type Delivery, planDeliveries } from './deliver.js';
+export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, type SourceReport } from './policy.js';
 
 /** Runs one poll: read every source, commit what was read, post the outbox. Never throws for API or Slack failures. */
 export async function pollOnce(deps: PollDeps): Promise<PollReport> {
@@ -44,20 +51,43 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   }
   const waitingNow = async () => (await deps.store.alerts.readAlerts()).outbox.length;
   if (deps.signal?.aborted || SOURCES.some((name) => outcomes[name] === undefined)) {
-    return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: await waitingNow(), aborted: true };
+    return {
+      at: now,
+      sources: reportsOf(outcomes, {}),
+      queued: 0,
+      posted: 0,
+      alerted: 0,
+      waiting: await waitingNow(),
+      aborted: true,
+    };
   }
   // A replica that lost its lease while reading must not write back what it read: the new leader's place wins.
   if (deps.stillLeading && !(await deps.stillLeading())) {
-    deps.logger.warn('alert poller: this replica lost the leader lease during a poll; what it read is dropped (the new leader reads it)');
-    return { at: now, sources: reportsOf(outcomes, {}), queued: 0, posted: 0, alerted: 0, waiting: await waitingNow(), aborted: true };
+    deps.logger.warn(
+      'alert poller: this replica lost the leader lease during a poll; what it read is dropped (the new leader reads it)',
+    );
+    return {
+      at: now,
+      sources: reportsOf(outcomes, {}),
+      queued: 0,
+      posted: 0,
+      alerted: 0,
+      waiting: await waitingNow(),
+      aborted: true,
+    };
   }
-  const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) => commitDetections(alerts, outcomes, now, deps.lookbackMs));
+  const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) =>
+    commitDetections(alerts, outcomes, now, deps.lookbackMs),
+  );
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
   return { at: now, sources: reportsOf(outcomes, newFailures), queued, ...delivery, waiting: await waitingNow() };
 }
 
-function reportsOf(outcomes: Partial<Record<SourceName, Outcome>>, newFailures: Partial<Record<SourceName, number>>): Record<SourceName, SourceReport> {
+function reportsOf(
+  outcomes: Partial<Record<SourceName, Outcome>>,
+  newFailures: Partial<Record<SourceName, number>>,
+): Record<SourceName, SourceReport> {
   const report = {} as Record<SourceName, SourceReport>;
   for (const name of SOURCES) {
     const outcome = outcomes[name];

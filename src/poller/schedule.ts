@@ -3,8 +3,9 @@
  * busy, and our own in-flight guard also covers runs started by hand (`runNow`). A slow poll delays the next
  * one; it never runs beside it.
  */
+
+import { type Logger as CronLogger, createTask, type ScheduledTask } from 'node-cron';
 import { isStorageUnavailable } from '../domain/errors.js';
-import { createTask, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import { errorFields, type Logger } from '../logger.js';
 
 /** The schedule as `/treasury alerts` shows it. */
@@ -35,8 +36,10 @@ function cronLogger(logger: Logger): CronLogger {
   return {
     info: (message) => logger.debug(`node-cron: ${message}`),
     debug: (message) => logger.debug(`node-cron: ${text(message)}`),
-    warn: (message) => (/overlap/i.test(message) ? logger.debug(`node-cron: ${message}`) : logger.warn(`node-cron: ${message}`)),
-    error: (message, error) => logger.error(`node-cron: ${text(message)}`, error ? { error: errorFields(error) } : undefined),
+    warn: (message) =>
+      /overlap/i.test(message) ? logger.debug(`node-cron: ${message}`) : logger.warn(`node-cron: ${message}`),
+    error: (message, error) =>
+      logger.error(`node-cron: ${text(message)}`, error ? { error: errorFields(error) } : undefined),
   };
 }
 
@@ -68,7 +71,11 @@ export function createPollSchedule(options: {
         await options.run(signal);
       } catch (error) {
         // pollOnce handles API and Slack failures itself; what is left is the store (or a bug).
-        if (isStorageUnavailable(error)) logger.warn('alert poller: the database cannot be reached; nothing was recorded or posted, the next poll tries again', { error: errorFields(error) });
+        if (isStorageUnavailable(error))
+          logger.warn(
+            'alert poller: the database cannot be reached; nothing was recorded or posted, the next poll tries again',
+            { error: errorFields(error) },
+          );
         else logger.error('alert poller: a poll failed unexpectedly', { error: errorFields(error) });
       } finally {
         lastFinishedAt = new Date();

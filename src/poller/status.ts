@@ -1,5 +1,5 @@
-import type { AlertStatusView, SourceStatus } from '../domain/alerts.js';
 import type { AlertSourceState, AlertsState } from '../domain/alert-records.js';
+import type { AlertStatusView, SourceStatus } from '../domain/alerts.js';
 import { SOURCES } from './facts.js';
 
 /** Re-exported for poller/index.ts, which hands the view to the listeners. */
@@ -13,7 +13,9 @@ function catchingUpOf(source: AlertSourceState): SourceStatus['catchingUp'] {
   const walks = Object.values(source.lists ?? {}).flatMap((list) => (list.walk ? [list.walk] : []));
   if (walks.length === 0) return null;
   const read = walks.reduce((sum, walk) => sum + walk.read, 0);
-  const estimate = walks.every((walk) => walk.estimate !== undefined) ? walks.reduce((sum, walk) => sum + (walk.estimate ?? 0), 0) : null;
+  const estimate = walks.every((walk) => walk.estimate !== undefined)
+    ? walks.reduce((sum, walk) => sum + (walk.estimate ?? 0), 0)
+    : null;
   const since = walks.map((walk) => walk.startedAt).sort()[0]!;
   return { read, estimate, since: new Date(since) };
 }
@@ -22,7 +24,13 @@ function catchingUpOf(source: AlertSourceState): SourceStatus['catchingUp'] {
 export function readAlertStatus(
   state: Readonly<AlertsState>,
   now: Date,
-  schedule: { channel: string; expression: string; nextRun: Date | null; polling: boolean; replicas?: AlertStatusView['replicas'] },
+  schedule: {
+    channel: string;
+    expression: string;
+    nextRun: Date | null;
+    polling: boolean;
+    replicas?: AlertStatusView['replicas'];
+  },
 ): AlertStatusView {
   const sources = SOURCES.map((source): SourceStatus => {
     const s = state.sources[source];
@@ -38,7 +46,11 @@ export function readAlertStatus(
     s.lastError ? [{ where: `payment API (${s.source})`, ...s.lastError }] : [],
   );
   if (state.lastDelivery && !state.lastDelivery.ok) {
-    errors.push({ where: 'Slack', at: new Date(state.lastDelivery.at), message: state.lastDelivery.error ?? 'refused' });
+    errors.push({
+      where: 'Slack',
+      at: new Date(state.lastDelivery.at),
+      message: state.lastDelivery.error ?? 'refused',
+    });
   }
   errors.sort((a, b) => b.at.getTime() - a.at.getTime());
   const since = new Date(now.getTime() - DAY_MS).toISOString();

@@ -3,8 +3,9 @@
  * gas, `cursorNext` null at the end). Each reads from the top down to a floor within one poll's page budget; a
  * list with more to read leaves a walk (`ListState.walk`) that the next poll resumes.
  */
-import type { PaymentsClient, Withdrawal } from '../payments/index.js';
+
 import type { ListState, WalkState } from '../domain/alert-records.js';
+import type { PaymentsClient, Withdrawal } from '../payments/index.js';
 import { completedList, estimateRows, iso, isoMs, newestOf, optional, walkingList } from './place.js';
 import { POLL_POLICY, type PollDeps } from './policy.js';
 
@@ -66,13 +67,27 @@ export async function readCursorList<T extends { createdAt: Date }>(
     cursor = page.cursorNext;
   }
   if (done) {
-    const watermark = walk ? walk.to : newestOf(list.watermark, rows.map((row) => row.createdAt), now);
+    const watermark = walk
+      ? walk.to
+      : newestOf(
+          list.watermark,
+          rows.map((row) => row.createdAt),
+          now,
+        );
     return { rows, requests, list: completedList(watermark, walk, now) };
   }
-  const to = walk?.to ?? newestOf(undefined, rows.map((row) => row.createdAt), now) ?? iso(from);
+  const to =
+    walk?.to ??
+    newestOf(
+      undefined,
+      rows.map((row) => row.createdAt),
+      now,
+    ) ??
+    iso(from);
   const read = (walk?.read ?? 0) + rows.length;
   let oldest = walk?.oldest;
-  if (ordered) for (const row of rows) if (oldest === undefined || iso(row.createdAt) < oldest) oldest = iso(row.createdAt);
+  if (ordered)
+    for (const row of rows) if (oldest === undefined || iso(row.createdAt) < oldest) oldest = iso(row.createdAt);
   const next: WalkState = {
     from: iso(from),
     to,
@@ -94,7 +109,12 @@ export type WithdrawalWalkDeps = Pick<PollDeps, 'signal'> & { payments: Pick<Pay
  * does not fit the budget resumes at its position, shifted by the rows added on top since (from `totalCount`),
  * and skips the rows it already processed (older than its oldest createdAt, or at that instant and seen).
  */
-export async function readWithdrawals(deps: WithdrawalWalkDeps, list: ListState, floorMs: number, now: Date): Promise<ListRead<Withdrawal>> {
+export async function readWithdrawals(
+  deps: WithdrawalWalkDeps,
+  list: ListState,
+  floorMs: number,
+  now: Date,
+): Promise<ListRead<Withdrawal>> {
   const perPage = POLL_POLICY.withdrawalsPerPage;
   const walk = list.walk;
   const rows: Withdrawal[] = [];
@@ -127,7 +147,15 @@ export async function readWithdrawals(deps: WithdrawalWalkDeps, list: ListState,
       if (Math.floor(aim() / perPage) + 1 !== before) continue;
     }
     const first = page.items[0];
-    if (walk && oldest !== undefined && first && iso(first.createdAt) < oldest && !boundary.has(first.id) && pageNo > 1 && backSteps < 3) {
+    if (
+      walk &&
+      oldest !== undefined &&
+      first &&
+      iso(first.createdAt) < oldest &&
+      !boundary.has(first.id) &&
+      pageNo > 1 &&
+      backSteps < 3
+    ) {
       // The first row is already older than anything processed: rows may have been skipped. Step back a page.
       backSteps += 1;
       offset -= perPage;
@@ -178,7 +206,10 @@ export async function readWithdrawals(deps: WithdrawalWalkDeps, list: ListState,
 }
 
 /** Reads every page of a cursor list (the pending lists and the narrow gas windows: small by nature). */
-export async function readAll<T>(pages: AsyncGenerator<CursorPage<T>>, signal: AbortSignal | undefined): Promise<{ rows: T[]; requests: number }> {
+export async function readAll<T>(
+  pages: AsyncGenerator<CursorPage<T>>,
+  signal: AbortSignal | undefined,
+): Promise<{ rows: T[]; requests: number }> {
   const rows: T[] = [];
   let requests = 0;
   for await (const page of pages) {

@@ -3,11 +3,19 @@
 // into records only when a request reads them. Ids, addresses, hashes and amounts are derived from the row
 // number with an integer hash (deterministic, no crypto); ids are scrambled so that the gas list, ordered by id,
 // stays in no particular time order, as the real list does.
+
+import { baseUnitsForUsdCents, bpsOf, parseUnits, pow10 } from './money.js';
 import { seedId } from './random.js';
-import { bpsOf, parseUnits, baseUnitsForUsdCents, pow10 } from './money.js';
-import type { SimState } from './world.js';
 import type { BulkSegment } from './table.js';
-import type { GasDistributionRecord, GasStatus, PayoutTaskRecord, TaskStatus, WithdrawalRecord, WithdrawalStatus } from './types.js';
+import type {
+  GasDistributionRecord,
+  GasStatus,
+  PayoutTaskRecord,
+  TaskStatus,
+  WithdrawalRecord,
+  WithdrawalStatus,
+} from './types.js';
+import type { SimState } from './world.js';
 
 const SECOND = 1000;
 const HOUR = 3600 * SECOND;
@@ -89,7 +97,11 @@ function unscramble(y: number): number {
   return Math.imul(y, C1_INV) >>> 0;
 }
 
-const hex = (value: number, width: number): string => value.toString(16).padStart(8, '0').slice(8 - width);
+const hex = (value: number, width: number): string =>
+  value
+    .toString(16)
+    .padStart(8, '0')
+    .slice(8 - width);
 
 /** Ids of one kind of bulk row: UUID-shaped, the first 8 hex digits a scrambled counter, the 2nd group a kind tag. */
 class BulkIds {
@@ -147,7 +159,8 @@ const G_CODES: ReadonlyArray<{ status: GasStatus; subStatus: string | null }> = 
 /** Generates the bulk history into `state` (once per simulator). */
 export function loadBulkHistory(state: SimState, options: BulkHistoryOptions): BulkHistorySummary {
   const n = options.rowsPerKind;
-  if (!Number.isInteger(n) || n < 1 || n >= 2 ** 28) throw new RangeError('rowsPerKind must be a positive integer below 2^28');
+  if (!Number.isInteger(n) || n < 1 || n >= 2 ** 28)
+    throw new RangeError('rowsPerKind must be a positive integer below 2^28');
   const spanMs = (options.spanDays ?? 30) * DAY;
   const slot = spanMs / n;
   if (slot < SECOND) throw new RangeError('rowsPerKind must leave at least one second of span per row');
@@ -176,7 +189,8 @@ export function loadBulkHistory(state: SimState, options: BulkHistoryOptions): B
   };
   const rowAt = (time: number): number => Math.max(0, Math.min(n - 1, Math.floor((time - start) / slot)));
   const pendingRows = new Set<number>();
-  for (let j = 1; j <= pendingPerKind; j += 1) pendingRows.add(rowAt(now - (pendingWithinMs * j) / (pendingPerKind + 1)));
+  for (let j = 1; j <= pendingPerKind; j += 1)
+    pendingRows.add(rowAt(now - (pendingWithinMs * j) / (pendingPerKind + 1)));
   const failed = (kind: number, k: number): boolean => hash(kind, k, 2) / 2 ** 32 < failureRate;
   const identity = (): Uint32Array => {
     const order = new Uint32Array(n);
@@ -190,9 +204,15 @@ export function loadBulkHistory(state: SimState, options: BulkHistoryOptions): B
     const percentBps = Number(parseUnits(asset.feePercent, 2));
     const fixed = baseUnitsForUsdCents(parseUnits(asset.feeUsd, 2), crypto.decimals, crypto.priceUsd);
     const hundredth = crypto.decimals >= 2 ? pow10(crypto.decimals - 2) : 1n;
-    return { asset, networkId: crypto.networkId, hundredth, fee: (amount: bigint) => bpsOf(amount, percentBps) + fixed };
+    return {
+      asset,
+      networkId: crypto.networkId,
+      hundredth,
+      fee: (amount: bigint) => bpsOf(amount, percentBps) + fixed,
+    };
   });
-  const amountOf = (info: (typeof assetInfo)[number], kind: number, k: number): bigint => BigInt(100 + (hash(kind, k, 3) % 500_000)) * info.hundredth;
+  const amountOf = (info: (typeof assetInfo)[number], kind: number, k: number): bigint =>
+    BigInt(100 + (hash(kind, k, 3) % 500_000)) * info.hundredth;
 
   // ---- withdrawals
   const wIds = new BulkIds(1);
@@ -243,8 +263,17 @@ export function loadBulkHistory(state: SimState, options: BulkHistoryOptions): B
   // ---- payout tasks: one payout per asset and day
   const days = Math.ceil(spanMs / DAY);
   const payoutIds: string[][] = assets.map((asset, a) =>
-    Array.from({ length: days }, (_, d) =>
-      state.addPayout({ id: seedId(`bulk-payout:${merchantId}:${a}:${d}`), merchantId, assetId: asset.id, name: `Bulk payouts, day ${d + 1}`, status: 'finished', createdAt: start + d * DAY }).id,
+    Array.from(
+      { length: days },
+      (_, d) =>
+        state.addPayout({
+          id: seedId(`bulk-payout:${merchantId}:${a}:${d}`),
+          merchantId,
+          assetId: asset.id,
+          name: `Bulk payouts, day ${d + 1}`,
+          status: 'finished',
+          createdAt: start + d * DAY,
+        }).id,
     ),
   );
   summary.payouts = assets.length * days;
@@ -318,7 +347,12 @@ export function loadBulkHistory(state: SimState, options: BulkHistoryOptions): B
   }
   const pipelineCount = Math.ceil(n / BULK_GAS_PER_PIPELINE);
   for (let p = 0; p < pipelineCount; p += 1) {
-    state.pipelines.set(pIds.idOf(p), { id: pIds.idOf(p), merchantId, status: 'finished', createdAt: (gTimes[p * BULK_GAS_PER_PIPELINE] as number) - 5 * SECOND });
+    state.pipelines.set(pIds.idOf(p), {
+      id: pIds.idOf(p),
+      merchantId,
+      status: 'finished',
+      createdAt: (gTimes[p * BULK_GAS_PER_PIPELINE] as number) - 5 * SECOND,
+    });
   }
   summary.pipelines = pipelineCount;
   const gas: BulkSegment<GasDistributionRecord> = {
@@ -346,7 +380,9 @@ export function loadBulkHistory(state: SimState, options: BulkHistoryOptions): B
         targetAddress: `0x${hexString(3, k, 5, 40)}`,
         txHash: nothingSent ? '' : `0x${hexString(3, k, 6, 64)}`,
         topUp: cancelled ? null : state.gasWorth(networkId, 180 + (hash(3, k, 10) % 1200)).toString(),
-        serviceFee: cancelled ? null : (BigInt(5 + (hash(3, k, 11) % 26)) * (donor.decimals >= 2 ? pow10(donor.decimals - 2) : 1n)).toString(),
+        serviceFee: cancelled
+          ? null
+          : (BigInt(5 + (hash(3, k, 11) % 26)) * (donor.decimals >= 2 ? pow10(donor.decimals - 2) : 1n)).toString(),
         donorCryptoId,
         createdAt,
         updatedAt: Math.min(now, createdAt + delay),

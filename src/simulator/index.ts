@@ -2,11 +2,20 @@
 // (clock, faults, request log, data). Nothing here is imported from outside src/simulator: this is the far side
 // of the wire.
 import type { AddressInfo } from 'node:net';
-import { renderAsset, renderDeposit, renderEstimate, renderGasDistribution, renderInvoice, renderPayout, renderPayoutTask, renderSwap, renderWithdrawal } from './render.js';
-import { loadBulkHistory, type BulkHistoryOptions, type BulkHistorySummary } from './bulk.js';
-import { API_KEYS, seedState, type SeedIds } from './seed.js';
-import { createSimulatorServer, FaultQueue, RateLimiter, type Fault, type RequestLogEntry } from './server.js';
-import { SimState, SimulatorStateError, type SwapTimings } from './world.js';
+import { type BulkHistoryOptions, type BulkHistorySummary, loadBulkHistory } from './bulk.js';
+import {
+  renderAsset,
+  renderDeposit,
+  renderEstimate,
+  renderGasDistribution,
+  renderInvoice,
+  renderPayout,
+  renderPayoutTask,
+  renderSwap,
+  renderWithdrawal,
+} from './render.js';
+import { API_KEYS, type SeedIds, seedState } from './seed.js';
+import { createSimulatorServer, type Fault, FaultQueue, RateLimiter, type RequestLogEntry } from './server.js';
 import type {
   AssetRecord,
   DepositRecord,
@@ -18,13 +27,14 @@ import type {
   SwapRecord,
   WithdrawalRecord,
 } from './types.js';
+import { SimState, SimulatorStateError, type SwapTimings } from './world.js';
 
-export type { Fault, RequestLogEntry } from './server.js';
-export type { SeedIds } from './seed.js';
 export type { BulkHistoryOptions, BulkHistorySummary } from './bulk.js';
+export type { SeedIds } from './seed.js';
+export type { Fault, RequestLogEntry } from './server.js';
+export type * from './types.js';
 export type { SwapTimings } from './world.js';
 export { SimulatorStateError } from './world.js';
-export type * from './types.js';
 
 /** Options of startSimulator. */
 export interface SimulatorOptions {
@@ -194,15 +204,24 @@ export class PaymentsSimulator {
     this.state.advanceSwaps();
     const s = this.state;
     switch (kind) {
-      case 'invoice': return mapMaybe(s.invoices.get(id), (r) => renderInvoice(s, r));
-      case 'asset': return mapMaybe(s.assets.get(id), (r) => renderAsset(s, r, { single: true }));
-      case 'withdrawal': return mapMaybe(s.withdrawals.get(id), (r) => renderWithdrawal(s, r));
-      case 'estimate': return mapMaybe(s.estimates.get(id), (r) => renderEstimate(r));
-      case 'swap': return mapMaybe(s.swaps.get(id), (r) => renderSwap(s, r, { withFee: true }));
-      case 'payout': return mapMaybe(s.payouts.get(id), (r) => renderPayout(r));
-      case 'task': return mapMaybe(s.tasks.get(id), (r) => renderPayoutTask(s, r));
-      case 'deposit': return mapMaybe(s.deposits.get(id), (r) => renderDeposit(s, r));
-      case 'gas': return mapMaybe(s.gas.get(id), (r) => renderGasDistribution(s, r));
+      case 'invoice':
+        return mapMaybe(s.invoices.get(id), (r) => renderInvoice(s, r));
+      case 'asset':
+        return mapMaybe(s.assets.get(id), (r) => renderAsset(s, r, { single: true }));
+      case 'withdrawal':
+        return mapMaybe(s.withdrawals.get(id), (r) => renderWithdrawal(s, r));
+      case 'estimate':
+        return mapMaybe(s.estimates.get(id), (r) => renderEstimate(r));
+      case 'swap':
+        return mapMaybe(s.swaps.get(id), (r) => renderSwap(s, r, { withFee: true }));
+      case 'payout':
+        return mapMaybe(s.payouts.get(id), (r) => renderPayout(r));
+      case 'task':
+        return mapMaybe(s.tasks.get(id), (r) => renderPayoutTask(s, r));
+      case 'deposit':
+        return mapMaybe(s.deposits.get(id), (r) => renderDeposit(s, r));
+      case 'gas':
+        return mapMaybe(s.gas.get(id), (r) => renderGasDistribution(s, r));
     }
   }
 
@@ -213,7 +232,10 @@ export class PaymentsSimulator {
   }
 }
 
-function mapMaybe<T>(record: T | undefined, render: (record: T) => Record<string, unknown>): Record<string, unknown> | undefined {
+function mapMaybe<T>(
+  record: T | undefined,
+  render: (record: T) => Record<string, unknown>,
+): Record<string, unknown> | undefined {
   return record === undefined ? undefined : render(record);
 }
 

@@ -15,9 +15,15 @@ function readPort(argv: readonly string[] = process.argv.slice(2), env: NodeJS.P
 }
 
 async function main(): Promise<void> {
-  const simulator = await startSimulator({ port: readPort(), host: process.env.HOST_SIMULATOR ?? '127.0.0.1', quiet: false });
+  const simulator = await startSimulator({
+    port: readPort(),
+    host: process.env.HOST_SIMULATOR ?? '127.0.0.1',
+    quiet: false,
+  });
   const { full, noPermissions, otherMerchant } = simulator.keys;
-  console.log(`payments simulator listening on ${simulator.url} apiKey=${full} (noPermissions=${noPermissions}, otherMerchant=${otherMerchant})`);
+  console.log(
+    `payments simulator listening on ${simulator.url} apiKey=${full} (noPermissions=${noPermissions}, otherMerchant=${otherMerchant})`,
+  );
   const stop = (signal: string): void => {
     console.log(`payments simulator: ${signal}, shutting down`);
     simulator.close().then(

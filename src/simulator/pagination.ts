@@ -15,7 +15,12 @@ export interface Cursor {
 
 /** Encodes a cursor for a list kind. */
 export function encodeCursor(kind: string, cursor: Cursor): string {
-  const payload = { k: kind, d: cursor.direction === 'next' ? 'n' : 'p', p: cursor.key, ...(cursor.inclusive ? { i: 1 } : {}) };
+  const payload = {
+    k: kind,
+    d: cursor.direction === 'next' ? 'n' : 'p',
+    p: cursor.key,
+    ...(cursor.inclusive ? { i: 1 } : {}),
+  };
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
@@ -147,7 +152,8 @@ export function paginateSorted<T>(
     if (positions.length === 0) {
       // Walked past the end: offer the way back to the last rows before this point.
       const before = cursor ? matchBefore(start) : -1;
-      const previous = before === -1 ? null : encodeCursor(kind, { direction: 'prev', key: keyOf(rows.at(before)), inclusive: true });
+      const previous =
+        before === -1 ? null : encodeCursor(kind, { direction: 'prev', key: keyOf(rows.at(before)), inclusive: true });
       return { data: [], cursorPrevious: previous, cursorNext: null };
     }
   } else {
@@ -162,7 +168,13 @@ export function paginateSorted<T>(
   const last = data[data.length - 1] as T;
   return {
     data,
-    cursorPrevious: matchBefore(firstPosition) === -1 ? null : encodeCursor(kind, { direction: 'prev', key: keyOf(first), inclusive: false }),
-    cursorNext: matchFrom(lastPosition + 1) === -1 ? null : encodeCursor(kind, { direction: 'next', key: keyOf(last), inclusive: false }),
+    cursorPrevious:
+      matchBefore(firstPosition) === -1
+        ? null
+        : encodeCursor(kind, { direction: 'prev', key: keyOf(first), inclusive: false }),
+    cursorNext:
+      matchFrom(lastPosition + 1) === -1
+        ? null
+        : encodeCursor(kind, { direction: 'next', key: keyOf(last), inclusive: false }),
   };
 }

@@ -5,7 +5,6 @@
 // Asset amounts: `balance` and `balanceForWithdrawal` rows are silent on the unit, so the conventions table rules:
 // base-unit integer strings, like withdrawal `asset.balance`. `balanceInUsd` is a decimal USD string.
 import { baseUnitsForUsdCents, formatCents, formatUnits, usdCentsOf } from './money.js';
-import type { SimState } from './world.js';
 import { formatRfc3339, formatSqlTime } from './time.js';
 import type {
   AssetRecord,
@@ -20,6 +19,7 @@ import type {
   SwapRecord,
   WithdrawalRecord,
 } from './types.js';
+import type { SimState } from './world.js';
 
 type Json = Record<string, unknown>;
 
@@ -297,8 +297,7 @@ export function gasCharged(state: SimState, row: GasDistributionRecord): bigint 
 /** Gas manager distribution (2.11). */
 export function renderGasDistribution(state: SimState, row: GasDistributionRecord): Json {
   const network = state.network(row.networkId);
-  const topUp =
-    row.topUp === null ? null : renderFeeLeg(state, network.nativeCryptoId, row.topUp, { charged: false });
+  const topUp = row.topUp === null ? null : renderFeeLeg(state, network.nativeCryptoId, row.topUp, { charged: false });
   const service =
     row.serviceFee === null ? null : renderFeeLeg(state, row.donorCryptoId, row.serviceFee, { charged: true });
   const chargedAmount = gasCharged(state, row);

@@ -26,7 +26,10 @@ export function validationFailed(errors: FieldError[]): HandlerResult {
 }
 
 /** 400 carrying a business message (e.g. `Asset not found`) in the validation envelope. */
-export function badRequest(message: string, options: { statusCode?: boolean; errors?: FieldError[] } = {}): HandlerResult {
+export function badRequest(
+  message: string,
+  options: { statusCode?: boolean; errors?: FieldError[] } = {},
+): HandlerResult {
   // statusCode is "present in some responses" (docs/payments-api.md#errors): the swap business errors leave it out.
   const body =
     options.statusCode === false

@@ -2,12 +2,20 @@
 // tasks, ~80 gas rows, deposits, invoices, swaps) and a small foreign dataset for merchant B. Everything is
 // deterministic (fixed ids, amounts, hashes); times are relative to the simulator clock at start.
 import { parseUnits } from './money.js';
-import { quoteAmount } from './operations/swaps.js';
 import { selectGasRows } from './operations/gas.js';
 import { compareTasksNewestFirst } from './operations/payouts.js';
+import { quoteAmount } from './operations/swaps.js';
 import { Random, seedId } from './random.js';
+import type {
+  ApiKeyRecord,
+  AssetRecord,
+  CryptoRecord,
+  GasStatus,
+  NetworkRecord,
+  TaskStatus,
+  WithdrawalStatus,
+} from './types.js';
 import type { SimState } from './world.js';
-import type { ApiKeyRecord, AssetRecord, CryptoRecord, GasStatus, NetworkRecord, TaskStatus, WithdrawalStatus } from './types.js';
 
 /** The API keys the simulator accepts. */
 export const API_KEYS = {
@@ -28,7 +36,13 @@ export interface SeedIds {
   invoices: { usdOnly: string; withAsset: string; byCrypto: string; expired: string };
   withdrawals: { all: string[]; pending: string[]; success: string[]; failed: string[] };
   swaps: { finished: string[]; rejected: string; inProgress: string };
-  payouts: { octoberSalaries: string; affiliateRewards: string; supplierSettlements: string; refunds: string; novemberSalaries: string };
+  payouts: {
+    octoberSalaries: string;
+    affiliateRewards: string;
+    supplierSettlements: string;
+    refunds: string;
+    novemberSalaries: string;
+  };
   tasks: { all: string[]; pending: string[]; failed: string[]; success: string[] };
   deposits: { success: string[]; frozen: string; refunded: string; legacyNoUsd: string };
   gas: {
@@ -100,11 +114,22 @@ function seedCatalog(state: SimState): Catalog {
   const keys: ApiKeyRecord[] = [
     { key: API_KEYS.full, merchantId: merchants.main, permissions: ['can_payout', 'can_invoice', 'withdrawal'] },
     { key: API_KEYS.noPermissions, merchantId: merchants.main, permissions: [] },
-    { key: API_KEYS.otherMerchant, merchantId: merchants.other, permissions: ['can_payout', 'can_invoice', 'withdrawal'] },
+    {
+      key: API_KEYS.otherMerchant,
+      merchantId: merchants.other,
+      permissions: ['can_payout', 'can_invoice', 'withdrawal'],
+    },
   ];
   for (const key of keys) state.apiKeys.set(key.key, key);
 
-  const network = (name: string, title: string, symbol: string, chainId: string, native: string, swapEnabled: boolean): NetworkRecord => ({
+  const network = (
+    name: string,
+    title: string,
+    symbol: string,
+    chainId: string,
+    native: string,
+    swapEnabled: boolean,
+  ): NetworkRecord => ({
     id: seedId(`network:${name}`),
     title,
     symbol,
@@ -124,7 +149,9 @@ function seedCatalog(state: SimState): Catalog {
   const crypto = (
     name: CryptoName,
     net: NetworkRecord,
-    fields: Pick<CryptoRecord, 'title' | 'symbol' | 'contractAddress' | 'decimals' | 'priceUsd' | 'minSwap'> & { swapEnabled?: boolean },
+    fields: Pick<CryptoRecord, 'title' | 'symbol' | 'contractAddress' | 'decimals' | 'priceUsd' | 'minSwap'> & {
+      swapEnabled?: boolean;
+    },
   ): CryptoRecord => ({
     id: seedId(`crypto:${name}`),
     networkId: net.id,
@@ -134,16 +161,73 @@ function seedCatalog(state: SimState): Catalog {
   });
   const { ethereum, bsc, polygon } = networks;
   const cryptos: Record<CryptoName, CryptoRecord> = {
-    eth: crypto('eth', ethereum, { title: 'Ethereum', symbol: 'ETH', contractAddress: null, decimals: 18, priceUsd: '3012.45', minSwap: '0.004' }),
-    bnb: crypto('bnb', bsc, { title: 'BNB', symbol: 'BNB', contractAddress: null, decimals: 18, priceUsd: '598.20', minSwap: '0.02' }),
-    pol: crypto('pol', polygon, { title: 'POL', symbol: 'POL', contractAddress: null, decimals: 18, priceUsd: '0.52', minSwap: '20' }),
-    usdtEth: crypto('usdtEth', ethereum, { title: 'Tether USD', symbol: 'USDT', contractAddress: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, priceUsd: '1.00', minSwap: '10' }),
+    eth: crypto('eth', ethereum, {
+      title: 'Ethereum',
+      symbol: 'ETH',
+      contractAddress: null,
+      decimals: 18,
+      priceUsd: '3012.45',
+      minSwap: '0.004',
+    }),
+    bnb: crypto('bnb', bsc, {
+      title: 'BNB',
+      symbol: 'BNB',
+      contractAddress: null,
+      decimals: 18,
+      priceUsd: '598.20',
+      minSwap: '0.02',
+    }),
+    pol: crypto('pol', polygon, {
+      title: 'POL',
+      symbol: 'POL',
+      contractAddress: null,
+      decimals: 18,
+      priceUsd: '0.52',
+      minSwap: '20',
+    }),
+    usdtEth: crypto('usdtEth', ethereum, {
+      title: 'Tether USD',
+      symbol: 'USDT',
+      contractAddress: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      decimals: 6,
+      priceUsd: '1.00',
+      minSwap: '10',
+    }),
     // Same symbol on another network, and 18 decimals there: clients must not key on the symbol.
-    usdtBsc: crypto('usdtBsc', bsc, { title: 'Tether USD', symbol: 'USDT', contractAddress: '0x55d398326f99059fF775485246999027B3197955', decimals: 18, priceUsd: '1.00', minSwap: '10' }),
-    usdcEth: crypto('usdcEth', ethereum, { title: 'USD Coin', symbol: 'USDC', contractAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, priceUsd: '1.00', minSwap: '10' }),
-    usdcPolygon: crypto('usdcPolygon', polygon, { title: 'USD Coin', symbol: 'USDC', contractAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, priceUsd: '1.00', minSwap: '10' }),
+    usdtBsc: crypto('usdtBsc', bsc, {
+      title: 'Tether USD',
+      symbol: 'USDT',
+      contractAddress: '0x55d398326f99059fF775485246999027B3197955',
+      decimals: 18,
+      priceUsd: '1.00',
+      minSwap: '10',
+    }),
+    usdcEth: crypto('usdcEth', ethereum, {
+      title: 'USD Coin',
+      symbol: 'USDC',
+      contractAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      decimals: 6,
+      priceUsd: '1.00',
+      minSwap: '10',
+    }),
+    usdcPolygon: crypto('usdcPolygon', polygon, {
+      title: 'USD Coin',
+      symbol: 'USDC',
+      contractAddress: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      decimals: 6,
+      priceUsd: '1.00',
+      minSwap: '10',
+    }),
     // Not enabled for swaps: "Unsupported source/target currency".
-    daiEth: crypto('daiEth', ethereum, { title: 'Dai Stablecoin', symbol: 'DAI', contractAddress: '0x6B175474E89094C44Da98b954EedeAC495271d0F', decimals: 18, priceUsd: '1.00', minSwap: '10', swapEnabled: false }),
+    daiEth: crypto('daiEth', ethereum, {
+      title: 'Dai Stablecoin',
+      symbol: 'DAI',
+      contractAddress: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+      decimals: 18,
+      priceUsd: '1.00',
+      minSwap: '10',
+      swapEnabled: false,
+    }),
   };
   for (const record of Object.values(cryptos)) state.cryptos.set(record.id, record);
 
@@ -160,7 +244,13 @@ function seedCatalog(state: SimState): Catalog {
 // ---- assets -------------------------------------------------------------------------------------------------
 
 function seedAssets(state: SimState, cryptos: Catalog['cryptos'], now: number): Record<AssetName, AssetRecord> {
-  const asset = (name: AssetName, balance: string, fees: [string, string], createdDaysAgo: number, locked = '0'): AssetRecord => {
+  const asset = (
+    name: AssetName,
+    balance: string,
+    fees: [string, string],
+    createdDaysAgo: number,
+    locked = '0',
+  ): AssetRecord => {
     const crypto = cryptos[name];
     return state.addAsset({
       id: seedId(`asset:a:${name}`),
@@ -185,17 +275,39 @@ function seedAssets(state: SimState, cryptos: Catalog['cryptos'], now: number): 
   };
 }
 
-function seedForeignAssets(state: SimState, cryptos: Catalog['cryptos'], now: number): { usdt: AssetRecord; eth: AssetRecord } {
+function seedForeignAssets(
+  state: SimState,
+  cryptos: Catalog['cryptos'],
+  now: number,
+): { usdt: AssetRecord; eth: AssetRecord } {
   const merchantId = seedId('merchant:b');
   return {
-    usdt: state.addAsset({ id: seedId('asset:b:usdtEth'), merchantId, cryptoId: cryptos.usdtEth.id, balance: parseUnits('2500', 6).toString(), createdAt: now - 90 * DAY }),
-    eth: state.addAsset({ id: seedId('asset:b:eth'), merchantId, cryptoId: cryptos.eth.id, balance: parseUnits('1.2', 18).toString(), createdAt: now - 90 * DAY }),
+    usdt: state.addAsset({
+      id: seedId('asset:b:usdtEth'),
+      merchantId,
+      cryptoId: cryptos.usdtEth.id,
+      balance: parseUnits('2500', 6).toString(),
+      createdAt: now - 90 * DAY,
+    }),
+    eth: state.addAsset({
+      id: seedId('asset:b:eth'),
+      merchantId,
+      cryptoId: cryptos.eth.id,
+      balance: parseUnits('1.2', 18).toString(),
+      createdAt: now - 90 * DAY,
+    }),
   };
 }
 
-function emptyIds(catalog: Catalog, assets: Record<AssetName, AssetRecord>, foreign: { usdt: AssetRecord; eth: AssetRecord }): SeedIds {
+function emptyIds(
+  catalog: Catalog,
+  assets: Record<AssetName, AssetRecord>,
+  foreign: { usdt: AssetRecord; eth: AssetRecord },
+): SeedIds {
   const idsOf = <K extends string>(records: Record<K, { id: string }>): Record<K, string> =>
-    Object.fromEntries(Object.entries(records).map(([name, record]) => [name, (record as { id: string }).id])) as Record<K, string>;
+    Object.fromEntries(
+      Object.entries(records).map(([name, record]) => [name, (record as { id: string }).id]),
+    ) as Record<K, string>;
   return {
     merchants: catalog.merchants,
     networks: idsOf(catalog.networks),
@@ -207,8 +319,28 @@ function emptyIds(catalog: Catalog, assets: Record<AssetName, AssetRecord>, fore
     payouts: { octoberSalaries: '', affiliateRewards: '', supplierSettlements: '', refunds: '', novemberSalaries: '' },
     tasks: { all: [], pending: [], failed: [], success: [] },
     deposits: { success: [], frozen: '', refunded: '', legacyNoUsd: '' },
-    gas: { all: [], success: [], pending: [], failed: [], cancelled: [], notEnoughDonorBalance: [], notEnoughDonorPending: '', notEnoughDonorOnSecondPage: '', pipelines: [] },
-    foreign: { assetUsdt: foreign.usdt.id, assetEth: foreign.eth.id, withdrawal: '', swap: '', payout: '', task: '', deposit: '', invoice: '', gas: '' },
+    gas: {
+      all: [],
+      success: [],
+      pending: [],
+      failed: [],
+      cancelled: [],
+      notEnoughDonorBalance: [],
+      notEnoughDonorPending: '',
+      notEnoughDonorOnSecondPage: '',
+      pipelines: [],
+    },
+    foreign: {
+      assetUsdt: foreign.usdt.id,
+      assetEth: foreign.eth.id,
+      withdrawal: '',
+      swap: '',
+      payout: '',
+      task: '',
+      deposit: '',
+      invoice: '',
+      gas: '',
+    },
   };
 }
 
@@ -223,10 +355,39 @@ function tokens(rng: Random, state: SimState, cryptoId: string, minHundredths: n
 
 function seedInvoices(state: SimState, ids: SeedIds, now: number): void {
   const a = ids.assets;
-  ids.invoices.usdOnly = state.addInvoice({ id: seedId('invoice:usd-only'), usdCents: '4999', productTitle: 'Pro plan (monthly)', createdAt: now - 10 * MINUTE, expiredAt: now + 50 * MINUTE }).id;
-  ids.invoices.withAsset = state.addInvoice({ id: seedId('invoice:with-asset'), usdCents: '12000', assetId: a.usdtEth, productTitle: 'Hardware wallet', extraData: '{"orderId":"A-1042"}', createdAt: now - 25 * MINUTE, expiredAt: now + 35 * MINUTE }).id;
-  ids.invoices.byCrypto = state.addInvoice({ id: seedId('invoice:by-crypto'), usdCents: '15062', assetId: a.eth, cryptoAmount: parseUnits('0.05', 18).toString(), productTitle: 'Consulting hour', createdAt: now - 5 * MINUTE, expiredAt: now + 24 * HOUR - 5 * MINUTE }).id;
-  ids.invoices.expired = state.addInvoice({ id: seedId('invoice:expired'), usdCents: '1500', assetId: a.usdcPolygon, productTitle: 'Sticker pack <limited> & more', createdAt: now - 3 * DAY, expiredAt: now - 3 * DAY + HOUR }).id;
+  ids.invoices.usdOnly = state.addInvoice({
+    id: seedId('invoice:usd-only'),
+    usdCents: '4999',
+    productTitle: 'Pro plan (monthly)',
+    createdAt: now - 10 * MINUTE,
+    expiredAt: now + 50 * MINUTE,
+  }).id;
+  ids.invoices.withAsset = state.addInvoice({
+    id: seedId('invoice:with-asset'),
+    usdCents: '12000',
+    assetId: a.usdtEth,
+    productTitle: 'Hardware wallet',
+    extraData: '{"orderId":"A-1042"}',
+    createdAt: now - 25 * MINUTE,
+    expiredAt: now + 35 * MINUTE,
+  }).id;
+  ids.invoices.byCrypto = state.addInvoice({
+    id: seedId('invoice:by-crypto'),
+    usdCents: '15062',
+    assetId: a.eth,
+    cryptoAmount: parseUnits('0.05', 18).toString(),
+    productTitle: 'Consulting hour',
+    createdAt: now - 5 * MINUTE,
+    expiredAt: now + 24 * HOUR - 5 * MINUTE,
+  }).id;
+  ids.invoices.expired = state.addInvoice({
+    id: seedId('invoice:expired'),
+    usdCents: '1500',
+    assetId: a.usdcPolygon,
+    productTitle: 'Sticker pack <limited> & more',
+    createdAt: now - 3 * DAY,
+    expiredAt: now - 3 * DAY + HOUR,
+  }).id;
 }
 
 function seedWithdrawals(state: SimState, ids: SeedIds, rng: Random, now: number): void {
@@ -255,7 +416,14 @@ function seedWithdrawals(state: SimState, ids: SeedIds, rng: Random, now: number
 
 function seedSwaps(state: SimState, ids: SeedIds, now: number): void {
   const a = ids.assets;
-  const swap = (label: string, from: string, to: string, amount: string, status: 'finished' | 'rejected' | 'in_progress', ago: number): string => {
+  const swap = (
+    label: string,
+    from: string,
+    to: string,
+    amount: string,
+    status: 'finished' | 'rejected' | 'in_progress',
+    ago: number,
+  ): string => {
     const fromAsset = state.asset(from);
     const amountFrom = parseUnits(amount, state.crypto(fromAsset.cryptoId).decimals);
     const estimatedAmount = quoteAmount(state, fromAsset, state.asset(to), amountFrom).toString();
@@ -284,19 +452,73 @@ function seedSwaps(state: SimState, ids: SeedIds, now: number): void {
 
 function seedPayoutsAndTasks(state: SimState, ids: SeedIds, rng: Random, now: number): void {
   const a = ids.assets;
-  const plans: Array<{ key: keyof SeedIds['payouts']; name: string; assetId: string; ago: number; count: number; failedEvery: number; pendingShare: number }> = [
-    { key: 'octoberSalaries', name: 'October salaries', assetId: a.usdtEth, ago: 29 * DAY, count: 40, failedEvery: 13, pendingShare: 0 },
-    { key: 'affiliateRewards', name: 'Affiliate rewards W46', assetId: a.usdtBsc, ago: 20 * DAY, count: 30, failedEvery: 9, pendingShare: 0 },
-    { key: 'supplierSettlements', name: 'Supplier settlements', assetId: a.usdcEth, ago: 12 * DAY, count: 25, failedEvery: 11, pendingShare: 0.12 },
-    { key: 'refunds', name: 'Refunds batch 17', assetId: a.usdcPolygon, ago: 5 * DAY, count: 15, failedEvery: 6, pendingShare: 0.2 },
-    { key: 'novemberSalaries', name: 'November salaries', assetId: a.usdtEth, ago: 1 * DAY, count: 10, failedEvery: 4, pendingShare: 0.6 },
+  const plans: Array<{
+    key: keyof SeedIds['payouts'];
+    name: string;
+    assetId: string;
+    ago: number;
+    count: number;
+    failedEvery: number;
+    pendingShare: number;
+  }> = [
+    {
+      key: 'octoberSalaries',
+      name: 'October salaries',
+      assetId: a.usdtEth,
+      ago: 29 * DAY,
+      count: 40,
+      failedEvery: 13,
+      pendingShare: 0,
+    },
+    {
+      key: 'affiliateRewards',
+      name: 'Affiliate rewards W46',
+      assetId: a.usdtBsc,
+      ago: 20 * DAY,
+      count: 30,
+      failedEvery: 9,
+      pendingShare: 0,
+    },
+    {
+      key: 'supplierSettlements',
+      name: 'Supplier settlements',
+      assetId: a.usdcEth,
+      ago: 12 * DAY,
+      count: 25,
+      failedEvery: 11,
+      pendingShare: 0.12,
+    },
+    {
+      key: 'refunds',
+      name: 'Refunds batch 17',
+      assetId: a.usdcPolygon,
+      ago: 5 * DAY,
+      count: 15,
+      failedEvery: 6,
+      pendingShare: 0.2,
+    },
+    {
+      key: 'novemberSalaries',
+      name: 'November salaries',
+      assetId: a.usdtEth,
+      ago: 1 * DAY,
+      count: 10,
+      failedEvery: 4,
+      pendingShare: 0.6,
+    },
   ];
   const pendingSub = ['transfer_sent', 'waiting_for_gas', 'payout_pending'];
   const failedSub = ['payout_reverted', 'transfer_failed', 'insufficient_gas'];
   let taskIndex = 0;
   for (const plan of plans) {
     const payoutCreated = now - plan.ago;
-    const payout = state.addPayout({ id: seedId(`payout:${plan.key}`), assetId: plan.assetId, name: plan.name, status: 'finished', createdAt: payoutCreated - 10 * MINUTE });
+    const payout = state.addPayout({
+      id: seedId(`payout:${plan.key}`),
+      assetId: plan.assetId,
+      name: plan.name,
+      status: 'finished',
+      createdAt: payoutCreated - 10 * MINUTE,
+    });
     ids.payouts[plan.key] = payout.id;
     const cryptoId = state.asset(plan.assetId).cryptoId;
     let at = payoutCreated;
@@ -334,7 +556,14 @@ function seedPayoutsAndTasks(state: SimState, ids: SeedIds, rng: Random, now: nu
 
 function seedDeposits(state: SimState, ids: SeedIds, now: number): void {
   const a = ids.assets;
-  const deposit = (label: string, assetId: string, amount: string, status: 'success' | 'frozen' | 'refunded', ago: number, legacyNoUsd = false): string =>
+  const deposit = (
+    label: string,
+    assetId: string,
+    amount: string,
+    status: 'success' | 'frozen' | 'refunded',
+    ago: number,
+    legacyNoUsd = false,
+  ): string =>
     state.addDeposit({
       id: seedId(`deposit:${label}`),
       assetId,
@@ -390,7 +619,11 @@ function seedGas(state: SimState, ids: SeedIds, rng: Random, now: number): void 
     const rows = plans.slice(p * 4, p * 4 + 4);
     const networkId = networkCycle[p % networkCycle.length] ?? ethereum;
     const createdAt = now - Math.round(((19 - p) * 29 * DAY) / 20) - rng.int(10, 90) * MINUTE;
-    const pipelineStatus = rows.some((row) => row.status === 'pending') ? 'in_progress' : rows.some((row) => row.subStatus === 'not_enough_donor_balance') ? 'failed' : 'finished';
+    const pipelineStatus = rows.some((row) => row.status === 'pending')
+      ? 'in_progress'
+      : rows.some((row) => row.subStatus === 'not_enough_donor_balance')
+        ? 'failed'
+        : 'finished';
     const pipeline = state.addGasPipeline({ id: seedId(`gas-pipeline:${p}`), status: pipelineStatus, createdAt });
     ids.gas.pipelines.push(pipeline.id);
     rows.forEach((plan, k) => {
@@ -404,7 +637,9 @@ function seedGas(state: SimState, ids: SeedIds, rng: Random, now: number): void 
         status: plan.status,
         subStatus: plan.subStatus,
         topUp: cancelled ? null : state.gasWorth(networkId, rng.int(180, 1400)).toString(),
-        serviceFee: cancelled ? null : parseUnits(`0.${rng.int(5, 30).toString().padStart(2, '0')}`, donor.decimals).toString(),
+        serviceFee: cancelled
+          ? null
+          : parseUnits(`0.${rng.int(5, 30).toString().padStart(2, '0')}`, donor.decimals).toString(),
         createdAt: rowCreated,
         updatedAt: Math.min(now, rowCreated + (plan.status === 'pending' ? rng.int(1, 20) : rng.int(20, 180)) * 1000),
       });
@@ -419,8 +654,10 @@ function seedGas(state: SimState, ids: SeedIds, rng: Random, now: number): void 
     if (row.subStatus === 'not_enough_donor_balance') ids.gas.notEnoughDonorBalance.push(row.id);
   }
   const byIdOrder = (x: string, y: string): number => (x < y ? -1 : 1);
-  for (const key of ['success', 'pending', 'failed', 'cancelled', 'notEnoughDonorBalance'] as const) ids.gas[key].sort(byIdOrder);
-  ids.gas.notEnoughDonorPending = ids.gas.notEnoughDonorBalance.find((id) => state.gas.get(id)?.status === 'pending') ?? '';
+  for (const key of ['success', 'pending', 'failed', 'cancelled', 'notEnoughDonorBalance'] as const)
+    ids.gas[key].sort(byIdOrder);
+  ids.gas.notEnoughDonorPending =
+    ids.gas.notEnoughDonorBalance.find((id) => state.gas.get(id)?.status === 'pending') ?? '';
   const page2 = mine.slice(50).find((row) => row.subStatus === 'not_enough_donor_balance');
   ids.gas.notEnoughDonorOnSecondPage = page2?.id ?? '';
 }
@@ -430,7 +667,9 @@ function ensureDonorRowOnSecondPage(state: SimState, ids: SeedIds): void {
   const rows = selectGasRows(state.gas.values(), ids.merchants.main, {});
   if (rows.slice(50).some((row) => row.subStatus === 'not_enough_donor_balance')) return;
   const target = rows.slice(50).find((row) => row.status === 'success');
-  const donorOnPage1 = rows.slice(0, 50).find((row) => row.status === 'failed' && row.subStatus === 'not_enough_donor_balance');
+  const donorOnPage1 = rows
+    .slice(0, 50)
+    .find((row) => row.status === 'failed' && row.subStatus === 'not_enough_donor_balance');
   if (!target || !donorOnPage1) return;
   state.updateGasDistribution(target.id, { status: 'failed', subStatus: 'not_enough_donor_balance', txHash: '' });
   state.updateGasDistribution(donorOnPage1.id, { status: 'success', subStatus: 'sent', txHash: state.random.txHash() });
@@ -439,7 +678,12 @@ function ensureDonorRowOnSecondPage(state: SimState, ids: SeedIds): void {
 function seedForeign(state: SimState, ids: SeedIds, now: number): void {
   const { assetUsdt, assetEth } = ids.foreign;
   const merchantId = ids.merchants.other;
-  ids.foreign.withdrawal = state.addWithdrawal({ id: seedId('foreign:withdrawal'), assetId: assetUsdt, status: 'failed', createdAt: now - 2 * DAY }).id;
+  ids.foreign.withdrawal = state.addWithdrawal({
+    id: seedId('foreign:withdrawal'),
+    assetId: assetUsdt,
+    status: 'failed',
+    createdAt: now - 2 * DAY,
+  }).id;
   const amountFrom = parseUnits('0.1', 18);
   ids.foreign.swap = state.addSwap({
     id: seedId('foreign:swap'),
@@ -450,11 +694,42 @@ function seedForeign(state: SimState, ids: SeedIds, now: number): void {
     status: 'rejected',
     createdAt: now - 4 * DAY,
   }).id;
-  const payout = state.addPayout({ id: seedId('foreign:payout'), merchantId, assetId: assetUsdt, name: 'B vendors', status: 'finished', createdAt: now - 3 * DAY });
+  const payout = state.addPayout({
+    id: seedId('foreign:payout'),
+    merchantId,
+    assetId: assetUsdt,
+    name: 'B vendors',
+    status: 'finished',
+    createdAt: now - 3 * DAY,
+  });
   ids.foreign.payout = payout.id;
-  ids.foreign.task = state.addPayoutTask({ id: seedId('foreign:task'), payoutId: payout.id, status: 'failed', subStatus: 'payout_reverted', createdAt: now - 3 * DAY + MINUTE }).id;
-  ids.foreign.deposit = state.addDeposit({ id: seedId('foreign:deposit'), assetId: assetUsdt, createdAt: now - DAY }).id;
-  ids.foreign.invoice = state.addInvoice({ id: seedId('foreign:invoice'), merchantId, usdCents: '2500', assetId: assetUsdt, createdAt: now - HOUR, expiredAt: now + HOUR }).id;
+  ids.foreign.task = state.addPayoutTask({
+    id: seedId('foreign:task'),
+    payoutId: payout.id,
+    status: 'failed',
+    subStatus: 'payout_reverted',
+    createdAt: now - 3 * DAY + MINUTE,
+  }).id;
+  ids.foreign.deposit = state.addDeposit({
+    id: seedId('foreign:deposit'),
+    assetId: assetUsdt,
+    createdAt: now - DAY,
+  }).id;
+  ids.foreign.invoice = state.addInvoice({
+    id: seedId('foreign:invoice'),
+    merchantId,
+    usdCents: '2500',
+    assetId: assetUsdt,
+    createdAt: now - HOUR,
+    expiredAt: now + HOUR,
+  }).id;
   const pipeline = state.addGasPipeline({ id: seedId('foreign:gas-pipeline'), merchantId, createdAt: now - 2 * DAY });
-  ids.foreign.gas = state.addGasDistribution({ id: seedId('foreign:gas'), pipelineId: pipeline.id, networkId: ids.networks.ethereum, status: 'failed', subStatus: 'not_enough_donor_balance', createdAt: now - 2 * DAY + 4000 }).id;
+  ids.foreign.gas = state.addGasDistribution({
+    id: seedId('foreign:gas'),
+    pipelineId: pipeline.id,
+    networkId: ids.networks.ethereum,
+    status: 'failed',
+    subStatus: 'not_enough_donor_balance',
+    createdAt: now - 2 * DAY + 4000,
+  }).id;
 }

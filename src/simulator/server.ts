@@ -2,10 +2,10 @@
 // request log. Check order per request: route → injected fault → rate limit → 401 → 403 → handler (400/404/200).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ROUTES, type OperationRoute } from './operations/index.js';
-import { errorBody, errorResult, validationFailed, type HandlerResult } from './responses.js';
-import type { SimState } from './world.js';
+import { type OperationRoute, ROUTES } from './operations/index.js';
+import { errorBody, errorResult, type HandlerResult, validationFailed } from './responses.js';
 import type { OperationName } from './types.js';
+import type { SimState } from './world.js';
 
 /** A scripted misbehaviour for the next call(s) of an operation. */
 export interface Fault {
@@ -154,7 +154,9 @@ async function handle(
       status,
       at: deps.state.now(),
     });
-    deps.print?.(`${req.method} ${url.pathname} → ${status || 'socket destroyed'} (${Math.round(performance.now() - started)} ms)`);
+    deps.print?.(
+      `${req.method} ${url.pathname} → ${status || 'socket destroyed'} (${Math.round(performance.now() - started)} ms)`,
+    );
     if (result === 'destroy') req.socket.destroy();
     else send(res, result);
   };
@@ -166,7 +168,8 @@ async function handle(
   if (fault && isAnswering(fault)) return finish(fault.destroySocket ? 'destroy' : faultResult(fault));
 
   const apiKey = typeof req.headers.apikey === 'string' ? req.headers.apikey : undefined;
-  if (route.rateLimited && !deps.rateLimiter.allow(`${route.operation}:${apiKey ?? ''}`)) return finish(errorResult(429));
+  if (route.rateLimited && !deps.rateLimiter.allow(`${route.operation}:${apiKey ?? ''}`))
+    return finish(errorResult(429));
   finish(authorizeAndRun(deps.state, route, apiKey, query, raw));
 }
 
@@ -199,18 +202,28 @@ function authorizeAndRun(
 
 /** True when a fault replaces the answer (not only delays it). */
 function isAnswering(fault: Fault): boolean {
-  return fault.destroySocket === true || fault.malformedJson === true || fault.status !== undefined || fault.body !== undefined;
+  return (
+    fault.destroySocket === true ||
+    fault.malformedJson === true ||
+    fault.status !== undefined ||
+    fault.body !== undefined
+  );
 }
 
 function faultResult(fault: Fault): HandlerResult {
   if (fault.malformedJson) {
     // Cut mid-document: valid JSON prefix, then the connection's body simply ends.
-    return { status: fault.status ?? 200, rawBody: '{"id":"8c0b6a54-2f0e-4b7e-9a4c-1f3d2e5b6a7c","status":"succ', headers: { 'Content-Type': 'application/json; charset=utf-8', ...fault.headers } };
+    return {
+      status: fault.status ?? 200,
+      rawBody: '{"id":"8c0b6a54-2f0e-4b7e-9a4c-1f3d2e5b6a7c","status":"succ',
+      headers: { 'Content-Type': 'application/json; charset=utf-8', ...fault.headers },
+    };
   }
   const status = fault.status ?? 500;
   const base = errorResult(status);
   const headers = { ...base.headers, ...fault.headers };
-  if (typeof fault.body === 'string') return { status, rawBody: fault.body, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers } };
+  if (typeof fault.body === 'string')
+    return { status, rawBody: fault.body, headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers } };
   return { status, body: fault.body === undefined ? errorBody(status) : fault.body, headers };
 }
 

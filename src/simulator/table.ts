@@ -144,7 +144,8 @@ export class RecordTable<T extends { id: string; merchantId: string; status: str
     for (const name of Object.keys(this.orders) as O[]) {
       const order = this.orders[name];
       const numbers = sorted[name];
-      if (numbers.length !== rows.count) throw new Error(`bulk order ${name} lists ${numbers.length} of ${rows.count} rows`);
+      if (numbers.length !== rows.count)
+        throw new Error(`bulk order ${name} lists ${numbers.length} of ${rows.count} rows`);
       const bulkGroups = new Map<string, Handle[]>();
       for (let k = 0; k < numbers.length; k += 1) {
         const n = numbers[k] as number;

@@ -31,7 +31,11 @@ export class Checker {
   optionalString(value: unknown, field: string, maxLength = 255): this {
     if (value === undefined) return this;
     this.check(typeof value !== 'string', field, `${field} must be a string`);
-    return this.check(typeof value === 'string' && value.length > maxLength, field, `${field} must be shorter than or equal to ${maxLength} characters`);
+    return this.check(
+      typeof value === 'string' && value.length > maxLength,
+      field,
+      `${field} must be shorter than or equal to ${maxLength} characters`,
+    );
   }
 
   /** True when no rule failed. */

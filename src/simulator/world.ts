@@ -2,7 +2,7 @@
 // records on their own (swaps advancing with the simulator clock). Add-methods take partial records and fill
 // realistic defaults, so the seed and tests share one path.
 import { randomUUID } from 'node:crypto';
-import { baseUnitsForUsdCents, bpsOf, parseUnits, usdCentsOf, formatCents } from './money.js';
+import { baseUnitsForUsdCents, bpsOf, formatCents, parseUnits, usdCentsOf } from './money.js';
 import { Random } from './random.js';
 import { RecordTable, type TableOrder } from './table.js';
 import { effectiveMs } from './time.js';

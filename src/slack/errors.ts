@@ -35,7 +35,14 @@ const REQUEST = 'slack_webapi_request_error';
 const RESPOND = 'slack_bolt_respond_error';
 
 /** Slack errors that refuse this message's blocks (our fault, not Slack's state): no retry helps, plain text may. */
-const REFUSED_CONTENT = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_too_long', 'msg_blocks_too_long', 'invalid_attachments', 'too_many_attachments']);
+const REFUSED_CONTENT = new Set([
+  'invalid_blocks',
+  'invalid_blocks_format',
+  'msg_too_long',
+  'msg_blocks_too_long',
+  'invalid_attachments',
+  'too_many_attachments',
+]);
 
 /** Slack errors no retry will cure: a person must fix the channel, the token or the scopes. */
 const NEEDS_A_PERSON = new Set([
@@ -71,7 +78,8 @@ interface SlackErrorShape {
   original?: { message?: unknown; name?: unknown };
 }
 
-const shape = (error: unknown): SlackErrorShape => (typeof error === 'object' && error !== null ? (error as SlackErrorShape) : {});
+const shape = (error: unknown): SlackErrorShape =>
+  typeof error === 'object' && error !== null ? (error as SlackErrorShape) : {};
 
 /** The `error` field of Slack's ok:false answer (`channel_not_found`…), when the error is one. */
 export function slackErrorCode(error: unknown): string | undefined {
@@ -120,10 +128,26 @@ function noAnswer(error: unknown): boolean {
   if (e.code === REQUEST) return true;
   // fetch rejects with a TypeError on a network failure; node:http (response_url posts) with a system error
   // (ECONNRESET, ECONNREFUSED…); both with a TimeoutError/AbortError on abort.
-  return e.name === 'TimeoutError' || e.name === 'AbortError' || error instanceof TypeError || NETWORK_CODES.has(String(e.code));
+  return (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    error instanceof TypeError ||
+    NETWORK_CODES.has(String(e.code))
+  );
 }
 
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+]);
 
 /**
  * True for a failure that may pass by itself: Slack's 5xx or 408, `ratelimited` (also while we wait it out),
@@ -147,7 +171,8 @@ export function isTransient(error: unknown): boolean {
 export function mayHaveHappened(error: unknown): boolean {
   const e = shape(error);
   if (e.code === 'slack_backoff' || e.code === RATE_LIMITED) return false;
-  if (e.code === PLATFORM) return slackErrorCode(error) === 'fatal_error' || TRANSIENT_PLATFORM.has(slackErrorCode(error) ?? '');
+  if (e.code === PLATFORM)
+    return slackErrorCode(error) === 'fatal_error' || TRANSIENT_PLATFORM.has(slackErrorCode(error) ?? '');
   const status = httpStatus(error);
   if (status !== undefined) return status >= 500;
   // A timeout, a reset, or an error we cannot read: it may have reached Slack.
@@ -173,7 +198,9 @@ export function describeSlackError(error: unknown): string {
     }
     case REQUEST: {
       const name = typeof e.original?.name === 'string' ? e.original.name : '';
-      return name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : `network error${typeof e.original?.message === 'string' ? `: ${e.original.message}` : ''}`;
+      return name === 'TimeoutError' || name === 'AbortError'
+        ? 'timeout'
+        : `network error${typeof e.original?.message === 'string' ? `: ${e.original.message}` : ''}`;
     }
     default:
       if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';

@@ -5,15 +5,15 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { webApi, type Logger as BoltLogger, type RespondArguments, type RespondFn, type types } from '@slack/bolt';
-import { errorFields, silentLogger, type Logger } from '../logger.js';
+import { type Logger as BoltLogger, type RespondArguments, type RespondFn, type types, webApi } from '@slack/bolt';
+import { errorFields, type Logger, silentLogger } from '../logger.js';
 import {
   describeSlackError,
   isTransient,
   mayHaveHappened,
   needsAPerson,
-  refusedContent,
   ResponseUrlError,
+  refusedContent,
   responseUrlRefusedContent,
   retryAfterSeconds,
   SlackBackoffError,
@@ -141,7 +141,10 @@ export function slackRetryDelayMs(policy: SlackRetryPolicy, n: number): number {
 }
 
 /** A call's fate after a failure: give up, retry after a delay, or retry once the channel's Retry-After is over. */
-export type FailureDecision = { retry: false } | { retry: true; delayMs: number } | { retry: true; afterRetryAfter: true };
+export type FailureDecision =
+  | { retry: false }
+  | { retry: true; delayMs: number }
+  | { retry: true; afterRetryAfter: true };
 
 /**
  * The policy as a pure function: what to do after failed attempt `attempt` (0-based) of a call. `repeatable`
@@ -149,7 +152,13 @@ export type FailureDecision = { retry: false } | { retry: true; delayMs: number 
  * it is retried only when Slack certainly did not carry it out (`ratelimited`, our own Retry-After wait), never
  * after a timeout, a lost answer or a 5xx, which do not mean that nothing was posted.
  */
-export function decideAfterFailure(policy: SlackRetryPolicy, error: unknown, attempt: number, wait: boolean, repeatable = true): FailureDecision {
+export function decideAfterFailure(
+  policy: SlackRetryPolicy,
+  error: unknown,
+  attempt: number,
+  wait: boolean,
+  repeatable = true,
+): FailureDecision {
   if (!wait || attempt >= policy.retries) return { retry: false };
   if (refusedContent(error) || needsAPerson(error) || !isTransient(error)) return { retry: false };
   if (!repeatable && mayHaveHappened(error)) return { retry: false };
@@ -163,7 +172,9 @@ export function decideAfterFailure(policy: SlackRetryPolicy, error: unknown, att
  * about 30 minutes and would hide a dead Slack), a 429 thrown at once instead of pausing every call, and a
  * timeout per call. Bolt's own client is built with these too, so nothing else waits behind our back.
  */
-export function slackClientOptions(options: { slackApiUrl?: string; timeoutMs?: number; logger?: BoltLogger } = {}): webApi.WebClientOptions {
+export function slackClientOptions(
+  options: { slackApiUrl?: string; timeoutMs?: number; logger?: BoltLogger } = {},
+): webApi.WebClientOptions {
   return {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: 0 },
@@ -174,7 +185,12 @@ export function slackClientOptions(options: { slackApiUrl?: string; timeoutMs?: 
 }
 
 /** A WebClient configured by {@link slackClientOptions}. */
-export function createSlackWebClient(options: { token: string; slackApiUrl?: string; timeoutMs?: number; logger?: BoltLogger }): webApi.WebClient {
+export function createSlackWebClient(options: {
+  token: string;
+  slackApiUrl?: string;
+  timeoutMs?: number;
+  logger?: BoltLogger;
+}): webApi.WebClient {
   return new webApi.WebClient(options.token, slackClientOptions(options));
 }
 
@@ -183,12 +199,24 @@ type Answer = { ok?: boolean; ts?: string };
 /** A page of conversations.history / conversations.replies, as far as findPosted reads it. */
 interface HistoryAnswer {
   ok?: boolean;
-  messages?: { ts?: string; thread_ts?: string; bot_id?: string; metadata?: { event_type?: string; event_payload?: Record<string, unknown> } }[];
+  messages?: {
+    ts?: string;
+    thread_ts?: string;
+    bot_id?: string;
+    metadata?: { event_type?: string; event_payload?: Record<string, unknown> };
+  }[];
   has_more?: boolean;
   response_metadata?: { next_cursor?: string };
 }
 
-type HistoryArgs = { channel: string; oldest?: string; limit?: number; cursor?: string; include_all_metadata?: boolean; inclusive?: boolean };
+type HistoryArgs = {
+  channel: string;
+  oldest?: string;
+  limit?: number;
+  cursor?: string;
+  include_all_metadata?: boolean;
+  inclusive?: boolean;
+};
 
 /** How far before `since` findPosted reads: our clock and Slack's may disagree by this much. */
 const FIND_POSTED_MARGIN_MS = 5 * 60_000;
@@ -242,7 +270,8 @@ const responseUrlAgents = {
 function postToResponseUrl(url: string, reply: Reply, timeoutMs: number): Promise<void> {
   const target = new URL(url);
   const transport = target.protocol === 'https:' ? https : target.protocol === 'http:' ? http : undefined;
-  if (transport === undefined) return Promise.reject(new Error(`a response_url must be http(s), not ${target.protocol}`));
+  if (transport === undefined)
+    return Promise.reject(new Error(`a response_url must be http(s), not ${target.protocol}`));
   const body = Buffer.from(JSON.stringify(reply));
   return new Promise<void>((resolve, reject) => {
     const request = transport.request(
@@ -286,12 +315,18 @@ function slackErrorIn(body: string): string | undefined {
 
 /** A reply without its blocks: the same flags (ephemeral, replace…), the facts as plain text (see plain-text.ts). */
 function plainReply(reply: Reply): Reply {
-  const { blocks: _blocks, attachments: _attachments, text: _text, ...flags } = reply as Reply & { attachments?: unknown };
+  const {
+    blocks: _blocks,
+    attachments: _attachments,
+    text: _text,
+    ...flags
+  } = reply as Reply & { attachments?: unknown };
   return { ...flags, text: plainTextOf(reply) };
 }
 
 /** What a person is told when a shared reply went to the channel as a message and Slack did not confirm the post. */
-const UNCONFIRMED_SHARED_REPLY = 'Slack did not confirm the post of your shared reply in this channel, so it may or may not be there. Check the channel before trying again.';
+const UNCONFIRMED_SHARED_REPLY =
+  'Slack did not confirm the post of your shared reply in this channel, so it may or may not be there. Check the channel before trying again.';
 
 /** Builds the gateway. One per process: the Retry-After waits of channels and methods live in it. */
 export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
@@ -318,7 +353,13 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
    * back another, and a busy channel never holds back the others. `method` names the call in the log; `repeatable`
    * false keeps a call that may have been carried out from being sent again (see decideAfterFailure).
    */
-  async function call<T>(method: string, scope: string, wait: boolean, send: () => Promise<T>, repeatable = true): Promise<T> {
+  async function call<T>(
+    method: string,
+    scope: string,
+    wait: boolean,
+    send: () => Promise<T>,
+    repeatable = true,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const blocked = blockedFor(scope);
       if (blocked > 0) {
@@ -334,14 +375,21 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
         if (seconds !== undefined) blockedUntil.set(scope, now() + seconds * 1000);
         const decision = decideAfterFailure(policy, error, attempt, wait, repeatable);
         if (!decision.retry) throw error;
-        logger.warn(`slack: ${method} failed; trying again`, { scope, reason: describeSlackError(error), attempt: attempt + 1 });
+        logger.warn(`slack: ${method} failed; trying again`, {
+          scope,
+          reason: describeSlackError(error),
+          attempt: attempt + 1,
+        });
         // After `ratelimited` the wait happens at the top of the loop, where every caller honours the channel's block.
         if ('delayMs' in decision) await sleep(decision.delayMs);
       }
     }
   }
 
-  const content = (message: SlackMessageContent) => ({ text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+  const content = (message: SlackMessageContent) => ({
+    text: message.text,
+    ...(message.blocks ? { blocks: message.blocks } : {}),
+  });
 
   /**
    * Sends a message; when Slack refuses its content (blocks, length), sends it again as plain text with the same
@@ -360,7 +408,9 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       const plain: SlackMessageContent = { text: plainTextOf(message), ...(clearBlocks ? { blocks: [] } : {}) };
       // Nothing else to try when the message already was its own plain text.
       if (!refusedContent(error) || (message.blocks === undefined && plain.text === message.text)) throw error;
-      logger.warn(`slack: Slack refused the content of a message (${method}); sending it as plain text`, { reason: describeSlackError(error) });
+      logger.warn(`slack: Slack refused the content of a message (${method}); sending it as plain text`, {
+        reason: describeSlackError(error),
+      });
       return await send(plain);
     }
   }
@@ -369,17 +419,23 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
     async post(channel, message, postOptions = {}) {
       // Not repeatable: after a timeout or a 5xx the message may be in the channel, and a retry would post it twice.
       return withPlainTextFallback('chat.postMessage', message, (sent) =>
-        call('chat.postMessage', channel, postOptions.wait ?? true, async () => {
-          const answer = await client.chat.postMessage({
-            channel,
-            ...content(sent),
-            ...(postOptions.unfurl === false ? { unfurl_links: false, unfurl_media: false } : {}),
-            ...(postOptions.threadTs !== undefined ? { thread_ts: postOptions.threadTs } : {}),
-            ...(postOptions.metadata !== undefined ? { metadata: postOptions.metadata } : {}),
-          });
-          if (!answer.ok || !answer.ts) throw new Error('Slack accepted the message but returned no ts');
-          return answer.ts;
-        }, false),
+        call(
+          'chat.postMessage',
+          channel,
+          postOptions.wait ?? true,
+          async () => {
+            const answer = await client.chat.postMessage({
+              channel,
+              ...content(sent),
+              ...(postOptions.unfurl === false ? { unfurl_links: false, unfurl_media: false } : {}),
+              ...(postOptions.threadTs !== undefined ? { thread_ts: postOptions.threadTs } : {}),
+              ...(postOptions.metadata !== undefined ? { metadata: postOptions.metadata } : {}),
+            });
+            if (!answer.ok || !answer.ts) throw new Error('Slack accepted the message but returned no ts');
+            return answer.ts;
+          },
+          false,
+        ),
       );
     },
 
@@ -388,7 +444,10 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       await withPlainTextFallback(
         'chat.update',
         message,
-        (sent) => call('chat.update', 'chat.update', callOptions.wait ?? true, () => client.chat.update({ channel, ts, ...content(sent) })),
+        (sent) =>
+          call('chat.update', 'chat.update', callOptions.wait ?? true, () =>
+            client.chat.update({ channel, ts, ...content(sent) }),
+          ),
         true,
       );
     },
@@ -397,7 +456,9 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       // Retried like an edit although it is not idempotent: a private notice seen twice is harmless, a lost one
       // leaves a person without an answer.
       await withPlainTextFallback('chat.postEphemeral', message, (sent) =>
-        call('chat.postEphemeral', 'chat.postEphemeral', callOptions.wait ?? true, () => client.chat.postEphemeral({ channel, user, ...content(sent) })),
+        call('chat.postEphemeral', 'chat.postEphemeral', callOptions.wait ?? true, () =>
+          client.chat.postEphemeral({ channel, user, ...content(sent) }),
+        ),
       );
     },
 
@@ -413,7 +474,9 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
           lastError = error;
           // A 400 refuses what was sent (its blocks, its length): the same url takes the facts as plain text.
           if (responseUrlRefusedContent(error) && sending === reply && attempt < policy.responseUrlAttempts) {
-            logger.warn('the response_url refused the reply\'s content; sending it as plain text', { reason: describeSlackError(error) });
+            logger.warn("the response_url refused the reply's content; sending it as plain text", {
+              reason: describeSlackError(error),
+            });
             sending = plainReply(reply);
             continue;
           }
@@ -422,9 +485,14 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
           await sleep(slackRetryDelayMs(policy, attempt));
         }
       }
-      logger.warn('the response_url did not take the reply; sending it as a message instead', { reason: describeSlackError(lastError), error: errorFields(lastError) });
+      logger.warn('the response_url did not take the reply; sending it as a message instead', {
+        reason: describeSlackError(lastError),
+        error: errorFields(lastError),
+      });
       if (fallback.channelId === undefined) {
-        logger.error('could not deliver a reply: no response_url and no channel to fall back to', { userId: fallback.userId });
+        logger.error('could not deliver a reply: no response_url and no channel to fall back to', {
+          userId: fallback.userId,
+        });
         return;
       }
       // The message methods fall back to plain text themselves when Slack refuses the blocks.
@@ -436,12 +504,22 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
         // A shared reply whose post Slack did not confirm may be in the channel: neither the log nor the person is
         // told it is lost, and the person is told to look before sharing again (best effort: it is a notice).
         if (reply.response_type === 'in_channel' && mayHaveHappened(error)) {
-          logger.error('Slack did not confirm a shared reply posted in the channel; it may or may not be there', { reason: describeSlackError(error), error: errorFields(error) });
-          await gateway.postEphemeral(fallback.channelId, fallback.userId, { text: UNCONFIRMED_SHARED_REPLY }).catch((notice: unknown) => {
-            logger.warn('could not tell the person that a shared reply was not confirmed', { reason: describeSlackError(notice) });
+          logger.error('Slack did not confirm a shared reply posted in the channel; it may or may not be there', {
+            reason: describeSlackError(error),
+            error: errorFields(error),
           });
+          await gateway
+            .postEphemeral(fallback.channelId, fallback.userId, { text: UNCONFIRMED_SHARED_REPLY })
+            .catch((notice: unknown) => {
+              logger.warn('could not tell the person that a shared reply was not confirmed', {
+                reason: describeSlackError(notice),
+              });
+            });
         } else {
-          logger.error('could not deliver a reply to Slack at all', { reason: describeSlackError(error), error: errorFields(error) });
+          logger.error('could not deliver a reply to Slack at all', {
+            reason: describeSlackError(error),
+            error: errorFields(error),
+          });
         }
       }
     },
@@ -454,13 +532,22 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       const oldest = ((query.since.getTime() - FIND_POSTED_MARGIN_MS) / 1000).toFixed(6);
       let cursor: string | undefined;
       for (let page = 0; page < FIND_POSTED_MAX_PAGES; page++) {
-        const args: HistoryArgs = { channel, oldest, limit: 200, include_all_metadata: true, ...(cursor ? { cursor } : {}) };
+        const args: HistoryArgs = {
+          channel,
+          oldest,
+          limit: 200,
+          include_all_metadata: true,
+          ...(cursor ? { cursor } : {}),
+        };
         // Per method, as Slack limits these (not per channel): a lookup never holds back a post.
         const answer = await call(method, method, callOptions.wait ?? true, () =>
-          query.threadTs === undefined ? conversations.history(args) : conversations.replies({ ...args, ts: query.threadTs }),
+          query.threadTs === undefined
+            ? conversations.history(args)
+            : conversations.replies({ ...args, ts: query.threadTs }),
         );
         const found = (answer.messages ?? []).find(
-          (message) => message.metadata?.event_type === query.eventType && message.metadata.event_payload?.key === query.key,
+          (message) =>
+            message.metadata?.event_type === query.eventType && message.metadata.event_payload?.key === query.key,
         );
         if (found?.ts !== undefined) return found.ts;
         cursor = answer.response_metadata?.next_cursor || undefined;

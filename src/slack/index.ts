@@ -1,36 +1,37 @@
 /** The Slack gateway: every message the bot sends goes through here, under one retry policy. */
-export {
-  createSlackGateway,
-  createSlackWebClient,
-  slackClientOptions,
-  decideAfterFailure,
-  slackRetryDelayMs,
-  SLACK_RETRY_POLICY,
-  type SlackGateway,
-  type SlackGatewayOptions,
-  type SlackRetryPolicy,
-  type SlackMessageContent,
-  type SlackChatClient,
-  type CallOptions,
-  type PostOptions,
-  type PostedQuery,
-  type MessageMetadata,
-  type Reply,
-  type ReplyFallback,
-  type FailureDecision,
-} from './gateway.js';
+
+export { type ConversationKind, type ConversationPlace, conversationKindOf, isDirectMessage } from './conversations.js';
 export {
   describeSlackError,
   describeSlackStartupFailure,
   isTransient,
   mayHaveHappened,
   needsAPerson,
+  ResponseUrlError,
   refusedContent,
   responseUrlRefusedContent,
   retryAfterSeconds,
-  slackErrorCode,
-  ResponseUrlError,
   SlackBackoffError,
+  slackErrorCode,
 } from './errors.js';
-export { plainTextOf, PLAIN_TEXT_MAX_CHARS, BUTTONS_MISSING_NOTE, type MessageForFallback } from './plain-text.js';
-export { conversationKindOf, isDirectMessage, type ConversationKind, type ConversationPlace } from './conversations.js';
+export {
+  type CallOptions,
+  createSlackGateway,
+  createSlackWebClient,
+  decideAfterFailure,
+  type FailureDecision,
+  type MessageMetadata,
+  type PostedQuery,
+  type PostOptions,
+  type Reply,
+  type ReplyFallback,
+  SLACK_RETRY_POLICY,
+  type SlackChatClient,
+  type SlackGateway,
+  type SlackGatewayOptions,
+  type SlackMessageContent,
+  type SlackRetryPolicy,
+  slackClientOptions,
+  slackRetryDelayMs,
+} from './gateway.js';
+export { BUTTONS_MISSING_NOTE, type MessageForFallback, PLAIN_TEXT_MAX_CHARS, plainTextOf } from './plain-text.js';

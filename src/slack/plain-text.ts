@@ -8,7 +8,8 @@
 export const PLAIN_TEXT_MAX_CHARS = 3_500;
 
 /** Said at the end of a fallback whose original had buttons: they are gone, and the person should know. */
-export const BUTTONS_MISSING_NOTE = '_(Slack did not accept this message as designed, so it is shown as plain text and its buttons are missing.)_';
+export const BUTTONS_MISSING_NOTE =
+  '_(Slack did not accept this message as designed, so it is shown as plain text and its buttons are missing.)_';
 
 /** What a fallback is made from: the notification text and the blocks as the builders made them. */
 export interface MessageForFallback {

@@ -77,7 +77,11 @@ const SOCKET_CLOSING = 2;
  * The wait before reconnect attempt `attempt` (1-based). The first is immediate: Slack asked for it, or the
  * socket just dropped. Then `initialMs`, doubling, at most `maxMs`, spread by ± `jitter` with `random()` in [0, 1).
  */
-export function reconnectDelayMs(attempt: number, policy: ReconnectPolicy = SOCKET_RECONNECT_POLICY, random: () => number = Math.random): number {
+export function reconnectDelayMs(
+  attempt: number,
+  policy: ReconnectPolicy = SOCKET_RECONNECT_POLICY,
+  random: () => number = Math.random,
+): number {
   if (attempt <= 1) return 0;
   const base = Math.min(policy.maxMs, policy.initialMs * 2 ** Math.min(attempt - 2, 30));
   return Math.max(0, Math.round(base * (1 + policy.jitter * (2 * random() - 1))));
@@ -87,7 +91,9 @@ export function reconnectDelayMs(attempt: number, policy: ReconnectPolicy = SOCK
  * Options of the WebClient inside the Socket Mode client, which only calls `apps.connections.open`: one attempt
  * per call with a timeout (the supervisor retries), and a `ratelimited` answer as an error carrying Retry-After.
  */
-export function socketModeClientOptions(options: { slackApiUrl?: string; timeoutMs?: number } = {}): webApi.WebClientOptions {
+export function socketModeClientOptions(
+  options: { slackApiUrl?: string; timeoutMs?: number } = {},
+): webApi.WebClientOptions {
   return {
     ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
     retryConfig: { retries: 0 },
@@ -132,7 +138,9 @@ function refusalOf(error: unknown): SocketModeRefusedError | undefined {
 class NoHelloError extends Error {
   readonly code = 'slack_socket_mode_no_hello';
   constructor(timeoutMs: number) {
-    super(`no hello from Slack within ${timeoutMs % 1_000 === 0 || timeoutMs > 10_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`}`);
+    super(
+      `no hello from Slack within ${timeoutMs % 1_000 === 0 || timeoutMs > 10_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`}`,
+    );
     this.name = 'NoHelloError';
   }
 }
@@ -228,7 +236,10 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
   client.on('ws_message', (data, isBinary) => {
     if (isBinary) return;
     try {
-      const frame = JSON.parse(typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8')) as { type?: unknown; reason?: unknown };
+      const frame = JSON.parse(typeof data === 'string' ? data : Buffer.from(data as ArrayBuffer).toString('utf8')) as {
+        type?: unknown;
+        reason?: unknown;
+      };
       if (frame.type === 'disconnect') envelopeReason = typeof frame.reason === 'string' ? frame.reason : 'unknown';
     } catch {
       // Not JSON: the client ignores such frames too.
@@ -319,10 +330,14 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
       for (let attempt = firstAttempt; !finished; attempt += 1) {
         const delayMs = Math.max(reconnectDelayMs(attempt, policy, random), retryAfterMs);
         reconnects += 1;
-        const wait = delayMs === 0 ? '' : delayMs < 1_000 ? `, in ${delayMs} ms` : `, in ${(delayMs / 1_000).toFixed(1)} s`;
+        const wait =
+          delayMs === 0 ? '' : delayMs < 1_000 ? `, in ${delayMs} ms` : `, in ${(delayMs / 1_000).toFixed(1)} s`;
         const line = `Socket Mode: reconnecting (attempt ${attempt}${wait}) because ${cause}`;
         if (refusedInARow >= REFUSALS_BEFORE_ERROR) {
-          logger.error(`${line}; Slack has refused apps.connections.open ${refusedInARow} times in a row: check the app's Socket Mode settings and SLACK_APP_TOKEN`, { reconnects });
+          logger.error(
+            `${line}; Slack has refused apps.connections.open ${refusedInARow} times in a row: check the app's Socket Mode settings and SLACK_APP_TOKEN`,
+            { reconnects },
+          );
         } else {
           logger.warn(line, { reconnects });
         }
@@ -393,7 +408,11 @@ export function superviseSocketMode(options: SocketModeSupervisorOptions): Socke
     },
     status() {
       if (connected) return { socket: 'connected', since: new Date(since), reconnects };
-      return { socket: now() - since > disconnectedAfterMs ? 'disconnected' : 'reconnecting', since: new Date(since), reconnects };
+      return {
+        socket: now() - since > disconnectedAfterMs ? 'disconnected' : 'reconnecting',
+        since: new Date(since),
+        reconnects,
+      };
     },
     stop() {
       finished = true;

@@ -3,7 +3,14 @@
  * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic
  * change of the whole bookkeeping, so the rules exist once.
  */
-import { keyedRecord, type AlertsState, type OutboxItem, type SendAttempt, type SendTarget, type ThreadWork } from '../domain/alert-records.js';
+import {
+  type AlertsState,
+  keyedRecord,
+  type OutboxItem,
+  type SendAttempt,
+  type SendTarget,
+  type ThreadWork,
+} from '../domain/alert-records.js';
 import type { AlertRepository } from './repository.js';
 
 export function recordDelivered(alerts: AlertsState, items: readonly OutboxItem[], at: Date): number {
@@ -86,6 +93,7 @@ export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 
     recordDeliveryFailure: (at, reason) => change((alerts) => recordDeliveryFailure(alerts, at, reason)),
     recordSending: (target, attempt) => change((alerts) => recordSending(alerts, target, attempt)),
     queueThreadWork: (work) => change((alerts) => queueThreadWork(alerts, work)),
-    recordThreadPartPosted: (threadTs, part, at) => change((alerts) => recordThreadPartPosted(alerts, threadTs, part, at)),
+    recordThreadPartPosted: (threadTs, part, at) =>
+      change((alerts) => recordThreadPartPosted(alerts, threadTs, part, at)),
   };
 }

@@ -7,7 +7,10 @@
 export function cloneJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;
   if (value === null || typeof value !== 'object') return value;
-  const copy = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype) as Record<string, unknown>;
+  const copy = Object.create(Object.getPrototypeOf(value) === null ? null : Object.prototype) as Record<
+    string,
+    unknown
+  >;
   for (const [key, item] of Object.entries(value)) {
     // defineProperty, not assignment: an own `__proto__` key must stay a key, not become a prototype.
     Object.defineProperty(copy, key, { value: cloneJson(item), enumerable: true, writable: true, configurable: true });

@@ -4,7 +4,16 @@
  * helpers (loadKeyed, problemOf) and the RejectedRecord/Loaded types the lowdb file loader builds on.
  */
 import { z } from 'zod';
-import { AlertedEntry, AlertSourceState, AlertsState, emptyAlertsState, keyedRecord, ListState, OutboxItem, ThreadWork } from '../domain/alert-records.js';
+import {
+  AlertedEntry,
+  AlertSourceState,
+  AlertsState,
+  emptyAlertsState,
+  keyedRecord,
+  ListState,
+  OutboxItem,
+  ThreadWork,
+} from '../domain/alert-records.js';
 
 /** A stored record that failed validation: kept aside (in a file, or left in its row) and logged, never silently dropped. */
 export interface RejectedRecord {
@@ -111,7 +120,11 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
     return alerts;
   }
   if (raw.sources !== undefined && !isObject(raw.sources)) {
-    rejected.push({ where: 'alerts.sources', problem: `expected the watched sources, found ${kindOf(raw.sources)}`, value: raw.sources });
+    rejected.push({
+      where: 'alerts.sources',
+      problem: `expected the watched sources, found ${kindOf(raw.sources)}`,
+      value: raw.sources,
+    });
   } else if (raw.sources !== undefined) {
     const sources = raw.sources;
     for (const name of ['withdrawals', 'tasks', 'gas'] as const) {
@@ -128,7 +141,8 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
       else rejected.push({ where, id: name, problem: problemOf(parsed.error), value: fields });
       alerts.sources[name].tracking = loadKeyed(tracking, `${where}.tracking`, z.string(), rejected);
       // A damaged check time only makes its withdrawal due at once.
-      if (checkedAt !== undefined) alerts.sources[name].checkedAt = loadKeyed(checkedAt, `${where}.checkedAt`, z.string(), rejected);
+      if (checkedAt !== undefined)
+        alerts.sources[name].checkedAt = loadKeyed(checkedAt, `${where}.checkedAt`, z.string(), rejected);
       // Files of the version before per-list places have no `lists`: each list then starts from `watermark`.
       // A damaged list starts over from the source's watermark (an overlap re-read, deduplicated by `alerted`).
       if (lists !== undefined) alerts.sources[name].lists = loadKeyed(lists, `${where}.lists`, ListState, rejected);
@@ -136,7 +150,11 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
   }
   alerts.alerted = loadKeyed(raw.alerted, 'alerts.alerted', AlertedEntry, rejected);
   if (raw.outbox !== undefined && !Array.isArray(raw.outbox)) {
-    rejected.push({ where: 'alerts.outbox', problem: `expected a list, found ${kindOf(raw.outbox)}`, value: raw.outbox });
+    rejected.push({
+      where: 'alerts.outbox',
+      problem: `expected a list, found ${kindOf(raw.outbox)}`,
+      value: raw.outbox,
+    });
   } else if (raw.outbox !== undefined) {
     raw.outbox.forEach((item: unknown, index: number) => {
       const parsed = OutboxItem.safeParse(item);
@@ -149,11 +167,21 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
   }
   const apiDown = loadOptional(raw.apiDown, 'alerts.apiDown', AlertsState.shape.apiDown.unwrap(), rejected);
   if (apiDown) alerts.apiDown = apiDown;
-  const lastDelivery = loadOptional(raw.lastDelivery, 'alerts.lastDelivery', AlertsState.shape.lastDelivery.unwrap(), rejected);
+  const lastDelivery = loadOptional(
+    raw.lastDelivery,
+    'alerts.lastDelivery',
+    AlertsState.shape.lastDelivery.unwrap(),
+    rejected,
+  );
   if (lastDelivery) alerts.lastDelivery = lastDelivery;
   const threadWork = loadThreadWork(raw.threadWork, rejected);
   if (threadWork.length > 0) alerts.threadWork = threadWork;
-  const sentPerHour = loadOptional(raw.sentPerHour, 'alerts.sentPerHour', AlertsState.shape.sentPerHour.unwrap(), rejected);
+  const sentPerHour = loadOptional(
+    raw.sentPerHour,
+    'alerts.sentPerHour',
+    AlertsState.shape.sentPerHour.unwrap(),
+    rejected,
+  );
   if (sentPerHour) alerts.sentPerHour = Object.assign(keyedRecord<number>(), sentPerHour);
   return alerts;
 }

@@ -3,9 +3,10 @@
  * the stored record itself. The lowdb file (lowdb/swap-quotes.ts) and PostgreSQL (postgres/swap-quotes.ts) implement the
  * same methods (every one is async, and each is one statement or one transaction).
  */
+
+import type { AlertsState, OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
 import type { DecisionOutcome } from '../domain/approval.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
-import type { AlertsState, OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
 
 /** The outcome of claimDecision: the caller's decision won, or the quote as the earlier winner left it. */
 export type DecisionClaim = { claimed: true; quote: SwapQuote } | { claimed: false; quote: SwapQuote };
@@ -40,7 +41,12 @@ export interface SwapQuoteRepository {
   /** Records the answer (or the failure) of the swap/create of an `approving` quote. */
   recordCreateResult(id: string, result: CreateResult, at: Date, entry: AuditEntry): Promise<SwapQuote>;
   /** Applies what swap/get reported; ends following at a final swap status. Says whether anything changed. */
-  recordSwapProgress(id: string, progress: SwapProgress, at: Date, options: { final: boolean }): Promise<{ changed: boolean }>;
+  recordSwapProgress(
+    id: string,
+    progress: SwapProgress,
+    at: Date,
+    options: { final: boolean },
+  ): Promise<{ changed: boolean }>;
   /** Following the swap stopped (gave up after the bound). */
   endFollow(id: string, at: Date, entry: AuditEntry): Promise<void>;
   /**

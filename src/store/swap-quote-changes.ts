@@ -4,14 +4,24 @@
  * of one quote, so the business rules exist once.
  */
 import type { DecisionOutcome } from '../domain/approval.js';
-import { applySwapProgress, auditEntry, canMove, canRequote, type AuditEntry, type QuoteStatus, type SwapProgress, type SwapQuote } from '../domain/swap-quote.js';
+import {
+  type AuditEntry,
+  applySwapProgress,
+  auditEntry,
+  canMove,
+  canRequote,
+  type QuoteStatus,
+  type SwapProgress,
+  type SwapQuote,
+} from '../domain/swap-quote.js';
 import { cloneJson } from './clone-json.js';
 import { StoreError } from './errors.js';
 import type { CreateResult, DecisionClaim, SwapQuoteRepository } from './repository.js';
 
 /** Moves `quote` to `to`, refusing any move the quote lifecycle does not allow. */
 function move(quote: SwapQuote, to: QuoteStatus): void {
-  if (!canMove(quote.status, to)) throw new StoreError(`swap quote ${quote.id} is ${quote.status} and cannot become ${to}`);
+  if (!canMove(quote.status, to))
+    throw new StoreError(`swap quote ${quote.id} is ${quote.status} and cannot become ${to}`);
   quote.status = to;
 }
 
@@ -25,7 +35,13 @@ export function markPostFailed(quote: SwapQuote, reason: string, slackError: str
   quote.history.push(auditEntry(at, 'post_failed', undefined, slackError));
 }
 
-export function claimDecision(quote: SwapQuote, outcome: DecisionOutcome, by: string, at: Date, entry: AuditEntry): DecisionClaim {
+export function claimDecision(
+  quote: SwapQuote,
+  outcome: DecisionOutcome,
+  by: string,
+  at: Date,
+  entry: AuditEntry,
+): DecisionClaim {
   if (quote.status !== 'pending') return { claimed: false, quote: cloneJson(quote) };
   move(quote, outcome);
   quote.decidedBy = by;
@@ -48,7 +64,12 @@ export function recordCreateResult(quote: SwapQuote, result: CreateResult, entry
   return cloneJson(quote);
 }
 
-export function recordSwapProgress(quote: SwapQuote, progress: SwapProgress, at: Date, final: boolean): { changed: boolean } {
+export function recordSwapProgress(
+  quote: SwapQuote,
+  progress: SwapProgress,
+  at: Date,
+  final: boolean,
+): { changed: boolean } {
   const { changed } = applySwapProgress(quote, progress);
   if (changed) quote.history.push(auditEntry(at, `swap_${progress.swapStatus}`));
   if (final) quote.followEndedAt = at.toISOString();
@@ -91,16 +112,21 @@ export function releaseRequote(quote: SwapQuote, entry: AuditEntry): void {
 /** A storage's one atomic change of an existing quote (a StoreError when there is no such quote). */
 export type ChangeQuote = <R>(id: string, apply: (quote: SwapQuote) => R) => Promise<R>;
 
-type ChangingMethods = Exclude<keyof SwapQuoteRepository, 'saveQuote' | 'getQuote' | 'listRecentQuotes' | 'listQuotesByStatus' | 'listQuotesToFollow'>;
+type ChangingMethods = Exclude<
+  keyof SwapQuoteRepository,
+  'saveQuote' | 'getQuote' | 'listRecentQuotes' | 'listQuotesByStatus' | 'listQuotesToFollow'
+>;
 
 /** The repository methods that change a quote, each one `change` of the storage. */
 export function swapQuoteChangeMethods(change: ChangeQuote): Pick<SwapQuoteRepository, ChangingMethods> {
   return {
     recordMessageTs: async (id, messageTs) => change(id, (quote) => recordMessageTs(quote, messageTs)),
-    markPostFailed: async (id, reason, slackError, at) => change(id, (quote) => markPostFailed(quote, reason, slackError, at)),
+    markPostFailed: async (id, reason, slackError, at) =>
+      change(id, (quote) => markPostFailed(quote, reason, slackError, at)),
     claimDecision: (id, outcome, by, at, entry) => change(id, (quote) => claimDecision(quote, outcome, by, at, entry)),
     recordCreateResult: (id, result, _at, entry) => change(id, (quote) => recordCreateResult(quote, result, entry)),
-    recordSwapProgress: (id, progress, at, { final }) => change(id, (quote) => recordSwapProgress(quote, progress, at, final)),
+    recordSwapProgress: (id, progress, at, { final }) =>
+      change(id, (quote) => recordSwapProgress(quote, progress, at, final)),
     endFollow: async (id, at, entry) => change(id, (quote) => endFollow(quote, at, entry)),
     markOutcomeUnknown: (id, failure, _at, entry) => change(id, (quote) => markOutcomeUnknown(quote, failure, entry)),
     claimRequote: (id, successorId, entry) => change(id, (quote) => claimRequote(quote, successorId, entry)),

@@ -51,14 +51,42 @@ export const MESSAGE_LIMITS = {
 
 /** Block types Slack accepts in messages; the ones our builders use are checked field by field. */
 const MESSAGE_BLOCK_TYPES = new Set([
-  'actions', 'context', 'context_actions', 'divider', 'file', 'header', 'image', 'input', 'markdown', 'plan',
-  'rich_text', 'section', 'table', 'task_card', 'video',
+  'actions',
+  'context',
+  'context_actions',
+  'divider',
+  'file',
+  'header',
+  'image',
+  'input',
+  'markdown',
+  'plan',
+  'rich_text',
+  'section',
+  'table',
+  'task_card',
+  'video',
 ]);
 // "Actions block": buttons, select menus, overflow menus, date/time pickers, checkboxes, radio buttons, workflow buttons.
 const ACTIONS_ELEMENT_TYPES = new Set([
-  'button', 'checkboxes', 'datepicker', 'datetimepicker', 'overflow', 'radio_buttons', 'timepicker', 'workflow_button',
-  'static_select', 'external_select', 'users_select', 'conversations_select', 'channels_select',
-  'multi_static_select', 'multi_external_select', 'multi_users_select', 'multi_conversations_select', 'multi_channels_select',
+  'button',
+  'checkboxes',
+  'datepicker',
+  'datetimepicker',
+  'overflow',
+  'radio_buttons',
+  'timepicker',
+  'workflow_button',
+  'static_select',
+  'external_select',
+  'users_select',
+  'conversations_select',
+  'channels_select',
+  'multi_static_select',
+  'multi_external_select',
+  'multi_users_select',
+  'multi_conversations_select',
+  'multi_channels_select',
 ]);
 // "Section block": the accessory can be any of those, or an image.
 const ACCESSORY_TYPES = new Set([...ACTIONS_ELEMENT_TYPES, 'image']);
@@ -132,16 +160,24 @@ export interface CheckMessageOptions {
  * Checks the `text` and `blocks` of a message as Slack's chat methods do; undefined when Slack would accept it.
  * `blocks` is what the request carried: an array, a JSON string of one, or nothing.
  */
-export function checkMessage(message: { text?: unknown; blocks?: unknown }, options: CheckMessageOptions = {}): MessageRefusal | undefined {
+export function checkMessage(
+  message: { text?: unknown; blocks?: unknown },
+  options: CheckMessageOptions = {},
+): MessageRefusal | undefined {
   if (message.blocks !== undefined) {
     const blocks = typeof message.blocks === 'string' ? parseJson(message.blocks) : message.blocks;
     if (!Array.isArray(blocks)) return { error: 'invalid_blocks_format', problems: [] };
     const problems = validateBlocks(blocks);
     if (problems.length > 0) return { error: 'invalid_blocks', problems };
     const max = options.maxBlocksTextChars ?? MESSAGE_LIMITS.blocksText;
-    if (options.checkBlocksSize && blocksTextLength(blocks) > max) return { error: 'msg_blocks_too_long', problems: [] };
+    if (options.checkBlocksSize && blocksTextLength(blocks) > max)
+      return { error: 'msg_blocks_too_long', problems: [] };
   }
-  if (options.checkTextSize && typeof message.text === 'string' && charCount(message.text) > MESSAGE_LIMITS.messageText) {
+  if (
+    options.checkTextSize &&
+    typeof message.text === 'string' &&
+    charCount(message.text) > MESSAGE_LIMITS.messageText
+  ) {
     return { error: 'msg_too_long', problems: [] };
   }
   return undefined;
@@ -151,7 +187,12 @@ export function checkMessage(message: { text?: unknown; blocks?: unknown }, opti
 export function refusalBody(refusal: MessageRefusal): Record<string, unknown> & { ok: false; error: string } {
   if (refusal.problems.length === 0) return { ok: false, error: refusal.error };
   const errors = refusal.problems.map(describeProblem);
-  return { ok: false, error: refusal.error, errors, response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) } };
+  return {
+    ok: false,
+    error: refusal.error,
+    errors,
+    response_metadata: { messages: errors.map((e) => `[ERROR] ${e}`) },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -171,7 +212,8 @@ function checkBlock(block: unknown, pointer: string, problems: Problems): void {
     problems.push({ pointer: `${pointer}/type`, message: `unsupported type: ${String(block.type)}` });
     return;
   }
-  if (block.block_id !== undefined) checkString(block.block_id, `${pointer}/block_id`, MESSAGE_LIMITS.blockId, problems);
+  if (block.block_id !== undefined)
+    checkString(block.block_id, `${pointer}/block_id`, MESSAGE_LIMITS.blockId, problems);
   switch (block.type) {
     case 'section':
       checkSection(block, pointer, problems);
@@ -251,7 +293,13 @@ function checkActions(block: Json, pointer: string, problems: Problems): void {
 }
 
 /** An interactive element (or an image accessory); `actionIds` collects the ids already used in the block. */
-function checkElement(element: unknown, pointer: string, allowed: ReadonlySet<string>, actionIds: Map<string, string>, problems: Problems): void {
+function checkElement(
+  element: unknown,
+  pointer: string,
+  allowed: ReadonlySet<string>,
+  actionIds: Map<string, string>,
+  problems: Problems,
+): void {
   if (!isRecord(element)) {
     problems.push({ pointer, message: 'must be an object' });
     return;
@@ -288,7 +336,12 @@ function checkButton(button: Json, pointer: string, problems: Problems): void {
   if (button.value !== undefined) checkString(button.value, `${pointer}/value`, MESSAGE_LIMITS.buttonValue, problems);
   if (button.url !== undefined) checkString(button.url, `${pointer}/url`, MESSAGE_LIMITS.buttonUrl, problems);
   if (button.accessibility_label !== undefined) {
-    checkString(button.accessibility_label, `${pointer}/accessibility_label`, MESSAGE_LIMITS.accessibilityLabel, problems);
+    checkString(
+      button.accessibility_label,
+      `${pointer}/accessibility_label`,
+      MESSAGE_LIMITS.accessibilityLabel,
+      problems,
+    );
   }
   if (button.style !== undefined) checkEnum(button.style, `${pointer}/style`, STYLES, problems);
 }
@@ -321,7 +374,8 @@ function checkImage(image: Json, pointer: string, problems: Problems, isBlock: b
   if (image.image_url === undefined && image.slack_file === undefined) {
     problems.push({ pointer, message: 'missing required field: image_url' });
   }
-  if (image.image_url !== undefined) checkString(image.image_url, `${pointer}/image_url`, MESSAGE_LIMITS.imageUrl, problems);
+  if (image.image_url !== undefined)
+    checkString(image.image_url, `${pointer}/image_url`, MESSAGE_LIMITS.imageUrl, problems);
   if (image.alt_text === undefined) problems.push({ pointer, message: 'missing required field: alt_text' });
   else checkString(image.alt_text, `${pointer}/alt_text`, MESSAGE_LIMITS.altText, problems);
   if (isBlock && image.title !== undefined) {
@@ -330,7 +384,12 @@ function checkImage(image: Json, pointer: string, problems: Problems, isBlock: b
 }
 
 /** "Text object": type plain_text or mrkdwn (some places plain_text only), text of 1 to `max` characters. */
-function checkText(value: unknown, pointer: string, rule: { max: number; plainOnly?: boolean }, problems: Problems): void {
+function checkText(
+  value: unknown,
+  pointer: string,
+  rule: { max: number; plainOnly?: boolean },
+  problems: Problems,
+): void {
   if (!isRecord(value)) {
     problems.push({ pointer, message: 'must be an object' });
     return;
@@ -368,7 +427,13 @@ function checkString(value: unknown, pointer: string, max: number, problems: Pro
 }
 
 /** The array when it is one with `min` (default 1) to `max` items (the items are checked by the caller). */
-function checkArray(value: unknown, pointer: string, max: number, problems: Problems, min = 1): readonly unknown[] | undefined {
+function checkArray(
+  value: unknown,
+  pointer: string,
+  max: number,
+  problems: Problems,
+  min = 1,
+): readonly unknown[] | undefined {
   if (!Array.isArray(value)) {
     problems.push({ pointer, message: 'must be an array' });
     return undefined;

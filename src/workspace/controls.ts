@@ -27,9 +27,10 @@ export interface ControlDeps {
 export function createControls(deps: ControlDeps): Control[] {
   const { simulator, slack, socket } = deps;
   const nextPoll = 'The alert arrives in #treasury-alerts at the next poll (within 10 seconds).';
-  const watch = 'Watch the bot\'s connection at the top of the sidebar.';
+  const watch = "Watch the bot's connection at the top of the sidebar.";
   const connected = (): SocketModeStandIn => {
-    if (!socket?.connected()) throw new Error('The bot has no connection open right now (it is reconnecting); try again in a moment.');
+    if (!socket?.connected())
+      throw new Error('The bot has no connection open right now (it is reconnecting); try again in a moment.');
     return socket;
   };
   const payments: Control[] = [
@@ -66,7 +67,8 @@ export function createControls(deps: ControlDeps): Control[] {
     {
       id: 'api-down',
       label: 'Take the payment API down for a minute',
-      description: 'Every API request answers 503 for 60 seconds: commands explain it, the poller says so after 3 failed polls.',
+      description:
+        'Every API request answers 503 for 60 seconds: commands explain it, the poller says so after 3 failed polls.',
       group: 'Payment service',
       run: () => {
         simulator.takeDown(60_000);
@@ -88,7 +90,8 @@ export function createControls(deps: ControlDeps): Control[] {
     {
       id: 'lose-alert-answer',
       label: "Lose Slack's next answer to an alert",
-      description: 'Slack posts the next alert, but its answer never reaches the bot. At the next poll the bot finds the alert in the channel and does not post it again.',
+      description:
+        'Slack posts the next alert, but its answer never reaches the bot. At the next poll the bot finds the alert in the channel and does not post it again.',
       group: 'Slack',
       run: () => {
         // The post is made, then the connection is cut before the answer: the bot cannot tell whether it arrived.
@@ -102,7 +105,8 @@ export function createControls(deps: ControlDeps): Control[] {
         {
           id: 'socket-drop',
           label: 'Slack drops the connection',
-          description: 'The connection is cut without a word, as when the network fails: the bot opens a new one at once.',
+          description:
+            'The connection is cut without a word, as when the network fails: the bot opens a new one at once.',
           group: 'Slack connection (Socket Mode)',
           run: () => {
             connected().dropConnection();
@@ -122,7 +126,8 @@ export function createControls(deps: ControlDeps): Control[] {
         {
           id: 'socket-open-fails',
           label: 'apps.connections.open fails twice (500, then a reset)',
-          description: 'Slack drops the connection and fails the next two attempts to open one: HTTP 500, then a network reset. The bot keeps trying.',
+          description:
+            'Slack drops the connection and fails the next two attempts to open one: HTTP 500, then a network reset. The bot keeps trying.',
           group: 'Slack connection (Socket Mode)',
           run: () => {
             const link = connected();

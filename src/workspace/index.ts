@@ -11,19 +11,31 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTreasuryApp } from '../app.js';
-import { loadConfig, type LogLevelName } from '../config.js';
+import { type LogLevelName, loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createPaymentsClient } from '../payments/index.js';
-import { startSimulator, type PaymentsSimulator } from '../simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../simulator/index.js';
 import { openBotStore } from '../store/lowdb/index.js';
-import { startSlackStandIn, type SlackStandIn } from './slack-stand-in.js';
-import { startSocketModeStandIn, type SocketModeStandIn } from './socket-mode-stand-in.js';
-import { createTimeline, type ResponseTarget, type Timeline } from './timeline.js';
 import { createControls, startLiveActivity } from './controls.js';
 import { startWorkspaceServer } from './server.js';
-import { blockActionsPayload, formBody, signedHeaders, slashCommandPayload, type RequestKind, type Team } from './slack-requests.js';
+import {
+  blockActionsPayload,
+  formBody,
+  type RequestKind,
+  signedHeaders,
+  slashCommandPayload,
+  type Team,
+} from './slack-requests.js';
+import { type SlackStandIn, startSlackStandIn } from './slack-stand-in.js';
+import { type SocketModeStandIn, startSocketModeStandIn } from './socket-mode-stand-in.js';
+import { createTimeline, type ResponseTarget, type Timeline } from './timeline.js';
 
-export const TEAM = { id: 'T0LOCAL', domain: 'acme-treasury', appId: 'A0LOCALBOT', name: 'Acme Treasury (local)' } as const;
+export const TEAM = {
+  id: 'T0LOCAL',
+  domain: 'acme-treasury',
+  appId: 'A0LOCALBOT',
+  name: 'Acme Treasury (local)',
+} as const;
 
 /** The people of the workspace: who asks, who approves, and someone outside the treasury team. */
 export const USERS = [
@@ -44,9 +56,23 @@ const TREASURY_TEAM = ['U0RILEY', 'U0AVERY'];
  * `channel_name` Slack sends in commands and clicks from there (`privategroup`, `directmessage`).
  */
 export const CHANNELS = [
-  { id: 'C0TREASURY', name: 'treasury', kind: 'public', slackName: 'treasury', members: [...EVERYONE, BOT_USER_ID], topic: 'Ask the bot: type /treasury help' },
+  {
+    id: 'C0TREASURY',
+    name: 'treasury',
+    kind: 'public',
+    slackName: 'treasury',
+    members: [...EVERYONE, BOT_USER_ID],
+    topic: 'Ask the bot: type /treasury help',
+  },
   // The bot is not invited here: it joins the alert channel itself at start-up (conversations.join).
-  { id: 'C0ALERTS', name: 'treasury-alerts', kind: 'public', slackName: 'treasury-alerts', members: [...EVERYONE], topic: 'Failure alerts from the poller (every 10 s here)' },
+  {
+    id: 'C0ALERTS',
+    name: 'treasury-alerts',
+    kind: 'public',
+    slackName: 'treasury-alerts',
+    members: [...EVERYONE],
+    topic: 'Failure alerts from the poller (every 10 s here)',
+  },
   {
     id: 'C0TREASURYOPS',
     name: 'treasury-ops',
@@ -63,7 +89,14 @@ export const CHANNELS = [
     members: [u.id, BOT_USER_ID],
     topic: `${u.displayName}'s direct message with the bot: only the two of them see it`,
   })),
-] as const satisfies ReadonlyArray<{ id: string; name: string; kind: 'public' | 'private' | 'im'; slackName: string; members: readonly string[]; topic: string }>;
+] as const satisfies ReadonlyArray<{
+  id: string;
+  name: string;
+  kind: 'public' | 'private' | 'im';
+  slackName: string;
+  members: readonly string[];
+  topic: string;
+}>;
 
 /** Whether a person is in a conversation (and so sees it in the sidebar and may type in it). */
 function isIn(channel: { members: readonly string[] }, userId: string): boolean {
@@ -137,7 +170,12 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       teamId: TEAM.id,
       teamName: TEAM.name,
       teamDomain: TEAM.domain,
-      conversations: CHANNELS.map((c) => ({ id: c.id, name: c.kind === 'im' ? undefined : c.name, kind: c.kind, members: [...c.members] })),
+      conversations: CHANNELS.map((c) => ({
+        id: c.id,
+        name: c.kind === 'im' ? undefined : c.name,
+        kind: c.kind,
+        members: [...c.members],
+      })),
     });
     cleanups.push(() => slack.close());
     const socket = options.socketMode ? await startSocketModeStandIn(slack, { appId: TEAM.appId }) : undefined;
@@ -185,18 +223,34 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
 
     /** Shows what the bot's ack itself said (a refusal, for instance), privately, as Slack does. */
     const showAck = (ack: unknown, target: ResponseTarget): void => {
-      const { text, blocks } = (typeof ack === 'object' && ack !== null ? ack : {}) as { text?: string; blocks?: unknown[] };
-      if (text !== undefined || blocks !== undefined) timeline.addPrivate(target.channel, target.userId, { ...(text !== undefined ? { text } : {}), ...(blocks ? { blocks } : {}) });
+      const { text, blocks } = (typeof ack === 'object' && ack !== null ? ack : {}) as {
+        text?: string;
+        blocks?: unknown[];
+      };
+      if (text !== undefined || blocks !== undefined)
+        timeline.addPrivate(target.channel, target.userId, {
+          ...(text !== undefined ? { text } : {}),
+          ...(blocks ? { blocks } : {}),
+        });
     };
 
     /**
      * Hands a command or a click to the bot as Slack would: in Socket Mode as an envelope on the bot's connection,
      * otherwise as a signed request (a command form-encoded, a click as the form field `payload`).
      */
-    const sendToBot = async (type: RequestKind, payload: Record<string, unknown>, target: ResponseTarget): Promise<void> => {
+    const sendToBot = async (
+      type: RequestKind,
+      payload: Record<string, unknown>,
+      target: ResponseTarget,
+    ): Promise<void> => {
       if (socket) return showAck(await socket.send(type, payload), target);
       const body = formBody(type, payload);
-      const response = await fetch(eventsUrl, { method: 'POST', headers: signedHeaders(signingSecret, body), body, signal: AbortSignal.timeout(5_000) });
+      const response = await fetch(eventsUrl, {
+        method: 'POST',
+        headers: signedHeaders(signingSecret, body),
+        body,
+        signal: AbortSignal.timeout(5_000),
+      });
       const text = await response.text();
       if (!response.ok) throw new Error(`the bot answered HTTP ${response.status}`);
       if (text.trim() === '') return;
@@ -219,7 +273,13 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       workspace: {
         team: { name: TEAM.name },
         users: USERS.map((u) => ({ id: u.id, name: u.displayName, title: u.title })),
-        channels: CHANNELS.map((c) => ({ id: c.id, name: c.name, kind: c.kind, members: [...c.members], topic: c.topic })),
+        channels: CHANNELS.map((c) => ({
+          id: c.id,
+          name: c.name,
+          kind: c.kind,
+          members: [...c.members],
+          topic: c.topic,
+        })),
         defaultUser: requester.id,
         defaultChannel: CHANNELS[0].id,
         hints: HINTS,
@@ -233,12 +293,23 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         const [command, ...rest] = text.trim().split(/\s+/);
         timeline.addTyped(where.id, who.id, text.trim());
         if (command !== '/treasury') {
-          timeline.addPrivate(where.id, who.id, { text: `${command ?? 'That'} is not a command here: this workspace only has the bot's /treasury command.` }, 'system');
+          timeline.addPrivate(
+            where.id,
+            who.id,
+            {
+              text: `${command ?? 'That'} is not a command here: this workspace only has the bot's /treasury command.`,
+            },
+            'system',
+          );
           return;
         }
         const responseUrl = slack.createResponseUrl();
         targets.set(responseUrl, { channel: where.id, userId: who.id });
-        await sendToBot('slash_commands', slashCommandPayload(team, who, placeOf(where), '/treasury', rest.join(' '), responseUrl), { channel: where.id, userId: who.id });
+        await sendToBot(
+          'slash_commands',
+          slashCommandPayload(team, who, placeOf(where), '/treasury', rest.join(' '), responseUrl),
+          { channel: where.id, userId: who.id },
+        );
       },
       async action({ user, entryId, blockId, actionId, value }) {
         const who = person(user);
@@ -255,11 +326,26 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
           blockId,
           text,
           ...(value !== undefined ? { value } : {}),
-          message: { ts: entry.ts, ephemeral: entry.ephemeral, ...(entry.text !== undefined ? { text: entry.text } : {}), ...(entry.blocks ? { blocks: entry.blocks } : {}) },
+          message: {
+            ts: entry.ts,
+            ephemeral: entry.ephemeral,
+            ...(entry.text !== undefined ? { text: entry.text } : {}),
+            ...(entry.blocks ? { blocks: entry.blocks } : {}),
+          },
         };
-        await sendToBot('interactive', blockActionsPayload(team, who, placeOf(where), click, slack.botUserId, responseUrl), { channel: where.id, userId: who.id });
+        await sendToBot(
+          'interactive',
+          blockActionsPayload(team, who, placeOf(where), click, slack.botUserId, responseUrl),
+          { channel: where.id, userId: who.id },
+        );
       },
-      controls: createControls({ simulator, slack, socket, alertChannel: CHANNELS[1].id, shiftClock: (ms) => (offsetMs += ms) }),
+      controls: createControls({
+        simulator,
+        slack,
+        socket,
+        alertChannel: CHANNELS[1].id,
+        shiftClock: (ms) => (offsetMs += ms),
+      }),
       // In Socket Mode the page shows what the bot's own /healthz says about its connection to Slack.
       ...(socket
         ? {
@@ -309,4 +395,3 @@ function buttonText(blocks: unknown[] | undefined, actionId: string): string | u
   }
   return undefined;
 }
-

@@ -4,7 +4,10 @@
  */
 import { type LocalWorkspace, startLocalWorkspace } from './index.js';
 
-export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv): Promise<void> {
+export async function runLocalWorkspace(
+  env: NodeJS.ProcessEnv = process.env,
+  argv: readonly string[] = process.argv,
+): Promise<void> {
   const socketMode = argv.includes('--socket-mode');
   const port = env.PORT === undefined || env.PORT === '' ? 3000 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -16,7 +19,9 @@ export async function runLocalWorkspace(env: NodeJS.ProcessEnv = process.env, ar
   try {
     workspace = await startLocalWorkspace({ port, socketMode });
   } catch (error) {
-    process.stderr.write(`Cannot start the local workspace: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `Cannot start the local workspace: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exit(1);
   }
   const line = '─'.repeat(78);

@@ -11,17 +11,34 @@ import type { Control } from './controls.js';
 import type { Timeline } from './timeline.js';
 
 /** The page's ES modules (page/*.js): browsers run a module only when it is served as JavaScript. */
-const PAGE_MODULES = ['app.js', 'api.js', 'blocks.js', 'dates.js', 'dom.js', 'emoji.js', 'html.js', 'live.js', 'mrkdwn.js'];
+const PAGE_MODULES = [
+  'app.js',
+  'api.js',
+  'blocks.js',
+  'dates.js',
+  'dom.js',
+  'emoji.js',
+  'html.js',
+  'live.js',
+  'mrkdwn.js',
+];
 /** Everything served from disk, by exact path: nothing else in page/ (or above it) is ever read. */
 const PAGE_FILES: ReadonlyMap<string, { file: string; type: string }> = new Map([
   ['/', { file: 'index.html', type: 'text/html; charset=utf-8' }],
   ['/style.css', { file: 'style.css', type: 'text/css; charset=utf-8' }],
-  ...PAGE_MODULES.map((file): [string, { file: string; type: string }] => [`/${file}`, { file, type: 'text/javascript; charset=utf-8' }]),
+  ...PAGE_MODULES.map((file): [string, { file: string; type: string }] => [
+    `/${file}`,
+    { file, type: 'text/javascript; charset=utf-8' },
+  ]),
 ]);
 const PAGE_DIR = new URL('./page/', import.meta.url);
 const MAX_BODY_BYTES = 64 * 1024;
 
-const CommandRequest = z.object({ user: z.string().min(1).max(64), channel: z.string().min(1).max(64), text: z.string().min(1).max(4_000) });
+const CommandRequest = z.object({
+  user: z.string().min(1).max(64),
+  channel: z.string().min(1).max(64),
+  text: z.string().min(1).max(4_000),
+});
 const ActionRequest = z.object({
   user: z.string().min(1).max(64),
   entryId: z.string().min(1).max(64),
@@ -39,7 +56,11 @@ export interface WorkspaceServerOptions {
   action(request: z.infer<typeof ActionRequest>): Promise<void>;
   controls: Control[];
   /** What the bot's /healthz says about its Socket Mode connection (`socket`, `since`, `reconnects`). */
-  botConnection?(): Promise<{ socket?: string | undefined; since?: string | undefined; reconnects?: number | undefined }>;
+  botConnection?(): Promise<{
+    socket?: string | undefined;
+    since?: string | undefined;
+    reconnects?: number | undefined;
+  }>;
   /** Whether a person is in a conversation: the timeline shows them only theirs (a private channel, their own DM). */
   isMember?(userId: string, channelId: string): boolean;
 }
@@ -64,7 +85,10 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // Loopback is not enough: a web page elsewhere could post here (an Origin of its own) or reach it under
     // another name (DNS rebinding: a Host of its own). Only this machine's own names are answered.
-    if (!isLocalName(req.headers.host) || (req.headers.origin !== undefined && !isLocalName(hostOf(req.headers.origin)))) {
+    if (
+      !isLocalName(req.headers.host) ||
+      (req.headers.origin !== undefined && !isLocalName(hostOf(req.headers.origin)))
+    ) {
       return sendJson(res, 403, { ok: false, error: 'The local workspace answers its own page on localhost only.' });
     }
     const url = new URL(req.url ?? '/', 'http://workspace');
@@ -82,14 +106,22 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       return sendJson(res, 200, { version: timeline.version, entries });
     }
     if (req.method === 'GET' && url.pathname === '/api/events') {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+      });
       res.write(`event: change\ndata: ${JSON.stringify({ version: timeline.version })}\n\n`);
       streams.add(res);
       req.on('close', () => streams.delete(res));
       return;
     }
     if (req.method === 'GET' && url.pathname === '/api/controls') {
-      return sendJson(res, 200, options.controls.map(({ id, label, description, group }) => ({ id, label, description, group })));
+      return sendJson(
+        res,
+        200,
+        options.controls.map(({ id, label, description, group }) => ({ id, label, description, group })),
+      );
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/controls/')) {
       const control = options.controls.find((c) => c.id === url.pathname.slice('/api/controls/'.length));
@@ -102,24 +134,39 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       }
     }
     if (req.method === 'GET' && url.pathname === '/api/bot-connection') {
-      if (!options.botConnection) return sendJson(res, 404, { ok: false, error: 'The bot runs in HTTP mode: it has no connection to Slack to show.' });
+      if (!options.botConnection)
+        return sendJson(res, 404, {
+          ok: false,
+          error: 'The bot runs in HTTP mode: it has no connection to Slack to show.',
+        });
       try {
         return sendJson(res, 200, { ok: true, ...(await options.botConnection()) });
       } catch (error) {
-        logger.debug('workspace: the bot did not answer /healthz', { error: error instanceof Error ? error.message : String(error) });
+        logger.debug('workspace: the bot did not answer /healthz', {
+          error: error instanceof Error ? error.message : String(error),
+        });
         return sendJson(res, 200, { ok: false, error: 'The bot does not answer /healthz.' });
       }
     }
     if (req.method === 'POST' && (url.pathname === '/api/command' || url.pathname === '/api/action')) {
       const parsed = (url.pathname === '/api/command' ? CommandRequest : ActionRequest).safeParse(await readJson(req));
-      if (!parsed.success) return sendJson(res, 400, { ok: false, error: 'The page sent a request the workspace cannot read; reload the page.' });
+      if (!parsed.success)
+        return sendJson(res, 400, {
+          ok: false,
+          error: 'The page sent a request the workspace cannot read; reload the page.',
+        });
       try {
         if (url.pathname === '/api/command') await options.command(parsed.data as z.infer<typeof CommandRequest>);
         else await options.action(parsed.data as z.infer<typeof ActionRequest>);
         return sendJson(res, 200, { ok: true });
       } catch (error) {
-        logger.warn('workspace: a request to the bot failed', { error: error instanceof Error ? error.message : String(error) });
-        return sendJson(res, 502, { ok: false, error: `The bot did not take it: ${error instanceof Error ? error.message : String(error)}` });
+        logger.warn('workspace: a request to the bot failed', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return sendJson(res, 502, {
+          ok: false,
+          error: `The bot did not take it: ${error instanceof Error ? error.message : String(error)}`,
+        });
       }
     }
     sendJson(res, 404, { ok: false, error: 'Not found' });
@@ -133,7 +180,13 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${options.port} is already in use (another local workspace?). Stop it, or set PORT to a free port.`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `Port ${options.port} is already in use (another local workspace?). Stop it, or set PORT to a free port.`,
+            )
+          : error,
+      ),
     );
     server.listen(options.port, '127.0.0.1', () => resolve());
   });

@@ -124,18 +124,37 @@ export interface ButtonClick {
 }
 
 /** The body of a `block_actions` interaction for one button click: its payload as the form field `payload`. */
-export function blockActionsBody(team: Team, user: Person, channel: Place, click: ButtonClick, botUserId: string, responseUrl: string): string {
+export function blockActionsBody(
+  team: Team,
+  user: Person,
+  channel: Place,
+  click: ButtonClick,
+  botUserId: string,
+  responseUrl: string,
+): string {
   return formBody('interactive', blockActionsPayload(team, user, channel, click, botUserId, responseUrl));
 }
 
 /** The `block_actions` payload of one button click (in Socket Mode, the `payload` of an `interactive` envelope). */
-export function blockActionsPayload(team: Team, user: Person, channel: Place, click: ButtonClick, botUserId: string, responseUrl: string): Record<string, unknown> {
+export function blockActionsPayload(
+  team: Team,
+  user: Person,
+  channel: Place,
+  click: ButtonClick,
+  botUserId: string,
+  responseUrl: string,
+): Record<string, unknown> {
   return {
     type: 'block_actions',
     user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
     api_app_id: team.appId,
     token: 'local-workspace-verification-token',
-    container: { type: 'message', message_ts: click.message.ts, channel_id: channel.id, is_ephemeral: click.message.ephemeral },
+    container: {
+      type: 'message',
+      message_ts: click.message.ts,
+      channel_id: channel.id,
+      is_ephemeral: click.message.ephemeral,
+    },
     trigger_id: triggerId(),
     team: { id: team.id, domain: team.domain },
     enterprise: null,
@@ -144,7 +163,15 @@ export function blockActionsPayload(team: Team, user: Person, channel: Place, cl
     // Slack leaves the message out of clicks on ephemeral messages.
     ...(click.message.ephemeral
       ? {}
-      : { message: { type: 'message', user: botUserId, ts: click.message.ts, text: click.message.text ?? '', ...(click.message.blocks ? { blocks: click.message.blocks } : {}) } }),
+      : {
+          message: {
+            type: 'message',
+            user: botUserId,
+            ts: click.message.ts,
+            text: click.message.text ?? '',
+            ...(click.message.blocks ? { blocks: click.message.blocks } : {}),
+          },
+        }),
     state: { values: {} },
     response_url: responseUrl,
     actions: [

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
-import { checkMessage, describeProblem, refusalBody, type MessageRefusal } from './block-kit-validation.js';
+import { checkMessage, describeProblem, type MessageRefusal, refusalBody } from './block-kit-validation.js';
 
 /** Options for {@link startSlackStandIn}; every field has a test-friendly default. */
 export interface SlackStandInOptions {
@@ -149,10 +149,30 @@ export interface Rejection {
  * built from these.
  */
 export type StandInEvent =
-  | { type: 'message'; channel: string; ts: string; threadTs: string | undefined; text: string | undefined; blocks: unknown[] | undefined }
+  | {
+      type: 'message';
+      channel: string;
+      ts: string;
+      threadTs: string | undefined;
+      text: string | undefined;
+      blocks: unknown[] | undefined;
+    }
   | { type: 'update'; channel: string; ts: string; text: string | undefined; blocks: unknown[] | undefined }
-  | { type: 'ephemeral'; channel: string; user: string; ts: string; text: string | undefined; blocks: unknown[] | undefined }
-  | { type: 'response'; url: string; effect: ResponseEffect; origin: ResponseUrlOrigin | undefined; response: RecordedResponse };
+  | {
+      type: 'ephemeral';
+      channel: string;
+      user: string;
+      ts: string;
+      text: string | undefined;
+      blocks: unknown[] | undefined;
+    }
+  | {
+      type: 'response';
+      url: string;
+      effect: ResponseEffect;
+      origin: ResponseUrlOrigin | undefined;
+      response: RecordedResponse;
+    };
 
 /** A running stand-in for Slack's Web API and response_url endpoints. */
 export interface SlackStandIn {
@@ -178,7 +198,12 @@ export interface SlackStandIn {
    * only calls for that channel (the alert channel's next post, say), and with `textIncludes` only calls whose
    * text contains it (the post of one alert), while the others go through.
    */
-  failNext(method: string, failure: InjectedFailure, times?: number, only?: { channel?: string; textIncludes?: string }): void;
+  failNext(
+    method: string,
+    failure: InjectedFailure,
+    times?: number,
+    only?: { channel?: string; textIncludes?: string },
+  ): void;
   /**
    * A fresh, unique response_url, good for 5 posts within 30 minutes. With an origin it is a button click's,
    * which may replace or delete that message; without, a slash command's, which has no original message.
@@ -235,7 +260,10 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const stored: StoredMessage[] = [];
   const responseLog = new Map<string, RecordedResponse[]>();
   const responseUrls = new Map<string, { createdAt: number; origin: ResponseUrlOrigin | undefined }>();
-  const failures = new Map<string, { failure: InjectedFailure; remaining: number; channel?: string; textIncludes?: string }[]>();
+  const failures = new Map<
+    string,
+    { failure: InjectedFailure; remaining: number; channel?: string; textIncludes?: string }[]
+  >();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   const events = new EventEmitter();
@@ -266,7 +294,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const conversations = new Map<string, Conversation>();
   const chatWritePublic = options.chatWritePublic ?? true;
   const declare = (spec: ConversationSpec): void => {
-    conversations.set(spec.id, { id: spec.id, name: spec.name, kind: spec.kind, members: new Set(spec.members), everyone: false, archived: spec.archived ?? false });
+    conversations.set(spec.id, {
+      id: spec.id,
+      name: spec.name,
+      kind: spec.kind,
+      members: new Set(spec.members),
+      everyone: false,
+      archived: spec.archived ?? false,
+    });
   };
   const declareFromOptions = (): void => {
     conversations.clear();
@@ -281,10 +316,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     return conversation.members.has(userId) || (conversation.everyone && userId !== botUserId);
   };
   // A public channel is visible to the bot whether it is in it or not; anything else only to its members.
-  const botCanSee = (channelId: string): boolean => conversationKind(channelId) === 'public' || isMember(channelId, botUserId);
+  const botCanSee = (channelId: string): boolean =>
+    conversationKind(channelId) === 'public' || isMember(channelId, botUserId);
   /** Why the bot may not post a message in `channel`, as Slack answers; undefined when it may. */
   const refusePosting = (channel: string | undefined): ApiAnswer | undefined => {
-    if (channel === undefined || channel === '' || !botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
+    if (channel === undefined || channel === '' || !botCanSee(channel))
+      return { ok: false, error: 'channel_not_found' };
     if (!chatWritePublic && !isMember(channel, botUserId)) return { ok: false, error: 'not_in_channel' };
     if (conversations.get(channel)?.archived === true) return { ok: false, error: 'is_archived' };
     return undefined;
@@ -297,7 +334,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const members = conversation === undefined ? [] : [...conversation.members];
     return {
       id: channelId,
-      ...(isChannel ? { name: conversation?.name ?? channelId.toLowerCase() } : kind === 'mpim' && conversation?.name ? { name: conversation.name } : {}),
+      ...(isChannel
+        ? { name: conversation?.name ?? channelId.toLowerCase() }
+        : kind === 'mpim' && conversation?.name
+          ? { name: conversation.name }
+          : {}),
       is_channel: isChannel,
       is_group: false,
       is_im: kind === 'im',
@@ -327,7 +368,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const queue = failures.get(method);
     const index =
       queue?.findIndex(
-        (f) => (f.channel === undefined || f.channel === channel) && (f.textIncludes === undefined || (text ?? '').includes(f.textIncludes)),
+        (f) =>
+          (f.channel === undefined || f.channel === channel) &&
+          (f.textIncludes === undefined || (text ?? '').includes(f.textIncludes)),
       ) ?? -1;
     const next = queue?.[index];
     if (queue === undefined || next === undefined) return undefined;
@@ -358,7 +401,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   let socketModeUrl: string | undefined;
   const handlers: Record<string, (args: Args) => ApiAnswer> = {
     'apps.connections.open': () =>
-      socketModeUrl === undefined ? { ok: false, error: 'socket_mode_not_available' } : { ok: true, url: socketModeUrl },
+      socketModeUrl === undefined
+        ? { ok: false, error: 'socket_mode_not_available' }
+        : { ok: true, url: socketModeUrl },
     'auth.test': () => ({
       ok: true,
       url: `https://${teamDomain}.slack.com/`,
@@ -372,7 +417,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     'chat.postMessage': (args) => {
       const channel = asString(args.channel);
       const refusedPlace = refusePosting(channel);
-      if (refusedPlace !== undefined || channel === undefined) return refusedPlace ?? { ok: false, error: 'channel_not_found' };
+      if (refusedPlace !== undefined || channel === undefined)
+        return refusedPlace ?? { ok: false, error: 'channel_not_found' };
       const refused = refuseContent('chat.postMessage', args);
       if (refused !== undefined) return refused;
       const content = messageContent(args);
@@ -410,7 +456,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     'chat.postEphemeral': (args) => {
       const channel = asString(args.channel);
       const refusedPlace = refusePosting(channel);
-      if (refusedPlace !== undefined || channel === undefined) return refusedPlace ?? { ok: false, error: 'channel_not_found' };
+      if (refusedPlace !== undefined || channel === undefined)
+        return refusedPlace ?? { ok: false, error: 'channel_not_found' };
       // "user_not_in_channel: Intended recipient is not in the specified channel."
       const user = asString(args.user);
       if (user === undefined || !isMember(channel, user)) return { ok: false, error: 'user_not_in_channel' };
@@ -418,7 +465,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       if (refused !== undefined) return refused;
       const ts = nextTs();
       const content = messageContent(args);
-      emit({ type: 'ephemeral', channel: asString(args.channel)!, user: asString(args.user)!, ts, text: content.text, blocks: content.blocks });
+      emit({
+        type: 'ephemeral',
+        channel: asString(args.channel)!,
+        user: asString(args.user)!,
+        ts,
+        text: content.text,
+        blocks: content.blocks,
+      });
       return { ok: true, message_ts: ts };
     },
     // Top-level messages, newest first, as Slack pages them (a thread's replies are not in a channel's history).
@@ -426,7 +480,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       const channel = asString(args.channel) ?? '';
       const refused = refuseHistory(channel);
       if (refused !== undefined) return refused;
-      const inChannel = stored.filter((m) => m.channel === channel && (m.threadTs === undefined || m.threadTs === m.ts));
+      const inChannel = stored.filter(
+        (m) => m.channel === channel && (m.threadTs === undefined || m.threadTs === m.ts),
+      );
       return historyPage(inChannel.reverse(), args);
     },
     // A thread: its parent first, then the replies oldest first.
@@ -453,7 +509,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       if (existing?.archived === true) return { ok: false, error: 'is_archived' };
       const already = isMember(channel, botUserId);
       if (existing === undefined) {
-        conversations.set(channel, { id: channel, name: undefined, kind: 'public', members: new Set([botUserId]), everyone: true, archived: false });
+        conversations.set(channel, {
+          id: channel,
+          name: undefined,
+          kind: 'public',
+          members: new Set([botUserId]),
+          everyone: true,
+          archived: false,
+        });
       } else {
         existing.members.add(botUserId);
       }
@@ -496,7 +559,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     const latest = asString(args.latest);
     const after = (ts: string, bound: string) => (inclusive ? tsCompare(ts, bound) >= 0 : tsCompare(ts, bound) > 0);
     const before = (ts: string, bound: string) => (inclusive ? tsCompare(ts, bound) <= 0 : tsCompare(ts, bound) < 0);
-    const inRange = messages.filter((m) => (oldest === undefined || after(m.ts, oldest)) && (latest === undefined || before(m.ts, latest)));
+    const inRange = messages.filter(
+      (m) => (oldest === undefined || after(m.ts, oldest)) && (latest === undefined || before(m.ts, latest)),
+    );
     const limit = Math.min(999, Math.max(1, Number(asString(args.limit) ?? 100) || 100));
     const start = Number(/^offset:(\d+)$/.exec(asString(args.cursor) ?? '')?.[1] ?? 0);
     const page = inRange.slice(start, start + limit);
@@ -509,7 +574,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         ...(withMetadata && m.metadata !== undefined ? { metadata: m.metadata } : {}),
       })),
       has_more: more,
-      ...(more ? { response_metadata: { next_cursor: `offset:${start + limit}` } } : { response_metadata: { next_cursor: '' } }),
+      ...(more
+        ? { response_metadata: { next_cursor: `offset:${start + limit}` } }
+        : { response_metadata: { next_cursor: '' } }),
     };
   };
 
@@ -542,7 +609,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
 
     const failure = takeFailure(method, asString(args.channel), asString(args.text));
     // A lost or late answer comes after the work is done; every other failure comes instead of it.
-    const lostAnswer = failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
+    const lostAnswer =
+      failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
     const slowWork = failure !== undefined && 'slowWorkMs' in failure ? failure : undefined;
     if (slowWork !== undefined) await sleep(slowWork.slowWorkMs, closing.signal);
     else if (failure !== undefined && lostAnswer === undefined && !(await applyFailure(failure, res))) return;
@@ -563,7 +631,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     sendJson(res, 200, answer);
   };
 
-  const handleResponseUrl = async (url: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
+  const handleResponseUrl = async (
+    url: string,
+    req: IncomingMessage,
+    raw: Buffer,
+    res: ServerResponse,
+  ): Promise<void> => {
     const log = responseLog.get(url);
     const issued = responseUrls.get(url);
     if (log === undefined || issued === undefined) return sendJson(res, 404, { ok: false, error: 'expired_url' });
@@ -575,7 +648,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     }
     const failure = takeFailure('response_url');
     if (failure !== undefined && !(await applyFailure(failure, res))) return;
-    if (clock() - issued.createdAt > RESPONSE_URL_LIFETIME_MS) return sendJson(res, 404, { ok: false, error: 'expired_url' });
+    if (clock() - issued.createdAt > RESPONSE_URL_LIFETIME_MS)
+      return sendJson(res, 404, { ok: false, error: 'expired_url' });
     if (log.length >= MAX_POSTS_PER_RESPONSE_URL) return sendJson(res, 404, { ok: false, error: 'used_url' });
     /*
      * Slack's docs do not say what a response_url answers for bad blocks. Its webhook hosts answer 400 with just
@@ -686,10 +760,13 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   const describeRecorded = (): string => {
     const callLines = calls.map((c) => `  ${c.method} ${truncate(JSON.stringify(c.args), 200)}`);
     const responseLines = [...responseLog].map(
-      ([url, posts]) => `  ${url}: ${posts.length} post(s)${posts.map((p) => `\n    ${truncate(JSON.stringify(p.body), 200)}`).join('')}`,
+      ([url, posts]) =>
+        `  ${url}: ${posts.length} post(s)${posts.map((p) => `\n    ${truncate(JSON.stringify(p.body), 200)}`).join('')}`,
     );
     // A refused message is the usual reason an awaited post never arrives: say why it was refused.
-    const rejectionLines = rejections.map((r) => `  ${r.target}: ${r.error}${r.problems.map((p) => `\n    ${p}`).join('')}`);
+    const rejectionLines = rejections.map(
+      (r) => `  ${r.target}: ${r.error}${r.problems.map((p) => `\n    ${p}`).join('')}`,
+    );
     return [
       `recorded calls (${calls.length}):`,
       ...(callLines.length > 0 ? callLines : ['  (none)']),
@@ -944,7 +1021,13 @@ function truncate(text: string, max: number): string {
 function readMetadata(value: unknown): MessageMetadata | undefined | 'invalid' {
   if (value === undefined) return undefined;
   const parsed: unknown = typeof value === 'string' ? parseJsonOrUndefined(value) : value;
-  if (!isRecord(parsed) || typeof parsed.event_type !== 'string' || parsed.event_type === '' || !isRecord(parsed.event_payload)) return 'invalid';
+  if (
+    !isRecord(parsed) ||
+    typeof parsed.event_type !== 'string' ||
+    parsed.event_type === '' ||
+    !isRecord(parsed.event_payload)
+  )
+    return 'invalid';
   return { event_type: parsed.event_type, event_payload: parsed.event_payload };
 }
 

@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { slashCommandPayload, type RequestKind } from './slack-requests.js';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { type RequestKind, slashCommandPayload } from './slack-requests.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
 
 /** What came back for one slash command sent over Socket Mode. */
@@ -82,7 +82,10 @@ const ACK_WITHIN_MS = 3_000;
  * Starts a WebSocket server speaking Slack's Socket Mode protocol (hello, envelopes, acks) on the loopback
  * interface and points the Web API stand-in's `apps.connections.open` at it.
  */
-export async function startSocketModeStandIn(standIn: SlackStandIn, options: SocketModeStandInOptions = {}): Promise<SocketModeStandIn> {
+export async function startSocketModeStandIn(
+  standIn: SlackStandIn,
+  options: SocketModeStandInOptions = {},
+): Promise<SocketModeStandIn> {
   const appId = options.appId ?? 'A_TEST';
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -147,7 +150,9 @@ export async function startSocketModeStandIn(standIn: SlackStandIn, options: Soc
       });
     });
     // Slack waits for a response payload with slash commands (it is shown to the person), not with clicks.
-    ws.send(JSON.stringify({ envelope_id: envelopeId, type, accepts_response_payload: type === 'slash_commands', payload }));
+    ws.send(
+      JSON.stringify({ envelope_id: envelopeId, type, accepts_response_payload: type === 'slash_commands', payload }),
+    );
     return acked;
   };
 
@@ -203,7 +208,11 @@ export async function startSocketModeStandIn(standIn: SlackStandIn, options: Soc
         responseUrl,
       );
       const ackPayload = await send('slash_commands', payload);
-      return { ackPayload, responseUrl, waitForResponses: (count, timeoutMs) => standIn.waitForResponses(responseUrl, count, timeoutMs) };
+      return {
+        ackPayload,
+        responseUrl,
+        waitForResponses: (count, timeoutMs) => standIn.waitForResponses(responseUrl, count, timeoutMs),
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {

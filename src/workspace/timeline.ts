@@ -37,7 +37,12 @@ export interface Timeline {
   /** A line a person typed (shown to them alone, as Slack keeps slash commands private). */
   addTyped(channel: string, userId: string, text: string): Entry;
   /** A private bot message that did not come through the stand-in (the ack of a command, a local notice). */
-  addPrivate(channel: string, userId: string, content: { text?: string; blocks?: unknown[] }, author?: 'bot' | 'system'): Entry;
+  addPrivate(
+    channel: string,
+    userId: string,
+    content: { text?: string; blocks?: unknown[] },
+    author?: 'bot' | 'system',
+  ): Entry;
   /** Applies what the stand-in saw; `targetOf` says whom a response_url belongs to (undefined: not ours). */
   apply(event: StandInEvent, targetOf: (url: string) => ResponseTarget | undefined): void;
   onChange(listener: () => void): () => void;
@@ -70,7 +75,8 @@ export function createTimeline(now: () => number = Date.now): Timeline {
     Object.assign(entry, content(source), { edited: true });
     changed();
   };
-  const byTs = (channel: string, ts: string | undefined) => (ts === undefined ? undefined : entries.find((e) => e.channel === channel && e.ts === ts));
+  const byTs = (channel: string, ts: string | undefined) =>
+    ts === undefined ? undefined : entries.find((e) => e.channel === channel && e.ts === ts);
 
   return {
     get version() {
@@ -78,12 +84,21 @@ export function createTimeline(now: () => number = Date.now): Timeline {
     },
     visibleTo: (userId) => entries.filter((e) => !e.ephemeral || e.userId === userId).map((e) => ({ ...e })),
     find: (id) => entries.find((e) => e.id === id),
-    addTyped: (channel, userId, text) => add({ channel, ts: privateTs(), author: 'user', userId, text, ephemeral: true }),
-    addPrivate: (channel, userId, message, author = 'bot') => add({ channel, ts: privateTs(), author, userId, ...message, ephemeral: true }),
+    addTyped: (channel, userId, text) =>
+      add({ channel, ts: privateTs(), author: 'user', userId, text, ephemeral: true }),
+    addPrivate: (channel, userId, message, author = 'bot') =>
+      add({ channel, ts: privateTs(), author, userId, ...message, ephemeral: true }),
     apply(event, targetOf) {
       switch (event.type) {
         case 'message':
-          add({ channel: event.channel, ts: event.ts, ...(event.threadTs ? { threadTs: event.threadTs } : {}), author: 'bot', ...content(event), ephemeral: false });
+          add({
+            channel: event.channel,
+            ts: event.ts,
+            ...(event.threadTs ? { threadTs: event.threadTs } : {}),
+            author: 'bot',
+            ...content(event),
+            ephemeral: false,
+          });
           return;
         case 'update': {
           const entry = byTs(event.channel, event.ts);
@@ -91,7 +106,14 @@ export function createTimeline(now: () => number = Date.now): Timeline {
           return;
         }
         case 'ephemeral':
-          add({ channel: event.channel, ts: privateTs(), author: 'bot', userId: event.user, ...content(event), ephemeral: true });
+          add({
+            channel: event.channel,
+            ts: privateTs(),
+            author: 'bot',
+            userId: event.user,
+            ...content(event),
+            ephemeral: true,
+          });
           return;
         case 'response': {
           const target = targetOf(event.url);
@@ -99,7 +121,14 @@ export function createTimeline(now: () => number = Date.now): Timeline {
           const { response } = event;
           if (event.effect === 'new_message') {
             const shared = response.responseType === 'in_channel';
-            add({ channel: target.channel, ts: privateTs(), author: 'bot', ...(shared ? {} : { userId: target.userId }), ...content(response), ephemeral: !shared });
+            add({
+              channel: target.channel,
+              ts: privateTs(),
+              author: 'bot',
+              ...(shared ? {} : { userId: target.userId }),
+              ...content(response),
+              ephemeral: !shared,
+            });
             return;
           }
           const original = byTs(target.channel, event.origin?.ts);

@@ -9,7 +9,6 @@ import * as alerts from '../../src/blocks/alerts.js';
 import * as assets from '../../src/blocks/assets.js';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import * as deposits from '../../src/blocks/deposits.js';
-import { UserFacingError } from '../../src/domain/errors.js';
 import * as errors from '../../src/blocks/errors.js';
 import * as gas from '../../src/blocks/gas.js';
 import * as help from '../../src/blocks/help.js';
@@ -18,8 +17,14 @@ import * as payouts from '../../src/blocks/payouts.js';
 import * as swaps from '../../src/blocks/swaps.js';
 import * as withdrawals from '../../src/blocks/withdrawals.js';
 import { UsageError } from '../../src/commands/parse.js';
-import { AmountError } from '../../src/domain/errors.js';
+import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/domain/alerts.js';
+import { AmountError, UserFacingError } from '../../src/domain/errors.js';
+import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
 import {
+  type Asset,
+  type Deposit,
+  type GasDistribution,
+  type Invoice,
   PaymentsForbiddenError,
   PaymentsNetworkError,
   PaymentsNotFoundError,
@@ -28,19 +33,12 @@ import {
   PaymentsUnauthorizedError,
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
-  type Asset,
-  type Deposit,
-  type GasDistribution,
-  type Invoice,
   type PayoutTask,
   type Swap,
   type Withdrawal,
 } from '../../src/payments/index.js';
-import type { AlertStatusView } from '../../src/domain/alerts.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/index.js';
-import type { AlertFacts, FailureFacts } from '../../src/domain/alerts.js';
-import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const ISO = NOW.toISOString();
@@ -53,9 +51,30 @@ const MAX_UNITS = (2n ** 256n - 1n).toString();
 const BIG_UNITS = '9'.repeat(40);
 const HOSTILE = '<!channel> <http://evil.example|click> & `code` *bold*';
 
-const crypto = { id: 'c1', title: 'Tether USD', symbol: 'USDT', contractAddress: `0x${'a'.repeat(40)}`, decimals: 6, logoURI: null };
-const network = { id: 'n1', title: 'A very long network name for testing purposes', symbol: 'ETH', chainId: '1', networkType: 'evm' };
-const leg = { amount: MAX_UNITS, amountFormatted: `${'1'.repeat(40)}.123456`, currency: 'USDT', cryptoId: 'c1', networkId: 'n1', amountInUsd: `${'9'.repeat(30)}.99`, isChargedToMerchant: true };
+const crypto = {
+  id: 'c1',
+  title: 'Tether USD',
+  symbol: 'USDT',
+  contractAddress: `0x${'a'.repeat(40)}`,
+  decimals: 6,
+  logoURI: null,
+};
+const network = {
+  id: 'n1',
+  title: 'A very long network name for testing purposes',
+  symbol: 'ETH',
+  chainId: '1',
+  networkType: 'evm',
+};
+const leg = {
+  amount: MAX_UNITS,
+  amountFormatted: `${'1'.repeat(40)}.123456`,
+  currency: 'USDT',
+  cryptoId: 'c1',
+  networkId: 'n1',
+  amountInUsd: `${'9'.repeat(30)}.99`,
+  isChargedToMerchant: true,
+};
 const fee = { network: [leg, leg, leg], service: leg, exchange: null, totalInUsd: `${'9'.repeat(30)}.99` };
 
 function asset(i: number, balance = BIG_UNITS): Asset {
@@ -177,8 +196,20 @@ const swap: Swap = {
   createdAt: NOW,
 };
 
-const fromAsset: AssetSnapshot = { assetId: 'a', symbol: 'USDT', networkSymbol: 'ETH', networkTitle: network.title, decimals: 6 };
-const toAsset: AssetSnapshot = { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: network.title, decimals: 6 };
+const fromAsset: AssetSnapshot = {
+  assetId: 'a',
+  symbol: 'USDT',
+  networkSymbol: 'ETH',
+  networkTitle: network.title,
+  decimals: 6,
+};
+const toAsset: AssetSnapshot = {
+  assetId: 'b',
+  symbol: 'USDC',
+  networkSymbol: 'ETH',
+  networkTitle: network.title,
+  decimals: 6,
+};
 
 function quote(status: SwapQuote['status'], overrides: Partial<SwapQuote> = {}): SwapQuote {
   return {
@@ -260,13 +291,22 @@ const apiDown: Extract<AlertFacts, { kind: 'api_down' }> = {
   since: new Date(NOW.getTime() - 3 * 3_600_000).toISOString(),
   problems: ['withdrawals', 'tasks', 'gas'].map((source) => ({ source, code: 'server', message: LONG, polls: 1_000 })),
 };
-const apiRecovered: Extract<AlertFacts, { kind: 'api_recovered' }> = { kind: 'api_recovered', since: apiDown.since, recoveredAt: ISO };
+const apiRecovered: Extract<AlertFacts, { kind: 'api_recovered' }> = {
+  kind: 'api_recovered',
+  since: apiDown.since,
+  recoveredAt: ISO,
+};
 const alertStatus: AlertStatusView = {
   channel: 'C0ALERTS',
   schedule: '*/5 * * * *',
   nextRun: NOW,
   polling: true,
-  sources: (['withdrawals', 'tasks', 'gas'] as const).map((source) => ({ source, lastSuccessAt: NOW, consecutiveFailures: 1_000, lastError: { at: NOW, message: LONG } })),
+  sources: (['withdrawals', 'tasks', 'gas'] as const).map((source) => ({
+    source,
+    lastSuccessAt: NOW,
+    consecutiveFailures: 1_000,
+    lastError: { at: NOW, message: LONG },
+  })),
   lastError: { where: 'payment API (withdrawals)', at: NOW, message: LONG },
   sentLast24h: 100_000,
   waiting: 5_000,
@@ -283,45 +323,141 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { builder: 'alerts.buildFailureAlert', name: 'a failed withdrawal, 300-character address and hash, hostile status', build: () => alerts.buildFailureAlert(withdrawalAlert) },
-  { builder: 'alerts.buildFailureAlert', name: 'a failed payout task, 5000-character sub-status and network', build: () => alerts.buildFailureAlert(taskAlert) },
-  { builder: 'alerts.buildFailureAlert', name: 'a gas top-up short of donor balance', build: () => alerts.buildFailureAlert(gasAlert) },
-  ...(['withdrawal', 'task', 'gas'] as const).map((kind): Case => ({
-    builder: 'alerts.buildFailureSummary',
-    name: `a summary of 500 ${kind} failures`,
-    build: () => alerts.buildFailureSummary(kind, many(500, (i) => ({ ...{ withdrawal: withdrawalAlert, task: taskAlert, gas: gasAlert }[kind], id: `${i}-${'x'.repeat(300)}` }))),
-  })),
+  {
+    builder: 'alerts.buildFailureAlert',
+    name: 'a failed withdrawal, 300-character address and hash, hostile status',
+    build: () => alerts.buildFailureAlert(withdrawalAlert),
+  },
+  {
+    builder: 'alerts.buildFailureAlert',
+    name: 'a failed payout task, 5000-character sub-status and network',
+    build: () => alerts.buildFailureAlert(taskAlert),
+  },
+  {
+    builder: 'alerts.buildFailureAlert',
+    name: 'a gas top-up short of donor balance',
+    build: () => alerts.buildFailureAlert(gasAlert),
+  },
+  ...(['withdrawal', 'task', 'gas'] as const).map(
+    (kind): Case => ({
+      builder: 'alerts.buildFailureSummary',
+      name: `a summary of 500 ${kind} failures`,
+      build: () =>
+        alerts.buildFailureSummary(
+          kind,
+          many(500, (i) => ({
+            ...{ withdrawal: withdrawalAlert, task: taskAlert, gas: gasAlert }[kind],
+            id: `${i}-${'x'.repeat(300)}`,
+          })),
+        ),
+    }),
+  ),
   ...(['withdrawal', 'task', 'gas'] as const).flatMap((kind): Case[] => {
-    const failures = many(500, (i) => ({ ...{ withdrawal: withdrawalAlert, task: taskAlert, gas: gasAlert }[kind], id: `${i}-${'x'.repeat(300)}` }));
-    const parts = alerts.planSummaryThread(failures);
-    return [parts[0]!, parts[parts.length - 1]!].map((part): Case => ({
-      builder: 'alerts.buildSummaryThreadPart',
-      name: `part ${part.part} of ${parts.length} of the thread listing 500 ${kind} failures`,
-      build: () => alerts.buildSummaryThreadPart(kind, part, parts.length, failures.length),
+    const failures = many(500, (i) => ({
+      ...{ withdrawal: withdrawalAlert, task: taskAlert, gas: gasAlert }[kind],
+      id: `${i}-${'x'.repeat(300)}`,
     }));
+    const parts = alerts.planSummaryThread(failures);
+    return [parts[0]!, parts[parts.length - 1]!].map(
+      (part): Case => ({
+        builder: 'alerts.buildSummaryThreadPart',
+        name: `part ${part.part} of ${parts.length} of the thread listing 500 ${kind} failures`,
+        build: () => alerts.buildSummaryThreadPart(kind, part, parts.length, failures.length),
+      }),
+    );
   }),
-  { builder: 'alerts.buildApiDownAlert', name: 'three sources down with 5000-character messages', build: () => alerts.buildApiDownAlert(apiDown, NOW) },
-  { builder: 'alerts.buildApiDownAlert', name: 'the key refused', build: () => alerts.buildApiDownAlert({ ...apiDown, problems: [{ source: LONG, code: 'unauthorized', message: LONG, polls: 1 }] }, NOW) },
-  { builder: 'alerts.buildApiRecoveredAlert', name: 'recovered', build: () => alerts.buildApiRecoveredAlert(apiRecovered) },
-  ...[withdrawalAlert, taskAlert, gasAlert, apiDown, apiRecovered].map((facts): Case => ({ builder: 'alerts.buildAlert', name: `any alert: ${facts.kind}`, build: () => alerts.buildAlert(facts, NOW) })),
+  {
+    builder: 'alerts.buildApiDownAlert',
+    name: 'three sources down with 5000-character messages',
+    build: () => alerts.buildApiDownAlert(apiDown, NOW),
+  },
+  {
+    builder: 'alerts.buildApiDownAlert',
+    name: 'the key refused',
+    build: () =>
+      alerts.buildApiDownAlert(
+        { ...apiDown, problems: [{ source: LONG, code: 'unauthorized', message: LONG, polls: 1 }] },
+        NOW,
+      ),
+  },
+  {
+    builder: 'alerts.buildApiRecoveredAlert',
+    name: 'recovered',
+    build: () => alerts.buildApiRecoveredAlert(apiRecovered),
+  },
+  ...[withdrawalAlert, taskAlert, gasAlert, apiDown, apiRecovered].map(
+    (facts): Case => ({
+      builder: 'alerts.buildAlert',
+      name: `any alert: ${facts.kind}`,
+      build: () => alerts.buildAlert(facts, NOW),
+    }),
+  ),
   { builder: 'alerts.buildAlertStatus', name: 'the poller off', build: () => alerts.buildAlertStatus(null, NOW) },
-  { builder: 'alerts.buildAlertStatus', name: 'every source failing with 5000-character errors', build: () => alerts.buildAlertStatus(alertStatus, NOW) },
-  { builder: 'alerts.buildAlertStatus', name: 'a channel that is not an id', build: () => alerts.buildAlertStatus({ ...alertStatus, channel: LONG, schedule: LONG }, NOW) },
+  {
+    builder: 'alerts.buildAlertStatus',
+    name: 'every source failing with 5000-character errors',
+    build: () => alerts.buildAlertStatus(alertStatus, NOW),
+  },
+  {
+    builder: 'alerts.buildAlertStatus',
+    name: 'a channel that is not an id',
+    build: () => alerts.buildAlertStatus({ ...alertStatus, channel: LONG, schedule: LONG }, NOW),
+  },
 
-  { builder: 'assets.buildBalances', name: '300 assets with 40-digit balances', build: () => assets.buildBalances(many(300, (i) => asset(i)), NOW) },
-  { builder: 'assets.buildBalances', name: '300 assets with 2^256-1 balances', build: () => assets.buildBalances(many(300, (i) => asset(i, MAX_UNITS)), NOW) },
+  {
+    builder: 'assets.buildBalances',
+    name: '300 assets with 40-digit balances',
+    build: () =>
+      assets.buildBalances(
+        many(300, (i) => asset(i)),
+        NOW,
+      ),
+  },
+  {
+    builder: 'assets.buildBalances',
+    name: '300 assets with 2^256-1 balances',
+    build: () =>
+      assets.buildBalances(
+        many(300, (i) => asset(i, MAX_UNITS)),
+        NOW,
+      ),
+  },
   { builder: 'assets.buildBalances', name: 'no assets', build: () => assets.buildBalances([], NOW) },
-  { builder: 'assets.buildAssetDetail', name: 'one asset of 2^256-1, 300-character wallet and contract', build: () => assets.buildAssetDetail(asset(1, MAX_UNITS), NOW) },
+  {
+    builder: 'assets.buildAssetDetail',
+    name: 'one asset of 2^256-1, 300-character wallet and contract',
+    build: () => assets.buildAssetDetail(asset(1, MAX_UNITS), NOW),
+  },
 
-  { builder: 'deposits.buildDeposit', name: 'a deposit with 300-character id, hash and sender, shareable', build: () => deposits.buildDeposit(deposit, { shareable: true }) },
-  { builder: 'deposits.buildDeposit', name: 'the shared copy', build: () => deposits.buildDeposit({ ...deposit, id: 'd1', txHash: null, txFrom: null }, { shareable: false, sharedBy: '<@U0SHARER>' }) },
+  {
+    builder: 'deposits.buildDeposit',
+    name: 'a deposit with 300-character id, hash and sender, shareable',
+    build: () => deposits.buildDeposit(deposit, { shareable: true }),
+  },
+  {
+    builder: 'deposits.buildDeposit',
+    name: 'the shared copy',
+    build: () =>
+      deposits.buildDeposit(
+        { ...deposit, id: 'd1', txHash: null, txFrom: null },
+        { shareable: false, sharedBy: '<@U0SHARER>' },
+      ),
+  },
 
   ...[
     new UserFacingError(LONG),
     new UsageError(LONG, LONG),
     new AmountError('too_large', LONG),
-    new PaymentsValidationError('createInvoice', LONG, many(50, (i) => ({ field: i % 2 ? 'productTitle' : `field${i}`, messages: ['m'.repeat(300)] }))),
-    new PaymentsValidationError('createInvoice', LONG, many(50, () => ({ field: 'productTitle', messages: ['m'.repeat(5_000)] }))),
+    new PaymentsValidationError(
+      'createInvoice',
+      LONG,
+      many(50, (i) => ({ field: i % 2 ? 'productTitle' : `field${i}`, messages: ['m'.repeat(300)] })),
+    ),
+    new PaymentsValidationError(
+      'createInvoice',
+      LONG,
+      many(50, () => ({ field: 'productTitle', messages: ['m'.repeat(5_000)] })),
+    ),
     new PaymentsForbiddenError('getAsset', LONG),
     new PaymentsForbiddenError('getAsset', undefined),
     new PaymentsUnexpectedResponseError('listAssets', LONG, 200),
@@ -331,76 +467,217 @@ const cases: Case[] = [
     new PaymentsNetworkError('listAssets', 'ETIMEDOUT'),
     new PaymentsServerError('listAssets', 503, LONG),
     new Error(LONG),
-  ].map((error): Case => ({ builder: 'errors.buildFailure', name: `the failure reply for ${error.constructor.name}`, build: () => errors.buildFailure(error, LONG) })),
+  ].map(
+    (error): Case => ({
+      builder: 'errors.buildFailure',
+      name: `the failure reply for ${error.constructor.name}`,
+      build: () => errors.buildFailure(error, LONG),
+    }),
+  ),
 
-  { builder: 'gas.buildGasList', name: 'a slice of 20 of an API page of 50, long cursor', build: () => gas.buildGasList({ items: many(50, gasRow), cursorNext: 'c'.repeat(500), cursorPrevious: null }, { cursor: 'c'.repeat(500), offset: 0 }) },
-  { builder: 'gas.buildGasList', name: 'the last slice, filtered', build: () => gas.buildGasList({ items: many(50, gasRow), cursorNext: null, cursorPrevious: null }, { status: 'cancelled', cursor: null, offset: 40 }) },
-  { builder: 'gas.buildGasList', name: 'nothing', build: () => gas.buildGasList({ items: [], cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }) },
+  {
+    builder: 'gas.buildGasList',
+    name: 'a slice of 20 of an API page of 50, long cursor',
+    build: () =>
+      gas.buildGasList(
+        { items: many(50, gasRow), cursorNext: 'c'.repeat(500), cursorPrevious: null },
+        { cursor: 'c'.repeat(500), offset: 0 },
+      ),
+  },
+  {
+    builder: 'gas.buildGasList',
+    name: 'the last slice, filtered',
+    build: () =>
+      gas.buildGasList(
+        { items: many(50, gasRow), cursorNext: null, cursorPrevious: null },
+        { status: 'cancelled', cursor: null, offset: 40 },
+      ),
+  },
+  {
+    builder: 'gas.buildGasList',
+    name: 'nothing',
+    build: () => gas.buildGasList({ items: [], cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }),
+  },
 
-  { builder: 'help.buildHelp', name: 'help with extra usage lines', build: () => help.buildHelp(many(20, (i) => [`extra${i} <${'arg'.repeat(10)}>`, 'x'.repeat(100)])) },
+  {
+    builder: 'help.buildHelp',
+    name: 'help with extra usage lines',
+    build: () => help.buildHelp(many(20, (i) => [`extra${i} <${'arg'.repeat(10)}>`, 'x'.repeat(100)])),
+  },
 
-  { builder: 'invoices.buildInvoice', name: 'a created invoice, 5000-character title and extra data, 2000-character link', build: () => invoices.buildInvoice(invoice(), { now: NOW, mode: 'created', shareable: true }) },
-  { builder: 'invoices.buildInvoice', name: 'a looked-up USD invoice, hostile title, expired', build: () => invoices.buildInvoice(invoice({ productTitle: HOSTILE, crypto: null, network: null, cryptoAmount: null, address: null }), { now: new Date(NOW.getTime() + 1), mode: 'lookup', shareable: false, sharedBy: '<@U0SHARER>' }) },
+  {
+    builder: 'invoices.buildInvoice',
+    name: 'a created invoice, 5000-character title and extra data, 2000-character link',
+    build: () => invoices.buildInvoice(invoice(), { now: NOW, mode: 'created', shareable: true }),
+  },
+  {
+    builder: 'invoices.buildInvoice',
+    name: 'a looked-up USD invoice, hostile title, expired',
+    build: () =>
+      invoices.buildInvoice(
+        invoice({ productTitle: HOSTILE, crypto: null, network: null, cryptoAmount: null, address: null }),
+        { now: new Date(NOW.getTime() + 1), mode: 'lookup', shareable: false, sharedBy: '<@U0SHARER>' },
+      ),
+  },
 
-  { builder: 'payouts.buildPayoutTaskList', name: 'a slice of 25 of an API page of 50, long cursor', build: () => payouts.buildPayoutTaskList({ items: many(50, task), cursorNext: 'c'.repeat(500), cursorPrevious: null }, { cursor: 'c'.repeat(500), offset: 0 }, 'failed · TOKEN') },
+  {
+    builder: 'payouts.buildPayoutTaskList',
+    name: 'a slice of 25 of an API page of 50, long cursor',
+    build: () =>
+      payouts.buildPayoutTaskList(
+        { items: many(50, task), cursorNext: 'c'.repeat(500), cursorPrevious: null },
+        { cursor: 'c'.repeat(500), offset: 0 },
+        'failed · TOKEN',
+      ),
+  },
   {
     builder: 'payouts.buildPayoutTaskList',
     name: '25 tasks of 2^256-1 with 135-character sub-statuses',
-    build: () => payouts.buildPayoutTaskList({ items: many(50, (i) => ({ ...task(i, MAX_UNITS), subStatus: 's'.repeat(135) })), cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }, 'failed'),
+    build: () =>
+      payouts.buildPayoutTaskList(
+        {
+          items: many(50, (i) => ({ ...task(i, MAX_UNITS), subStatus: 's'.repeat(135) })),
+          cursorNext: null,
+          cursorPrevious: null,
+        },
+        { cursor: null, offset: 0 },
+        'failed',
+      ),
   },
-  { builder: 'payouts.buildPayoutTaskList', name: 'nothing', build: () => payouts.buildPayoutTaskList({ items: [], cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }, '') },
-  { builder: 'payouts.buildPayoutTask', name: 'one task of 2^256-1, 300-character hashes', build: () => payouts.buildPayoutTask(task(1, MAX_UNITS), { shareable: true }) },
+  {
+    builder: 'payouts.buildPayoutTaskList',
+    name: 'nothing',
+    build: () =>
+      payouts.buildPayoutTaskList(
+        { items: [], cursorNext: null, cursorPrevious: null },
+        { cursor: null, offset: 0 },
+        '',
+      ),
+  },
+  {
+    builder: 'payouts.buildPayoutTask',
+    name: 'one task of 2^256-1, 300-character hashes',
+    build: () => payouts.buildPayoutTask(task(1, MAX_UNITS), { shareable: true }),
+  },
 
-  ...(['pending', 'approving', 'created', 'create_failed', 'outcome_unknown', 'rejected', 'expired'] as const).map((status): Case => ({
-    builder: 'swaps.buildQuoteMessage',
-    name: `a ${status} quote with 2^256-1 amounts and 100 approvers`,
-    build: () => swaps.buildQuoteMessage(quote(status), approvers, NOW),
-  })),
+  ...(['pending', 'approving', 'created', 'create_failed', 'outcome_unknown', 'rejected', 'expired'] as const).map(
+    (status): Case => ({
+      builder: 'swaps.buildQuoteMessage',
+      name: `a ${status} quote with 2^256-1 amounts and 100 approvers`,
+      build: () => swaps.buildQuoteMessage(quote(status), approvers, NOW),
+    }),
+  ),
   {
     builder: 'swaps.buildQuoteMessage',
     name: 'a pending quote whose confirm dialog would restate over 300 characters (17-letter symbols, 100-digit estimate)',
     build: () =>
       swaps.buildQuoteMessage(
-        quote('pending', { from: { ...fromAsset, symbol: 'ABCDEFGHIJKLMNOPQ' }, to: { ...toAsset, symbol: 'ABCDEFGHIJKLMNOPQ' }, estimatedAmount: '9'.repeat(100) }),
+        quote('pending', {
+          from: { ...fromAsset, symbol: 'ABCDEFGHIJKLMNOPQ' },
+          to: { ...toAsset, symbol: 'ABCDEFGHIJKLMNOPQ' },
+          estimatedAmount: '9'.repeat(100),
+        }),
         approvers,
         NOW,
       ),
   },
-  { builder: 'swaps.buildQuoteMessage', name: 'a pending quote with no approvers configured', build: () => swaps.buildQuoteMessage(quote('pending'), { approvers: [], allowSelfApproval: true }, NOW) },
-  { builder: 'swaps.buildQuoteMessage', name: 'an expired quote that was replaced', build: () => swaps.buildQuoteMessage(quote('expired', { replacedBy: 'r'.repeat(36), replaces: 'o'.repeat(36) }), approvers, NOW) },
-  { builder: 'swaps.buildQuotePostedNote', name: 'the note to the requester when approvers are configured', build: () => swaps.buildQuotePostedNote(quote('pending'), approvers) },
-  { builder: 'swaps.buildQuotePostedNote', name: 'the note when nobody can approve', build: () => swaps.buildQuotePostedNote(quote('pending'), { approvers: [], allowSelfApproval: false }) },
-  { builder: 'swaps.buildSwapDetail', name: 'a swap with 300-character hashes', build: () => swaps.buildSwapDetail(swap, { from: fromAsset, to: toAsset }) },
-  { builder: 'swaps.buildSwapDetail', name: 'a swap of unknown assets, not finished', build: () => swaps.buildSwapDetail({ ...swap, amountTo: null, hashFrom: null, hashTo: null, fee: null }, {}) },
-  { builder: 'swaps.buildSwapHistory', name: '15 quotes', build: () => swaps.buildSwapHistory(many(15, (i) => quote(i % 2 ? 'created' : 'rejected', { id: `q-${i}` }))) },
+  {
+    builder: 'swaps.buildQuoteMessage',
+    name: 'a pending quote with no approvers configured',
+    build: () => swaps.buildQuoteMessage(quote('pending'), { approvers: [], allowSelfApproval: true }, NOW),
+  },
+  {
+    builder: 'swaps.buildQuoteMessage',
+    name: 'an expired quote that was replaced',
+    build: () =>
+      swaps.buildQuoteMessage(
+        quote('expired', { replacedBy: 'r'.repeat(36), replaces: 'o'.repeat(36) }),
+        approvers,
+        NOW,
+      ),
+  },
+  {
+    builder: 'swaps.buildQuotePostedNote',
+    name: 'the note to the requester when approvers are configured',
+    build: () => swaps.buildQuotePostedNote(quote('pending'), approvers),
+  },
+  {
+    builder: 'swaps.buildQuotePostedNote',
+    name: 'the note when nobody can approve',
+    build: () => swaps.buildQuotePostedNote(quote('pending'), { approvers: [], allowSelfApproval: false }),
+  },
+  {
+    builder: 'swaps.buildSwapDetail',
+    name: 'a swap with 300-character hashes',
+    build: () => swaps.buildSwapDetail(swap, { from: fromAsset, to: toAsset }),
+  },
+  {
+    builder: 'swaps.buildSwapDetail',
+    name: 'a swap of unknown assets, not finished',
+    build: () => swaps.buildSwapDetail({ ...swap, amountTo: null, hashFrom: null, hashTo: null, fee: null }, {}),
+  },
+  {
+    builder: 'swaps.buildSwapHistory',
+    name: '15 quotes',
+    build: () => swaps.buildSwapHistory(many(15, (i) => quote(i % 2 ? 'created' : 'rejected', { id: `q-${i}` }))),
+  },
   { builder: 'swaps.buildSwapHistory', name: 'no quotes', build: () => swaps.buildSwapHistory([]) },
 
-  ...[1, 2, 100].map((page): Case => ({
+  ...[1, 2, 100].map(
+    (page): Case => ({
+      builder: 'withdrawals.buildWithdrawalPage',
+      name: `page ${page} of 100, ten withdrawals with 300-character addresses${page === 2 ? ' (both Previous and Next)' : ''}`,
+      build: () =>
+        withdrawals.buildWithdrawalPage({ items: many(10, withdrawal), totalCount: 1_000, page, perPage: 10 }, NOW),
+    }),
+  ),
+  {
     builder: 'withdrawals.buildWithdrawalPage',
-    name: `page ${page} of 100, ten withdrawals with 300-character addresses${page === 2 ? ' (both Previous and Next)' : ''}`,
-    build: () => withdrawals.buildWithdrawalPage({ items: many(10, withdrawal), totalCount: 1_000, page, perPage: 10 }, NOW),
-  })),
-  { builder: 'withdrawals.buildWithdrawalPage', name: 'past the end (First page)', build: () => withdrawals.buildWithdrawalPage({ items: [], totalCount: 1_000, page: 500, perPage: 10 }, NOW) },
-  { builder: 'withdrawals.buildWithdrawalPage', name: 'no withdrawals at all', build: () => withdrawals.buildWithdrawalPage({ items: [], totalCount: 0, page: 1, perPage: 10 }, NOW) },
-  { builder: 'withdrawals.buildWithdrawal', name: 'one withdrawal, shareable', build: () => withdrawals.buildWithdrawal(withdrawal(1), { shareable: true }) },
+    name: 'past the end (First page)',
+    build: () => withdrawals.buildWithdrawalPage({ items: [], totalCount: 1_000, page: 500, perPage: 10 }, NOW),
+  },
+  {
+    builder: 'withdrawals.buildWithdrawalPage',
+    name: 'no withdrawals at all',
+    build: () => withdrawals.buildWithdrawalPage({ items: [], totalCount: 0, page: 1, perPage: 10 }, NOW),
+  },
+  {
+    builder: 'withdrawals.buildWithdrawal',
+    name: 'one withdrawal, shareable',
+    build: () => withdrawals.buildWithdrawal(withdrawal(1), { shareable: true }),
+  },
 ];
 
 // The WebClient logs Slack's `[ERROR]` lines itself; the assertion below shows them.
-const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => webApi.LogLevel.ERROR, setName() {} };
+const silentLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  setLevel() {},
+  getLevel: () => webApi.LogLevel.ERROR,
+  setName() {},
+};
 const token = 'xoxb-builders';
 let slack: SlackStandIn;
 let client: webApi.WebClient;
 
 beforeAll(async () => {
   slack = await startSlackStandIn({ botToken: token });
-  client = new webApi.WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logger: silentLogger });
+  client = new webApi.WebClient(token, {
+    slackApiUrl: slack.apiUrl,
+    retryConfig: { retries: 0 },
+    logger: silentLogger,
+  });
 });
 afterAll(() => slack?.close());
 
 /** Posts a message and returns what Slack (the stand-in) answered, refusals included. */
 async function postMessage(message: SlackMessage): Promise<Record<string, unknown>> {
   try {
-    return { ...(await client.chat.postMessage({ channel: 'C_BUILDERS', text: message.text, blocks: message.blocks })) };
+    return {
+      ...(await client.chat.postMessage({ channel: 'C_BUILDERS', text: message.text, blocks: message.blocks })),
+    };
   } catch (error) {
     const data = (error as { data?: Record<string, unknown> }).data;
     if (data === undefined) throw error;
@@ -412,7 +689,11 @@ describe('every builder, with extreme data, is accepted by chat.postMessage', ()
   it.each(cases.map((c) => [`${c.builder}: ${c.name}`, c] as const))('%s', async (_, c) => {
     const answer = await postMessage(c.build());
     // On failure this shows Slack's error and its `[json-pointer:…]` lines.
-    expect({ ok: answer.ok, error: answer.error, errors: answer.errors }).toEqual({ ok: true, error: undefined, errors: undefined });
+    expect({ ok: answer.ok, error: answer.error, errors: answer.errors }).toEqual({
+      ok: true,
+      error: undefined,
+      errors: undefined,
+    });
   });
 
   it('covers every build* export of src/blocks', () => {
@@ -428,18 +709,31 @@ describe('every builder, with extreme data, is accepted by chat.postMessage', ()
 
 describe('the withdrawals pager, page 2', () => {
   it('is posted with distinct action_ids for Previous and Next', async () => {
-    const message = withdrawals.buildWithdrawalPage({ items: many(10, withdrawal), totalCount: 1_000, page: 2, perPage: 10 }, NOW);
+    const message = withdrawals.buildWithdrawalPage(
+      { items: many(10, withdrawal), totalCount: 1_000, page: 2, perPage: 10 },
+      NOW,
+    );
     const answer = await postMessage(message);
     expect(answer.ok).toBe(true);
     const actionsBlock = message.blocks.find((b) => b.type === 'actions') as { elements: Array<{ action_id: string }> };
-    expect(actionsBlock.elements.map((e) => e.action_id)).toEqual(['withdrawals_page_previous', 'withdrawals_page_next']);
+    expect(actionsBlock.elements.map((e) => e.action_id)).toEqual([
+      'withdrawals_page_previous',
+      'withdrawals_page_next',
+    ]);
   });
 
   it('would have been refused with the old shared action_id', async () => {
-    const message = withdrawals.buildWithdrawalPage({ items: many(10, withdrawal), totalCount: 1_000, page: 2, perPage: 10 }, NOW);
+    const message = withdrawals.buildWithdrawalPage(
+      { items: many(10, withdrawal), totalCount: 1_000, page: 2, perPage: 10 },
+      NOW,
+    );
     const index = message.blocks.findIndex((b) => b.type === 'actions');
     const actionsBlock = message.blocks[index] as { elements: Array<{ action_id: string }> };
-    const oldBlocks = message.blocks.map((b, i) => (i === index ? { ...actionsBlock, elements: actionsBlock.elements.map((e) => ({ ...e, action_id: 'withdrawals_page' })) } : b));
+    const oldBlocks = message.blocks.map((b, i) =>
+      i === index
+        ? { ...actionsBlock, elements: actionsBlock.elements.map((e) => ({ ...e, action_id: 'withdrawals_page' })) }
+        : b,
+    );
     const pointer = `/blocks/${index}/elements/1/action_id`;
     expect(validateBlocks(oldBlocks)).toEqual([{ pointer, message: 'duplicate action_id: withdrawals_page' }]);
     expect(await postMessage({ text: message.text, blocks: oldBlocks as SlackMessage['blocks'] })).toMatchObject({

@@ -8,7 +8,13 @@ import { buildQuoteMessage } from '../../src/blocks/swaps.js';
 import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
 
-const from: AssetSnapshot = { assetId: 'a', symbol: 'R&D', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 };
+const from: AssetSnapshot = {
+  assetId: 'a',
+  symbol: 'R&D',
+  networkSymbol: 'ETH',
+  networkTitle: 'Ethereum',
+  decimals: 6,
+};
 const to: AssetSnapshot = { assetId: 'b', symbol: 'USDC', networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 };
 const quote: SwapQuote = {
   id: '3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f',
@@ -48,10 +54,15 @@ function confirmsOf(blocks: readonly unknown[]): Array<Record<string, { type: st
 
 describe('confirm dialogs', () => {
   it('the Approve dialog is plain_text throughout, restating the amounts literally (never escaped)', () => {
-    const [confirm, ...others] = confirmsOf(buildQuoteMessage(quote, { approvers: ['U0AVERY'], allowSelfApproval: false }, new Date('2026-11-22T12:01:00Z')).blocks);
+    const [confirm, ...others] = confirmsOf(
+      buildQuoteMessage(quote, { approvers: ['U0AVERY'], allowSelfApproval: false }, new Date('2026-11-22T12:01:00Z'))
+        .blocks,
+    );
     expect(others).toEqual([]);
     for (const field of ['title', 'text', 'confirm', 'deny']) expect(confirm?.[field]?.type).toBe('plain_text');
-    expect(confirm?.text?.text).toBe('Swap 1,000 R&D → about 999.5 USDC. The final amount is fixed when the swap runs.');
+    expect(confirm?.text?.text).toBe(
+      'Swap 1,000 R&D → about 999.5 USDC. The final amount is fixed when the swap runs.',
+    );
   });
 
   it('the validator accepts a mrkdwn confirm text, as Slack does (it only shows it as typed)', () => {

@@ -5,22 +5,36 @@
 import { describe, expect, it } from 'vitest';
 import { buildBalances } from '../../src/blocks/assets.js';
 import { buildGasList } from '../../src/blocks/gas.js';
+import { buildHelp } from '../../src/blocks/help.js';
 import { buildInvoice } from '../../src/blocks/invoices.js';
 import { buildPayoutTaskList } from '../../src/blocks/payouts.js';
 import { buildSwapHistory } from '../../src/blocks/swaps.js';
 import { buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
-import { buildHelp } from '../../src/blocks/help.js';
-import type { Asset, GasDistribution, Invoice, PayoutTask, Withdrawal } from '../../src/payments/index.js';
 import type { SwapQuote } from '../../src/domain/swap-quote.js';
+import type { Asset, GasDistribution, Invoice, PayoutTask, Withdrawal } from '../../src/payments/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const LONG = 'x'.repeat(5_000);
 
-
-const crypto = { id: 'c1', title: 'Tether', symbol: 'USDT', contractAddress: `0x${'a'.repeat(40)}`, decimals: 6, logoURI: null };
+const crypto = {
+  id: 'c1',
+  title: 'Tether',
+  symbol: 'USDT',
+  contractAddress: `0x${'a'.repeat(40)}`,
+  decimals: 6,
+  logoURI: null,
+};
 const network = { id: 'n1', title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' };
-const leg = { amount: '1000000', amountFormatted: '1', currency: 'USDT', cryptoId: 'c1', networkId: 'n1', amountInUsd: '1.00', isChargedToMerchant: true };
+const leg = {
+  amount: '1000000',
+  amountFormatted: '1',
+  currency: 'USDT',
+  cryptoId: 'c1',
+  networkId: 'n1',
+  amountInUsd: '1.00',
+  isChargedToMerchant: true,
+};
 const fee = { network: [leg], service: leg, exchange: null, totalInUsd: '1.00' };
 
 function asset(i: number): Asset {
@@ -43,7 +57,10 @@ describe('builders stay within Slack limits', () => {
   it('help', () => expectWithinSlackLimits(buildHelp()));
 
   it('balances with 300 assets', () => {
-    const message = buildBalances(Array.from({ length: 300 }, (_, i) => asset(i)), NOW);
+    const message = buildBalances(
+      Array.from({ length: 300 }, (_, i) => asset(i)),
+      NOW,
+    );
     expectWithinSlackLimits(message);
     expect(JSON.stringify(message)).toContain('and 240 more');
   });
@@ -83,7 +100,12 @@ describe('builders stay within Slack limits', () => {
       createdAt: NOW,
     });
     // The command asks for 10 per page; even a page of 10 with extreme fields must fit.
-    expectWithinSlackLimits(buildWithdrawalPage({ items: Array.from({ length: 10 }, (_, i) => withdrawal(i)), totalCount: 1000, page: 3, perPage: 10 }, NOW));
+    expectWithinSlackLimits(
+      buildWithdrawalPage(
+        { items: Array.from({ length: 10 }, (_, i) => withdrawal(i)), totalCount: 1000, page: 3, perPage: 10 },
+        NOW,
+      ),
+    );
   });
 
   it('a full API page of 50 payout tasks and of 50 gas rows (shown in slices)', () => {
@@ -104,7 +126,11 @@ describe('builders stay within Slack limits', () => {
       fee,
       createdAt: NOW,
     });
-    const tasks = buildPayoutTaskList({ items: Array.from({ length: 50 }, (_, i) => task(i)), cursorNext: 'c'.repeat(500), cursorPrevious: null }, { cursor: 'c'.repeat(500), offset: 0 }, 'failed');
+    const tasks = buildPayoutTaskList(
+      { items: Array.from({ length: 50 }, (_, i) => task(i)), cursorNext: 'c'.repeat(500), cursorPrevious: null },
+      { cursor: 'c'.repeat(500), offset: 0 },
+      'failed',
+    );
     expectWithinSlackLimits(tasks);
 
     const row = (i: number): GasDistribution => ({
@@ -121,7 +147,12 @@ describe('builders stay within Slack limits', () => {
       createdAt: NOW,
       updatedAt: NOW,
     });
-    expectWithinSlackLimits(buildGasList({ items: Array.from({ length: 50 }, (_, i) => row(i)), cursorNext: 'c'.repeat(500), cursorPrevious: null }, { cursor: null, offset: 20 }));
+    expectWithinSlackLimits(
+      buildGasList(
+        { items: Array.from({ length: 50 }, (_, i) => row(i)), cursorNext: 'c'.repeat(500), cursorPrevious: null },
+        { cursor: null, offset: 20 },
+      ),
+    );
   });
 
   it('the swap history of 15 quotes', () => {

@@ -1,9 +1,10 @@
 /** Numbers for people (blocks/format.ts): token amounts, API decimals and dollars, exact. */
-import { describe, it, expect } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { formatCount, formatDecimal, formatTokenAmount, formatUsd } from '../../src/blocks/format.js';
-import { centsToUsd, fromBaseUnits } from '../../src/domain/money.js';
 import { compareText } from '../../src/domain/compare.js';
+import { centsToUsd, fromBaseUnits } from '../../src/domain/money.js';
 import { baseUnits, decimals, MAX_UINT256_DIGITS } from '../money-helpers.js';
 
 describe('formatTokenAmount', () => {
@@ -19,8 +20,12 @@ describe('formatTokenAmount', () => {
     ['1000000', 0, undefined, '1,000,000'],
     ['1', 36, undefined, '0.000000000000000000000000000000000001'],
     ['1000000000000000000000000000000000000', 36, undefined, '1'],
-    [MAX_UINT256_DIGITS, 0, undefined,
-      '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457,584,007,913,129,639,935'],
+    [
+      MAX_UINT256_DIGITS,
+      0,
+      undefined,
+      '115,792,089,237,316,195,423,570,985,008,687,907,853,269,984,665,640,564,039,457,584,007,913,129,639,935',
+    ],
     [-1_234_500_000n, 6, 'USDC', '-1,234.5 USDC'],
     [12_345_678_900_000_000_000_000n, 18, 'ETH', '12,345.6789 ETH'],
   ] as const)('formatTokenAmount(%s, %d, %s) = %j', (input, d, symbol, expected) => {
@@ -137,14 +142,23 @@ describe('formatCount (counts in status lines, without Intl)', () => {
   });
 
   it('agrees with en-US grouping for any safe integer', () => {
-    fc.assert(fc.property(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), (n) => formatCount(n) === n.toLocaleString('en-US')));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }),
+        (n) => formatCount(n) === n.toLocaleString('en-US'),
+      ),
+    );
   });
 });
 
 describe('compareText (code-unit order for timestamps, ids and symbols)', () => {
   it('orders ISO-8601 timestamps in time order and is a total order', () => {
     const stamps = ['2026-11-24T10:00:00.000Z', '2026-01-02T00:00:00.000Z', '2026-11-24T09:59:59.999Z'];
-    expect([...stamps].sort(compareText)).toEqual(['2026-01-02T00:00:00.000Z', '2026-11-24T09:59:59.999Z', '2026-11-24T10:00:00.000Z']);
+    expect([...stamps].sort(compareText)).toEqual([
+      '2026-01-02T00:00:00.000Z',
+      '2026-11-24T09:59:59.999Z',
+      '2026-11-24T10:00:00.000Z',
+    ]);
     expect(compareText('USDT', 'USDT')).toBe(0);
     expect(compareText('BTC', 'USDT')).toBe(-1);
     expect(compareText('b', 'a')).toBe(1);

@@ -24,28 +24,42 @@ import { recordFooter } from '../../src/blocks/share.js';
 import { buildWithdrawal, buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
 import { parseTokenAmount } from '../../src/commands/amounts.js';
 import { UsageError } from '../../src/commands/parse.js';
-import type { AlertStatusView } from '../../src/domain/alerts.js';
+import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/domain/alerts.js';
 import { UserFacingError } from '../../src/domain/errors.js';
 import {
-  PaymentsServerError,
   type Asset,
   type Deposit,
   type Fee,
   type GasDistribution,
   type Invoice,
+  PaymentsServerError,
   type PayoutTask,
   type Withdrawal,
 } from '../../src/payments/index.js';
-import type { AlertFacts, FailureFacts } from '../../src/domain/alerts.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
-const usdt = { id: 'c-usdt', title: 'Tether USD', symbol: 'USDT', contractAddress: '0xdac17f958d2ee523a2206206994597c13d831ec7', decimals: 6, logoURI: null };
+const usdt = {
+  id: 'c-usdt',
+  title: 'Tether USD',
+  symbol: 'USDT',
+  contractAddress: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+  decimals: 6,
+  logoURI: null,
+};
 const eth = { id: 'c-eth', title: 'Ether', symbol: 'ETH', contractAddress: null, decimals: 18, logoURI: null };
 const ethereum = { id: 'n-eth', title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' };
 const ADDRESS = '0x1111222233334444555566667777888899990000';
 const TX = '0xabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdef1234';
-const serviceLeg = { amount: '1500000', amountFormatted: '1.5', currency: 'USDT', cryptoId: 'c-usdt', networkId: 'n-eth', amountInUsd: '1.50', isChargedToMerchant: true };
+const serviceLeg = {
+  amount: '1500000',
+  amountFormatted: '1.5',
+  currency: 'USDT',
+  cryptoId: 'c-usdt',
+  networkId: 'n-eth',
+  amountInUsd: '1.50',
+  isChargedToMerchant: true,
+};
 const fee: Fee = { network: [], service: serviceLeg, exchange: null, totalInUsd: '1.50' };
 const ID = '3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f';
 
@@ -174,7 +188,10 @@ const apiDown: Extract<AlertFacts, { kind: 'api_down' }> = {
 describe('balances (assets.ts)', () => {
   it('buildBalances shows the total in the header and one line per asset, largest first', () => {
     const text = visible(
-      buildBalances([asset({ id: 'a-eth', crypto: eth, balance: '2000000000000000000', balanceInUsd: '6000.00' }), asset()], NOW),
+      buildBalances(
+        [asset({ id: 'a-eth', crypto: eth, balance: '2000000000000000000', balanceInUsd: '6000.00' }), asset()],
+        NOW,
+      ),
     );
     expect(text).toContain('Balances · $1,240,567.89');
     expect(text).toContain('*USDT* · Ethereum (ETH) — 1,234,567.89 USDT · $1,234,567.89');
@@ -205,11 +222,20 @@ describe('invoices (invoices.ts)', () => {
 
   it('buildInvoice of a crypto invoice shows the token amount, network and address to pay', () => {
     const text = visible(
-      buildInvoice(invoice({ cryptoAmount: '49990000', crypto: usdt, network: ethereum, address: ADDRESS, expiredAt: new Date('2026-11-22T11:00:00Z') }), {
-        now: NOW,
-        mode: 'lookup',
-        shareable: false,
-      }),
+      buildInvoice(
+        invoice({
+          cryptoAmount: '49990000',
+          crypto: usdt,
+          network: ethereum,
+          address: ADDRESS,
+          expiredAt: new Date('2026-11-22T11:00:00Z'),
+        }),
+        {
+          now: NOW,
+          mode: 'lookup',
+          shareable: false,
+        },
+      ),
     );
     expect(text).toContain('Invoice 49.99 USDT — Pro plan');
     expect(text).toContain('*Amount*\n49.99 USDT ($49.99)');
@@ -251,7 +277,11 @@ describe('payouts (payouts.ts)', () => {
   });
 
   it('buildPayoutTaskList shows the filter and one line per task', () => {
-    const message = buildPayoutTaskList({ items: [payoutTask], cursorNext: null, cursorPrevious: null }, { status: 'failed', cursor: null, offset: 0 }, 'failed');
+    const message = buildPayoutTaskList(
+      { items: [payoutTask], cursorNext: null, cursorPrevious: null },
+      { status: 'failed', cursor: null, offset: 0 },
+      'failed',
+    );
     const text = visible(message);
     expect(text).toContain('Payout tasks · failed');
     expect(text).toContain('*1,000 USDT* on Ethereum (ETH) ($1,000.00) · 12 targets');
@@ -272,7 +302,9 @@ describe('deposits (deposits.ts)', () => {
 
 describe('gas (gas.ts)', () => {
   it('buildGasList shows each top-up with what was charged, and says cancelled ones are left out', () => {
-    const text = visible(buildGasList({ items: [gasRow], cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }));
+    const text = visible(
+      buildGasList({ items: [gasRow], cursorNext: null, cursorPrevious: null }, { cursor: null, offset: 0 }),
+    );
     expect(text).toContain('Gas top-ups');
     expect(text).toContain(':x: failed · not_enough_donor_balance · Ethereum (ETH) · target `0x111122…99990000`');
     expect(text).toContain('top-up 0.01 ETH ($30.00) · charged 30 USDT ($30.00)');
@@ -320,7 +352,9 @@ describe('errors (errors.ts)', () => {
   });
 
   it('buildFailure shows our own words as they are, and a payment service outage as temporary', () => {
-    expect(visible(buildFailure(new UserFacingError('No such *invoice* for this merchant.')))).toContain('No such *invoice* for this merchant.');
+    expect(visible(buildFailure(new UserFacingError('No such *invoice* for this merchant.')))).toContain(
+      'No such *invoice* for this merchant.',
+    );
     const outage = visible(buildFailure(new PaymentsServerError('listAssets', 503, undefined)));
     expect(outage).toContain('The payment service had a problem on its side');
   });
@@ -344,11 +378,14 @@ describe('alerts (alerts.ts)', () => {
   });
 
   it('buildFailureSummary counts the failures and lists the newest first, then "…and N more"', () => {
-    const failures = Array.from({ length: 23 }, (_, i): FailureFacts => ({
-      ...withdrawalFailure,
-      id: `w-${i}`,
-      createdAt: new Date(NOW.getTime() - i * 60_000).toISOString(),
-    }));
+    const failures = Array.from(
+      { length: 23 },
+      (_, i): FailureFacts => ({
+        ...withdrawalFailure,
+        id: `w-${i}`,
+        createdAt: new Date(NOW.getTime() - i * 60_000).toISOString(),
+      }),
+    );
     const text = visible(buildFailureSummary('withdrawal', failures));
     expect(text).toContain(':rotating_light: 23 withdrawals failed');
     expect(text).toContain('(the newest 20)');
@@ -365,7 +402,9 @@ describe('alerts (alerts.ts)', () => {
   });
 
   it('buildApiRecoveredAlert says alerts are back and how long they were not', () => {
-    const text = visible(buildApiRecoveredAlert({ kind: 'api_recovered', since: apiDown.since, recoveredAt: NOW.toISOString() }));
+    const text = visible(
+      buildApiRecoveredAlert({ kind: 'api_recovered', since: apiDown.since, recoveredAt: NOW.toISOString() }),
+    );
     expect(text).toContain('The payment API answers again');
     expect(text).toContain('since 2026-11-22 12:00 UTC, after 3 hours without');
   });
@@ -381,7 +420,14 @@ describe('alerts (alerts.ts)', () => {
       schedule: '* * * * *',
       nextRun: new Date('2026-11-22T12:01:00Z'),
       polling: false,
-      sources: [{ source: 'withdrawals', lastSuccessAt: new Date('2026-11-22T11:59:00Z'), consecutiveFailures: 2, lastError: null }],
+      sources: [
+        {
+          source: 'withdrawals',
+          lastSuccessAt: new Date('2026-11-22T11:59:00Z'),
+          consecutiveFailures: 2,
+          lastError: null,
+        },
+      ],
       lastError: { where: 'Slack', at: new Date('2026-11-22T11:58:00Z'), message: 'ratelimited' },
       sentLast24h: 4,
       waiting: 1,
@@ -390,7 +436,9 @@ describe('alerts (alerts.ts)', () => {
     const text = visible(buildAlertStatus(view, NOW));
     expect(text).toContain('*Channel*\n<#C0ALERTS>');
     expect(text).toContain('*Alerts sent (24 h)*\n4');
-    expect(text).toContain('• *Withdrawals*: last successful poll 2026-11-22 11:59 UTC (1 minute ago) · :warning: failed 2 polls in a row');
+    expect(text).toContain(
+      '• *Withdrawals*: last successful poll 2026-11-22 11:59 UTC (1 minute ago) · :warning: failed 2 polls in a row',
+    );
     expect(text).toContain('*Last error*\nSlack, 2026-11-22 11:58 UTC: ratelimited');
     expect(visible(buildAlertStatus(null, NOW))).toContain('The alert poller is off: `ALERT_CHANNEL` is not set.');
   });

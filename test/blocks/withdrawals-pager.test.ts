@@ -25,7 +25,9 @@ const withdrawal: Withdrawal = {
 
 function pagerButtons(page: number, totalCount = 50) {
   const message = buildWithdrawalPage({ items: page <= 5 ? [withdrawal] : [], totalCount, page, perPage: 10 }, NOW);
-  const block = message.blocks.find((b) => b.type === 'actions') as { elements: Array<{ action_id: string; value: string; text: { text: string } }> } | undefined;
+  const block = message.blocks.find((b) => b.type === 'actions') as
+    | { elements: Array<{ action_id: string; value: string; text: { text: string } }> }
+    | undefined;
   return block?.elements.map((e) => ({ text: e.text.text, actionId: e.action_id, value: e.value })) ?? [];
 }
 

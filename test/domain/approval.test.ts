@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type ApprovalPolicy,
   alreadyDecidedNotice,
+  type CreateError,
   checkClick,
+  type Decision,
   decisionEntry,
   describeCreateFailure,
   EXPIRY_SAFETY_MS,
   judgeDecision,
   mayRequote,
-  type ApprovalPolicy,
-  type CreateError,
-  type Decision,
 } from '../../src/domain/approval.js';
-import { canMove, newSwapQuote, QUOTE_STATUSES, type QuoteStatus, type SwapQuote } from '../../src/domain/swap-quote.js';
+import {
+  canMove,
+  newSwapQuote,
+  QUOTE_STATUSES,
+  type QuoteStatus,
+  type SwapQuote,
+} from '../../src/domain/swap-quote.js';
 
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
@@ -20,7 +26,13 @@ const ESTIMATED_AT = new Date('2025-03-01T10:00:00.000Z');
 const DECIDED_AT = '2025-03-01T10:05:00.000Z';
 const SOON = new Date('2025-03-01T10:10:00.000Z');
 
-const asset = (symbol: string) => ({ assetId: `${symbol}-id`, symbol, networkSymbol: 'ETH', networkTitle: 'Ethereum', decimals: 6 });
+const asset = (symbol: string) => ({
+  assetId: `${symbol}-id`,
+  symbol,
+  networkSymbol: 'ETH',
+  networkTitle: 'Ethereum',
+  decimals: 6,
+});
 
 function quote(status: QuoteStatus, fields: Partial<SwapQuote> = {}): SwapQuote {
   const fresh = newSwapQuote({
@@ -36,12 +48,14 @@ function quote(status: QuoteStatus, fields: Partial<SwapQuote> = {}): SwapQuote 
     routeType: 'exchange',
     serviceId: 'svc',
   });
-  const decided = status === 'pending' ? {} : { decidedBy: status === 'rejected' ? REQUESTER : APPROVER, decidedAt: DECIDED_AT };
+  const decided =
+    status === 'pending' ? {} : { decidedBy: status === 'rejected' ? REQUESTER : APPROVER, decidedAt: DECIDED_AT };
   return { ...fresh, status, ...decided, ...fields };
 }
 
 const policy: ApprovalPolicy = { approvers: [APPROVER, 'U0APPROVER2'], allowSelfApproval: false };
-const APPROVED_BY = 'Already decided: approved by <@U0APPROVER> at 2025-03-01 10:05 UTC. Nothing was done; the swap is created at most once.';
+const APPROVED_BY =
+  'Already decided: approved by <@U0APPROVER> at 2025-03-01 10:05 UTC. Nothing was done; the swap is created at most once.';
 const REJECTED_BY = 'Already decided: rejected by <@U0REQUESTER> at 2025-03-01 10:05 UTC. Nothing was done.';
 const EXPIRED = 'This quote has expired; no swap was made. Use "New quote" for a fresh one.';
 const NOT_APPROVER = 'Only the swap approvers (<@U0APPROVER>, <@U0APPROVER2>) can approve. Nothing was done.';
@@ -61,14 +75,16 @@ describe('who may approve or reject, and what a click on a decided quote means',
     [OUTSIDER, 'approve', 'pending', { reason: 'not_an_approver', notice: NOT_APPROVER }],
     [OUTSIDER, 'reject', 'pending', { reason: 'not_requester_or_approver', notice: NOT_REJECTER }],
     // approved: the create is on its way, or done
-    ...(['approving', 'created', 'create_failed'] as const).flatMap((status): [string, Decision, QuoteStatus, Expected][] => [
-      [REQUESTER, 'approve', status, { reason: 'not_an_approver', notice: NOT_APPROVER }],
-      [REQUESTER, 'reject', status, { reason: 'already_decided', notice: APPROVED_BY }],
-      [APPROVER, 'approve', status, { reason: 'already_decided', notice: APPROVED_BY }],
-      [APPROVER, 'reject', status, { reason: 'already_decided', notice: APPROVED_BY }],
-      [OUTSIDER, 'approve', status, { reason: 'not_an_approver', notice: NOT_APPROVER }],
-      [OUTSIDER, 'reject', status, { reason: 'not_requester_or_approver', notice: NOT_REJECTER }],
-    ]),
+    ...(['approving', 'created', 'create_failed'] as const).flatMap(
+      (status): [string, Decision, QuoteStatus, Expected][] => [
+        [REQUESTER, 'approve', status, { reason: 'not_an_approver', notice: NOT_APPROVER }],
+        [REQUESTER, 'reject', status, { reason: 'already_decided', notice: APPROVED_BY }],
+        [APPROVER, 'approve', status, { reason: 'already_decided', notice: APPROVED_BY }],
+        [APPROVER, 'reject', status, { reason: 'already_decided', notice: APPROVED_BY }],
+        [OUTSIDER, 'approve', status, { reason: 'not_an_approver', notice: NOT_APPROVER }],
+        [OUTSIDER, 'reject', status, { reason: 'not_requester_or_approver', notice: NOT_REJECTER }],
+      ],
+    ),
     // rejected
     [REQUESTER, 'reject', 'rejected', { reason: 'already_decided', notice: REJECTED_BY }],
     [APPROVER, 'approve', 'rejected', { reason: 'already_decided', notice: REJECTED_BY }],
@@ -93,26 +109,43 @@ describe('who may approve or reject, and what a click on a decided quote means',
   describe('a requester who is also an approver', () => {
     const both: ApprovalPolicy = { approvers: [REQUESTER, APPROVER], allowSelfApproval: false };
     it('may not approve their own swap without ALLOW_SELF_APPROVAL (separation of duties)', () => {
-      expect(judgeDecision(both, quote('pending'), REQUESTER, 'approve', SOON)).toEqual({ allowed: false, reason: 'own_swap', notice: OWN_SWAP });
+      expect(judgeDecision(both, quote('pending'), REQUESTER, 'approve', SOON)).toEqual({
+        allowed: false,
+        reason: 'own_swap',
+        notice: OWN_SWAP,
+      });
     });
     it('may approve it with ALLOW_SELF_APPROVAL=true', () => {
-      expect(judgeDecision({ ...both, allowSelfApproval: true }, quote('pending'), REQUESTER, 'approve', SOON)).toEqual({ allowed: true, outcome: 'approving' });
+      expect(judgeDecision({ ...both, allowSelfApproval: true }, quote('pending'), REQUESTER, 'approve', SOON)).toEqual(
+        { allowed: true, outcome: 'approving' },
+      );
     });
     it('may always reject it', () => {
-      expect(judgeDecision(both, quote('pending'), REQUESTER, 'reject', SOON)).toEqual({ allowed: true, outcome: 'rejected' });
+      expect(judgeDecision(both, quote('pending'), REQUESTER, 'reject', SOON)).toEqual({
+        allowed: true,
+        outcome: 'rejected',
+      });
     });
   });
 
   it('with no approvers configured nobody can approve, and the requester can still reject', () => {
     const none: ApprovalPolicy = { approvers: [], allowSelfApproval: true };
     for (const user of [REQUESTER, APPROVER, OUTSIDER]) {
-      expect(judgeDecision(none, quote('pending'), user, 'approve', SOON)).toMatchObject({ allowed: false, reason: 'no_approvers' });
+      expect(judgeDecision(none, quote('pending'), user, 'approve', SOON)).toMatchObject({
+        allowed: false,
+        reason: 'no_approvers',
+      });
     }
-    expect(judgeDecision(none, quote('pending'), REQUESTER, 'reject', SOON)).toEqual({ allowed: true, outcome: 'rejected' });
+    expect(judgeDecision(none, quote('pending'), REQUESTER, 'reject', SOON)).toEqual({
+      allowed: true,
+      outcome: 'rejected',
+    });
   });
 
   it('a decided quote with no decider on record names "someone"', () => {
-    expect(alreadyDecidedNotice({ status: 'approving' })).toBe('Already decided: approved by someone. Nothing was done; the swap is created at most once.');
+    expect(alreadyDecidedNotice({ status: 'approving' })).toBe(
+      'Already decided: approved by someone. Nothing was done; the swap is created at most once.',
+    );
   });
 });
 
@@ -131,16 +164,34 @@ describe('expiry: 30 minutes from the estimate, approvals refused in the last 30
   ])('approve %s → %s', (_name, at, outcome) => {
     const verdict = judgeDecision(policy, quote('pending'), APPROVER, 'approve', new Date(at));
     expect(verdict).toMatchObject({ allowed: true, outcome });
-    if (outcome === 'expired') expect(verdict).toMatchObject({ notice: expect.stringContaining('expired before it was approved') });
+    if (outcome === 'expired')
+      expect(verdict).toMatchObject({ notice: expect.stringContaining('expired before it was approved') });
   });
   it('a rejection is never too late', () => {
-    expect(judgeDecision(policy, quote('pending'), APPROVER, 'reject', new Date(expiresAt + 1))).toEqual({ allowed: true, outcome: 'rejected' });
+    expect(judgeDecision(policy, quote('pending'), APPROVER, 'reject', new Date(expiresAt + 1))).toEqual({
+      allowed: true,
+      outcome: 'rejected',
+    });
   });
   it('each outcome writes its own audit entry', () => {
     const at = new Date(DECIDED_AT);
-    expect(decisionEntry(quote('pending'), 'approving', APPROVER, at)).toEqual({ at: DECIDED_AT, event: 'approved', by: APPROVER, detail: 'swap/create of estimate est-1 about to be sent' });
-    expect(decisionEntry(quote('pending'), 'expired', APPROVER, at)).toEqual({ at: DECIDED_AT, event: 'approve_after_expiry', by: APPROVER, detail: 'no create call made' });
-    expect(decisionEntry(quote('pending'), 'rejected', REQUESTER, at)).toEqual({ at: DECIDED_AT, event: 'rejected', by: REQUESTER });
+    expect(decisionEntry(quote('pending'), 'approving', APPROVER, at)).toEqual({
+      at: DECIDED_AT,
+      event: 'approved',
+      by: APPROVER,
+      detail: 'swap/create of estimate est-1 about to be sent',
+    });
+    expect(decisionEntry(quote('pending'), 'expired', APPROVER, at)).toEqual({
+      at: DECIDED_AT,
+      event: 'approve_after_expiry',
+      by: APPROVER,
+      detail: 'no create call made',
+    });
+    expect(decisionEntry(quote('pending'), 'rejected', REQUESTER, at)).toEqual({
+      at: DECIDED_AT,
+      event: 'rejected',
+      by: REQUESTER,
+    });
   });
 });
 
@@ -153,7 +204,13 @@ describe('which clicks may act on a quote', () => {
     ['a quote the bot has no record of', id, undefined, { channelId: 'C1', messageTs: '1.1' }, 'unknown_quote'],
     ['another message', id, record, { channelId: 'C1', messageTs: '1.2' }, 'wrong_message'],
     ['a click without a message', id, record, {}, 'wrong_message'],
-    ['a quote whose message was never recorded', id, { channelId: 'C1' }, { channelId: 'C1', messageTs: '1.1' }, 'no_recorded_message'],
+    [
+      'a quote whose message was never recorded',
+      id,
+      { channelId: 'C1' },
+      { channelId: 'C1', messageTs: '1.1' },
+      'no_recorded_message',
+    ],
   ])('%s', (_name, value, stored, origin, reason) => {
     const checked = checkClick(value, stored, origin);
     if (reason === undefined) expect(checked).toEqual({ allowed: true, quote: stored });
@@ -163,21 +220,39 @@ describe('which clicks may act on a quote', () => {
   it('"New quote" is for the requester or an approver', () => {
     expect(mayRequote(policy, quote('expired'), REQUESTER)).toEqual({ allowed: true });
     expect(mayRequote(policy, quote('expired'), APPROVER)).toEqual({ allowed: true });
-    expect(mayRequote(policy, quote('expired'), OUTSIDER)).toMatchObject({ allowed: false, reason: 'not_requester_or_approver' });
+    expect(mayRequote(policy, quote('expired'), OUTSIDER)).toMatchObject({
+      allowed: false,
+      reason: 'not_requester_or_approver',
+    });
   });
 });
 
 describe('what a failed swap/create means', () => {
   it.each<[string, CreateError, 'create_failed' | 'outcome_unknown', string]>([
-    ['Estimate not found (400)', { kind: 'refused', apiMessage: 'Estimate not found' }, 'create_failed', 'Estimate not found — the service no longer holds this quote (expired or already used).'],
-    ['Balance not enough (400)', { kind: 'refused', apiMessage: 'Balance not enough' }, 'create_failed', 'Balance not enough — the available USDT balance is below the swap amount.'],
+    [
+      'Estimate not found (400)',
+      { kind: 'refused', apiMessage: 'Estimate not found' },
+      'create_failed',
+      'Estimate not found — the service no longer holds this quote (expired or already used).',
+    ],
+    [
+      'Balance not enough (400)',
+      { kind: 'refused', apiMessage: 'Balance not enough' },
+      'create_failed',
+      'Balance not enough — the available USDT balance is below the swap amount.',
+    ],
     ['another 400', { kind: 'refused', apiMessage: 'Amount too small' }, 'create_failed', 'Amount too small'],
     ['401', { kind: 'api', code: 'unauthorized' }, 'create_failed', 'the API key was rejected'],
     ['403', { kind: 'api', code: 'forbidden' }, 'create_failed', 'the API key lacks the permission to create swaps'],
     ['a timeout', { kind: 'api', code: 'network' }, 'outcome_unknown', 'no answer in time'],
     ['a 5xx', { kind: 'api', code: 'server' }, 'outcome_unknown', 'it reported a problem on its side'],
     ['a 429', { kind: 'api', code: 'rate_limited' }, 'outcome_unknown', 'it was rate-limiting us'],
-    ['an unreadable answer', { kind: 'api', code: 'unexpected_response' }, 'outcome_unknown', 'its answer could not be read'],
+    [
+      'an unreadable answer',
+      { kind: 'api', code: 'unexpected_response' },
+      'outcome_unknown',
+      'its answer could not be read',
+    ],
     ['a bug in the bot', { kind: 'unexpected' }, 'outcome_unknown', 'the bot hit an unexpected error'],
   ])('%s → %s', (_name, error, status, text) => {
     expect(describeCreateFailure(error, 'USDT')).toEqual({ status, text });

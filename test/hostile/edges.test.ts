@@ -1,14 +1,15 @@
 // One request must never take the bot down. The bot runs as its own process (a crash is a real exit), Slack
 // is the stand-in, the payment API the simulator; every request here is signed, as Slack's are, and hostile.
-import fc from 'fast-check';
+
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const SIGNING_SECRET = 'hostile-input-signing-secret';
 const BOT_TOKEN = 'xoxb-hostile-input';
@@ -41,7 +42,8 @@ afterAll(async () => {
 beforeEach(() => simulator.resetRequests());
 
 /** Sends `body` signed with the app's secret, as Slack would. */
-const sendSigned = (body: string, contentType = FORM) => driver.sendRaw(body, { 'content-type': contentType, ...driver.signatureHeaders(body) });
+const sendSigned = (body: string, contentType = FORM) =>
+  driver.sendRaw(body, { 'content-type': contentType, ...driver.signatureHeaders(body) });
 
 /** The process is up and still answers: /healthz and a real command. */
 async function expectStillServing(): Promise<void> {
@@ -53,7 +55,10 @@ async function expectStillServing(): Promise<void> {
 }
 
 /** A block_actions payload as Slack sends it, with `overrides` merged over the top level. */
-function clickPayload(overrides: Record<string, unknown>, action: Record<string, unknown> = {}): Record<string, unknown> {
+function clickPayload(
+  overrides: Record<string, unknown>,
+  action: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     type: 'block_actions',
     user: { id: 'U0ALICE', username: 'alice', team_id: 'T_TEST' },
@@ -87,7 +92,13 @@ describe('bodies Bolt cannot read', () => {
 describe('malformed commands', () => {
   it('a command with no `text` field is answered like `/treasury` alone: the help', async () => {
     const responseUrl = slack.createResponseUrl();
-    const body = new URLSearchParams({ team_id: 'T_TEST', channel_id: 'C_TREASURY', user_id: 'U0ALICE', command: '/treasury', response_url: responseUrl }).toString();
+    const body = new URLSearchParams({
+      team_id: 'T_TEST',
+      channel_id: 'C_TREASURY',
+      user_id: 'U0ALICE',
+      command: '/treasury',
+      response_url: responseUrl,
+    }).toString();
     const result = await sendSigned(body);
     expect(result.status).toBe(200);
     const [reply] = await slack.waitForResponses(responseUrl, 1);
@@ -144,54 +155,110 @@ describe('tampered button values change nothing', () => {
     ['withdrawals_page_next', '0', 'listWithdrawals'],
     ['share_in_channel', '{"kind":"bogus","id":"3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f"}', 'getWithdrawal'],
     ['share_in_channel', '{"kind":"withdrawal","id":"../../etc"}', 'getWithdrawal'],
-  ] as const)('%s with value %s: a private notice, no API call, nothing posted in the channel', async (actionId, value, operation) => {
-    const payload = clickPayload({}, { action_id: actionId, value });
-    const posted = slack.callsOf('chat.postMessage').length;
-    await sendSigned(asForm(payload));
-    const [reply] = await slack.waitForResponses(payload.response_url as string, 1);
-    expect(reply?.text).toContain(INVALID);
-    expect(reply?.responseType).toBe('ephemeral');
-    expect(reply?.replaceOriginal).toBe(false);
-    expect(simulator.requestCount(operation)).toBe(0);
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(posted);
-  });
+  ] as const)(
+    '%s with value %s: a private notice, no API call, nothing posted in the channel',
+    async (actionId, value, operation) => {
+      const payload = clickPayload({}, { action_id: actionId, value });
+      const posted = slack.callsOf('chat.postMessage').length;
+      await sendSigned(asForm(payload));
+      const [reply] = await slack.waitForResponses(payload.response_url as string, 1);
+      expect(reply?.text).toContain(INVALID);
+      expect(reply?.responseType).toBe('ephemeral');
+      expect(reply?.replaceOriginal).toBe(false);
+      expect(simulator.requestCount(operation)).toBe(0);
+      expect(slack.callsOf('chat.postMessage')).toHaveLength(posted);
+    },
+  );
 });
 
 describe('a generated corpus of hostile requests', () => {
-  const knownActions = ['withdrawals_page', 'withdrawals_page_next', 'payouts_page', 'gas_page', 'share_in_channel', 'swap_approve', 'swap_reject', 'swap_new_quote'];
-  const anyValue = fc.oneof(fc.string(), fc.json(), fc.constantFrom('null', '{}', '[]', '__proto__', 'constructor', '{"__proto__":{"x":1}}', '{"cursor":null,"offset":"5"}'));
+  const knownActions = [
+    'withdrawals_page',
+    'withdrawals_page_next',
+    'payouts_page',
+    'gas_page',
+    'share_in_channel',
+    'swap_approve',
+    'swap_reject',
+    'swap_new_quote',
+  ];
+  const anyValue = fc.oneof(
+    fc.string(),
+    fc.json(),
+    fc.constantFrom(
+      'null',
+      '{}',
+      '[]',
+      '__proto__',
+      'constructor',
+      '{"__proto__":{"x":1}}',
+      '{"cursor":null,"offset":"5"}',
+    ),
+  );
   const junk = fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.constant([]), fc.object());
 
   // A click with each field either right, missing or of the wrong type.
-  const click = fc.record({
-    action: fc.record({ action_id: fc.oneof(fc.constantFrom(...knownActions), fc.string({ maxLength: 300 }), junk), value: fc.oneof(anyValue, junk) }, { requiredKeys: [] }),
-    user: fc.oneof(fc.constant({ id: 'U0ALICE' }), fc.constant({ id: 'U0APPROVER' }), junk),
-    channel: fc.oneof(fc.constant({ id: 'C_TREASURY' }), junk),
-    dropResponseUrl: fc.boolean(),
-    extraActions: fc.nat({ max: 2 }),
-  }).map(({ action, user, channel, dropResponseUrl, extraActions }) => {
-    const payload: Record<string, unknown> = clickPayload({ user, channel }, action);
-    payload.actions = [...(payload.actions as unknown[]), ...Array.from({ length: extraActions }, () => action)];
-    if (dropResponseUrl) delete payload.response_url;
-    return asForm(payload);
-  });
+  const click = fc
+    .record({
+      action: fc.record(
+        {
+          action_id: fc.oneof(fc.constantFrom(...knownActions), fc.string({ maxLength: 300 }), junk),
+          value: fc.oneof(anyValue, junk),
+        },
+        { requiredKeys: [] },
+      ),
+      user: fc.oneof(fc.constant({ id: 'U0ALICE' }), fc.constant({ id: 'U0APPROVER' }), junk),
+      channel: fc.oneof(fc.constant({ id: 'C_TREASURY' }), junk),
+      dropResponseUrl: fc.boolean(),
+      extraActions: fc.nat({ max: 2 }),
+    })
+    .map(({ action, user, channel, dropResponseUrl, extraActions }) => {
+      const payload: Record<string, unknown> = clickPayload({ user, channel }, action);
+      payload.actions = [...(payload.actions as unknown[]), ...Array.from({ length: extraActions }, () => action)];
+      if (dropResponseUrl) delete payload.response_url;
+      return asForm(payload);
+    });
 
   // A slash command whose fields are missing, junk or hostile; never text that creates something.
-  const command = fc.record({
-    text: fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('balance __proto__', 'task constructor', 'withdrawals 99999999999', 'gas everything', 'payouts toString')),
-    user_id: fc.oneof(fc.constant('U0ALICE'), fc.string({ maxLength: 40 })),
-    command: fc.oneof(fc.constant('/treasury'), fc.string({ maxLength: 20 })),
-    dropText: fc.boolean(),
-  }).filter(({ text }) => !/^\s*(invoice|swap)\b/i.test(text)).map(({ text, user_id, command, dropText }) => {
-    const fields: Record<string, string> = { team_id: 'T_TEST', channel_id: 'C_TREASURY', user_id, command, response_url: slack.createResponseUrl() };
-    if (!dropText) fields.text = text;
-    return new URLSearchParams(fields).toString();
-  });
+  const command = fc
+    .record({
+      text: fc.oneof(
+        fc.string({ maxLength: 200 }),
+        fc.constantFrom(
+          'balance __proto__',
+          'task constructor',
+          'withdrawals 99999999999',
+          'gas everything',
+          'payouts toString',
+        ),
+      ),
+      user_id: fc.oneof(fc.constant('U0ALICE'), fc.string({ maxLength: 40 })),
+      command: fc.oneof(fc.constant('/treasury'), fc.string({ maxLength: 20 })),
+      dropText: fc.boolean(),
+    })
+    .filter(({ text }) => !/^\s*(invoice|swap)\b/i.test(text))
+    .map(({ text, user_id, command, dropText }) => {
+      const fields: Record<string, string> = {
+        team_id: 'T_TEST',
+        channel_id: 'C_TREASURY',
+        user_id,
+        command,
+        response_url: slack.createResponseUrl(),
+      };
+      if (!dropText) fields.text = text;
+      return new URLSearchParams(fields).toString();
+    });
 
   // Other kinds of request: events, views, JSON of any shape.
   const other = fc.oneof(
     fc.json().map((json) => ({ body: json, type: 'application/json' })),
-    fc.constantFrom('{"type":"event_callback","event":{"type":"app_home_opened","user":"U0ALICE"}}', '{"type":"view_submission"}', '{"type":"shortcut"}').map((body) => ({ body, type: 'application/json' })),
+    fc
+      .constantFrom(
+        '{"type":"event_callback","event":{"type":"app_home_opened","user":"U0ALICE"}}',
+        '{"type":"view_submission"}',
+        '{"type":"shortcut"}',
+      )
+      .map((body) => ({ body, type: 'application/json' })),
     fc.string().map((text) => ({ body: `payload=${encodeURIComponent(text)}`, type: FORM })),
   );
 
@@ -215,7 +282,13 @@ describe('a generated corpus of hostile requests', () => {
     }
     expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBe(1_200);
     await expectStillServing();
-    for (const create of ['createSwap', 'estimateSwap', 'createInvoice', 'createInvoiceByCrypto', 'createPayout'] as const) {
+    for (const create of [
+      'createSwap',
+      'estimateSwap',
+      'createInvoice',
+      'createInvoiceByCrypto',
+      'createPayout',
+    ] as const) {
       expect(simulator.requestCount(create), create).toBe(0);
     }
     expect(bot.stderr()).not.toContain('unhandled promise rejection');

@@ -1,13 +1,22 @@
 // The guard judges most forms by their key names alone (a cheap path on every request). That verdict must be
 // the one a full parse gives, for any form: checked against querystring.parse on generated forms.
-import fc from 'fast-check';
+
 import { parse as parseQueryString } from 'node:querystring';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isObjectBody } from '../../src/http-guard.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const ROUTABLE_KEYS = ['event', 'command', 'name', 'actions', 'ssl_check'];
-const ROUTABLE_TYPES = ['url_verification', 'block_suggestion', 'dialog_submission', 'shortcut', 'message_action', 'view_submission', 'view_closed'];
+const ROUTABLE_TYPES = [
+  'url_verification',
+  'block_suggestion',
+  'dialog_submission',
+  'shortcut',
+  'message_action',
+  'view_submission',
+  'view_closed',
+];
 
 /** What Bolt will make of the form, read the slow way: every pair parsed, the payload decoded as JSON. */
 function fullVerdict(text: string): boolean {
@@ -25,12 +34,26 @@ function fullVerdict(text: string): boolean {
   return ROUTABLE_KEYS.some((key) => record[key] !== undefined) || ROUTABLE_TYPES.includes(record.type as string);
 }
 
-const key = fc.oneof(fc.constantFrom('payload', 'type', 'command', 'text', 'user_id', 'ssl_check', 'actions', 'event', 'token'), fc.string({ maxLength: 8 }));
+const key = fc.oneof(
+  fc.constantFrom('payload', 'type', 'command', 'text', 'user_id', 'ssl_check', 'actions', 'event', 'token'),
+  fc.string({ maxLength: 8 }),
+);
 const jsonish = fc.oneof(
   fc.json(),
-  fc.constantFrom('{"type":"block_actions","actions":[]}', '{"type":"shortcut"}', 'null', '[]', '{"event":{}}', '{"name":"x"}'),
+  fc.constantFrom(
+    '{"type":"block_actions","actions":[]}',
+    '{"type":"shortcut"}',
+    'null',
+    '[]',
+    '{"event":{}}',
+    '{"name":"x"}',
+  ),
 );
-const value = fc.oneof(fc.string({ maxLength: 20 }), jsonish, fc.constantFrom('', 'shortcut', 'view_submission', '%7B%7D', '%zz', '+'));
+const value = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  jsonish,
+  fc.constantFrom('', 'shortcut', 'view_submission', '%7B%7D', '%zz', '+'),
+);
 const pair = fc.tuple(key, value, fc.boolean(), fc.boolean()).map(([k, v, encode, noEquals]) => {
   const name = encode ? encodeURIComponent(k) : k;
   if (noEquals) return name;

@@ -1,9 +1,10 @@
 // What a caller of the payments client sees when things go wrong: one typed error class per kind of failure,
 // with the fields a caller branches on, provoked against the real simulator over HTTP.
 import { randomUUID } from 'node:crypto';
-import { ZodError } from 'zod';
 import { describe, expect, it, vi } from 'vitest';
+import { ZodError } from 'zod';
 import {
+  type PaymentsClient,
   PaymentsError,
   PaymentsForbiddenError,
   PaymentsNetworkError,
@@ -13,7 +14,6 @@ import {
   PaymentsUnauthorizedError,
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
-  type PaymentsClient,
 } from '../../src/payments/index.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { clientFor, rejectionOf, useSimulator } from './helpers.js';
@@ -38,7 +38,7 @@ describe('400 validation → PaymentsValidationError', () => {
     expect(shared.sim.requestCount('getWithdrawal')).toBe(1);
   });
 
-  it('getInvoice of another merchant\'s invoice: `Invoice not found` in the envelope', async () => {
+  it("getInvoice of another merchant's invoice: `Invoice not found` in the envelope", async () => {
     const error = await rejectionOf(shared.client.getInvoice(shared.sim.ids.foreign.invoice), PaymentsValidationError);
     expect(error.apiMessage).toBe('Invoice not found');
     expect(error.fieldErrors).toEqual([{ field: 'id', messages: ['Invoice not found'] }]);
@@ -47,14 +47,29 @@ describe('400 validation → PaymentsValidationError', () => {
   const a = () => shared.sim.ids.assets;
   const ONE = 10n ** 18n;
   it.each([
-    ['Native currency not supported as target', () => ({ assetIdFrom: a().usdtEth, assetIdTo: a().eth, amount: 100_000_000n })],
+    [
+      'Native currency not supported as target',
+      () => ({ assetIdFrom: a().usdtEth, assetIdTo: a().eth, amount: 100_000_000n }),
+    ],
     ['Min swap amount is 10 USDT', () => ({ assetIdFrom: a().usdtEth, assetIdTo: a().usdcEth, amount: 1_000_000n })],
-    ['Asset from not found', () => ({ assetIdFrom: shared.sim.ids.foreign.assetUsdt, assetIdTo: a().usdcEth, amount: 100_000_000n })],
-    ['Asset to not found', () => ({ assetIdFrom: a().usdtEth, assetIdTo: shared.sim.ids.foreign.assetUsdt, amount: 100_000_000n })],
+    [
+      'Asset from not found',
+      () => ({ assetIdFrom: shared.sim.ids.foreign.assetUsdt, assetIdTo: a().usdcEth, amount: 100_000_000n }),
+    ],
+    [
+      'Asset to not found',
+      () => ({ assetIdFrom: a().usdtEth, assetIdTo: shared.sim.ids.foreign.assetUsdt, amount: 100_000_000n }),
+    ],
     ['Unsupported source currency', () => ({ assetIdFrom: a().daiEth, assetIdTo: a().usdcEth, amount: 100n * ONE })],
     ['Unsupported target currency', () => ({ assetIdFrom: a().usdtEth, assetIdTo: a().daiEth, amount: 100_000_000n })],
-    ['Unsupported source network', () => ({ assetIdFrom: a().usdcPolygon, assetIdTo: a().usdtEth, amount: 100_000_000n })],
-    ['Unsupported target network', () => ({ assetIdFrom: a().usdtEth, assetIdTo: a().usdcPolygon, amount: 100_000_000n })],
+    [
+      'Unsupported source network',
+      () => ({ assetIdFrom: a().usdcPolygon, assetIdTo: a().usdtEth, amount: 100_000_000n }),
+    ],
+    [
+      'Unsupported target network',
+      () => ({ assetIdFrom: a().usdtEth, assetIdTo: a().usdcPolygon, amount: 100_000_000n }),
+    ],
     ['No route found', () => ({ assetIdFrom: a().bnb, assetIdTo: a().usdcEth, amount: ONE })],
   ])('estimateSwap refused with `%s`', async (message, input) => {
     const error = await rejectionOf(shared.client.estimateSwap(input()), PaymentsValidationError);
@@ -71,7 +86,11 @@ describe('400 validation → PaymentsValidationError', () => {
   });
 
   it('createSwap with an estimate already used: `Estimate not found`', async () => {
-    const estimate = await shared.client.estimateSwap({ assetIdFrom: shared.sim.ids.assets.usdcEth, assetIdTo: shared.sim.ids.assets.usdtEth, amount: 20_000_000n });
+    const estimate = await shared.client.estimateSwap({
+      assetIdFrom: shared.sim.ids.assets.usdcEth,
+      assetIdTo: shared.sim.ids.assets.usdtEth,
+      amount: 20_000_000n,
+    });
     await shared.client.createSwap(estimate.id);
     const error = await rejectionOf(shared.client.createSwap(estimate.id), PaymentsValidationError);
     expect(error.apiMessage).toBe('Estimate not found');
@@ -80,7 +99,11 @@ describe('400 validation → PaymentsValidationError', () => {
   it('createSwap for more than the available balance: `Balance not enough`', async () => {
     const assetId = shared.sim.ids.assets.usdcEth;
     const original = (shared.sim.getRecord('asset', assetId) as { balance: string }).balance;
-    const estimate = await shared.client.estimateSwap({ assetIdFrom: assetId, assetIdTo: shared.sim.ids.assets.usdtEth, amount: 100_000_000n });
+    const estimate = await shared.client.estimateSwap({
+      assetIdFrom: assetId,
+      assetIdTo: shared.sim.ids.assets.usdtEth,
+      amount: 100_000_000n,
+    });
     shared.sim.setAssetBalance(assetId, 50_000_000n);
     try {
       const error = await rejectionOf(shared.client.createSwap(estimate.id), PaymentsValidationError);
@@ -91,8 +114,11 @@ describe('400 validation → PaymentsValidationError', () => {
     }
   });
 
-  it('createInvoiceByCrypto with another merchant\'s asset: `Asset not found` with its field error', async () => {
-    const error = await rejectionOf(shared.client.createInvoiceByCrypto({ cryptoAmount: 1_000_000n, assetId: shared.sim.ids.foreign.assetUsdt }), PaymentsValidationError);
+  it("createInvoiceByCrypto with another merchant's asset: `Asset not found` with its field error", async () => {
+    const error = await rejectionOf(
+      shared.client.createInvoiceByCrypto({ cryptoAmount: 1_000_000n, assetId: shared.sim.ids.foreign.assetUsdt }),
+      PaymentsValidationError,
+    );
     expect(error.apiMessage).toBe('Asset not found');
     expect(error.fieldErrors).toEqual([{ field: 'assetId', messages: ['Asset not found'] }]);
   });
@@ -148,7 +174,7 @@ describe('404 → PaymentsNotFoundError (unknown and foreign ids look the same)'
     ['getDeposit', 'deposit', (c: PaymentsClient, id: string) => c.getDeposit(id)],
   ] as const;
 
-  it.each(cases)('%s of another merchant\'s record', async (operation, kind, call) => {
+  it.each(cases)("%s of another merchant's record", async (operation, kind, call) => {
     const error = await rejectionOf(call(shared.client, shared.sim.ids.foreign[kind]), PaymentsNotFoundError);
     expect(error).toMatchObject({ code: 'not_found', status: 404, transient: false, operation });
     expect(shared.sim.requestCount(operation)).toBe(1);
@@ -166,7 +192,13 @@ describe('429 → PaymentsRateLimitedError', () => {
     const spied = clientFor(shared.sim, { sleep });
     shared.sim.injectFault('getSwap', { status: 429, headers: { 'Retry-After': '2' } }, 4);
     const error = await rejectionOf(spied.getSwap(shared.sim.ids.swaps.finished[0]!), PaymentsRateLimitedError);
-    expect(error).toMatchObject({ code: 'rate_limited', status: 429, transient: true, retryAfterMs: 2000, operation: 'getSwap' });
+    expect(error).toMatchObject({
+      code: 'rate_limited',
+      status: 429,
+      transient: true,
+      retryAfterMs: 2000,
+      operation: 'getSwap',
+    });
     expect(shared.sim.requestCount('getSwap')).toBe(4);
     expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([2000, 2000, 2000]);
   });
@@ -183,14 +215,20 @@ describe('429 → PaymentsRateLimitedError', () => {
 });
 
 describe('5xx → PaymentsServerError', () => {
-  it.each([500, 503])('a read answered %i on every attempt: retried, then surfaced with the status and API message', async (status) => {
-    shared.sim.injectFault('getDeposit', { status }, 4);
-    const error = await rejectionOf(shared.client.getDeposit(shared.sim.ids.deposits.success[0]!), PaymentsServerError);
-    expect(error).toMatchObject({ code: 'server', status, transient: true, operation: 'getDeposit' });
-    expect(error.apiMessage).toBe(status === 500 ? 'Internal server error' : 'Service unavailable');
-    expect(error.message).toContain(`HTTP ${status}`);
-    expect(shared.sim.requestCount('getDeposit')).toBe(4);
-  });
+  it.each([500, 503])(
+    'a read answered %i on every attempt: retried, then surfaced with the status and API message',
+    async (status) => {
+      shared.sim.injectFault('getDeposit', { status }, 4);
+      const error = await rejectionOf(
+        shared.client.getDeposit(shared.sim.ids.deposits.success[0]!),
+        PaymentsServerError,
+      );
+      expect(error).toMatchObject({ code: 'server', status, transient: true, operation: 'getDeposit' });
+      expect(error.apiMessage).toBe(status === 500 ? 'Internal server error' : 'Service unavailable');
+      expect(error.message).toContain(`HTTP ${status}`);
+      expect(shared.sim.requestCount('getDeposit')).toBe(4);
+    },
+  );
 
   it('a 5xx with an empty body has no apiMessage', async () => {
     shared.sim.injectFault('listAssets', { status: 502, body: '' }, 4);
@@ -203,8 +241,16 @@ describe('5xx → PaymentsServerError', () => {
 describe('no HTTP answer → PaymentsNetworkError', () => {
   it('the connection is dropped on every attempt: networkCode ECONNRESET, after all retries', async () => {
     shared.sim.injectFault('getWithdrawal', { destroySocket: true }, 4);
-    const error = await rejectionOf(shared.client.getWithdrawal(shared.sim.ids.withdrawals.all[0]!), PaymentsNetworkError);
-    expect(error).toMatchObject({ code: 'network', transient: true, networkCode: 'ECONNRESET', operation: 'getWithdrawal' });
+    const error = await rejectionOf(
+      shared.client.getWithdrawal(shared.sim.ids.withdrawals.all[0]!),
+      PaymentsNetworkError,
+    );
+    expect(error).toMatchObject({
+      code: 'network',
+      transient: true,
+      networkCode: 'ECONNRESET',
+      operation: 'getWithdrawal',
+    });
     expect(error.status).toBeUndefined();
     expect(shared.sim.requestCount('getWithdrawal')).toBe(4);
   });
@@ -228,17 +274,29 @@ describe('no HTTP answer → PaymentsNetworkError', () => {
   });
 });
 
-describe('an answer not in the spec\'s shape → PaymentsUnexpectedResponseError', () => {
+describe("an answer not in the spec's shape → PaymentsUnexpectedResponseError", () => {
   it('a truncated JSON body: field `(body)`, not retried', async () => {
     shared.sim.injectFault('getWithdrawal', { malformedJson: true });
-    const error = await rejectionOf(shared.client.getWithdrawal(shared.sim.ids.withdrawals.all[0]!), PaymentsUnexpectedResponseError);
-    expect(error).toMatchObject({ code: 'unexpected_response', field: '(body)', status: 200, transient: false, operation: 'getWithdrawal' });
+    const error = await rejectionOf(
+      shared.client.getWithdrawal(shared.sim.ids.withdrawals.all[0]!),
+      PaymentsUnexpectedResponseError,
+    );
+    expect(error).toMatchObject({
+      code: 'unexpected_response',
+      field: '(body)',
+      status: 200,
+      transient: false,
+      operation: 'getWithdrawal',
+    });
     expect(shared.sim.requestCount('getWithdrawal')).toBe(1);
   });
 
   it('a withdrawal whose amount is a JSON number: field `amount`, cause is the ZodError', async () => {
     const id = shared.sim.ids.withdrawals.all[0]!;
-    shared.sim.injectFault('getWithdrawal', { status: 200, body: { ...shared.sim.getRaw('withdrawal', id), amount: 12.5 } });
+    shared.sim.injectFault('getWithdrawal', {
+      status: 200,
+      body: { ...shared.sim.getRaw('withdrawal', id), amount: 12.5 },
+    });
     const error = await rejectionOf(shared.client.getWithdrawal(id), PaymentsUnexpectedResponseError);
     expect(error.field).toBe('amount');
     expect(error.cause).toBeInstanceOf(ZodError);
@@ -248,14 +306,20 @@ describe('an answer not in the spec\'s shape → PaymentsUnexpectedResponseError
   it('a nested field of the wrong type is named by its dotted path', async () => {
     const id = shared.sim.ids.deposits.success[0]!;
     const raw = shared.sim.getRaw('deposit', id)!;
-    shared.sim.injectFault('getDeposit', { status: 200, body: { ...raw, fee: { ...(raw.fee as object), service: { amount: '1' } } } });
+    shared.sim.injectFault('getDeposit', {
+      status: 200,
+      body: { ...raw, fee: { ...(raw.fee as object), service: { amount: '1' } } },
+    });
     const error = await rejectionOf(shared.client.getDeposit(id), PaymentsUnexpectedResponseError);
     expect(error.field).toMatch(/^fee\.service\./);
   });
 
   it('a timestamp in the wrong format is refused at its field', async () => {
     const id = shared.sim.ids.withdrawals.all[0]!;
-    shared.sim.injectFault('getWithdrawal', { status: 200, body: { ...shared.sim.getRaw('withdrawal', id), createdAt: '2026-11-20T10:15:30Z' } });
+    shared.sim.injectFault('getWithdrawal', {
+      status: 200,
+      body: { ...shared.sim.getRaw('withdrawal', id), createdAt: '2026-11-20T10:15:30Z' },
+    });
     const error = await rejectionOf(shared.client.getWithdrawal(id), PaymentsUnexpectedResponseError);
     expect(error.field).toBe('createdAt');
   });
@@ -263,7 +327,10 @@ describe('an answer not in the spec\'s shape → PaymentsUnexpectedResponseError
   // Date.UTC rolls impossible dates over ("2026-02-31" would become March 3); the parser must refuse them.
   it('an impossible calendar date (February 31) is refused, not rolled over into March', async () => {
     const id = shared.sim.ids.withdrawals.all[0]!;
-    shared.sim.injectFault('getWithdrawal', { status: 200, body: { ...shared.sim.getRaw('withdrawal', id), createdAt: '2026-02-31 10:00:00' } });
+    shared.sim.injectFault('getWithdrawal', {
+      status: 200,
+      body: { ...shared.sim.getRaw('withdrawal', id), createdAt: '2026-02-31 10:00:00' },
+    });
     const error = await rejectionOf(shared.client.getWithdrawal(id), PaymentsUnexpectedResponseError);
     expect(error.field).toBe('createdAt');
   });
@@ -278,8 +345,14 @@ describe('an answer not in the spec\'s shape → PaymentsUnexpectedResponseError
 describe('input the shared.client refuses before sending', () => {
   it.each([
     ['createInvoice with zero cents', (c: PaymentsClient) => c.createInvoice({ usdAmountInCents: 0n })],
-    ['createInvoice with paymentDelayTime above 86400', (c: PaymentsClient) => c.createInvoice({ usdAmountInCents: 100n, paymentDelayTime: 86_401 })],
-    ['createInvoiceByCrypto with a zero amount', (c: PaymentsClient) => c.createInvoiceByCrypto({ cryptoAmount: 0n, assetId: shared.sim.ids.assets.eth })],
+    [
+      'createInvoice with paymentDelayTime above 86400',
+      (c: PaymentsClient) => c.createInvoice({ usdAmountInCents: 100n, paymentDelayTime: 86_401 }),
+    ],
+    [
+      'createInvoiceByCrypto with a zero amount',
+      (c: PaymentsClient) => c.createInvoiceByCrypto({ cryptoAmount: 0n, assetId: shared.sim.ids.assets.eth }),
+    ],
   ] as const)('%s: RangeError, nothing sent', async (_name, call) => {
     await expect((async () => call(shared.client))()).rejects.toThrow(RangeError);
     expect(shared.sim.requestCount()).toBe(0);

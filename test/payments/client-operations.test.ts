@@ -1,9 +1,10 @@
 // The real payments client against the real simulator over HTTP: every one of the 15 operations returns the
 // one normalized shape (network title/type, fee.network always an array, Dates for timestamps, nulls where the
 // API sends none), open-ended statuses pass through and unknown fields are dropped.
-import { createPaymentsClient } from '../../src/payments/index.js';
-import { silentLogger } from '../../src/logger.js';
+
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
+import { createPaymentsClient } from '../../src/payments/index.js';
 import type { TaskStatus } from '../../src/simulator/index.js';
 import { rawString, sqlUtcToMs, useSimulator } from './helpers.js';
 
@@ -13,7 +14,8 @@ const SECOND = 1000;
 const floorToSecond = (ms: number): number => Math.floor(ms / SECOND) * SECOND;
 const recordCreatedAt = (kind: 'task' | 'deposit' | 'swap' | 'withdrawal' | 'asset', id: string): number =>
   (shared.sim.getRecord(kind, id) as { createdAt: number }).createdAt;
-const lastRequestOf = (operation: string) => [...shared.sim.requests].reverse().find((entry) => entry.operation === operation);
+const lastRequestOf = (operation: string) =>
+  [...shared.sim.requests].reverse().find((entry) => entry.operation === operation);
 
 describe('invoices', () => {
   it('getInvoice: the network title comes from the wire field `name`, and there is no `name` left', async () => {
@@ -52,7 +54,11 @@ describe('invoices', () => {
 
   it('createInvoice: sends the cents as a JSON integer and returns a pending invoice without a currency', async () => {
     const before = shared.sim.now();
-    const invoice = await shared.client.createInvoice({ usdAmountInCents: 2_500n, productTitle: 'Test plan', paymentDelayTime: 600 });
+    const invoice = await shared.client.createInvoice({
+      usdAmountInCents: 2_500n,
+      productTitle: 'Test plan',
+      paymentDelayTime: 600,
+    });
     expect(invoice.usdAmount).toBe('25.00');
     expect(invoice.status).toBe('pending');
     expect(invoice.productTitle).toBe('Test plan');
@@ -61,13 +67,21 @@ describe('invoices', () => {
     expect(invoice.fee.network).toEqual([]);
     expect(invoice.expiredAt.getTime()).toBeGreaterThanOrEqual(floorToSecond(before + 600 * SECOND));
     expect(invoice.expiredAt.getTime()).toBeLessThanOrEqual(shared.sim.now() + 600 * SECOND);
-    expect(lastRequestOf('createInvoice')?.body).toEqual({ usdAmountInCents: 2500, productTitle: 'Test plan', paymentDelayTime: 600 });
+    expect(lastRequestOf('createInvoice')?.body).toEqual({
+      usdAmountInCents: 2500,
+      productTitle: 'Test plan',
+      paymentDelayTime: 600,
+    });
     // It is readable afterwards, in the same shape.
     await expect(shared.client.getInvoice(invoice.id)).resolves.toEqual(invoice);
   });
 
   it('createInvoiceByCrypto: sends the amount as a base-unit string and returns the chosen currency, network and address', async () => {
-    const invoice = await shared.client.createInvoiceByCrypto({ cryptoAmount: 5n * 10n ** 16n, assetId: shared.sim.ids.assets.eth, productTitle: 'Half a tenth' });
+    const invoice = await shared.client.createInvoiceByCrypto({
+      cryptoAmount: 5n * 10n ** 16n,
+      assetId: shared.sim.ids.assets.eth,
+      productTitle: 'Half a tenth',
+    });
     expect(invoice.cryptoAmount).toBe('50000000000000000');
     expect(invoice.crypto?.symbol).toBe('ETH');
     expect(invoice.crypto?.contractAddress).toBeNull();
@@ -90,7 +104,13 @@ describe('merchant assets', () => {
     const raw = shared.sim.getRaw('asset', id);
     expect(raw).toBeDefined();
     const asset = await shared.client.getAsset(id);
-    expect(asset.network).toEqual({ id: shared.sim.ids.networks.ethereum, title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' });
+    expect(asset.network).toEqual({
+      id: shared.sim.ids.networks.ethereum,
+      title: 'Ethereum',
+      symbol: 'ETH',
+      chainId: '1',
+      networkType: 'evm',
+    });
     expect(asset.network).not.toHaveProperty('chainType');
     expect((raw!.network as { chainType?: string }).chainType).toBe('evm');
     expect(asset.balanceForWithdrawal).toBe(rawString(raw, 'balanceForWithdrawal'));
@@ -109,9 +129,15 @@ describe('merchant assets', () => {
     const offSpec = { ...raw, balance: '5234.56789', balanceForWithdrawal: '5000' };
     shared.sim.injectFault('getAsset', { status: 200, body: offSpec }, 2);
     const asset = await client.getAsset(shared.sim.ids.assets.usdtEth);
-    expect(asset).toMatchObject({ balance: '5234567890', balanceForWithdrawal: '5000000000', balanceUnits: 'token_units' });
+    expect(asset).toMatchObject({
+      balance: '5234567890',
+      balanceForWithdrawal: '5000000000',
+      balanceUnits: 'token_units',
+    });
     await client.getAsset(shared.sim.ids.assets.usdtEth);
-    expect(warnings).toEqual(['payment API sent an asset balance with a decimal point; reading it as token units, not base units']);
+    expect(warnings).toEqual([
+      'payment API sent an asset balance with a decimal point; reading it as token units, not base units',
+    ]);
   });
 
   it('listAssets: every asset of the merchant, `balanceForWithdrawal` null, `networkType` from `chainType`', async () => {
@@ -155,7 +181,21 @@ describe('withdrawals', () => {
   it('getWithdrawal: the result carries only the normalized fields (nothing the wire adds)', async () => {
     const withdrawal = await shared.client.getWithdrawal(shared.sim.ids.withdrawals.all[1]!);
     expect(Object.keys(withdrawal).sort()).toEqual(
-      ['address', 'amount', 'amountInUsd', 'asset', 'createdAt', 'crypto', 'fee', 'id', 'isPrivate', 'network', 'payer', 'status', 'txHash'].sort(),
+      [
+        'address',
+        'amount',
+        'amountInUsd',
+        'asset',
+        'createdAt',
+        'crypto',
+        'fee',
+        'id',
+        'isPrivate',
+        'network',
+        'payer',
+        'status',
+        'txHash',
+      ].sort(),
     );
     expect(Object.keys(withdrawal.fee).sort()).toEqual(['exchange', 'network', 'service', 'totalInUsd']);
   });
@@ -172,11 +212,19 @@ describe('withdrawals', () => {
 
 describe('swaps', () => {
   it('estimateSwap → createSwap → getSwap: create has `fee: null`, get has a fee with an array of network legs', async () => {
-    const estimate = await shared.client.estimateSwap({ assetIdFrom: shared.sim.ids.assets.usdtEth, assetIdTo: shared.sim.ids.assets.usdcEth, amount: 100_000_000n });
+    const estimate = await shared.client.estimateSwap({
+      assetIdFrom: shared.sim.ids.assets.usdtEth,
+      assetIdTo: shared.sim.ids.assets.usdcEth,
+      amount: 100_000_000n,
+    });
     expect(estimate.routeType).toBe('dex');
     expect(estimate.serviceId).toBe('dex_uniswap_v3');
     expect(estimate.estimatedAmount).toMatch(/^\d+$/);
-    expect(lastRequestOf('estimateSwap')?.body).toEqual({ assetIdFrom: shared.sim.ids.assets.usdtEth, assetIdTo: shared.sim.ids.assets.usdcEth, amount: '100000000' });
+    expect(lastRequestOf('estimateSwap')?.body).toEqual({
+      assetIdFrom: shared.sim.ids.assets.usdtEth,
+      assetIdTo: shared.sim.ids.assets.usdcEth,
+      amount: '100000000',
+    });
 
     const before = shared.sim.now();
     const created = await shared.client.createSwap(estimate.id);
@@ -222,10 +270,16 @@ describe('swaps', () => {
 
 describe('mass payouts', () => {
   it('createPayout: returns the new container id (other fields kept as sent)', async () => {
-    const payout = await shared.client.createPayout({ assetId: shared.sim.ids.assets.usdtEth, name: 'December salaries' });
+    const payout = await shared.client.createPayout({
+      assetId: shared.sim.ids.assets.usdtEth,
+      name: 'December salaries',
+    });
     expect(payout.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(payout).toMatchObject({ assetId: shared.sim.ids.assets.usdtEth, name: 'December salaries' });
-    expect(lastRequestOf('createPayout')?.body).toEqual({ assetId: shared.sim.ids.assets.usdtEth, name: 'December salaries' });
+    expect(lastRequestOf('createPayout')?.body).toEqual({
+      assetId: shared.sim.ids.assets.usdtEth,
+      name: 'December salaries',
+    });
   });
 
   it('getPayoutTask: fee.network (one leg object on the wire) becomes a one-element array', async () => {
@@ -242,11 +296,17 @@ describe('mass payouts', () => {
 
   it('getPayoutTask / getDeposit: `createdAt` in each RFC 3339 spelling (+00:00, Z, fraction) is the exact instant stored', async () => {
     const spellings = new Map<string, string>();
-    const candidates = [...shared.sim.ids.tasks.all.slice(0, 12).map((id) => ['task', id] as const), ...shared.sim.ids.deposits.success.map((id) => ['deposit', id] as const)];
+    const candidates = [
+      ...shared.sim.ids.tasks.all.slice(0, 12).map((id) => ['task', id] as const),
+      ...shared.sim.ids.deposits.success.map((id) => ['deposit', id] as const),
+    ];
     for (const [kind, id] of candidates) {
       const raw = rawString(shared.sim.getRaw(kind, id), 'createdAt');
       const stored = recordCreatedAt(kind, id);
-      const parsed = kind === 'task' ? (await shared.client.getPayoutTask(id)).createdAt : (await shared.client.getDeposit(id)).createdAt;
+      const parsed =
+        kind === 'task'
+          ? (await shared.client.getPayoutTask(id)).createdAt
+          : (await shared.client.getDeposit(id)).createdAt;
       expect(parsed).toBeInstanceOf(Date);
       expect(parsed.getTime()).toBe(Date.parse(raw));
       const spelling = /\.\d+\+00:00$/.test(raw) ? 'fraction' : raw.endsWith('Z') ? 'zulu' : 'offset';
@@ -369,7 +429,10 @@ describe('tolerance of the wire', () => {
   it('chainId sent as a number is normalized to a string', async () => {
     const id = shared.sim.ids.deposits.success[1]!;
     const raw = shared.sim.getRaw('deposit', id)!;
-    shared.sim.injectFault('getDeposit', { status: 200, body: { ...raw, network: { ...(raw.network as object), chainId: 1 } } });
+    shared.sim.injectFault('getDeposit', {
+      status: 200,
+      body: { ...raw, network: { ...(raw.network as object), chainId: 1 } },
+    });
     const deposit = await shared.client.getDeposit(id);
     expect(deposit.network.chainId).toBe('1');
   });

@@ -12,18 +12,22 @@ async function collect<T>(pages: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-const idsOf = <T extends { id: string }>(pages: Array<{ items: T[] }>): string[] => pages.flatMap((page) => page.items.map((item) => item.id));
-const queriesOf = (operation: string) => shared.sim.requests.filter((entry) => entry.operation === operation).map((entry) => entry.query);
+const idsOf = <T extends { id: string }>(pages: Array<{ items: T[] }>): string[] =>
+  pages.flatMap((page) => page.items.map((item) => item.id));
+const queriesOf = (operation: string) =>
+  shared.sim.requests.filter((entry) => entry.operation === operation).map((entry) => entry.query);
 
 describe('withdrawalPages', () => {
-  it('walks every page, newest first: the ids equal the merchant\'s withdrawals, none twice', async () => {
+  it("walks every page, newest first: the ids equal the merchant's withdrawals, none twice", async () => {
     const pages = await collect(shared.client.withdrawalPages(7));
     const ids = idsOf(pages);
     expect(ids).toEqual(shared.sim.ids.withdrawals.all);
     expect(new Set(ids).size).toBe(ids.length);
     expect(pages).toHaveLength(7);
     expect(pages.at(-1)?.items).toHaveLength(45 - 6 * 7);
-    expect(queriesOf('listWithdrawals')).toEqual(Array.from({ length: 7 }, (_unused, i) => ({ page: String(i + 1), perPage: '7' })));
+    expect(queriesOf('listWithdrawals')).toEqual(
+      Array.from({ length: 7 }, (_unused, i) => ({ page: String(i + 1), perPage: '7' })),
+    );
   });
 
   it('stops at the last full page without asking for an empty one', async () => {
@@ -68,13 +72,15 @@ describe('payoutTaskPages', () => {
     for (const query of queriesOf('listPayoutTasks')) expect(query.status).toBe('failed');
   });
 
-  it('assetId filter: only that asset\'s tasks, all of them', async () => {
+  it("assetId filter: only that asset's tasks, all of them", async () => {
     const everything = (await collect(shared.client.payoutTaskPages())).flatMap((page) => page.items);
     shared.sim.resetRequests();
     const assetId = shared.sim.ids.assets.usdtEth;
     const pages = await collect(shared.client.payoutTaskPages({ assetId }));
     const tasks = pages.flatMap((page) => page.items);
-    expect(tasks.map((task) => task.id)).toEqual(everything.filter((task) => task.assetId === assetId).map((task) => task.id));
+    expect(tasks.map((task) => task.id)).toEqual(
+      everything.filter((task) => task.assetId === assetId).map((task) => task.id),
+    );
     // Exactly one full page (40 October + 10 November salaries): no request for an empty second page.
     expect(tasks).toHaveLength(50);
     expect(pages.at(-1)?.cursorNext).toBeNull();
@@ -86,7 +92,9 @@ describe('payoutTaskPages', () => {
     shared.sim.resetRequests();
     const from = everything[70]!.createdAt;
     const to = everything[10]!.createdAt;
-    const tasks = (await collect(shared.client.payoutTaskPages({ createdAtFrom: from, createdAtTo: to }))).flatMap((page) => page.items);
+    const tasks = (await collect(shared.client.payoutTaskPages({ createdAtFrom: from, createdAtTo: to }))).flatMap(
+      (page) => page.items,
+    );
     const expected = everything.filter((task) => task.createdAt >= from && task.createdAt <= to);
     expect(tasks.map((task) => task.id)).toEqual(expected.map((task) => task.id));
     expect(tasks.length).toBeGreaterThanOrEqual(61);
@@ -125,7 +133,9 @@ describe('gasDistributionPages', () => {
   });
 
   it('{ status: "cancelled" } yields the cancelled rows only, all of them', async () => {
-    const rows = (await collect(shared.client.gasDistributionPages({ status: 'cancelled' }))).flatMap((page) => page.items);
+    const rows = (await collect(shared.client.gasDistributionPages({ status: 'cancelled' }))).flatMap(
+      (page) => page.items,
+    );
     expect(rows.map((row) => row.id).sort()).toEqual([...shared.sim.ids.gas.cancelled].sort());
     for (const row of rows) expect(row.status).toBe('cancelled');
   });
@@ -148,7 +158,9 @@ describe('gasDistributionPages', () => {
     shared.sim.resetRequests();
     const networkId = shared.sim.ids.networks.bsc;
     const from = new Date(Math.min(...everything.map((row) => row.createdAt.getTime())) + 10 * 24 * 3_600_000);
-    const rows = (await collect(shared.client.gasDistributionPages({ networkId, createdAtFrom: from }))).flatMap((page) => page.items);
+    const rows = (await collect(shared.client.gasDistributionPages({ networkId, createdAtFrom: from }))).flatMap(
+      (page) => page.items,
+    );
     const expected = everything.filter((row) => row.network.id === networkId && row.createdAt >= from);
     expect(rows.map((row) => row.id).sort()).toEqual(expected.map((row) => row.id).sort());
     expect(rows.length).toBeGreaterThan(0);

@@ -2,6 +2,10 @@
 // the pure policy functions, the pacer with real time, and the real client against the real simulator.
 import { describe, expect, it, vi } from 'vitest';
 import {
+  createPacer,
+  type Pacer,
+  type PaymentsClient,
+  type PaymentsError,
   PaymentsNetworkError,
   PaymentsNotFoundError,
   PaymentsRateLimitedError,
@@ -9,15 +13,17 @@ import {
   PaymentsUnauthorizedError,
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
-  createPacer,
   parseRetryAfter,
   paymentsRetryDelayMs,
-  type Pacer,
-  type PaymentsClient,
-  type PaymentsError,
   type RetryPolicy,
 } from '../../src/payments/index.js';
-import { startSimulator, type Fault, type OperationName, type PaymentsSimulator, type RequestLogEntry } from '../../src/simulator/index.js';
+import {
+  type Fault,
+  type OperationName,
+  type PaymentsSimulator,
+  type RequestLogEntry,
+  startSimulator,
+} from '../../src/simulator/index.js';
 import { anyRejection, clientFor, rejectionOf, useSimulator } from './helpers.js';
 
 describe('paymentsRetryDelayMs (pure)', () => {
@@ -25,7 +31,9 @@ describe('paymentsRetryDelayMs (pure)', () => {
   const server = new PaymentsServerError('getSwap', 503, undefined);
 
   it('doubles the delay from baseDelayMs on each attempt, capped at maxDelayMs', () => {
-    expect([1, 2, 3].map((attempt) => paymentsRetryDelayMs(server, 'GET', attempt, { ...policy, maxAttempts: 10 }))).toEqual([100, 200, 400]);
+    expect(
+      [1, 2, 3].map((attempt) => paymentsRetryDelayMs(server, 'GET', attempt, { ...policy, maxAttempts: 10 })),
+    ).toEqual([100, 200, 400]);
     expect(paymentsRetryDelayMs(server, 'GET', 4, { ...policy, maxAttempts: 10 })).toBe(500);
     expect(paymentsRetryDelayMs(server, 'GET', 9, { ...policy, maxAttempts: 10 })).toBe(500);
   });
@@ -37,7 +45,11 @@ describe('paymentsRetryDelayMs (pure)', () => {
   });
 
   it('never retries a POST, whatever the error', () => {
-    for (const error of [server, new PaymentsNetworkError('createSwap', 'ECONNRESET'), new PaymentsRateLimitedError('createSwap', 10)]) {
+    for (const error of [
+      server,
+      new PaymentsNetworkError('createSwap', 'ECONNRESET'),
+      new PaymentsRateLimitedError('createSwap', 10),
+    ]) {
       expect(paymentsRetryDelayMs(error, 'POST', 1, policy)).toBeUndefined();
     }
   });
@@ -212,8 +224,15 @@ describe('the shared.client against the simulator', () => {
   describe('creates are never retried', () => {
     const creates: Array<[OperationName, (c: PaymentsClient, sim: PaymentsSimulator) => Promise<unknown>]> = [
       ['createInvoice', (c) => c.createInvoice({ usdAmountInCents: 1_999n })],
-      ['createInvoiceByCrypto', (c, s) => c.createInvoiceByCrypto({ cryptoAmount: 10n ** 16n, assetId: s.ids.assets.eth })],
-      ['estimateSwap', (c, s) => c.estimateSwap({ assetIdFrom: s.ids.assets.usdtEth, assetIdTo: s.ids.assets.usdcEth, amount: 50_000_000n })],
+      [
+        'createInvoiceByCrypto',
+        (c, s) => c.createInvoiceByCrypto({ cryptoAmount: 10n ** 16n, assetId: s.ids.assets.eth }),
+      ],
+      [
+        'estimateSwap',
+        (c, s) =>
+          c.estimateSwap({ assetIdFrom: s.ids.assets.usdtEth, assetIdTo: s.ids.assets.usdcEth, amount: 50_000_000n }),
+      ],
       ['createSwap', (c) => c.createSwap('2b7f8c1e-9a4d-4e6f-8b3a-5c1d7e9f0a2b')],
       ['createPayout', (c, s) => c.createPayout({ assetId: s.ids.assets.usdtEth, name: 'Never twice' })],
     ];
@@ -223,15 +242,18 @@ describe('the shared.client against the simulator', () => {
     ];
 
     for (const [faultName, fault, errorClass] of faults) {
-      it.each(creates)(`%s meeting ${faultName}: the error is thrown after exactly one request`, async (operation, call) => {
-        const sleep = vi.fn(async (_ms: number) => {});
-        const spied = clientFor(shared.sim, { sleep });
-        shared.sim.injectFault(operation, fault);
-        const error = await anyRejection(call(spied, shared.sim));
-        expect(error).toBeInstanceOf(errorClass);
-        expect(shared.sim.requestCount(operation)).toBe(1);
-        expect(sleep).not.toHaveBeenCalled();
-      });
+      it.each(creates)(
+        `%s meeting ${faultName}: the error is thrown after exactly one request`,
+        async (operation, call) => {
+          const sleep = vi.fn(async (_ms: number) => {});
+          const spied = clientFor(shared.sim, { sleep });
+          shared.sim.injectFault(operation, fault);
+          const error = await anyRejection(call(spied, shared.sim));
+          expect(error).toBeInstanceOf(errorClass);
+          expect(shared.sim.requestCount(operation)).toBe(1);
+          expect(sleep).not.toHaveBeenCalled();
+        },
+      );
     }
 
     it('createSwap meeting a 429 (with Retry-After: 0) is not retried either', async () => {
@@ -308,7 +330,9 @@ describe('the shared.client against the simulator', () => {
     it('120 concurrent getDeposit calls (mixed) draw no 429 from the simulator', async () => {
       await Promise.all(mixedBurst(shared.client, 120));
       expect(shared.sim.requests.filter((entry) => entry.status === 429)).toEqual([]);
-      expect(busiestWindow(shared.sim.requests.filter((entry) => entry.operation === 'getDeposit'))).toBeLessThanOrEqual(50);
+      expect(
+        busiestWindow(shared.sim.requests.filter((entry) => entry.operation === 'getDeposit')),
+      ).toBeLessThanOrEqual(50);
     }, 15_000);
 
     // Deterministic: the first 45 requests are slowed by 300 ms before reaching the server's limiter (an injected
@@ -320,7 +344,9 @@ describe('the shared.client against the simulator', () => {
       try {
         const noRetry = clientFor(fresh, { retry: { maxAttempts: 1 } });
         fresh.injectFault('getDeposit', { delayMs: 300 }, 45);
-        const calls = Array.from({ length: 90 }, (_unused, i) => noRetry.getDeposit(fresh.ids.deposits.success[i % 3]!));
+        const calls = Array.from({ length: 90 }, (_unused, i) =>
+          noRetry.getDeposit(fresh.ids.deposits.success[i % 3]!),
+        );
         const results = await Promise.allSettled(calls);
         expect(results.filter((result) => result.status === 'rejected')).toHaveLength(0);
         expect(fresh.requests.filter((entry) => entry.status === 429)).toHaveLength(0);

@@ -1,7 +1,7 @@
 // Shared helpers of the payments client tests: a client pointed at a running simulator, and error capture.
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createPaymentsClient, type PaymentsClient, type PaymentsHttpOptions } from '../../src/payments/index.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 
 /** Fast retries so that exhausting them takes milliseconds. */
 export const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50 } as const;
@@ -48,7 +48,8 @@ export async function rejectionOf<E>(promise: Promise<unknown>, type: ErrorClass
   } catch (error) {
     outcome = { resolved: false, error };
   }
-  if (outcome.resolved) throw new Error(`expected a rejection with ${type.name}, got a value: ${JSON.stringify(outcome.value)}`);
+  if (outcome.resolved)
+    throw new Error(`expected a rejection with ${type.name}, got a value: ${JSON.stringify(outcome.value)}`);
   expect(outcome.error).toBeInstanceOf(type);
   return outcome.error as E;
 }

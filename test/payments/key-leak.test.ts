@@ -6,6 +6,7 @@ import got from 'got';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
+  type PaymentsClient,
   type PaymentsError,
   PaymentsForbiddenError,
   PaymentsNetworkError,
@@ -15,9 +16,8 @@ import {
   PaymentsUnauthorizedError,
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
-  type PaymentsClient,
 } from '../../src/payments/index.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { anyRejection, clientFor } from './helpers.js';
 
 /** A key the simulator does not know, distinctive enough to find anywhere. */
@@ -25,7 +25,12 @@ const WRONG_KEY = 'leak-canary-4f9d2b7e1c8a3650';
 
 let sim: PaymentsSimulator;
 let lines: string[];
-let clients: { full: PaymentsClient; wrongKey: PaymentsClient; noPermissions: PaymentsClient; impatient: PaymentsClient };
+let clients: {
+  full: PaymentsClient;
+  wrongKey: PaymentsClient;
+  noPermissions: PaymentsClient;
+  impatient: PaymentsClient;
+};
 
 beforeAll(async () => {
   sim = await startSimulator({ quiet: true });
@@ -77,7 +82,12 @@ function expectNoKey(texts: readonly string[], keys: readonly string[]): void {
   }
 }
 
-type Case = [name: string, errorClass: abstract new (...args: never[]) => PaymentsError, provoke: () => Promise<unknown>, keys: () => string[]];
+type Case = [
+  name: string,
+  errorClass: abstract new (...args: never[]) => PaymentsError,
+  provoke: () => Promise<unknown>,
+  keys: () => string[],
+];
 
 const cases: Case[] = [
   [
@@ -107,8 +117,18 @@ const cases: Case[] = [
     },
     () => [sim.apiKey],
   ],
-  ['401 unauthorized', PaymentsUnauthorizedError, () => clients.wrongKey.getDeposit(sim.ids.deposits.success[0]!), () => [WRONG_KEY]],
-  ['403 forbidden', PaymentsForbiddenError, () => clients.noPermissions.listPayoutTasks(), () => [sim.keys.noPermissions]],
+  [
+    '401 unauthorized',
+    PaymentsUnauthorizedError,
+    () => clients.wrongKey.getDeposit(sim.ids.deposits.success[0]!),
+    () => [WRONG_KEY],
+  ],
+  [
+    '403 forbidden',
+    PaymentsForbiddenError,
+    () => clients.noPermissions.listPayoutTasks(),
+    () => [sim.keys.noPermissions],
+  ],
   ['404 not found', PaymentsNotFoundError, () => clients.full.getPayoutTask(sim.ids.foreign.task), () => [sim.apiKey]],
   [
     '429 rate limited',
@@ -129,7 +149,12 @@ const cases: Case[] = [
     () => [sim.apiKey],
   ],
   ['400 validation', PaymentsValidationError, () => clients.full.getWithdrawal('not-a-uuid'), () => [sim.apiKey]],
-  ['400 business error', PaymentsValidationError, () => clients.full.createSwap('2b7f8c1e-9a4d-4e6f-8b3a-5c1d7e9f0a2b'), () => [sim.apiKey]],
+  [
+    '400 business error',
+    PaymentsValidationError,
+    () => clients.full.createSwap('2b7f8c1e-9a4d-4e6f-8b3a-5c1d7e9f0a2b'),
+    () => [sim.apiKey],
+  ],
   [
     'malformed JSON',
     PaymentsUnexpectedResponseError,
@@ -163,7 +188,7 @@ describe('the API key never appears in an error or a log line', () => {
     expectNoKey(lines, [...secret, sim.apiKey]);
   });
 
-  it('the successful calls\' log lines carry no key either', async () => {
+  it("the successful calls' log lines carry no key either", async () => {
     await clients.full.getDeposit(sim.ids.deposits.success[0]!);
     await clients.full.createInvoice({ usdAmountInCents: 100n });
     expect(lines.length).toBe(2);
@@ -172,13 +197,18 @@ describe('the API key never appears in an error or a log line', () => {
 
   it('inspecting the client object does not show the key', () => {
     for (const client of Object.values(clients)) {
-      expectNoKey([inspect(client, { depth: 10, showHidden: true }), String(client)], [sim.apiKey, WRONG_KEY, sim.keys.noPermissions]);
+      expectNoKey(
+        [inspect(client, { depth: 10, showHidden: true }), String(client)],
+        [sim.apiKey, WRONG_KEY, sim.keys.noPermissions],
+      );
     }
   });
 
   it('control: a raw got error for the same request does show the key, so these renderings would catch a leak', async () => {
     sim.injectFault('listAssets', { destroySocket: true });
-    const raw = await anyRejection(got(`${sim.url}/1.0/merchant/assets`, { headers: { apiKey: sim.apiKey }, retry: { limit: 0 } }));
+    const raw = await anyRejection(
+      got(`${sim.url}/1.0/merchant/assets`, { headers: { apiKey: sim.apiKey }, retry: { limit: 0 } }),
+    );
     expect(renderings(raw).some((text) => text.includes(sim.apiKey))).toBe(true);
   });
 

@@ -14,12 +14,12 @@ import {
   Invoice,
   PayoutTask,
   PayoutTaskPage,
+  parseRfc3339Timestamp,
+  parseSqlUtcTimestamp,
   Swap,
   SwapEstimate,
   Withdrawal,
   WithdrawalPage,
-  parseRfc3339Timestamp,
-  parseSqlUtcTimestamp,
 } from '../../src/payments/schemas.js';
 
 const USDT = {
@@ -30,8 +30,21 @@ const USDT = {
   decimals: 6,
   logoURI: 'https://cdn.example.com/usdt.png',
 };
-const ETH = { ...USDT, id: '7f3c2a10-0000-4000-8000-000000000002', title: 'Ether', symbol: 'ETH', contractAddress: null, decimals: 18 };
-const NETWORK = { id: '5b1e0000-0000-4000-8000-000000000001', title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' };
+const ETH = {
+  ...USDT,
+  id: '7f3c2a10-0000-4000-8000-000000000002',
+  title: 'Ether',
+  symbol: 'ETH',
+  contractAddress: null,
+  decimals: 18,
+};
+const NETWORK = {
+  id: '5b1e0000-0000-4000-8000-000000000001',
+  title: 'Ethereum',
+  symbol: 'ETH',
+  chainId: '1',
+  networkType: 'evm',
+};
 const leg = (amount: string, amountInUsd: string | null, charged = true) => ({
   amount,
   amountFormatted: '1.5',
@@ -99,11 +112,23 @@ const invoicePayload = {
 describe('invoice', () => {
   it('reads the network `name` as the title', () => {
     const invoice = Invoice.parse(invoicePayload);
-    expect(invoice.network).toEqual({ id: NETWORK.id, title: 'Ethereum', symbol: 'ETH', chainId: '1', networkType: 'evm' });
+    expect(invoice.network).toEqual({
+      id: NETWORK.id,
+      title: 'Ethereum',
+      symbol: 'ETH',
+      chainId: '1',
+      networkType: 'evm',
+    });
     expect(invoice.expiredAt.toISOString()).toBe('2026-11-20T11:15:30.000Z');
   });
   it('accepts a USD invoice with no currency chosen yet', () => {
-    const invoice = Invoice.parse({ ...invoicePayload, cryptoAmount: null, crypto: null, network: null, address: null });
+    const invoice = Invoice.parse({
+      ...invoicePayload,
+      cryptoAmount: null,
+      crypto: null,
+      network: null,
+      address: null,
+    });
     expect(invoice.crypto).toBeNull();
     expect(invoice.network).toBeNull();
   });
@@ -138,19 +163,30 @@ describe('merchant asset', () => {
     expect(asset?.balanceForWithdrawal).toBeNull();
   });
   it('the single asset must carry balanceForWithdrawal', () => {
-    expect(AssetWithWithdrawable.parse({ ...assetPayload, balanceForWithdrawal: '1500000000' }).balanceForWithdrawal).toBe('1500000000');
+    expect(
+      AssetWithWithdrawable.parse({ ...assetPayload, balanceForWithdrawal: '1500000000' }).balanceForWithdrawal,
+    ).toBe('1500000000');
     expect(AssetWithWithdrawable.safeParse(assetPayload).success).toBe(false);
   });
   it('reads balances as base units, as the conventions table says', () => {
     const asset = AssetWithWithdrawable.parse({ ...assetPayload, balanceForWithdrawal: '1500000000' });
-    expect(asset).toMatchObject({ balance: '1520250000', balanceForWithdrawal: '1500000000', balanceInUsd: '1520.25', balanceUnits: 'base_units' });
+    expect(asset).toMatchObject({
+      balance: '1520250000',
+      balanceForWithdrawal: '1500000000',
+      balanceInUsd: '1520.25',
+      balanceUnits: 'base_units',
+    });
     const eth = Asset.parse({ ...assetPayload, crypto: ETH, balance: '12345678901234567890' });
     expect(eth).toMatchObject({ balance: '12345678901234567890', balanceUnits: 'base_units' });
   });
   it('reads a balance with a decimal point as token units (tolerant reader) and says so', () => {
     const asset = AssetWithWithdrawable.parse({ ...assetPayload, balance: '1520.25', balanceForWithdrawal: '1500' });
     // One response speaks one unit: the integer next to a decimal is token units too.
-    expect(asset).toMatchObject({ balance: '1520250000', balanceForWithdrawal: '1500000000', balanceUnits: 'token_units' });
+    expect(asset).toMatchObject({
+      balance: '1520250000',
+      balanceForWithdrawal: '1500000000',
+      balanceUnits: 'token_units',
+    });
     // More digits than the token has are cut, never rounded up: the bot never shows more than there is.
     expect(Asset.parse({ ...assetPayload, balance: '0.1234569' }).balance).toBe('123456');
     expect(Asset.parse({ ...assetPayload, crypto: ETH, balance: '12.5' }).balance).toBe('12500000000000000000');
@@ -228,7 +264,12 @@ describe('swap', () => {
   });
   it('parses an estimate', () => {
     expect(
-      SwapEstimate.parse({ id: 'e0000000-0000-4000-8000-000000000001', serviceId: 'svc-1', routeType: 'dex', estimatedAmount: '330000000000000000' }),
+      SwapEstimate.parse({
+        id: 'e0000000-0000-4000-8000-000000000001',
+        serviceId: 'svc-1',
+        routeType: 'dex',
+        estimatedAmount: '330000000000000000',
+      }),
     ).toMatchObject({ routeType: 'dex' });
   });
 });
@@ -295,7 +336,12 @@ const gasPayload = {
   topUp: leg('1000000000000000', '3.00', false),
   charged: leg('3100000', '3.10', true),
   fee: { network: null, service: leg('100000', '0.10'), exchange: null, totalInUsd: '0.10' },
-  pipeline: { id: '21000000-0000-4000-8000-000000000001', status: 'finished', totalAmountInUsd: '9.30', createdAt: '2026-11-20T09:00:00+00:00' },
+  pipeline: {
+    id: '21000000-0000-4000-8000-000000000001',
+    status: 'finished',
+    totalAmountInUsd: '9.30',
+    createdAt: '2026-11-20T09:00:00+00:00',
+  },
   createdAt: '2026-11-20T09:00:01+00:00',
   updatedAt: '2026-11-20T09:05:00+00:00',
 };
@@ -317,7 +363,11 @@ describe('gas manager distribution', () => {
     expect(row.charged).toBeNull();
   });
   it('accepts a null subStatus and parses a page', () => {
-    const page = GasDistributionPage.parse({ data: [{ ...gasPayload, subStatus: null }], cursorPrevious: 'p', cursorNext: 'n' });
+    const page = GasDistributionPage.parse({
+      data: [{ ...gasPayload, subStatus: null }],
+      cursorPrevious: 'p',
+      cursorNext: 'n',
+    });
     expect(page.data[0]?.subStatus).toBeNull();
     expect(page.cursorNext).toBe('n');
   });

@@ -12,7 +12,8 @@ describe('listAssets: reads at the same moment share one request', () => {
     expect(shared.sim.requestCount('listAssets')).toBe(1);
     const expected = await shared.client.listAssets(); // after the shared read was answered: a new request
     expect(shared.sim.requestCount('listAssets')).toBe(2);
-    for (const assets of reads) expect(assets.map((a) => [a.id, a.balance])).toEqual(expected.map((a) => [a.id, a.balance]));
+    for (const assets of reads)
+      expect(assets.map((a) => [a.id, a.balance])).toEqual(expected.map((a) => [a.id, a.balance]));
   });
 
   it('a caller cannot change what another reads: the assets are frozen and each caller has its own list', async () => {
@@ -41,9 +42,14 @@ describe('listAssets: reads at the same moment share one request', () => {
 
   it('a failed read is shared by those waiting on it, and the next read tries again', async () => {
     shared.sim.injectFault('listAssets', { status: 500, delayMs: 100 }, 10);
-    const client = createPaymentsClient({ baseUrl: shared.sim.url, apiKey: shared.sim.apiKey, retry: { maxAttempts: 1 } });
+    const client = createPaymentsClient({
+      baseUrl: shared.sim.url,
+      apiKey: shared.sim.apiKey,
+      retry: { maxAttempts: 1 },
+    });
     const results = await Promise.allSettled([client.listAssets(), client.listAssets(), client.listAssets()]);
-    for (const result of results) expect(result.status === 'rejected' && result.reason).toBeInstanceOf(PaymentsServerError);
+    for (const result of results)
+      expect(result.status === 'rejected' && result.reason).toBeInstanceOf(PaymentsServerError);
     expect(shared.sim.requestCount('listAssets')).toBe(1);
     shared.sim.clearFaults();
     await expect(client.listAssets()).resolves.not.toHaveLength(0);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildAlertStatus } from '../../src/blocks/alerts.js';
 import { readAlertStatus } from '../../src/poller/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { DAY, HOUR, mentions, startPollerRig, type PollerRig, type PollerRigOptions } from './helpers.js';
+import { DAY, HOUR, mentions, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
 
 let rig: PollerRig | undefined;
 afterEach(async () => {
@@ -27,7 +27,11 @@ function addHistory(r: PollerRig, rows: number): void {
     const failed = i % 20 === 0;
     r.sim.addWithdrawal({ status: failed ? 'failed' : 'success', createdAt });
     r.sim.addPayoutTask({ status: failed ? 'failed' : 'success', createdAt });
-    r.sim.addGasDistribution({ status: failed ? 'failed' : i % 7 === 0 ? 'cancelled' : 'success', ...(failed ? { subStatus: 'not_enough_donor_balance' } : {}), createdAt });
+    r.sim.addGasDistribution({
+      status: failed ? 'failed' : i % 7 === 0 ? 'cancelled' : 'success',
+      ...(failed ? { subStatus: 'not_enough_donor_balance' } : {}),
+      createdAt,
+    });
   }
   // In flight: old and recent pending rows of each kind.
   for (const age of [20 * DAY, 3 * DAY, 2 * HOUR]) {
@@ -50,7 +54,8 @@ async function idleCost(r: PollerRig, polls = 4): Promise<{ max: number; byOpera
     if (count >= max) {
       max = count;
       byOperation = {};
-      for (const entry of r.sim.requests) byOperation[entry.operation ?? '?'] = (byOperation[entry.operation ?? '?'] ?? 0) + 1;
+      for (const entry of r.sim.requests)
+        byOperation[entry.operation ?? '?'] = (byOperation[entry.operation ?? '?'] ?? 0) + 1;
     }
   }
   return { max, byOperation };
@@ -73,7 +78,11 @@ describe('an idle poll costs what changes, not what exists', () => {
       addHistory(r, rows);
       await settle(r);
       const { max, byOperation } = await idleCost(r);
-      console.log(`idle poll at ${rows} rows of each kind: ${max} requests`, byOperation, `state file ${r.fileSize()} bytes`);
+      console.log(
+        `idle poll at ${rows} rows of each kind: ${max} requests`,
+        byOperation,
+        `state file ${r.fileSize()} bytes`,
+      );
       expect(max).toBeLessThanOrEqual(6);
       expect(r.fileSize()).toBeLessThan(100_000);
       costs.push(max);
@@ -236,16 +245,25 @@ describe('exactly once, nothing lost, with no horizon', () => {
       const w = r.sim.addWithdrawal({ status: fail ? 'failed' : 'success', createdAt });
       const t = r.sim.addPayoutTask({ status: fail ? 'failed' : 'success', createdAt });
       if (fail) failed.push(w.id, t.id);
-      if (i % 50 === 0) failed.push(r.sim.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance', createdAt }).id);
+      if (i % 50 === 0)
+        failed.push(
+          r.sim.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance', createdAt }).id,
+        );
     }
-    for (let i = 0; i < 1_200; i++) r.sim.addGasDistribution({ status: 'success', createdAt: installedAt + 60_000 + i * 3 * 60_000 });
+    for (let i = 0; i < 1_200; i++)
+      r.sim.addGasDistribution({ status: 'success', createdAt: installedAt + 60_000 + i * 3 * 60_000 });
     r.sim.resetRequests();
     const first = await r.poll();
     // Bounded: one poll reads at most the page budget of each list.
     expect(r.sim.requestCount('listWithdrawals')).toBeLessThanOrEqual(20);
     expect(r.sim.requestCount('listPayoutTasks')).toBeLessThanOrEqual(21);
     expect(first.sources.withdrawals).toMatchObject({ ok: true });
-    const view = readAlertStatus(r.store.read().alerts, new Date(r.sim.now()), { channel: 'C0ALERTS', expression: '* * * * *', nextRun: null, polling: false });
+    const view = readAlertStatus(r.store.read().alerts, new Date(r.sim.now()), {
+      channel: 'C0ALERTS',
+      expression: '* * * * *',
+      nextRun: null,
+      polling: false,
+    });
     const catching = view.sources.find((s) => s.source === 'withdrawals')!.catchingUp;
     expect(catching).toMatchObject({ read: 2_000 });
     expect(catching!.estimate).toBeGreaterThan(2_000);

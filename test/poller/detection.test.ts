@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatUtc } from '../../src/blocks/format.js';
-import { DAY, HOUR, mentions, startPollerRig, type PollerRig, type PollerRigOptions } from './helpers.js';
+import { DAY, HOUR, mentions, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
 
 let rig: PollerRig | undefined;
 afterEach(async () => {
@@ -41,7 +41,12 @@ describe('each kind is alerted once, with what a person needs to act', () => {
 
   it('a failed payout task: amount, asset, network, targets and payout, both tx hashes, sub-status', async () => {
     const r = await startInstalled();
-    const task = r.sim.addPayoutTask({ assetId: r.sim.ids.assets.usdtBsc, status: 'failed', subStatus: 'payout_reverted', targetsCount: 12 });
+    const task = r.sim.addPayoutTask({
+      assetId: r.sim.ids.assets.usdtBsc,
+      status: 'failed',
+      subStatus: 'payout_reverted',
+      targetsCount: 12,
+    });
     await r.poll();
     const [text] = r.texts();
     expect(text).toContain('Payout task failed · 500 USDT');
@@ -56,12 +61,23 @@ describe('each kind is alerted once, with what a person needs to act', () => {
 
   it('a gas top-up short of donor balance: what could not be charged, the network, the target', async () => {
     const r = await startInstalled();
-    const row = r.sim.addGasDistribution({ networkId: r.sim.ids.networks.bsc, status: 'failed', subStatus: 'not_enough_donor_balance' });
+    const row = r.sim.addGasDistribution({
+      networkId: r.sim.ids.networks.bsc,
+      status: 'failed',
+      subStatus: 'not_enough_donor_balance',
+    });
     await r.poll();
     const [text] = r.texts();
-    const raw = r.sim.getRaw('gas', row.id) as { charged: { amountFormatted: string; amountInUsd: string }; topUp: { amountFormatted: string } };
+    const raw = r.sim.getRaw('gas', row.id) as {
+      charged: { amountFormatted: string; amountInUsd: string };
+      topUp: { amountFormatted: string };
+    };
     expect(text).toContain('Gas top-up short of donor balance · BNB Smart Chain');
-    expect(text).toMatch(new RegExp(`\\*Could not charge\\*\\n${raw.charged.amountFormatted.replace(/0+$/, '').replace('.', '\\.')}\\S* USDT \\(\\$`));
+    expect(text).toMatch(
+      new RegExp(
+        `\\*Could not charge\\*\\n${raw.charged.amountFormatted.replace(/0+$/, '').replace('.', '\\.')}\\S* USDT \\(\\$`,
+      ),
+    );
     expect(text).toContain('BNB Smart Chain (BSC)');
     expect(text).toContain(`\`${row.targetAddress}\``);
     expect(text).toContain('failed · not_enough_donor_balance');
@@ -130,8 +146,16 @@ describe('failures that surface late', () => {
   it('a gas row that is not first in the list but on the second cursor page', async () => {
     const r = await startInstalled();
     // The simulator orders gas rows by id: 60 ordinary rows fill page one, the matching row sorts last.
-    for (let i = 0; i < 60; i++) r.sim.addGasDistribution({ id: `0000${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`, status: 'success' });
-    const late = r.sim.addGasDistribution({ id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', status: 'failed', subStatus: 'not_enough_donor_balance' });
+    for (let i = 0; i < 60; i++)
+      r.sim.addGasDistribution({
+        id: `0000${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`,
+        status: 'success',
+      });
+    const late = r.sim.addGasDistribution({
+      id: 'ffffffff-ffff-4fff-8fff-ffffffffffff',
+      status: 'failed',
+      subStatus: 'not_enough_donor_balance',
+    });
     const firstPage = await r.payments.listGasDistributions({});
     expect(firstPage.items.map((row) => row.id)).not.toContain(late.id);
     r.sim.resetRequests();
@@ -179,8 +203,12 @@ describe('the seeded merchant history', () => {
     const r = await start({ seed: true, lookbackMs: 24 * HOUR });
     await r.poll();
     const since = r.sim.now() - 24 * HOUR;
-    const recentTasks = r.sim.ids.tasks.failed.filter((id) => (r.sim.getRecord('task', id) as { createdAt: number }).createdAt >= since);
-    const recentGas = r.sim.ids.gas.notEnoughDonorBalance.filter((id) => (r.sim.getRecord('gas', id) as { createdAt: number }).createdAt >= since);
+    const recentTasks = r.sim.ids.tasks.failed.filter(
+      (id) => (r.sim.getRecord('task', id) as { createdAt: number }).createdAt >= since,
+    );
+    const recentGas = r.sim.ids.gas.notEnoughDonorBalance.filter(
+      (id) => (r.sim.getRecord('gas', id) as { createdAt: number }).createdAt >= since,
+    );
     expect(recentTasks.length + recentGas.length).toBeGreaterThan(0);
     expect(r.messages()).toHaveLength(recentTasks.length + recentGas.length);
     for (const id of [...recentTasks, ...recentGas]) expect(mentions(r, id)).toBe(1);
@@ -212,7 +240,8 @@ describe('the seeded merchant history', () => {
     for (let i = 0; i < 25; i++) {
       if (i % 3 === 0) added.push(r.sim.addWithdrawal({ status: 'failed' }).id);
       if (i % 4 === 1) added.push(r.sim.addPayoutTask({ status: 'failed' }).id);
-      if (i % 5 === 2) added.push(r.sim.addGasDistribution({ status: 'pending', subStatus: 'not_enough_donor_balance' }).id);
+      if (i % 5 === 2)
+        added.push(r.sim.addGasDistribution({ status: 'pending', subStatus: 'not_enough_donor_balance' }).id);
       await r.poll();
       r.sim.advanceTime(10 * 60_000);
     }
@@ -224,7 +253,10 @@ describe('the seeded merchant history', () => {
 describe('flood control and pacing', () => {
   it('40 new failures of one kind in one poll: one summary listing 20 and "and 20 more"; none posted again', async () => {
     const r = await startInstalled();
-    const ids = Array.from({ length: 40 }, (_, i) => r.sim.addWithdrawal({ status: 'failed', createdAt: r.sim.now() - i * 1000 }).id);
+    const ids = Array.from(
+      { length: 40 },
+      (_, i) => r.sim.addWithdrawal({ status: 'failed', createdAt: r.sim.now() - i * 1000 }).id,
+    );
     const report = await r.poll();
     // The summary, and the full list of 40 in its thread (one part).
     expect(report).toMatchObject({ posted: 2, alerted: 40, waiting: 0 });
@@ -328,7 +360,10 @@ describe('restarts and partial polls', () => {
     expect(mentions(r, gas.id)).toBe(1);
     // …and the failed source wrote nothing: its watermark and followed withdrawals are as they were.
     const after = r.store.read().alerts.sources.withdrawals;
-    expect({ watermark: after.watermark, tracking: after.tracking }).toEqual({ watermark: placeBefore.watermark, tracking: placeBefore.tracking });
+    expect({ watermark: after.watermark, tracking: after.tracking }).toEqual({
+      watermark: placeBefore.watermark,
+      tracking: placeBefore.tracking,
+    });
     expect(mentions(r, fresh.id)).toBe(0);
     await r.poll();
     expect(mentions(r, fresh.id)).toBe(1);

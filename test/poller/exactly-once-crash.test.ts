@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { createSlackDriver } from '../support/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
 
 const TOKEN = 'xoxb-exactly-once-crash';
@@ -30,7 +30,11 @@ beforeAll(async () => {
   simulator = await startSimulator({ quiet: true });
   // The alert channel is public and the bot is not in it yet: it joins at start-up (channels:join), which lets it
   // read the channel's history (channels:history).
-  slack = await startSlackStandIn({ botToken: TOKEN, botUserId: BOT, conversations: [{ id: ALERTS, kind: 'public', name: 'treasury-alerts', members: ['U0OPS'] }] });
+  slack = await startSlackStandIn({
+    botToken: TOKEN,
+    botUserId: BOT,
+    conversations: [{ id: ALERTS, kind: 'public', name: 'treasury-alerts', members: ['U0OPS'] }],
+  });
 });
 afterEach(async () => {
   await Promise.all(running.splice(0).map((bot) => bot.stop('SIGKILL')));
@@ -61,7 +65,8 @@ async function start(extra: Record<string, string>): Promise<BotProcess> {
   return bot;
 }
 
-const alertsMentioning = (id: string) => slack.messages(ALERTS).filter((m) => blocksToText(m.blocks ?? []).includes(id));
+const alertsMentioning = (id: string) =>
+  slack.messages(ALERTS).filter((m) => blocksToText(m.blocks ?? []).includes(id));
 
 /** Makes a failure, holds the answer to the post of its alert, and waits until Slack has posted it. */
 async function failureWithHeldAnswer(): Promise<{ id: string; postedAt: number }> {
@@ -79,7 +84,7 @@ async function failureWithHeldAnswer(): Promise<{ id: string; postedAt: number }
  */
 const killedInTime = (postedAt: number) => expect(Date.now() - postedAt).toBeLessThan(9_000);
 
-describe('a crash between Slack\'s post and its answer (state file)', () => {
+describe("a crash between Slack's post and its answer (state file)", () => {
   it('SIGKILL while the answer is held, then restart: the alert is found in the channel and not posted again', async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), 'exactly-once-crash-')), 'state.json');
     const first = await start({ DATA_FILE: dataFile });
@@ -89,10 +94,16 @@ describe('a crash between Slack\'s post and its answer (state file)', () => {
     await first.exited;
     await start({ DATA_FILE: dataFile });
     // The restarted bot looks for the alert by its key, finds it, and records it as posted.
-    await waitUntil(() => {
-      const state = JSON.parse(readFileSync(dataFile, 'utf8')) as { alerts: { outbox: unknown[]; alerted: Record<string, { at?: string }> } };
-      return state.alerts.outbox.length === 0 && state.alerts.alerted[`withdrawal:${id}`]?.at !== undefined;
-    }, 'the held alert recorded as delivered after the restart', 15_000);
+    await waitUntil(
+      () => {
+        const state = JSON.parse(readFileSync(dataFile, 'utf8')) as {
+          alerts: { outbox: unknown[]; alerted: Record<string, { at?: string }> };
+        };
+        return state.alerts.outbox.length === 0 && state.alerts.alerted[`withdrawal:${id}`]?.at !== undefined;
+      },
+      'the held alert recorded as delivered after the restart',
+      15_000,
+    );
     await expectStaysAt(1, () => alertsMentioning(id).length, 3_000);
     expect(slack.callsOf('chat.postMessage').filter((c) => JSON.stringify(c.args).includes(id))).toHaveLength(1);
   }, 40_000);
@@ -101,7 +112,7 @@ describe('a crash between Slack\'s post and its answer (state file)', () => {
 const available = postgresAvailable();
 if (!available) console.warn(postgresSkipReason);
 
-describe.skipIf(!available)('a crash between Slack\'s post and its answer (two replicas on PostgreSQL)', () => {
+describe.skipIf(!available)("a crash between Slack's post and its answer (two replicas on PostgreSQL)", () => {
   let cluster: TestCluster;
   let databaseUrl: string;
   beforeAll(async () => {
@@ -114,7 +125,9 @@ describe.skipIf(!available)('a crash between Slack\'s post and its answer (two r
 
   it('the polling replica is killed while the answer is held: the other takes the lease, finds the alert, posts nothing', async () => {
     const replicas: Record<string, BotProcess> = {};
-    const [a, b] = await Promise.all(['a', 'b'].map((name) => start({ DATABASE_URL: databaseUrl, REPLICA_NAME: name })));
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((name) => start({ DATABASE_URL: databaseUrl, REPLICA_NAME: name })),
+    );
     replicas.a = a!;
     replicas.b = b!;
     const { id, postedAt } = await failureWithHeldAnswer();
@@ -131,7 +144,11 @@ describe.skipIf(!available)('a crash between Slack\'s post and its answer (two r
     await replicas[leader!]!.exited;
 
     // The survivor takes the lease at its next tick and looks for the alert before posting anything.
-    await slack.waitFor(() => slack.callsOf('conversations.history').length > historyBefore, 15_000, 'the survivor looking for the held alert');
+    await slack.waitFor(
+      () => slack.callsOf('conversations.history').length > historyBefore,
+      15_000,
+      'the survivor looking for the held alert',
+    );
     // …and records it as delivered: the outbox is empty and the failure counts as alerted.
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();

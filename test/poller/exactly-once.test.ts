@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_LIST_CAP } from '../../src/blocks/alerts.js';
+import type { OutboxItem } from '../../src/domain/alert-records.js';
+import type { FailureFacts } from '../../src/domain/alerts.js';
 import { createLogger } from '../../src/logger.js';
 import { prepareAlertChannel } from '../../src/poller/channel.js';
 import { deliverOutbox, settleDecision } from '../../src/poller/deliver.js';
-import { POLL_POLICY, type ChannelPacing, type PollDeps } from '../../src/poller/policy.js';
+import { type ChannelPacing, POLL_POLICY, type PollDeps } from '../../src/poller/policy.js';
 import { ALERT_EVENT_TYPE, createAlertPoster } from '../../src/poller/slack.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import type { FailureFacts } from '../../src/domain/alerts.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
+import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
-import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const CHANNEL = 'C0ALERTS';
 const PRIVATE_CHANNEL = 'G0SECRET';
@@ -36,7 +36,11 @@ let logs: string[];
 let pacing: ChannelPacing;
 
 const withdrawal = (i: number): FailureFacts => failedWithdrawalFacts(i, now);
-const item = (facts: FailureFacts): OutboxItem => ({ key: `${facts.kind}:${facts.id}`, queuedAt: now.toISOString(), facts });
+const item = (facts: FailureFacts): OutboxItem => ({
+  key: `${facts.kind}:${facts.id}`,
+  queuedAt: now.toISOString(),
+  facts,
+});
 
 beforeAll(async () => {
   slack = await startSlackStandIn({
@@ -59,7 +63,11 @@ beforeEach(async () => {
   logs = [];
   pacing = { lastPostMs: undefined };
   file = join(mkdtempSync(join(tmpdir(), 'exactly-once-')), 'state.json');
-  store = await openBotStore(file, createLogger('debug', (line) => logs.push(line)), () => now);
+  store = await openBotStore(
+    file,
+    createLogger('debug', (line) => logs.push(line)),
+    () => now,
+  );
   return async () => {
     await store.close();
   };
@@ -67,7 +75,9 @@ beforeEach(async () => {
 
 /** What a poll's delivery step needs; `fresh` builds a new gateway and pacing, as a restarted process would. */
 function deps(channel = CHANNEL): PollDeps {
-  const gateway = createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: CLIENT_TIMEOUT_MS }) });
+  const gateway = createSlackGateway({
+    client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: CLIENT_TIMEOUT_MS }),
+  });
   return {
     payments: undefined as never,
     store,
@@ -89,16 +99,22 @@ async function queue(failures: FailureFacts[]): Promise<void> {
 
 /** Messages in `channel` that carry `key` in their metadata. */
 const keyed = (key: string, channel = CHANNEL): StoredMessage[] =>
-  slack.messages(channel).filter((m) => m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload.key === key);
+  slack
+    .messages(channel)
+    .filter((m) => m.metadata?.event_type === ALERT_EVENT_TYPE && m.metadata.event_payload.key === key);
 
 /** Closes the state file and opens it again: what a restart does. */
 async function restart(): Promise<void> {
   await store.close();
-  store = await openBotStore(file, createLogger('debug', (line) => logs.push(line)), () => now);
+  store = await openBotStore(
+    file,
+    createLogger('debug', (line) => logs.push(line)),
+    () => now,
+  );
   pacing = { lastPostMs: undefined };
 }
 
-describe('exactly once when Slack\'s answer is lost', () => {
+describe("exactly once when Slack's answer is lost", () => {
   it('every alert carries its key in Slack message metadata', async () => {
     const facts = withdrawal(1);
     await queue([facts]);
@@ -172,7 +188,9 @@ describe('exactly once when Slack\'s answer is lost', () => {
     const second = await deliverOutbox(deps(), now);
     expect(second).toMatchObject({ posted: 1, alerted: 1 });
     expect(keyed(key)).toHaveLength(1);
-    const keys = slack.callsOf('chat.postMessage').map((c) => (c.args.metadata as { event_payload: { key: string } }).event_payload.key);
+    const keys = slack
+      .callsOf('chat.postMessage')
+      .map((c) => (c.args.metadata as { event_payload: { key: string } }).event_payload.key);
     expect(keys).toEqual([key, key]);
   });
 
@@ -257,7 +275,7 @@ describe('exactly once when Slack\'s answer is lost', () => {
     expect(message?.text).toContain(facts.id);
   });
 
-  it('a channel the bot may not read (a missing history scope) gets today\'s behaviour: posted again, said once in the log', async () => {
+  it("a channel the bot may not read (a missing history scope) gets today's behaviour: posted again, said once in the log", async () => {
     const facts = withdrawal(7);
     const key = `withdrawal:${facts.id}`;
     await queue([facts]);
@@ -309,7 +327,8 @@ describe('exactly once when Slack\'s answer is lost', () => {
 });
 
 describe('start-up: the bot joins ALERT_CHANNEL and checks it can read it back', () => {
-  const gateway = () => createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 2_000 }) });
+  const gateway = () =>
+    createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 2_000 }) });
   const logger = () => createLogger('debug', (line) => logs.push(line));
 
   it('a public channel it is not in: joined (channels:join), then readable', async () => {

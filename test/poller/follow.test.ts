@@ -8,9 +8,9 @@ import {
   lastCovered,
   planFollowUps,
   planWindow,
+  type WindowReads,
   windowCovers,
   windowQueryFrom,
-  type WindowReads,
 } from '../../src/poller/follow.js';
 import { POLL_POLICY } from '../../src/poller/policy.js';
 
@@ -31,7 +31,13 @@ const LISTS = {
 };
 
 function source(fields: Partial<AlertSourceState> = {}): AlertSourceState {
-  return { consecutiveFailures: 0, tracking: {}, initializedAt: at(NOW - 5 * DAY), pendingSyncedAt: at(NOW - 5 * DAY), ...fields };
+  return {
+    consecutiveFailures: 0,
+    tracking: {},
+    initializedAt: at(NOW - 5 * DAY),
+    pendingSyncedAt: at(NOW - 5 * DAY),
+    ...fields,
+  };
 }
 
 /** Every window read just now: nothing due for the discovery or the clean-up. */
@@ -94,9 +100,13 @@ describe('followFloor: rows above it are read by the reads of new rows', () => {
   it('is the lowest floor of the source lists, and no floor at all while one is walked', () => {
     expect(followFloor('gas', source({ lists: LISTS.gas }), NOW, LOOKBACK)).toBe(FLOOR);
     const lower = { watermark: at(FLOOR - HOUR), readAt: at(NOW) };
-    expect(followFloor('gas', source({ lists: { default: lower, cancelled: settled } }), NOW, LOOKBACK)).toBe(FLOOR - HOUR);
+    expect(followFloor('gas', source({ lists: { default: lower, cancelled: settled } }), NOW, LOOKBACK)).toBe(
+      FLOOR - HOUR,
+    );
     const walk = { from: at(NOW - DAY), to: at(WATERMARK), read: 1, startedAt: at(NOW - MINUTE) };
-    expect(followFloor('withdrawals', source({ lists: { all: { ...settled, walk } } }), NOW, LOOKBACK)).toBe(Number.POSITIVE_INFINITY);
+    expect(followFloor('withdrawals', source({ lists: { all: { ...settled, walk } } }), NOW, LOOKBACK)).toBe(
+      Number.POSITIVE_INFINITY,
+    );
   });
 });
 
@@ -105,24 +115,87 @@ describe('planWindow: the window of the pending list read this poll (tasks, gas)
   it.each([
     ['the first poll of this version: the whole list', 'gas', { pendingSyncedAt: undefined }, 'all'],
     ['nothing tracked, all read just now', 'gas', { windowReads: freshReads() }, undefined],
-    ['a row above the floor: the reads of new rows see it', 'gas', { tracking: tracked(5 * MINUTE), windowReads: {} }, undefined],
-    ['a young row below the floor, hour window read 4 min ago: not yet', 'gas', { tracking: tracked(30 * MINUTE), windowReads: freshReads(NOW - 4 * MINUTE) }, undefined],
-    ['a young row below the floor, hour window read 5 min ago: the hour', 'gas', { tracking: tracked(30 * MINUTE), windowReads: freshReads(NOW - 5 * MINUTE) }, 'hour'],
-    ['a young row, only the whole list read 2 min ago: covered', 'gas', { tracking: tracked(30 * MINUTE), windowReads: { all: at(NOW - 2 * MINUTE) } }, undefined],
-    ['a 3-hour-old row, day window read 9 min ago: not yet', 'gas', { tracking: tracked(3 * HOUR), windowReads: freshReads(NOW - 9 * MINUTE) }, undefined],
-    ['a 3-hour-old row, day window read 10 min ago: the day', 'gas', { tracking: tracked(3 * HOUR), windowReads: freshReads(NOW - 10 * MINUTE) }, 'day'],
-    ['a 3-day-old row, whole list read 59 min ago: not yet', 'gas', { tracking: tracked(3 * DAY), windowReads: freshReads(NOW - 59 * MINUTE) }, undefined],
-    ['a 3-day-old row, whole list read an hour ago: all', 'gas', { tracking: tracked(3 * DAY), windowReads: freshReads(NOW - HOUR) }, 'all'],
+    [
+      'a row above the floor: the reads of new rows see it',
+      'gas',
+      { tracking: tracked(5 * MINUTE), windowReads: {} },
+      undefined,
+    ],
+    [
+      'a young row below the floor, hour window read 4 min ago: not yet',
+      'gas',
+      { tracking: tracked(30 * MINUTE), windowReads: freshReads(NOW - 4 * MINUTE) },
+      undefined,
+    ],
+    [
+      'a young row below the floor, hour window read 5 min ago: the hour',
+      'gas',
+      { tracking: tracked(30 * MINUTE), windowReads: freshReads(NOW - 5 * MINUTE) },
+      'hour',
+    ],
+    [
+      'a young row, only the whole list read 2 min ago: covered',
+      'gas',
+      { tracking: tracked(30 * MINUTE), windowReads: { all: at(NOW - 2 * MINUTE) } },
+      undefined,
+    ],
+    [
+      'a 3-hour-old row, day window read 9 min ago: not yet',
+      'gas',
+      { tracking: tracked(3 * HOUR), windowReads: freshReads(NOW - 9 * MINUTE) },
+      undefined,
+    ],
+    [
+      'a 3-hour-old row, day window read 10 min ago: the day',
+      'gas',
+      { tracking: tracked(3 * HOUR), windowReads: freshReads(NOW - 10 * MINUTE) },
+      'day',
+    ],
+    [
+      'a 3-day-old row, whole list read 59 min ago: not yet',
+      'gas',
+      { tracking: tracked(3 * DAY), windowReads: freshReads(NOW - 59 * MINUTE) },
+      undefined,
+    ],
+    [
+      'a 3-day-old row, whole list read an hour ago: all',
+      'gas',
+      { tracking: tracked(3 * DAY), windowReads: freshReads(NOW - HOUR) },
+      'all',
+    ],
     [
       'rows of every age, only the day due: the day (the widest due, not the widest held)',
       'gas',
-      { tracking: { a: at(NOW - 30 * MINUTE), b: at(NOW - 3 * HOUR), c: at(NOW - 3 * DAY) }, windowReads: { hour: at(NOW - MINUTE), day: at(NOW - 11 * MINUTE), all: at(NOW - 30 * MINUTE) } },
+      {
+        tracking: { a: at(NOW - 30 * MINUTE), b: at(NOW - 3 * HOUR), c: at(NOW - 3 * DAY) },
+        windowReads: { hour: at(NOW - MINUTE), day: at(NOW - 11 * MINUTE), all: at(NOW - 30 * MINUTE) },
+      },
       'day',
     ],
-    ['gas rows matched while pending, whole list read 23 h ago: not yet', 'gas', { handledPending: ['g'], windowReads: { ...freshReads(), all: at(NOW - 23 * HOUR) } }, undefined],
-    ['gas rows matched while pending, whole list read a day ago: all (their clean-up)', 'gas', { handledPending: ['g'], windowReads: { ...freshReads(), all: at(NOW - DAY) } }, 'all'],
-    ['tasks with nothing tracked, day window read 9 min ago: not yet', 'tasks', { windowReads: freshReads(NOW - 9 * MINUTE) }, undefined],
-    ['tasks with nothing tracked, day window read 10 min ago: the day (new pending tasks)', 'tasks', { windowReads: freshReads(NOW - 10 * MINUTE) }, 'day'],
+    [
+      'gas rows matched while pending, whole list read 23 h ago: not yet',
+      'gas',
+      { handledPending: ['g'], windowReads: { ...freshReads(), all: at(NOW - 23 * HOUR) } },
+      undefined,
+    ],
+    [
+      'gas rows matched while pending, whole list read a day ago: all (their clean-up)',
+      'gas',
+      { handledPending: ['g'], windowReads: { ...freshReads(), all: at(NOW - DAY) } },
+      'all',
+    ],
+    [
+      'tasks with nothing tracked, day window read 9 min ago: not yet',
+      'tasks',
+      { windowReads: freshReads(NOW - 9 * MINUTE) },
+      undefined,
+    ],
+    [
+      'tasks with nothing tracked, day window read 10 min ago: the day (new pending tasks)',
+      'tasks',
+      { windowReads: freshReads(NOW - 10 * MINUTE) },
+      'day',
+    ],
     ['tasks never read by window: the day', 'tasks', { windowReads: undefined }, 'day'],
   ] as const)('%s', (_case, name, fields, expected) => {
     const state = source({ lists: LISTS[name], ...(fields as Partial<AlertSourceState>) });
@@ -131,7 +204,11 @@ describe('planWindow: the window of the pending list read this poll (tasks, gas)
 
   it('while a list is walked, a young row is due by its band even above the old floor', () => {
     const walk = { from: at(NOW - DAY), to: at(WATERMARK), read: 1, startedAt: at(NOW - MINUTE) };
-    const state = source({ lists: { failed: { ...settled, walk } }, tracking: { t: at(NOW - MINUTE) }, windowReads: freshReads(NOW - 5 * MINUTE) });
+    const state = source({
+      lists: { failed: { ...settled, walk } },
+      tracking: { t: at(NOW - MINUTE) },
+      windowReads: freshReads(NOW - 5 * MINUTE),
+    });
     expect(planWindow('tasks', state, NOW, LOOKBACK)).toBe('hour');
   });
 });
@@ -145,7 +222,11 @@ describe('dueWithdrawals: by id, when the band interval has passed since the row
     ['the day one seen an hour ago', { young: at(NOW), day: at(NOW - HOUR), old: at(NOW) }, ['day']],
     ['the old one seen 23 h ago: not yet', { young: at(NOW), day: at(NOW), old: at(NOW - 23 * HOUR) }, []],
     ['the old one seen a day ago', { young: at(NOW), day: at(NOW), old: at(NOW - DAY) }, ['old']],
-    ['all due: the most overdue first', { young: at(NOW - 7 * MINUTE), day: at(NOW - 3 * HOUR), old: at(NOW - DAY - 30 * MINUTE) }, ['day', 'old', 'young']],
+    [
+      'all due: the most overdue first',
+      { young: at(NOW - 7 * MINUTE), day: at(NOW - 3 * HOUR), old: at(NOW - DAY - 30 * MINUTE) },
+      ['day', 'old', 'young'],
+    ],
     ['never checked (a file of the version before): overdue since forever', {}, ['day', 'old', 'young']],
   ] as const)('%s', (_case, checkedAt, expected) => {
     expect(dueWithdrawals(tracking, checkedAt, new Set(), NOW, 10)).toEqual(expected);
@@ -183,8 +264,18 @@ describe('planFollowUps: the follow-up requests of one poll', () => {
     gas: source({ lists: LISTS.gas, windowReads: freshReads(), ...gas }),
   });
   it.each([
-    ['no window due: withdrawals may take the whole budget', {}, {}, { withdrawalLookups: POLL_POLICY.followRequestsPerPoll }],
-    ['the task discovery due: one window, one lookup', { windowReads: freshReads(NOW - 10 * MINUTE) }, {}, { tasks: 'day', withdrawalLookups: 1 }],
+    [
+      'no window due: withdrawals may take the whole budget',
+      {},
+      {},
+      { withdrawalLookups: POLL_POLICY.followRequestsPerPoll },
+    ],
+    [
+      'the task discovery due: one window, one lookup',
+      { windowReads: freshReads(NOW - 10 * MINUTE) },
+      {},
+      { tasks: 'day', withdrawalLookups: 1 },
+    ],
     [
       'both windows due: still one lookup (a withdrawal never waits for ever)',
       { windowReads: freshReads(NOW - 10 * MINUTE) },

@@ -1,14 +1,14 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPaymentsClient, type PaymentsClient } from '../../src/payments/index.js';
-import { createAlertPoster, pollOnce, type ChannelPacing, type PollReport } from '../../src/poller/index.js';
-import { createSlackGateway, createSlackWebClient } from '../../src/slack/index.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
-import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
 import { createLogger } from '../../src/logger.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
+import { createPaymentsClient, type PaymentsClient } from '../../src/payments/index.js';
+import { type ChannelPacing, createAlertPoster, type PollReport, pollOnce } from '../../src/poller/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { createSlackGateway, createSlackWebClient } from '../../src/slack/index.js';
+import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
+import { blocksToText } from '../support/rig/blocks-text.js';
+import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 export const CHANNEL = 'C0ALERTS';
 export const HOUR = 3_600_000;
@@ -65,7 +65,10 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
   // through the alert poster (never waits). A restart builds a fresh gateway, as a new process would.
   const makePoster = () =>
     createAlertPoster(
-      createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }), now: () => now().getTime() }),
+      createSlackGateway({
+        client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 500 }),
+        now: () => now().getTime(),
+      }),
     );
   let poster = makePoster();
   let pacing: ChannelPacing = { lastPostMs: undefined };

@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { buildAlertStatus, buildApiDownAlert, buildFailureAlert, buildFailureSummary, SUMMARY_LIST_CAP } from '../../src/blocks/alerts.js';
-import { planDeliveries } from '../../src/poller/index.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
+import {
+  buildAlertStatus,
+  buildApiDownAlert,
+  buildFailureAlert,
+  buildFailureSummary,
+  SUMMARY_LIST_CAP,
+} from '../../src/blocks/alerts.js';
 import type { OutboxItem } from '../../src/domain/alert-records.js';
 import type { FailureFacts } from '../../src/domain/alerts.js';
+import { planDeliveries } from '../../src/poller/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
+import { blocksToText } from '../support/rig/blocks-text.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const HOSTILE = '<!channel> <http://evil.example|click> & '.repeat(100);
-
 
 const withdrawal = (i: number, extreme = false): FailureFacts =>
   failedWithdrawalFacts(i, NOW, extreme ? { text: HOSTILE, txHash: 'h'.repeat(500) } : undefined);
@@ -30,9 +35,16 @@ const gas = (i: number): FailureFacts => ({
 
 describe('alert messages', () => {
   it('escape everything from the API in mrkdwn: no live mention or link can come through', () => {
-    for (const message of [buildFailureAlert(withdrawal(1, true)), buildFailureAlert(gas(1)), buildFailureSummary('withdrawal', [withdrawal(1, true), withdrawal(2, true)])]) {
+    for (const message of [
+      buildFailureAlert(withdrawal(1, true)),
+      buildFailureAlert(gas(1)),
+      buildFailureSummary('withdrawal', [withdrawal(1, true), withdrawal(2, true)]),
+    ]) {
       // Headers are plain_text, which Slack never parses; everything else is mrkdwn and must be escaped.
-      const mrkdwn = [message.text, ...JSON.stringify(message.blocks).matchAll(/"type":"mrkdwn","text":"((?:[^"\\]|\\.)*)"/g)].map((m) => (typeof m === 'string' ? m : m[1]!));
+      const mrkdwn = [
+        message.text,
+        ...JSON.stringify(message.blocks).matchAll(/"type":"mrkdwn","text":"((?:[^"\\]|\\.)*)"/g),
+      ].map((m) => (typeof m === 'string' ? m : m[1]!));
       expect(mrkdwn.length).toBeGreaterThan(3);
       const everything = mrkdwn.join('\n');
       expect(everything).not.toContain('<!channel>');
@@ -51,7 +63,14 @@ describe('alert messages', () => {
     expect(text).toContain('5000 withdrawals failed');
     expect(text).toContain(`…and ${5_000 - SUMMARY_LIST_CAP} more.`);
     expectWithinSlackLimits(
-      buildApiDownAlert({ kind: 'api_down', since: NOW.toISOString(), problems: [{ source: 'gas', code: 'server', message: HOSTILE, polls: 3 }] }, NOW),
+      buildApiDownAlert(
+        {
+          kind: 'api_down',
+          since: NOW.toISOString(),
+          problems: [{ source: 'gas', code: 'server', message: HOSTILE, polls: 3 }],
+        },
+        NOW,
+      ),
     );
   });
 
@@ -68,13 +87,21 @@ describe('alert messages', () => {
 });
 
 describe('flood grouping', () => {
-  const item = (facts: FailureFacts): OutboxItem => ({ key: `${facts.kind}:${facts.id}`, queuedAt: NOW.toISOString(), facts });
+  const item = (facts: FailureFacts): OutboxItem => ({
+    key: `${facts.kind}:${facts.id}`,
+    queuedAt: NOW.toISOString(),
+    facts,
+  });
 
   it('five of a kind go one by one; six become one summary; health messages are never grouped', () => {
     const five = Array.from({ length: 5 }, (_, i) => item(withdrawal(i)));
     expect(planDeliveries(five, NOW)).toHaveLength(5);
     const six = Array.from({ length: 6 }, (_, i) => item(withdrawal(i)));
-    const down: OutboxItem = { key: 'api_down:x', queuedAt: NOW.toISOString(), facts: { kind: 'api_down', since: NOW.toISOString(), problems: [] } };
+    const down: OutboxItem = {
+      key: 'api_down:x',
+      queuedAt: NOW.toISOString(),
+      facts: { kind: 'api_down', since: NOW.toISOString(), problems: [] },
+    };
     const plan = planDeliveries([down, ...six, item(gas(1))], NOW);
     expect(plan.map((d) => d.items.length)).toEqual([1, 6, 1]);
     expect(plan[1]!.message.text).toMatch(/^6 withdrawals failed/);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAY, mentions, startPollerRig, type PollerRig, type PollerRigOptions } from './helpers.js';
+import { DAY, mentions, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
 
 let rig: PollerRig | undefined;
 afterEach(async () => {
@@ -172,7 +172,9 @@ describe('cost and size', () => {
     expect(pendingReads).toHaveLength(1);
     // Only the last day of it.
     expect(Date.parse(pendingReads[0]!.createdAtFrom!)).toBeGreaterThan(r.sim.now() - DAY - 15 * 60_000);
-    const gasQueries = r.sim.requests.filter((q) => q.operation === 'listGasDistributions').map((q) => q.query.status ?? '(default)');
+    const gasQueries = r.sim.requests
+      .filter((q) => q.operation === 'listGasDistributions')
+      .map((q) => q.query.status ?? '(default)');
     expect(gasQueries).toContain('(default)');
     expect(gasQueries).toContain('cancelled');
   });

@@ -2,9 +2,9 @@
 // gateway in its no-wait mode) leaves that channel alone until the time is up, per channel, instead of trying
 // again at every poll, and never waits itself. Real WebClient, stand-in over HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
 import { createAlertPoster } from '../../src/poller/slack.js';
 import { createSlackGateway, createSlackWebClient, describeSlackError } from '../../src/slack/index.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const TOKEN = 'xoxb-retry-after';
 let slack: SlackStandIn;
@@ -59,15 +59,22 @@ describe('alert poster and Retry-After', () => {
   it('a 503 or a timeout fails the post at once, with one call, and link previews are off', async () => {
     const { poster: alerts, sleeps } = poster({ ms: 0 });
     slack.failNext('chat.postMessage', { status: 503 });
-    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'a' }, { key: 'k' }).catch((e: unknown) => e))).toBe('HTTP 503');
+    expect(
+      describeSlackError(await alerts.post('C_ALERTS', { text: 'a' }, { key: 'k' }).catch((e: unknown) => e)),
+    ).toBe('HTTP 503');
     slack.failNext('chat.postMessage', { delayMs: 3_000 });
-    expect(describeSlackError(await alerts.post('C_ALERTS', { text: 'b' }, { key: 'k' }).catch((e: unknown) => e))).toBe('timeout');
+    expect(
+      describeSlackError(await alerts.post('C_ALERTS', { text: 'b' }, { key: 'k' }).catch((e: unknown) => e)),
+    ).toBe('timeout');
     expect(slack.callsOf('chat.postMessage')).toHaveLength(2);
     expect(sleeps).toEqual([]);
 
     await alerts.post('C_ALERTS', { text: 'c' }, { key: 'k' });
     expect(slack.callsOf('chat.postMessage')[2]?.args).toMatchObject({ unfurl_links: 'false', unfurl_media: 'false' });
     // Every alert carries its key in Slack message metadata, so a post whose answer is lost can be found.
-    expect(slack.callsOf('chat.postMessage')[2]?.args.metadata).toEqual({ event_type: 'treasury_alert', event_payload: { key: 'k' } });
+    expect(slack.callsOf('chat.postMessage')[2]?.args.metadata).toEqual({
+      event_type: 'treasury_alert',
+      event_payload: { key: 'k' },
+    });
   });
 });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { createPollSchedule, type PollSchedule } from '../../src/poller/index.js';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
 
@@ -121,7 +121,9 @@ describe('/treasury alerts through the running bot', () => {
     expect(answer.text).toContain('*Waiting for Slack*\n0');
     expect(answer.text).toMatch(/\*Withdrawals\*: last successful poll \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     expect(answer.text).toMatch(/\*Payout tasks\*: last successful poll .* · :warning: failed 1 poll in a row/);
-    expect(answer.text).toMatch(/\*Last error\*\npayment API \(tasks\), .* UTC: listPayoutTasks: the payment API failed with HTTP 503/);
+    expect(answer.text).toMatch(
+      /\*Last error\*\npayment API \(tasks\), .* UTC: listPayoutTasks: the payment API failed with HTTP 503/,
+    );
   });
 
   it('says the poller is off when ALERT_CHANNEL is unset; help lists the subcommand', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { runBot } from '../support/run-bot.js';
 
 const TOKEN = 'xoxb-poller-startup-token';
@@ -41,7 +41,9 @@ describe('start-up and the alert poller', () => {
 
   it('starts the schedule when ALERT_CHANNEL is set, saying where and when; SIGTERM still stops cleanly', async () => {
     const result = await startAndStop({ ALERT_CHANNEL: 'C0ALERTS', POLL_SCHEDULE: '0 0 1 1 *' });
-    expect(result.stderr).toMatch(/alert poller on: posting to C0ALERTS on schedule "0 0 1 1 \*"; next poll \d{4}-01-01T00:00:00/);
+    expect(result.stderr).toMatch(
+      /alert poller on: posting to C0ALERTS on schedule "0 0 1 1 \*"; next poll \d{4}-01-01T00:00:00/,
+    );
     expect(result.stderr).toContain('received SIGTERM, shutting down');
     expect(result.code).toBe(0);
   });

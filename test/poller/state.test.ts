@@ -25,11 +25,25 @@ describe('the alert state in the state file', () => {
 
   it('a partial alert state (a source missing, no outbox) is completed, not treated as corrupt', async () => {
     const file = tempFile();
-    writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: {}, alerts: { sources: { tasks: { lastSuccessAt: '2026-11-22T00:00:00.000Z' } }, alerted: { 'task:t1': { createdAt: '2026-11-21T00:00:00.000Z', at: '2026-11-22T00:00:00.000Z' } } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        swapQuotes: {},
+        alerts: {
+          sources: { tasks: { lastSuccessAt: '2026-11-22T00:00:00.000Z' } },
+          alerted: { 'task:t1': { createdAt: '2026-11-21T00:00:00.000Z', at: '2026-11-22T00:00:00.000Z' } },
+        },
+      }),
+    );
     const store = await openBotStore(file);
     expect(store.recoveredCorruptFile).toBeUndefined();
     const alerts = store.read().alerts;
-    expect(alerts.sources.tasks).toMatchObject({ lastSuccessAt: '2026-11-22T00:00:00.000Z', consecutiveFailures: 0, tracking: {} });
+    expect(alerts.sources.tasks).toMatchObject({
+      lastSuccessAt: '2026-11-22T00:00:00.000Z',
+      consecutiveFailures: 0,
+      tracking: {},
+    });
     expect(alerts.sources.gas).toEqual({ consecutiveFailures: 0, tracking: {} });
     expect(alerts.outbox).toEqual([]);
     expect(alerts.alerted['task:t1']?.at).toBe('2026-11-22T00:00:00.000Z');

@@ -6,19 +6,24 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildSummaryThreadPart, planSummaryThread, SUMMARY_LIST_CAP, THREAD_PART_MAX_LINES } from '../../src/blocks/alerts.js';
-import { silentLogger } from '../../src/logger.js';
-import { deliverOutbox } from '../../src/poller/deliver.js';
-import { createAlertPoster } from '../../src/poller/slack.js';
-import type { PollDeps } from '../../src/poller/policy.js';
-import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
+import {
+  buildSummaryThreadPart,
+  planSummaryThread,
+  SUMMARY_LIST_CAP,
+  THREAD_PART_MAX_LINES,
+} from '../../src/blocks/alerts.js';
 import type { OutboxItem } from '../../src/domain/alert-records.js';
 import type { FailureFacts } from '../../src/domain/alerts.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { deliverOutbox } from '../../src/poller/deliver.js';
+import type { PollDeps } from '../../src/poller/policy.js';
+import { createAlertPoster } from '../../src/poller/slack.js';
+import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
+import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const CHANNEL = 'C0ALERTS';
 const TOKEN = 'xoxb-summary-thread';
@@ -27,7 +32,11 @@ const HOSTILE = '<!channel> <http://evil.example|click> & '.repeat(20);
 
 const withdrawal = (i: number, extreme = false): FailureFacts =>
   failedWithdrawalFacts(i, NOW, extreme ? { text: HOSTILE, txHash: null } : undefined);
-const item = (facts: FailureFacts): OutboxItem => ({ key: `${facts.kind}:${facts.id}`, queuedAt: NOW.toISOString(), facts });
+const item = (facts: FailureFacts): OutboxItem => ({
+  key: `${facts.kind}:${facts.id}`,
+  queuedAt: NOW.toISOString(),
+  facts,
+});
 
 let slack: SlackStandIn;
 let store: BotStore;
@@ -50,7 +59,9 @@ beforeEach(async () => {
 
 /** What a poll's delivery step needs; a fresh gateway each time, as after a restart. */
 function deps(): PollDeps {
-  const gateway = createSlackGateway({ client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 2_000 }) });
+  const gateway = createSlackGateway({
+    client: createSlackWebClient({ token: TOKEN, slackApiUrl: slack.apiUrl, timeoutMs: 2_000 }),
+  });
   return {
     payments: undefined as never,
     store,
@@ -73,18 +84,22 @@ async function queue(failures: FailureFacts[]): Promise<void> {
 function thread() {
   const [summary, ...rest] = slack.messages(CHANNEL);
   const replies = rest.filter((m) => m.threadTs === summary?.ts);
-  const ids = replies.flatMap((m) => [...blocksToText(m.blocks).matchAll(/00000000-0000-4000-8000-(\d{12})/g)].map((x) => Number(x[1])));
+  const ids = replies.flatMap((m) =>
+    [...blocksToText(m.blocks).matchAll(/00000000-0000-4000-8000-(\d{12})/g)].map((x) => Number(x[1])),
+  );
   return { summary, replies, ids };
 }
 
 describe('a summary and its thread', () => {
-  it('lists every failure of a burst of 250 in the summary\'s thread, newest first, in parts within Slack\'s limits', async () => {
+  it("lists every failure of a burst of 250 in the summary's thread, newest first, in parts within Slack's limits", async () => {
     const failures = Array.from({ length: 250 }, (_, i) => withdrawal(i));
     await queue(failures);
     const report = await deliverOutbox(deps(), NOW);
     const { summary, replies, ids } = thread();
     expect(report.slackError).toBeUndefined();
-    expect(blocksToText(summary!.blocks)).toContain(`…and ${250 - SUMMARY_LIST_CAP} more. The full list of 250 is in this message's thread.`);
+    expect(blocksToText(summary!.blocks)).toContain(
+      `…and ${250 - SUMMARY_LIST_CAP} more. The full list of 250 is in this message's thread.`,
+    );
     expect(summary!.threadTs).toBeUndefined();
     expect(replies.length).toBe(Math.ceil(250 / THREAD_PART_MAX_LINES));
     expect(ids).toEqual(failures.map((_, i) => i));
@@ -150,7 +165,7 @@ describe('a summary and its thread', () => {
     expect(slack.messages(CHANNEL)).toHaveLength(5);
   });
 
-  it('new alerts go out before an older summary\'s remaining list', async () => {
+  it("new alerts go out before an older summary's remaining list", async () => {
     await queue(Array.from({ length: 60 }, (_, i) => withdrawal(i)));
     let calls = 0;
     const d = deps();

@@ -1,9 +1,9 @@
 /** The two list walkers of detection against in-memory pages (no simulator): floors, empty pages, late rows, walks. */
 import { describe, expect, it } from 'vitest';
+import type { ListState } from '../../src/domain/alert-records.js';
 import type { PaymentsClient, Withdrawal } from '../../src/payments/index.js';
 import { POLL_POLICY } from '../../src/poller/policy.js';
-import { PollAbortedError, readAll, readCursorList, readWithdrawals, type CursorPage } from '../../src/poller/walk.js';
-import type { ListState } from '../../src/domain/alert-records.js';
+import { type CursorPage, PollAbortedError, readAll, readCursorList, readWithdrawals } from '../../src/poller/walk.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -36,7 +36,13 @@ function cursorList(pages: Row[][]) {
 describe('readCursorList (tasks, gas): from the top down to the floor', () => {
   it.each([
     ['an empty list: one request, no watermark yet', [[]], {}, 0, { readAt: at(NOW) }],
-    ['an empty page keeps the previous watermark', [[]], { watermark: at(WATERMARK), readAt: at(WATERMARK) }, 0, { watermark: at(WATERMARK), readAt: at(NOW) }],
+    [
+      'an empty page keeps the previous watermark',
+      [[]],
+      { watermark: at(WATERMARK), readAt: at(WATERMARK) },
+      0,
+      { watermark: at(WATERMARK), readAt: at(NOW) },
+    ],
     [
       'rows on two pages, the cursor ends (null): the newest is the watermark',
       [[row('b', WATERMARK + 2), row('a', WATERMARK + 1)], [row('z', WATERMARK - 1)]],
@@ -58,7 +64,13 @@ describe('readCursorList (tasks, gas): from the top down to the floor', () => {
       1,
       { watermark: at(NOW), readAt: at(NOW) },
     ],
-    ['an empty page before the end still ends the read', [[], [row('a', WATERMARK + 1)]], {}, 1, { watermark: at(WATERMARK + 1), readAt: at(NOW) }],
+    [
+      'an empty page before the end still ends the read',
+      [[], [row('a', WATERMARK + 1)]],
+      {},
+      1,
+      { watermark: at(WATERMARK + 1), readAt: at(NOW) },
+    ],
   ] satisfies [string, Row[][], ListState, number, ListState][])('%s', async (_case, pages, list, rows, expected) => {
     const { fetchPage, calls } = cursorList(pages);
     const read = await readCursorList(noSignal, fetchPage, list, FLOOR, now, true);
@@ -71,9 +83,16 @@ describe('readCursorList (tasks, gas): from the top down to the floor', () => {
 
   it.each([
     ['repeats itself', () => 'same', 2],
-    ['comes back to an earlier cursor', (cursor: string | null) => (cursor === null ? 'a' : cursor === 'a' ? 'b' : 'a'), 3],
+    [
+      'comes back to an earlier cursor',
+      (cursor: string | null) => (cursor === null ? 'a' : cursor === 'a' ? 'b' : 'a'),
+      3,
+    ],
   ])('a cursor that %s is the end (no endless loop)', async (_case, next, requests) => {
-    const fetchPage = async (_from: Date, cursor: string | null) => ({ items: [row(String(cursor), WATERMARK + 1)], cursorNext: next(cursor) });
+    const fetchPage = async (_from: Date, cursor: string | null) => ({
+      items: [row(String(cursor), WATERMARK + 1)],
+      cursorNext: next(cursor),
+    });
     const read = await readCursorList(noSignal, fetchPage, {}, FLOOR, now, true);
     expect(read.requests).toBe(requests);
     expect(read.list).toEqual({ watermark: at(WATERMARK + 1), readAt: at(NOW) });
@@ -106,8 +125,19 @@ describe('readCursorList (tasks, gas): from the top down to the floor', () => {
   });
 
   it('a resumed walk reads on from its cursor and, done, takes its `to` as the watermark', async () => {
-    const walk = { from: at(NOW - DAY), to: at(NOW - MINUTE), cursor: 'c5', read: 5, startedAt: at(NOW - 10 * MINUTE), followKeys: ['task:x'] };
-    const pages = [...Array.from({ length: 5 }, () => [] as Row[]), [row('r5', NOW - 6 * HOUR)], [row('r6', NOW - 7 * HOUR)]];
+    const walk = {
+      from: at(NOW - DAY),
+      to: at(NOW - MINUTE),
+      cursor: 'c5',
+      read: 5,
+      startedAt: at(NOW - 10 * MINUTE),
+      followKeys: ['task:x'],
+    };
+    const pages = [
+      ...Array.from({ length: 5 }, () => [] as Row[]),
+      [row('r5', NOW - 6 * HOUR)],
+      [row('r6', NOW - 7 * HOUR)],
+    ];
     const { fetchPage, calls } = cursorList(pages);
     const read = await readCursorList(noSignal, fetchPage, { watermark: at(WATERMARK - DAY), walk }, FLOOR, now, true);
     expect(calls).toEqual([
@@ -120,7 +150,9 @@ describe('readCursorList (tasks, gas): from the top down to the floor', () => {
 
   it('a stopped poll reads nothing more', async () => {
     const { fetchPage, calls } = cursorList([[row('a', WATERMARK + 1)]]);
-    await expect(readCursorList({ signal: AbortSignal.abort() }, fetchPage, {}, FLOOR, now, true)).rejects.toBeInstanceOf(PollAbortedError);
+    await expect(
+      readCursorList({ signal: AbortSignal.abort() }, fetchPage, {}, FLOOR, now, true),
+    ).rejects.toBeInstanceOf(PollAbortedError);
     expect(calls).toHaveLength(0);
   });
 });
@@ -139,13 +171,22 @@ function withdrawalList(rows: Row[]) {
 }
 
 /** `count` rows a minute apart, newest `newestMs`. */
-const rowsFrom = (count: number, newestMs: number, prefix = 'w') => Array.from({ length: count }, (_, i) => row(`${prefix}${i}`, newestMs - i * MINUTE));
+const rowsFrom = (count: number, newestMs: number, prefix = 'w') =>
+  Array.from({ length: count }, (_, i) => row(`${prefix}${i}`, newestMs - i * MINUTE));
 
 describe('readWithdrawals (page numbers, newest first): from the top down to the floor', () => {
   const PER_PAGE = POLL_POLICY.withdrawalsPerPage;
   it.each([
     ['an empty list: one request, no watermark yet', [], FLOOR, {}, [], 1, { readAt: at(NOW) }],
-    ['an empty list keeps the previous watermark', [], FLOOR, { watermark: at(WATERMARK) }, [], 1, { watermark: at(WATERMARK), readAt: at(NOW) }],
+    [
+      'an empty list keeps the previous watermark',
+      [],
+      FLOOR,
+      { watermark: at(WATERMARK) },
+      [],
+      1,
+      { watermark: at(WATERMARK), readAt: at(NOW) },
+    ],
     [
       'a row exactly at the floor is read, one ms below is not (and ends the read)',
       [row('above', FLOOR + 1), row('at', FLOOR), row('below', FLOOR - 1), row('older', FLOOR - MINUTE)],
@@ -173,13 +214,16 @@ describe('readWithdrawals (page numbers, newest first): from the top down to the
       2,
       { watermark: at(NOW - MINUTE), readAt: at(NOW) },
     ],
-  ] satisfies [string, Row[], number, ListState, string[], number, ListState][])('%s', async (_case, rows, floor, list, ids, requests, expected) => {
-    const { deps } = withdrawalList(rows);
-    const read = await readWithdrawals(deps, list, floor, now);
-    expect(read.rows.map((r) => r.id)).toEqual(ids);
-    expect(read.requests).toBe(requests);
-    expect(read.list).toEqual(expected);
-  });
+  ] satisfies [string, Row[], number, ListState, string[], number, ListState][])(
+    '%s',
+    async (_case, rows, floor, list, ids, requests, expected) => {
+      const { deps } = withdrawalList(rows);
+      const read = await readWithdrawals(deps, list, floor, now);
+      expect(read.rows.map((r) => r.id)).toEqual(ids);
+      expect(read.requests).toBe(requests);
+      expect(read.list).toEqual(expected);
+    },
+  );
 
   it('more pages than the budget leaves a walk; resumed after rows were added on top, it skips none and repeats none', async () => {
     const total = PER_PAGE * BUDGET + 500;
@@ -205,14 +249,20 @@ describe('readWithdrawals (page numbers, newest first): from the top down to the
     list.rows.unshift(...rowsFrom(3, NOW + 3 * MINUTE, 'new'));
     const later = new Date(NOW + 5 * MINUTE);
     const second = await readWithdrawals(list.deps, first.list, floor, later);
-    expect(second.rows.map((r) => r.id)).toEqual(rowsFrom(total, NOW - MINUTE).slice(PER_PAGE * BUDGET).map((r) => r.id));
+    expect(second.rows.map((r) => r.id)).toEqual(
+      rowsFrom(total, NOW - MINUTE)
+        .slice(PER_PAGE * BUDGET)
+        .map((r) => r.id),
+    );
     expect(second.list).toEqual({ watermark: at(NOW - MINUTE), readAt: at(NOW) });
     expect(second.requests).toBeLessThanOrEqual(BUDGET);
   });
 
   it('a stopped poll reads nothing more', async () => {
     const { deps, pagesRead } = withdrawalList([row('a', NOW)]);
-    await expect(readWithdrawals({ ...deps, signal: AbortSignal.abort() }, {}, FLOOR, now)).rejects.toBeInstanceOf(PollAbortedError);
+    await expect(readWithdrawals({ ...deps, signal: AbortSignal.abort() }, {}, FLOOR, now)).rejects.toBeInstanceOf(
+      PollAbortedError,
+    );
     expect(pagesRead).toHaveLength(0);
   });
 });

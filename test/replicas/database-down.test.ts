@@ -2,14 +2,14 @@
 // database restart does) and comes back: lookups keep working, decisions refuse in plain words and change
 // nothing, /healthz says so, and once the database is back the same click works. Real PostgreSQL behind a TCP
 // proxy the test can cut; the real bot process, the simulator and the Slack stand-in over HTTP.
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { expectStaysAt } from '../support/waiting.js';
 
 const available = postgresAvailable();
@@ -23,7 +23,9 @@ const APPROVER = 'U0APPROVER';
 const UNREACHABLE = "The bot's database cannot be reached right now, so nothing was decided or saved.";
 
 /** A TCP proxy to the database that can be cut (every connection dropped, new ones refused) and restored. */
-async function startCutableProxy(targetPort: number): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+async function startCutableProxy(
+  targetPort: number,
+): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let open = true;
   const server: Server = createServer((client) => {
@@ -48,10 +50,11 @@ async function startCutableProxy(targetPort: number): Promise<{ port: number; cu
     restore() {
       open = true;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -103,14 +106,21 @@ describe.skipIf(!available)('the database goes away and comes back', () => {
     const creates = () => simulator.requests.filter((r) => r.operation === 'createSwap').length;
     const health = async () => {
       const response = await fetch(`${bot.baseUrl}/healthz`);
-      return { status: response.status, body: (await response.json()) as { ok: boolean; store: { kind: string; ok: boolean } } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { ok: boolean; store: { kind: string; ok: boolean } },
+      };
     };
     expect(await health()).toMatchObject({ status: 200, body: { ok: true, store: { kind: 'postgresql', ok: true } } });
 
     proxy.cut();
     expect(await ask('balances')).toContain('USDT');
     expect(await ask('swap 500 USDT@ETH to USDC@ETH')).toContain(UNREACHABLE);
-    const click = await driver.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    const click = await driver.clickButtonIn(
+      { channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] },
+      'swap_approve',
+      { userId: APPROVER, channelId: CHANNEL },
+    );
     const [notice] = await click.waitForResponses(1, 15_000);
     expect(notice!.blocks ? blocksToText(notice!.blocks) : notice!.text).toContain(UNREACHABLE);
     await expectStaysAt(0, creates, 500);
@@ -120,9 +130,18 @@ describe.skipIf(!available)('the database goes away and comes back', () => {
     expect(JSON.stringify(down.body)).not.toContain(String(proxy.port)); // nothing of the connection string
 
     proxy.restore();
-    const again = await driver.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    const again = await driver.clickButtonIn(
+      { channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] },
+      'swap_approve',
+      { userId: APPROVER, channelId: CHANNEL },
+    );
     expect(again.status).toBe(200);
-    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(slack.messages(CHANNEL)[0]!.blocks ?? [])), 15_000, 'the created swap');
+    await slack.waitFor(
+      () =>
+        /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(slack.messages(CHANNEL)[0]!.blocks ?? [])),
+      15_000,
+      'the created swap',
+    );
     await expectStaysAt(1, creates, 1_000);
     expect((await health()).status).toBe(200);
   }, 60_000);
@@ -132,7 +151,11 @@ describe.skipIf(!available)('the database goes away and comes back', () => {
     await ask('swap 700 USDT@ETH to USDC@ETH');
     const quote = await slack.waitFor(() => slack.messages(CHANNEL)[before], 10_000, 'the quote message');
     simulator.injectFault('createSwap', { delayMs: 1_500 });
-    const click = await driver.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    const click = await driver.clickButtonIn(
+      { channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] },
+      'swap_approve',
+      { userId: APPROVER, channelId: CHANNEL },
+    );
     expect(click.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 500)); // the approval is written; the create is held
     proxy.cut();

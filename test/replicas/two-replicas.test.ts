@@ -1,12 +1,12 @@
 // Two bot processes (dist/main.js) on one PostgreSQL database, as a rolling update or two replicas run them,
 // against the payment API simulator and the Slack stand-in over HTTP. A real server, started by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { expectStaysAt } from '../support/waiting.js';
 
 const available = postgresAvailable();
@@ -89,17 +89,35 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
 
   it('approvals clicked on both replicas at once: exactly one swap/create, and the loser is told who decided', async () => {
     const quote = await quoteOn('a');
-    const clicks = await Promise.all(['a', 'b', 'a', 'b'].map((name) => drivers[name]!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, ...(quote.text ? { text: quote.text } : {}), blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL })));
+    const clicks = await Promise.all(
+      ['a', 'b', 'a', 'b'].map((name) =>
+        drivers[name]!.clickButtonIn(
+          { channel: CHANNEL, ts: quote.ts, ...(quote.text ? { text: quote.text } : {}), blocks: quote.blocks ?? [] },
+          'swap_approve',
+          { userId: APPROVER, channelId: CHANNEL },
+        ),
+      ),
+    );
     for (const click of clicks) expect(click.status).toBe(200);
     // The one create went out and its answer is on the message.
-    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])), 15_000, 'the created swap');
+    await slack.waitFor(
+      () => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])),
+      15_000,
+      'the created swap',
+    );
     await expectStaysAt(1, creates, 1_500);
     expect(findButtons(current(quote).blocks ?? [])).toEqual([]);
     // The three clicks that lost, on either replica, were each told privately who had decided.
-    const notices = await slack.waitFor(() => {
-      const posts = clicks.flatMap((click) => click.responses()).map((r) => r.text ?? '');
-      return posts.filter((text) => text.startsWith('Already decided: approved by <@U0APPROVER>')).length === 3 ? posts : undefined;
-    }, 10_000, 'three already-decided notices');
+    const notices = await slack.waitFor(
+      () => {
+        const posts = clicks.flatMap((click) => click.responses()).map((r) => r.text ?? '');
+        return posts.filter((text) => text.startsWith('Already decided: approved by <@U0APPROVER>')).length === 3
+          ? posts
+          : undefined;
+      },
+      10_000,
+      'three already-decided notices',
+    );
     expect(notices).toHaveLength(3);
   });
 
@@ -108,9 +126,17 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
     const listed = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
     expect(listed(await askOn('b', 'swaps'), /requested by/g)).toBe(2);
     const before = creates();
-    const click = await drivers.b!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    const click = await drivers.b!.clickButtonIn(
+      { channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] },
+      'swap_approve',
+      { userId: APPROVER, channelId: CHANNEL },
+    );
     expect(click.status).toBe(200);
-    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])), 15_000, 'the swap created from b');
+    await slack.waitFor(
+      () => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])),
+      15_000,
+      'the swap created from b',
+    );
     await expectStaysAt(before + 1, creates, 1_000);
     expect(listed(await askOn('a', 'swaps'), /approved by/g)).toBe(2);
   });
@@ -156,26 +182,45 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
   it('a replica that restarts while the other is sending a swap/create leaves that create alone', async () => {
     const quote = await quoteOn('a');
     simulator.injectFault('createSwap', { delayMs: 4_000 });
-    const click = await drivers.a!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    const click = await drivers.a!.clickButtonIn(
+      { channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] },
+      'swap_approve',
+      { userId: APPROVER, channelId: CHANNEL },
+    );
     expect(click.status).toBe(200);
     // The approval is written at once and the create is held for 4 s by the payment API.
     await new Promise((resolve) => setTimeout(resolve, 300));
     // b restarts (a rolling update) while a waits for the payment API's answer: b must not call it interrupted.
     await bots.b!.stop('SIGTERM');
     await startReplica('b');
-    await slack.waitFor(() => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])), 15_000, 'the created swap');
+    await slack.waitFor(
+      () => /Approved by <@U0APPROVER> at .* UTC\.\nSwap `/.test(blocksToText(current(quote).blocks ?? [])),
+      15_000,
+      'the created swap',
+    );
     expect(blocksToText(current(quote).blocks ?? [])).not.toMatch(/may not have been sent|outcome/i);
   }, 40_000);
 
   it('the swap of a replica that died is followed to the end by the other', async () => {
     const quote = await quoteOn('a');
-    await drivers.a!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
-    const created = await slack.waitFor(() => /Swap `([0-9a-f-]+)`/.exec(blocksToText(current(quote).blocks ?? [])), 15_000, 'the created swap');
+    await drivers.a!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', {
+      userId: APPROVER,
+      channelId: CHANNEL,
+    });
+    const created = await slack.waitFor(
+      () => /Swap `([0-9a-f-]+)`/.exec(blocksToText(current(quote).blocks ?? [])),
+      15_000,
+      'the created swap',
+    );
     killed = 'a';
     bots.a!.child.kill('SIGKILL');
     await bots.a!.exited;
     simulator.advanceSwap(created[1]!, 'finished');
     // b looks for swaps left by others every 15 s.
-    await slack.waitFor(() => /finished/.test(blocksToText(current(quote).blocks ?? [])), 25_000, 'the finished swap, edited by b');
+    await slack.waitFor(
+      () => /finished/.test(blocksToText(current(quote).blocks ?? [])),
+      25_000,
+      'the finished swap, edited by b',
+    );
   }, 45_000);
 });

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  MESSAGE_LIMITS,
   blocksTextLength,
   checkMessage,
   describeProblem,
+  MESSAGE_LIMITS,
   refusalBody,
   validateBlocks,
 } from '../support/rig/block-kit-validation.js';
@@ -16,7 +16,12 @@ const plain = (text: string) => ({ type: 'plain_text', text });
 const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
 const x = (n: number) => 'x'.repeat(n);
 const sectionOf = (text: string) => ({ type: 'section', text: mrkdwn(text) });
-const buttonOf = (actionId: string, extra: Record<string, unknown> = {}) => ({ type: 'button', text: plain('Go'), action_id: actionId, ...extra });
+const buttonOf = (actionId: string, extra: Record<string, unknown> = {}) => ({
+  type: 'button',
+  text: plain('Go'),
+  action_id: actionId,
+  ...extra,
+});
 const actionsOf = (...elements: unknown[]) => ({ type: 'actions', elements });
 const confirmOf = (extra: Record<string, unknown> = {}) => ({
   title: plain('Are you sure?'),
@@ -37,11 +42,18 @@ describe("Slack's own examples are accepted", () => {
       problemsOf(
         { type: 'header', text: plain('A Heartfelt Header') },
         { type: 'section', text: mrkdwn('A message *with some bold text* and _some italicized text_.') },
-        { type: 'section', fields: [mrkdwn('*Type:*\nPaid Time Off'), mrkdwn('*Created by:*\n<example.com|Fred Enriquez>')] },
+        {
+          type: 'section',
+          fields: [mrkdwn('*Type:*\nPaid Time Off'), mrkdwn('*Created by:*\n<example.com|Fred Enriquez>')],
+        },
         {
           type: 'context',
           elements: [
-            { type: 'image', image_url: 'https://image.freepik.com/free-photo/red-drawing-pin_1156-445.jpg', alt_text: 'images' },
+            {
+              type: 'image',
+              image_url: 'https://image.freepik.com/free-photo/red-drawing-pin_1156-445.jpg',
+              alt_text: 'images',
+            },
             mrkdwn('Location: **Dogpatch**'),
           ],
         },
@@ -50,7 +62,11 @@ describe("Slack's own examples are accepted", () => {
           { type: 'button', text: plain('Cancel'), value: 'cancel', action_id: 'button_1' },
           buttonOf('approve', { style: 'primary', confirm: confirmOf({ style: 'danger' }) }),
         ),
-        { type: 'section', text: mrkdwn('Pick one'), accessory: buttonOf('accessory_button', { url: 'https://example.com' }) },
+        {
+          type: 'section',
+          text: mrkdwn('Pick one'),
+          accessory: buttonOf('accessory_button', { url: 'https://example.com' }),
+        },
       ),
     ).toEqual([]);
   });
@@ -64,7 +80,17 @@ describe("Slack's own examples are accepted", () => {
         { type: 'context', elements: Array.from({ length: 10 }, () => plain(x(3000))) },
         actionsOf(
           ...Array.from({ length: 24 }, (_, i) => buttonOf(`b${i}`)),
-          buttonOf(x(255), { text: plain(x(75)), value: x(2000), url: `https://e.xample/${x(2983)}`, confirm: confirmOf({ title: plain(x(100)), text: mrkdwn(x(300)), confirm: plain(x(30)), deny: plain(x(30)) }) }),
+          buttonOf(x(255), {
+            text: plain(x(75)),
+            value: x(2000),
+            url: `https://e.xample/${x(2983)}`,
+            confirm: confirmOf({
+              title: plain(x(100)),
+              text: mrkdwn(x(300)),
+              confirm: plain(x(30)),
+              deny: plain(x(30)),
+            }),
+          }),
         ),
       ),
     ).toEqual([]);
@@ -77,7 +103,9 @@ describe("Slack's own examples are accepted", () => {
 
 describe('message', () => {
   it('more than 50 blocks', () => {
-    expect(problemsOf(...Array.from({ length: 51 }, () => ({ type: 'divider' })))).toEqual(['no more than 50 items allowed @ /blocks']);
+    expect(problemsOf(...Array.from({ length: 51 }, () => ({ type: 'divider' })))).toEqual([
+      'no more than 50 items allowed @ /blocks',
+    ]);
   });
 
   it('a block type Slack does not know, and a block without a type', () => {
@@ -89,10 +117,13 @@ describe('message', () => {
   });
 
   it('block_id longer than 255 characters, and one used twice in the message', () => {
-    expect(problemsOf({ type: 'divider', block_id: x(256) }, { type: 'divider', block_id: 'a' }, { type: 'section', block_id: 'a', text: mrkdwn('b') })).toEqual([
-      'must be less than 256 characters @ /blocks/0/block_id',
-      'duplicate block_id: a @ /blocks/2/block_id',
-    ]);
+    expect(
+      problemsOf(
+        { type: 'divider', block_id: x(256) },
+        { type: 'divider', block_id: 'a' },
+        { type: 'section', block_id: 'a', text: mrkdwn('b') },
+      ),
+    ).toEqual(['must be less than 256 characters @ /blocks/0/block_id', 'duplicate block_id: a @ /blocks/2/block_id']);
   });
 });
 
@@ -106,11 +137,19 @@ describe('section block', () => {
   });
 
   it('neither text nor fields, even with an accessory', () => {
-    expect(problemsOf({ type: 'section', accessory: buttonOf('a') })).toEqual(['must define either `text` or `fields` @ /blocks/0/type']);
+    expect(problemsOf({ type: 'section', accessory: buttonOf('a') })).toEqual([
+      'must define either `text` or `fields` @ /blocks/0/type',
+    ]);
   });
 
   it('a text object of an unknown type, or without type or text', () => {
-    expect(problemsOf({ type: 'section', text: { type: 'markdown', text: 'hi' } }, { type: 'section', text: { text: 'hi' } }, { type: 'section', text: { type: 'mrkdwn' } })).toEqual([
+    expect(
+      problemsOf(
+        { type: 'section', text: { type: 'markdown', text: 'hi' } },
+        { type: 'section', text: { text: 'hi' } },
+        { type: 'section', text: { type: 'mrkdwn' } },
+      ),
+    ).toEqual([
       'unsupported type: markdown @ /blocks/0/text/type',
       'missing required field: type @ /blocks/1/text',
       'missing required field: text @ /blocks/2/text',
@@ -127,57 +166,86 @@ describe('section block', () => {
   });
 
   it('more than 10 fields, and a field longer than 2000 characters', () => {
-    expect(problemsOf({ type: 'section', fields: Array.from({ length: 11 }, () => mrkdwn('f')) })).toEqual(['no more than 10 items allowed @ /blocks/0/fields']);
-    expect(problemsOf({ type: 'section', fields: [mrkdwn('a'), mrkdwn(x(2001))] })).toEqual(['must be less than 2001 characters @ /blocks/0/fields/1/text']);
+    expect(problemsOf({ type: 'section', fields: Array.from({ length: 11 }, () => mrkdwn('f')) })).toEqual([
+      'no more than 10 items allowed @ /blocks/0/fields',
+    ]);
+    expect(problemsOf({ type: 'section', fields: [mrkdwn('a'), mrkdwn(x(2001))] })).toEqual([
+      'must be less than 2001 characters @ /blocks/0/fields/1/text',
+    ]);
   });
 
   it('an accessory that is not a section element', () => {
-    expect(problemsOf({ type: 'section', text: mrkdwn('a'), accessory: { type: 'plain_text_input', action_id: 'i' } })).toEqual([
-      'unsupported type: plain_text_input @ /blocks/0/accessory/type',
-    ]);
+    expect(
+      problemsOf({ type: 'section', text: mrkdwn('a'), accessory: { type: 'plain_text_input', action_id: 'i' } }),
+    ).toEqual(['unsupported type: plain_text_input @ /blocks/0/accessory/type']);
   });
 });
 
 describe('header block', () => {
   it('plain_text only, at most 150 characters, text required', () => {
-    expect(problemsOf({ type: 'header', text: mrkdwn('*Bold*') })).toEqual(['unsupported type: mrkdwn @ /blocks/0/text/type']);
-    expect(problemsOf({ type: 'header', text: plain(x(151)) })).toEqual(['must be less than 151 characters @ /blocks/0/text/text']);
+    expect(problemsOf({ type: 'header', text: mrkdwn('*Bold*') })).toEqual([
+      'unsupported type: mrkdwn @ /blocks/0/text/type',
+    ]);
+    expect(problemsOf({ type: 'header', text: plain(x(151)) })).toEqual([
+      'must be less than 151 characters @ /blocks/0/text/text',
+    ]);
     expect(problemsOf({ type: 'header' })).toEqual(['missing required field: text @ /blocks/0']);
   });
 });
 
 describe('context block', () => {
   it('at most 10 elements, each text object at most 3000 characters, images need alt_text', () => {
-    expect(problemsOf({ type: 'context', elements: Array.from({ length: 11 }, () => mrkdwn('c')) })).toEqual(['no more than 10 items allowed @ /blocks/0/elements']);
-    expect(problemsOf({ type: 'context', elements: [mrkdwn(x(3001))] })).toEqual(['must be less than 3001 characters @ /blocks/0/elements/0/text']);
-    expect(problemsOf({ type: 'context', elements: [{ type: 'image', image_url: 'https://e.xample/a.png' }] })).toEqual([
-      'missing required field: alt_text @ /blocks/0/elements/0',
+    expect(problemsOf({ type: 'context', elements: Array.from({ length: 11 }, () => mrkdwn('c')) })).toEqual([
+      'no more than 10 items allowed @ /blocks/0/elements',
     ]);
-    expect(problemsOf({ type: 'context', elements: [] })).toEqual(['must provide at least 1 item @ /blocks/0/elements']);
+    expect(problemsOf({ type: 'context', elements: [mrkdwn(x(3001))] })).toEqual([
+      'must be less than 3001 characters @ /blocks/0/elements/0/text',
+    ]);
+    expect(problemsOf({ type: 'context', elements: [{ type: 'image', image_url: 'https://e.xample/a.png' }] })).toEqual(
+      ['missing required field: alt_text @ /blocks/0/elements/0'],
+    );
+    expect(problemsOf({ type: 'context', elements: [] })).toEqual([
+      'must provide at least 1 item @ /blocks/0/elements',
+    ]);
   });
 });
 
 describe('actions block', () => {
   it('two buttons sharing an action_id (the withdrawals pager bug)', () => {
-    const oldPage2 = actionsOf(buttonOf('withdrawals_page', { text: plain('◀ Previous'), value: '1' }), buttonOf('withdrawals_page', { text: plain('Next ▶'), value: '3' }));
+    const oldPage2 = actionsOf(
+      buttonOf('withdrawals_page', { text: plain('◀ Previous'), value: '1' }),
+      buttonOf('withdrawals_page', { text: plain('Next ▶'), value: '3' }),
+    );
     expect(problemsOf(oldPage2)).toEqual(['duplicate action_id: withdrawals_page @ /blocks/0/elements/1/action_id']);
     expect(refusalBody(checkMessage({ blocks: [oldPage2] })!)).toEqual({
       ok: false,
       error: 'invalid_blocks',
       errors: ['duplicate action_id: withdrawals_page [json-pointer:/blocks/0/elements/1/action_id]'],
-      response_metadata: { messages: ['[ERROR] duplicate action_id: withdrawals_page [json-pointer:/blocks/0/elements/1/action_id]'] },
+      response_metadata: {
+        messages: ['[ERROR] duplicate action_id: withdrawals_page [json-pointer:/blocks/0/elements/1/action_id]'],
+      },
     });
   });
 
   it('the same action_id in two different blocks is fine ("unique among all other action_ids in the containing block")', () => {
-    expect(problemsOf(actionsOf(buttonOf('share')), actionsOf(buttonOf('share')), { type: 'section', text: mrkdwn('a'), accessory: buttonOf('share') })).toEqual([]);
+    expect(
+      problemsOf(actionsOf(buttonOf('share')), actionsOf(buttonOf('share')), {
+        type: 'section',
+        text: mrkdwn('a'),
+        accessory: buttonOf('share'),
+      }),
+    ).toEqual([]);
   });
 
   it('more than 25 elements, none at all, or an element that is not interactive', () => {
-    expect(problemsOf(actionsOf(...Array.from({ length: 26 }, (_, i) => buttonOf(`b${i}`))))).toEqual(['no more than 25 items allowed @ /blocks/0/elements']);
+    expect(problemsOf(actionsOf(...Array.from({ length: 26 }, (_, i) => buttonOf(`b${i}`))))).toEqual([
+      'no more than 25 items allowed @ /blocks/0/elements',
+    ]);
     expect(problemsOf(actionsOf())).toEqual(['must provide at least 1 item @ /blocks/0/elements']);
     expect(problemsOf({ type: 'actions' })).toEqual(['missing required field: elements @ /blocks/0']);
-    expect(problemsOf(actionsOf(plain('not a button')))).toEqual(['unsupported type: plain_text @ /blocks/0/elements/0/type']);
+    expect(problemsOf(actionsOf(plain('not a button')))).toEqual([
+      'unsupported type: plain_text @ /blocks/0/elements/0/type',
+    ]);
   });
 });
 
@@ -185,21 +253,37 @@ describe('button element', () => {
   const problemsOfButton = (button: unknown) => problemsOf(actionsOf(button));
 
   it('text: plain_text only, at most 75 characters, required', () => {
-    expect(problemsOfButton(buttonOf('a', { text: mrkdwn('*Go*') }))).toEqual(['unsupported type: mrkdwn @ /blocks/0/elements/0/text/type']);
-    expect(problemsOfButton(buttonOf('a', { text: plain(x(76)) }))).toEqual(['must be less than 76 characters @ /blocks/0/elements/0/text/text']);
-    expect(problemsOfButton({ type: 'button', action_id: 'a' })).toEqual(['missing required field: text @ /blocks/0/elements/0']);
+    expect(problemsOfButton(buttonOf('a', { text: mrkdwn('*Go*') }))).toEqual([
+      'unsupported type: mrkdwn @ /blocks/0/elements/0/text/type',
+    ]);
+    expect(problemsOfButton(buttonOf('a', { text: plain(x(76)) }))).toEqual([
+      'must be less than 76 characters @ /blocks/0/elements/0/text/text',
+    ]);
+    expect(problemsOfButton({ type: 'button', action_id: 'a' })).toEqual([
+      'missing required field: text @ /blocks/0/elements/0',
+    ]);
   });
 
   it('action_id at most 255, value at most 2000, url at most 3000, accessibility_label at most 75', () => {
-    expect(problemsOfButton(buttonOf(x(256)))).toEqual(['must be less than 256 characters @ /blocks/0/elements/0/action_id']);
-    expect(problemsOfButton(buttonOf('a', { value: x(2001) }))).toEqual(['must be less than 2001 characters @ /blocks/0/elements/0/value']);
-    expect(problemsOfButton(buttonOf('a', { url: `https://e.xample/${x(2984)}` }))).toEqual(['must be less than 3001 characters @ /blocks/0/elements/0/url']);
-    expect(problemsOfButton(buttonOf('a', { accessibility_label: x(76) }))).toEqual(['must be less than 76 characters @ /blocks/0/elements/0/accessibility_label']);
+    expect(problemsOfButton(buttonOf(x(256)))).toEqual([
+      'must be less than 256 characters @ /blocks/0/elements/0/action_id',
+    ]);
+    expect(problemsOfButton(buttonOf('a', { value: x(2001) }))).toEqual([
+      'must be less than 2001 characters @ /blocks/0/elements/0/value',
+    ]);
+    expect(problemsOfButton(buttonOf('a', { url: `https://e.xample/${x(2984)}` }))).toEqual([
+      'must be less than 3001 characters @ /blocks/0/elements/0/url',
+    ]);
+    expect(problemsOfButton(buttonOf('a', { accessibility_label: x(76) }))).toEqual([
+      'must be less than 76 characters @ /blocks/0/elements/0/accessibility_label',
+    ]);
     expect(problemsOfButton(buttonOf('a', { value: 42 }))).toEqual(['must be a string @ /blocks/0/elements/0/value']);
   });
 
   it('style is primary or danger', () => {
-    expect(problemsOfButton(buttonOf('a', { style: 'secondary' }))).toEqual(['must be one of: primary, danger @ /blocks/0/elements/0/style']);
+    expect(problemsOfButton(buttonOf('a', { style: 'secondary' }))).toEqual([
+      'must be one of: primary, danger @ /blocks/0/elements/0/style',
+    ]);
   });
 });
 
@@ -215,7 +299,11 @@ describe('confirmation dialog object', () => {
   });
 
   it('title at most 100, text at most 300, confirm and deny at most 30 characters', () => {
-    expect(problemsOfConfirm(confirmOf({ title: plain(x(101)), text: plain(x(301)), confirm: plain(x(31)), deny: plain(x(31)) }))).toEqual([
+    expect(
+      problemsOfConfirm(
+        confirmOf({ title: plain(x(101)), text: plain(x(301)), confirm: plain(x(31)), deny: plain(x(31)) }),
+      ),
+    ).toEqual([
       'must be less than 101 characters @ /blocks/0/elements/0/confirm/title/text',
       'must be less than 301 characters @ /blocks/0/elements/0/confirm/text/text',
       'must be less than 31 characters @ /blocks/0/elements/0/confirm/confirm/text',
@@ -224,7 +312,11 @@ describe('confirmation dialog object', () => {
   });
 
   it('title, confirm and deny are plain_text; text may be mrkdwn', () => {
-    expect(problemsOfConfirm(confirmOf({ title: mrkdwn('a'), text: mrkdwn('*sure?*'), confirm: mrkdwn('b'), deny: mrkdwn('c') }))).toEqual([
+    expect(
+      problemsOfConfirm(
+        confirmOf({ title: mrkdwn('a'), text: mrkdwn('*sure?*'), confirm: mrkdwn('b'), deny: mrkdwn('c') }),
+      ),
+    ).toEqual([
       'unsupported type: mrkdwn @ /blocks/0/elements/0/confirm/title/type',
       'unsupported type: mrkdwn @ /blocks/0/elements/0/confirm/confirm/type',
       'unsupported type: mrkdwn @ /blocks/0/elements/0/confirm/deny/type',
@@ -232,7 +324,9 @@ describe('confirmation dialog object', () => {
   });
 
   it('style is primary or danger', () => {
-    expect(problemsOfConfirm(confirmOf({ style: 'warning' }))).toEqual(['must be one of: primary, danger @ /blocks/0/elements/0/confirm/style']);
+    expect(problemsOfConfirm(confirmOf({ style: 'warning' }))).toEqual([
+      'must be one of: primary, danger @ /blocks/0/elements/0/confirm/style',
+    ]);
   });
 });
 
@@ -244,15 +338,21 @@ describe('checkMessage: the whole request as the chat methods see it', () => {
     expect(checkMessage({ text: 'just text' })).toBeUndefined();
   });
 
-  it('invalid_blocks lists every problem, in Slack\'s `errors` and `[ERROR]` forms', () => {
+  it("invalid_blocks lists every problem, in Slack's `errors` and `[ERROR]` forms", () => {
     const refusal = checkMessage({ blocks: [sectionOf(x(3001)), { type: 'header', text: mrkdwn('h') }] });
     expect(refusal?.error).toBe('invalid_blocks');
     expect(refusalBody(refusal!)).toEqual({
       ok: false,
       error: 'invalid_blocks',
-      errors: ['must be less than 3001 characters [json-pointer:/blocks/0/text/text]', 'unsupported type: mrkdwn [json-pointer:/blocks/1/text/type]'],
+      errors: [
+        'must be less than 3001 characters [json-pointer:/blocks/0/text/text]',
+        'unsupported type: mrkdwn [json-pointer:/blocks/1/text/type]',
+      ],
       response_metadata: {
-        messages: ['[ERROR] must be less than 3001 characters [json-pointer:/blocks/0/text/text]', '[ERROR] unsupported type: mrkdwn [json-pointer:/blocks/1/text/type]'],
+        messages: [
+          '[ERROR] must be less than 3001 characters [json-pointer:/blocks/0/text/text]',
+          '[ERROR] unsupported type: mrkdwn [json-pointer:/blocks/1/text/type]',
+        ],
       },
     });
   });
@@ -262,10 +362,18 @@ describe('checkMessage: the whole request as the chat methods see it', () => {
     expect(blocksTextLength(fourSections)).toBe(11_000);
     expect(checkMessage({ blocks: fourSections }, { checkBlocksSize: true })).toBeUndefined();
     const tooMuch = [...fourSections, { type: 'context', elements: [mrkdwn('1')] }];
-    expect(checkMessage({ blocks: tooMuch }, { checkBlocksSize: true })).toEqual({ error: 'msg_blocks_too_long', problems: [] });
-    expect(refusalBody(checkMessage({ blocks: tooMuch }, { checkBlocksSize: true })!)).toEqual({ ok: false, error: 'msg_blocks_too_long' });
+    expect(checkMessage({ blocks: tooMuch }, { checkBlocksSize: true })).toEqual({
+      error: 'msg_blocks_too_long',
+      problems: [],
+    });
+    expect(refusalBody(checkMessage({ blocks: tooMuch }, { checkBlocksSize: true })!)).toEqual({
+      ok: false,
+      error: 'msg_blocks_too_long',
+    });
     expect(checkMessage({ blocks: tooMuch })).toBeUndefined();
-    expect(checkMessage({ blocks: fourSections }, { checkBlocksSize: true, maxBlocksTextChars: 10_999 })?.error).toBe('msg_blocks_too_long');
+    expect(checkMessage({ blocks: fourSections }, { checkBlocksSize: true, maxBlocksTextChars: 10_999 })?.error).toBe(
+      'msg_blocks_too_long',
+    );
   });
 
   it('msg_too_long past 40,000 characters of text, when asked (chat methods)', () => {
@@ -279,12 +387,20 @@ describe('checkMessage: the whole request as the chat methods see it', () => {
       { type: 'header', text: plain('12345') },
       { type: 'section', fields: [mrkdwn('12'), mrkdwn('34')] },
       { type: 'context', elements: [mrkdwn('1')] },
-      actionsOf(buttonOf('a', { text: plain('Go'), value: 'not counted', confirm: confirmOf({ title: plain('T'), text: plain('X'), confirm: plain('Y'), deny: plain('N') }) })),
+      actionsOf(
+        buttonOf('a', {
+          text: plain('Go'),
+          value: 'not counted',
+          confirm: confirmOf({ title: plain('T'), text: plain('X'), confirm: plain('Y'), deny: plain('N') }),
+        }),
+      ),
     ];
     expect(blocksTextLength(blocks)).toBe(5 + 4 + 1 + 2 + 4);
   });
 
   it('describeProblem writes the `[json-pointer:…]` form', () => {
-    expect(describeProblem({ pointer: '/blocks', message: 'no more than 50 items allowed' })).toBe('no more than 50 items allowed [json-pointer:/blocks]');
+    expect(describeProblem({ pointer: '/blocks', message: 'no more than 50 items allowed' })).toBe(
+      'no more than 50 items allowed [json-pointer:/blocks]',
+    );
   });
 });

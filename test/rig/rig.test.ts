@@ -4,11 +4,11 @@ import {
   blocksToText,
   createSlackDriver,
   findButtons,
-  startAppOnFreePort,
-  startSlackStandIn,
   type RunningApp,
   type SlackDriver,
   type SlackStandIn,
+  startAppOnFreePort,
+  startSlackStandIn,
 } from '../support/rig/index.js';
 
 const signingSecret = 'rig-test-signing-secret';
@@ -38,7 +38,13 @@ const swapBlocks = [
     type: 'actions',
     block_id: 'swap_actions',
     elements: [
-      { type: 'button', action_id: 'approve_swap', value: 'swap-42', style: 'primary', text: { type: 'plain_text', text: 'Approve' } },
+      {
+        type: 'button',
+        action_id: 'approve_swap',
+        value: 'swap-42',
+        style: 'primary',
+        text: { type: 'plain_text', text: 'Approve' },
+      },
       {
         type: 'button',
         action_id: 'reject_swap',
@@ -150,7 +156,12 @@ describe('Slack test rig driving a real Bolt app', () => {
     expect(posted?.text).toBe('Swap request');
     expect(blocksToText(posted?.blocks)).toContain('*1,000 USDC* → ETH');
 
-    const updated = await app.client.chat.update({ channel: 'C_OPS', ts: posted?.ts ?? '', text: 'Swap approved', blocks: [] });
+    const updated = await app.client.chat.update({
+      channel: 'C_OPS',
+      ts: posted?.ts ?? '',
+      text: 'Swap approved',
+      blocks: [],
+    });
     expect(updated).toMatchObject({ ok: true, channel: 'C_OPS', ts: posted?.ts, text: 'Swap approved' });
 
     const [current] = standIn.messages('C_OPS');
@@ -178,15 +189,27 @@ describe('Slack test rig driving a real Bolt app', () => {
 
     expect(result.status).toBe(200);
     expect(actionSeen).toHaveBeenCalledTimes(1);
-    const seen = actionSeen.mock.calls[0]?.[0] as { user: { id: string; username: string }; value: string; body: { container: unknown; actions: unknown[] } };
+    const seen = actionSeen.mock.calls[0]?.[0] as {
+      user: { id: string; username: string };
+      value: string;
+      body: { container: unknown; actions: unknown[] };
+    };
     expect(seen.user).toMatchObject({ id: 'U_CAROL', username: 'carol' });
     expect(seen.value).toBe('swap-42');
     expect(seen.body.container).toMatchObject({ type: 'message', message_ts: posted.ts, channel_id: 'C_OPS' });
     expect(seen.body.actions[0]).toMatchObject({ block_id: 'swap_actions', text: { text: 'Approve' } });
     const [response] = await result.waitForResponses(1);
-    expect(response).toMatchObject({ replaceOriginal: true, effect: 'replaced_original', text: 'Approved by <@U_CAROL>' });
+    expect(response).toMatchObject({
+      replaceOriginal: true,
+      effect: 'replaced_original',
+      text: 'Approved by <@U_CAROL>',
+    });
     // The click's response_url belongs to the clicked message, which the stand-in replaced.
-    expect(standIn.messages('C_OPS')[0]).toMatchObject({ ts: posted.ts, text: 'Approved by <@U_CAROL>', blocks: undefined });
+    expect(standIn.messages('C_OPS')[0]).toMatchObject({
+      ts: posted.ts,
+      text: 'Approved by <@U_CAROL>',
+      blocks: undefined,
+    });
   });
 
   it('delivers a signed Events API callback, and views.publish reaches the stand-in with the view decoded', async () => {
@@ -241,11 +264,15 @@ describe('Slack test rig driving a real Bolt app', () => {
     expect(standIn.messages('C_OPS')).toHaveLength(1);
   });
 
-  it('a failure injected for one channel hits only that channel\'s next call; the others go through', async () => {
+  it("a failure injected for one channel hits only that channel's next call; the others go through", async () => {
     standIn.failNext('chat.postMessage', { error: 'not_in_channel' }, 1, { channel: 'C_ALERTS' });
 
-    await expect(app.client.chat.postMessage({ channel: 'C_OPS', text: 'elsewhere' })).resolves.toMatchObject({ ok: true });
-    await expect(app.client.chat.postMessage({ channel: 'C_ALERTS', text: 'hi' })).rejects.toMatchObject({ data: { ok: false, error: 'not_in_channel' } });
+    await expect(app.client.chat.postMessage({ channel: 'C_OPS', text: 'elsewhere' })).resolves.toMatchObject({
+      ok: true,
+    });
+    await expect(app.client.chat.postMessage({ channel: 'C_ALERTS', text: 'hi' })).rejects.toMatchObject({
+      data: { ok: false, error: 'not_in_channel' },
+    });
     await expect(app.client.chat.postMessage({ channel: 'C_ALERTS', text: 'hi' })).resolves.toMatchObject({ ok: true });
     expect(standIn.messages('C_ALERTS')).toHaveLength(1);
   });
@@ -303,7 +330,13 @@ describe('Slack test rig driving a real Bolt app', () => {
 
     expect(sixth.status).toBe(404);
     expect(await sixth.json()).toMatchObject({ error: 'used_url' });
-    expect(standIn.responses(url).map((r) => r.text)).toEqual(['update 1', 'update 2', 'update 3', 'update 4', 'update 5']);
+    expect(standIn.responses(url).map((r) => r.text)).toEqual([
+      'update 1',
+      'update 2',
+      'update 3',
+      'update 4',
+      'update 5',
+    ]);
   });
 
   it('times out a wait with a message listing what was recorded', async () => {
@@ -332,7 +365,15 @@ describe('Block Kit readers', () => {
 
   it('lists buttons with their action_id, value, block_id, label, style and confirm', () => {
     expect(findButtons(swapBlocks)).toEqual([
-      { actionId: 'approve_swap', value: 'swap-42', blockId: 'swap_actions', text: 'Approve', style: 'primary', url: undefined, confirm: undefined },
+      {
+        actionId: 'approve_swap',
+        value: 'swap-42',
+        blockId: 'swap_actions',
+        text: 'Approve',
+        style: 'primary',
+        url: undefined,
+        confirm: undefined,
+      },
       {
         actionId: 'reject_swap',
         value: 'swap-42',

@@ -6,7 +6,7 @@
  */
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSlackStandIn, type ConversationSpec, type SlackStandIn } from '../support/rig/index.js';
+import { type ConversationSpec, type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
 
 const token = 'xoxb-conversations';
 const BOT = 'U_BOT';
@@ -27,14 +27,26 @@ const conversations: ConversationSpec[] = [
 ];
 
 // The WebClient logs Slack's `[ERROR]` lines; these tests expect them.
-const silentLogger = { debug() {}, info() {}, warn() {}, error() {}, setLevel() {}, getLevel: () => webApi.LogLevel.ERROR, setName() {} };
+const silentLogger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  setLevel() {},
+  getLevel: () => webApi.LogLevel.ERROR,
+  setName() {},
+};
 
 let slack: SlackStandIn;
 let client: webApi.WebClient;
 
 beforeAll(async () => {
   slack = await startSlackStandIn({ botToken: token, botUserId: BOT, conversations });
-  client = new webApi.WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logger: silentLogger });
+  client = new webApi.WebClient(token, {
+    slackApiUrl: slack.apiUrl,
+    retryConfig: { retries: 0 },
+    logger: silentLogger,
+  });
 });
 afterAll(() => slack?.close());
 beforeEach(() => slack.reset());
@@ -69,9 +81,15 @@ describe('chat.postMessage: where the bot may post', () => {
   it('without chat:write.public, a public channel the bot is not in answers not_in_channel', async () => {
     const strict = await startSlackStandIn({ botToken: token, botUserId: BOT, conversations, chatWritePublic: false });
     try {
-      const strictClient = new webApi.WebClient(token, { slackApiUrl: strict.apiUrl, retryConfig: { retries: 0 }, logger: silentLogger });
+      const strictClient = new webApi.WebClient(token, {
+        slackApiUrl: strict.apiUrl,
+        retryConfig: { retries: 0 },
+        logger: silentLogger,
+      });
       expect(await answer(strictClient.chat.postMessage({ channel: 'C0PUBLIC', text: 'x' }))).toBe('not_in_channel');
-      expect(await answer(strictClient.chat.postMessage({ channel: 'C0UNDECLARED', text: 'x' }))).toBe('not_in_channel');
+      expect(await answer(strictClient.chat.postMessage({ channel: 'C0UNDECLARED', text: 'x' }))).toBe(
+        'not_in_channel',
+      );
       expect(await answer(strictClient.chat.postMessage({ channel: 'C0PUBLICBOT', text: 'x' }))).toBe('ok');
     } finally {
       await strict.close();
@@ -81,7 +99,9 @@ describe('chat.postMessage: where the bot may post', () => {
   it('chat.update in a private channel the bot was removed from answers channel_not_found', async () => {
     const posted = await client.chat.postMessage({ channel: 'C0PRIVATEBOT', text: 'v1' });
     slack.setMembers('C0PRIVATEBOT', [RILEY, AVERY]);
-    expect(await answer(client.chat.update({ channel: 'C0PRIVATEBOT', ts: posted.ts!, text: 'v2' }))).toBe('channel_not_found');
+    expect(await answer(client.chat.update({ channel: 'C0PRIVATEBOT', ts: posted.ts!, text: 'v2' }))).toBe(
+      'channel_not_found',
+    );
     expect(slack.messages('C0PRIVATEBOT')[0]?.text).toBe('v1');
   });
 });
@@ -104,12 +124,18 @@ describe('conversations.join and conversations.info', () => {
   it('joining a public channel adds the bot; joining again succeeds with already_in_channel', async () => {
     expect(slack.isMember('C0PUBLIC', BOT)).toBe(false);
     const joined = await client.conversations.join({ channel: 'C0PUBLIC' });
-    expect(joined).toMatchObject({ ok: true, channel: { id: 'C0PUBLIC', name: 'treasury', is_channel: true, is_private: false, is_member: true } });
+    expect(joined).toMatchObject({
+      ok: true,
+      channel: { id: 'C0PUBLIC', name: 'treasury', is_channel: true, is_private: false, is_member: true },
+    });
     expect(joined.warning).toBeUndefined();
     expect(slack.isMember('C0PUBLIC', BOT)).toBe(true);
     // Everyone who was in it still is.
     expect(slack.isMember('C0PUBLIC', SAM)).toBe(true);
-    expect(await client.conversations.join({ channel: 'C0PUBLIC' })).toMatchObject({ ok: true, warning: 'already_in_channel' });
+    expect(await client.conversations.join({ channel: 'C0PUBLIC' })).toMatchObject({
+      ok: true,
+      warning: 'already_in_channel',
+    });
   });
 
   it('an undeclared channel can be joined too: the bot is then a member, and so is everyone else', async () => {
@@ -132,11 +158,24 @@ describe('conversations.join and conversations.info', () => {
 
   it('conversations.info describes what the bot can see, and nothing else', async () => {
     expect(await client.conversations.info({ channel: 'C0PRIVATEBOT' })).toMatchObject({
-      channel: { id: 'C0PRIVATEBOT', name: 'treasury-desk', is_channel: true, is_private: true, is_im: false, is_member: true },
+      channel: {
+        id: 'C0PRIVATEBOT',
+        name: 'treasury-desk',
+        is_channel: true,
+        is_private: true,
+        is_im: false,
+        is_member: true,
+      },
     });
-    expect(await client.conversations.info({ channel: 'D0RILEYBOT' })).toMatchObject({ channel: { is_im: true, is_private: true, user: RILEY } });
-    expect(await client.conversations.info({ channel: 'G0GROUPBOT' })).toMatchObject({ channel: { is_mpim: true, is_channel: false } });
-    expect(await client.conversations.info({ channel: 'C0PUBLIC' })).toMatchObject({ channel: { is_channel: true, is_private: false, is_member: false } });
+    expect(await client.conversations.info({ channel: 'D0RILEYBOT' })).toMatchObject({
+      channel: { is_im: true, is_private: true, user: RILEY },
+    });
+    expect(await client.conversations.info({ channel: 'G0GROUPBOT' })).toMatchObject({
+      channel: { is_mpim: true, is_channel: false },
+    });
+    expect(await client.conversations.info({ channel: 'C0PUBLIC' })).toMatchObject({
+      channel: { is_channel: true, is_private: false, is_member: false },
+    });
     expect(await answer(client.conversations.info({ channel: 'C0PRIVATE' }))).toBe('channel_not_found');
   });
 

@@ -1,7 +1,7 @@
 // The bulk-history generator: counts, spread over the span, failure rate, and that the indexed lists give
 // exactly the pages the plain filter-and-sort gives (correctness only; speed is the benchmark's business).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 
 const DAY = 86_400_000;
 let sim: PaymentsSimulator;
@@ -62,17 +62,25 @@ describe('bulk history', () => {
 
   it('spreads rows over the span, newest first, ties broken by id; get by id finds bulk rows', async () => {
     const newest = await list('/1.0/merchant/asset-withdrawals?perPage=100');
-    const oldest = await list(`/1.0/merchant/asset-withdrawals?perPage=100&page=${Math.ceil(newest.totalCount! / 100)}`);
+    const oldest = await list(
+      `/1.0/merchant/asset-withdrawals?perPage=100&page=${Math.ceil(newest.totalCount! / 100)}`,
+    );
     const times = [...newest.data, ...oldest.data].map((w) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`));
     expect(times[0]).toBeLessThan(NOW);
     expect(times[0]).toBeGreaterThan(NOW - DAY);
     expect(times.at(-1)).toBeGreaterThanOrEqual(NOW - 30 * DAY - DAY);
-    expect(newest.data.map((w) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`))).toEqual([...times.slice(0, 100)].sort((a, b) => b - a));
+    expect(newest.data.map((w) => Date.parse(`${w.createdAt.replace(' ', 'T')}Z`))).toEqual(
+      [...times.slice(0, 100)].sort((a, b) => b - a),
+    );
     for (const id of [newest.data[0]!.id, oldest.data[0]!.id]) {
-      const one = await fetch(`${sim.url}/1.0/merchant/asset-withdrawal-info?id=${id}`, { headers: { apiKey: sim.apiKey } });
+      const one = await fetch(`${sim.url}/1.0/merchant/asset-withdrawal-info?id=${id}`, {
+        headers: { apiKey: sim.apiKey },
+      });
       expect(((await one.json()) as WireRow).id).toBe(id);
     }
-    const tasks = await list(`/2.0/mass-payout/tasks?createdAtFrom=${encodeURIComponent(new Date(NOW - 15 * DAY).toISOString())}&createdAtTo=${encodeURIComponent(new Date(NOW - 14 * DAY).toISOString())}`);
+    const tasks = await list(
+      `/2.0/mass-payout/tasks?createdAtFrom=${encodeURIComponent(new Date(NOW - 15 * DAY).toISOString())}&createdAtTo=${encodeURIComponent(new Date(NOW - 14 * DAY).toISOString())}`,
+    );
     expect(tasks.data.length).toBe(50);
     const task = tasks.data[0]!;
     const one = await fetch(`${sim.url}/2.0/mass-payout/task?id=${task.id}`, { headers: { apiKey: sim.apiKey } });

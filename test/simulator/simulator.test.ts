@@ -1,7 +1,7 @@
 // The payment API simulator over real HTTP (plain fetch): envelopes, scoping, wire quirks, swaps, pagination,
 // rate limiting and fault injection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 
 interface Reply {
   status: number;
@@ -14,7 +14,12 @@ interface Reply {
 type CallOptions = { key?: string | null; body?: unknown; rawBody?: string };
 
 /** Calls the simulator; `key: null` sends no apiKey header. */
-async function call(sim: PaymentsSimulator, method: 'GET' | 'POST', path: string, options: CallOptions = {}): Promise<Reply> {
+async function call(
+  sim: PaymentsSimulator,
+  method: 'GET' | 'POST',
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const headers: Record<string, string> = {};
   const key = options.key === undefined ? sim.apiKey : options.key;
   if (key !== null) headers.apiKey = key;
@@ -34,7 +39,8 @@ async function call(sim: PaymentsSimulator, method: 'GET' | 'POST', path: string
   return { status: response.status, headers: response.headers, text, json };
 }
 
-const get = (sim: PaymentsSimulator, path: string, key?: string | null): Promise<Reply> => call(sim, 'GET', path, { key });
+const get = (sim: PaymentsSimulator, path: string, key?: string | null): Promise<Reply> =>
+  call(sim, 'GET', path, { key });
 const post = (sim: PaymentsSimulator, path: string, body: unknown, key?: string | null): Promise<Reply> =>
   call(sim, 'POST', path, { body, key });
 
@@ -87,7 +93,11 @@ describe('authentication, permissions and error envelopes', () => {
   });
 
   it('answers the validation envelope for missing and non-UUID ids', async () => {
-    for (const path of ['/1.0/merchant/asset-withdrawal-info', '/2.0/swap/get?id=123', '/2.0/mass-payout/task?id=abc']) {
+    for (const path of [
+      '/1.0/merchant/asset-withdrawal-info',
+      '/2.0/swap/get?id=123',
+      '/2.0/mass-payout/task?id=abc',
+    ]) {
       const reply = await get(sim, path);
       expect(reply.status).toBe(400);
       expect(reply.json).toEqual({
@@ -137,8 +147,12 @@ describe('authentication, permissions and error envelopes', () => {
 
   it('scopes every read to the merchant of the key', async () => {
     const other = sim.keys.otherMerchant;
-    expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${sim.ids.foreign.withdrawal}`, other)).status).toBe(200);
-    expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${sim.ids.withdrawals.all[0]}`, other)).status).toBe(404);
+    expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${sim.ids.foreign.withdrawal}`, other)).status).toBe(
+      200,
+    );
+    expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${sim.ids.withdrawals.all[0]}`, other)).status).toBe(
+      404,
+    );
     const assets = await get(sim, '/1.0/merchant/assets', other);
     expect(assets.json.assets.map((asset: { id: string }) => asset.id).sort()).toEqual(
       [sim.ids.foreign.assetUsdt, sim.ids.foreign.assetEth].sort(),
@@ -161,14 +175,30 @@ describe('wire quirks', () => {
     expect(reply.json.expiredAt).toMatch(SQL_TIME);
     expect(reply.json.fee.network).toBeNull();
     const usdOnly = await get(sim, `/1.0/merchant/invoice-info?id=${sim.ids.invoices.usdOnly}`);
-    expect(usdOnly.json).toMatchObject({ usdAmount: '49.99', crypto: null, network: null, address: null, cryptoAmount: null });
+    expect(usdOnly.json).toMatchObject({
+      usdAmount: '49.99',
+      crypto: null,
+      network: null,
+      address: null,
+      cryptoAmount: null,
+    });
   });
 
   it('uses chainType in asset networks and balanceForWithdrawal only in the single-asset response', async () => {
     const single = await get(sim, `/1.0/merchant/asset?id=${sim.ids.assets.usdtEth}`);
-    expect(single.json.network).toEqual({ id: sim.ids.networks.ethereum, title: 'Ethereum', symbol: 'ETH', chainId: '1', chainType: 'evm' });
+    expect(single.json.network).toEqual({
+      id: sim.ids.networks.ethereum,
+      title: 'Ethereum',
+      symbol: 'ETH',
+      chainId: '1',
+      chainType: 'evm',
+    });
     // Asset balances follow the conventions table: base-unit integer strings (USDT on Ethereum has 6 decimals).
-    expect(single.json).toMatchObject({ balance: '152340250000', balanceForWithdrawal: '151090250000', balanceInUsd: '152340.25' });
+    expect(single.json).toMatchObject({
+      balance: '152340250000',
+      balanceForWithdrawal: '151090250000',
+      balanceInUsd: '152340.25',
+    });
     expect(single.json.createdAt).toMatch(SQL_TIME);
     const list = await get(sim, '/1.0/merchant/assets');
     expect(list.json.assets).toHaveLength(7);
@@ -183,7 +213,12 @@ describe('wire quirks', () => {
 
   it('renders withdrawals with title/networkType, base-unit asset balance and a null fee.network', async () => {
     const reply = await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${sim.ids.withdrawals.failed[0]}`);
-    expect(reply.json).toMatchObject({ status: 'failed', txHash: null, payer: 'sender', fee: { network: null, exchange: null } });
+    expect(reply.json).toMatchObject({
+      status: 'failed',
+      txHash: null,
+      payer: 'sender',
+      fee: { network: null, exchange: null },
+    });
     expect(reply.json.network).toHaveProperty('networkType', 'evm');
     expect(reply.json.asset.balance).toMatch(/^\d+$/);
     expect(reply.json.createdAt).toMatch(SQL_TIME);
@@ -242,7 +277,12 @@ describe('wire quirks', () => {
     const cancelled = await get(sim, '/2.0/gas-manager/list?status=cancelled');
     expect(cancelled.json.data.length).toBe(sim.ids.gas.cancelled.length);
     for (const row of cancelled.json.data) {
-      expect(row).toMatchObject({ status: 'cancelled', topUp: null, charged: null, fee: { service: null, totalInUsd: null } });
+      expect(row).toMatchObject({
+        status: 'cancelled',
+        topUp: null,
+        charged: null,
+        fee: { service: null, totalInUsd: null },
+      });
       expect(['enough_balance', 'undefined_balance']).toContain(row.subStatus);
     }
   });
@@ -252,10 +292,19 @@ describe('invoices', () => {
   it('creates a USD invoice, with and without an asset', async () => {
     const plain = await post(sim, '/2.0/merchant/create-invoice', { usdAmountInCents: 4999, productTitle: 'Plan' });
     expect(plain.status).toBe(200);
-    expect(plain.json).toMatchObject({ usdAmount: '49.99', status: 'pending', crypto: null, network: null, address: null });
+    expect(plain.json).toMatchObject({
+      usdAmount: '49.99',
+      status: 'pending',
+      crypto: null,
+      network: null,
+      address: null,
+    });
     expect(plain.json.id).toMatch(UUID);
     expect(plain.json.paymentPageLink).toBe(`https://pay.example.test/invoice/${plain.json.id}`);
-    const withAsset = await post(sim, '/2.0/merchant/create-invoice', { usdAmountInCents: 30_000, assetId: sim.ids.assets.eth });
+    const withAsset = await post(sim, '/2.0/merchant/create-invoice', {
+      usdAmountInCents: 30_000,
+      assetId: sim.ids.assets.eth,
+    });
     expect(withAsset.json.crypto.symbol).toBe('ETH');
     expect(withAsset.json.network.name).toBe('Ethereum');
     expect(withAsset.json.address).toMatch(/^0x[0-9a-f]{40}$/);
@@ -291,7 +340,10 @@ describe('invoices', () => {
       expect(reply.json.message).toBe('Validation failed');
       expect(reply.json.errors.map((error: { field: string }) => error.field)).toContain(field);
     }
-    const foreign = await post(sim, '/2.0/merchant/create-invoice-by-crypto', { cryptoAmount: '100', assetId: sim.ids.foreign.assetUsdt });
+    const foreign = await post(sim, '/2.0/merchant/create-invoice-by-crypto', {
+      cryptoAmount: '100',
+      assetId: sim.ids.foreign.assetUsdt,
+    });
     expect(foreign.json).toMatchObject({ success: false, message: 'Asset not found', statusCode: 400 });
     const malformed = await call(sim, 'POST', '/2.0/merchant/create-invoice', { rawBody: '{"usdAmountInCents":' });
     expect(malformed.status).toBe(400);
@@ -300,7 +352,10 @@ describe('invoices', () => {
   it('sets expiredAt from paymentDelayTime on the simulator clock', async () => {
     const fixed = await startSimulator({ now: () => Date.UTC(2026, 10, 20, 10, 15, 30) });
     try {
-      const reply = await post(fixed, '/2.0/merchant/create-invoice', { usdAmountInCents: 100, paymentDelayTime: 86_400 });
+      const reply = await post(fixed, '/2.0/merchant/create-invoice', {
+        usdAmountInCents: 100,
+        paymentDelayTime: 86_400,
+      });
       expect(reply.json.expiredAt).toBe('2026-11-21 10:15:30');
       const byDefault = await post(fixed, '/2.0/merchant/create-invoice', { usdAmountInCents: 100 });
       expect(byDefault.json.expiredAt).toBe('2026-11-20 11:15:30');
@@ -358,16 +413,27 @@ describe('swap estimates', () => {
     const first = await estimate(a.usdtEth, a.usdcEth, '20000000');
     sim.advanceTime(30 * 60 * 1000 + 1);
     try {
-      expect((await post(sim, '/2.0/swap/create', { estimateId: first.json.id })).json.message).toBe('Estimate not found');
+      expect((await post(sim, '/2.0/swap/create', { estimateId: first.json.id })).json.message).toBe(
+        'Estimate not found',
+      );
     } finally {
       sim.advanceTime(-(30 * 60 * 1000 + 1));
     }
     const second = await estimate(a.usdtEth, a.usdcEth, '20000000');
     expect((await post(sim, '/2.0/swap/create', { estimateId: second.json.id })).status).toBe(200);
-    expect((await post(sim, '/2.0/swap/create', { estimateId: second.json.id })).json.message).toBe('Estimate not found');
-    const foreign = await estimate(sim.ids.foreign.assetEth, sim.ids.foreign.assetUsdt, '100000000000000000', sim.keys.otherMerchant);
+    expect((await post(sim, '/2.0/swap/create', { estimateId: second.json.id })).json.message).toBe(
+      'Estimate not found',
+    );
+    const foreign = await estimate(
+      sim.ids.foreign.assetEth,
+      sim.ids.foreign.assetUsdt,
+      '100000000000000000',
+      sim.keys.otherMerchant,
+    );
     expect(foreign.status).toBe(200);
-    expect((await post(sim, '/2.0/swap/create', { estimateId: foreign.json.id })).json.message).toBe('Estimate not found');
+    expect((await post(sim, '/2.0/swap/create', { estimateId: foreign.json.id })).json.message).toBe(
+      'Estimate not found',
+    );
   });
 });
 
@@ -385,17 +451,31 @@ describe('swaps over time', () => {
 
   it('debits on create, advances new → in_progress → finished and credits the target', async () => {
     const { usdtEth, usdcEth } = clockSim.ids.assets;
-    const quote = await post(clockSim, '/2.0/swap/estimate', { assetIdFrom: usdtEth, assetIdTo: usdcEth, amount: '1000000000' });
+    const quote = await post(clockSim, '/2.0/swap/estimate', {
+      assetIdFrom: usdtEth,
+      assetIdTo: usdcEth,
+      amount: '1000000000',
+    });
     const created = await post(clockSim, '/2.0/swap/create', { estimateId: quote.json.id });
     expect(created.status).toBe(200);
     expect(created.json).not.toHaveProperty('fee');
-    expect(created.json).toMatchObject({ status: 'new', amountTo: null, hashFrom: null, hashTo: null, amountFrom: '1000000000' });
+    expect(created.json).toMatchObject({
+      status: 'new',
+      amountTo: null,
+      hashFrom: null,
+      hashTo: null,
+      amountFrom: '1000000000',
+    });
     expect(await balance(usdtEth)).toBe('151340250000');
     clockSim.advanceTime(2000);
     expect((await get(clockSim, `/2.0/swap/get?id=${created.json.id}`)).json.status).toBe('in_progress');
     clockSim.advanceTime(6000);
     const finished = await get(clockSim, `/2.0/swap/get?id=${created.json.id}`);
-    expect(finished.json).toMatchObject({ status: 'finished', amountTo: quote.json.estimatedAmount, amountToInUsd: '997.00' });
+    expect(finished.json).toMatchObject({
+      status: 'finished',
+      amountTo: quote.json.estimatedAmount,
+      amountToInUsd: '997.00',
+    });
     expect(finished.json.hashFrom).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Array.isArray(finished.json.fee.network)).toBe(true);
     expect(await balance(usdcEth)).toBe('99762430000');
@@ -416,7 +496,10 @@ describe('swaps over time', () => {
     expect(await balance(usdtBsc)).toBe('4000000000000000000000');
     clockSim.advanceSwap(created.json.id, 'rejected');
     clockSim.advanceTime(60_000);
-    expect((await get(clockSim, `/2.0/swap/get?id=${created.json.id}`)).json).toMatchObject({ status: 'rejected', amountTo: null });
+    expect((await get(clockSim, `/2.0/swap/get?id=${created.json.id}`)).json).toMatchObject({
+      status: 'rejected',
+      amountTo: null,
+    });
     expect(await balance(usdtBsc)).toBe('5000000000000000000000');
   });
 });
@@ -463,7 +546,13 @@ describe('pagination', () => {
     const from = new Date(sim.now() - 2 * 24 * 3600 * 1000).toISOString().replace('Z', '+00:00');
     const recent = await get(sim, `/2.0/mass-payout/tasks?createdAtFrom=${encodeURIComponent(from)}`);
     expect(recent.json.data.length).toBeGreaterThanOrEqual(10);
-    for (const query of ['status=done', 'createdAtFrom=2026-11-20', 'createdAtTo=yesterday', 'assetId=x', 'cursor=garbage!']) {
+    for (const query of [
+      'status=done',
+      'createdAtFrom=2026-11-20',
+      'createdAtTo=yesterday',
+      'assetId=x',
+      'cursor=garbage!',
+    ]) {
       const reply = await get(sim, `/2.0/mass-payout/tasks?${query}`);
       expect(reply.status, query).toBe(400);
     }
@@ -504,7 +593,9 @@ describe('rate limit', () => {
       expect(tooMany[0]?.headers.get('retry-after')).toBe('1');
       expect(tooMany[0]?.json).toEqual({ success: false, message: 'Too many requests', statusCode: 429 });
       // Other operations and other keys have their own budget.
-      expect((await get(limited, `/2.0/deposit/get?id=${limited.ids.foreign.deposit}`, limited.keys.otherMerchant)).status).toBe(200);
+      expect(
+        (await get(limited, `/2.0/deposit/get?id=${limited.ids.foreign.deposit}`, limited.keys.otherMerchant)).status,
+      ).toBe(200);
       expect((await get(limited, '/1.0/merchant/assets')).status).toBe(200);
     } finally {
       await limited.close();
@@ -514,7 +605,11 @@ describe('rate limit', () => {
 
 describe('fault injection and request log', () => {
   it('answers injected faults for the next N calls, then normally', async () => {
-    sim.injectFault('listAssets', { status: 503, body: { success: false, message: 'Maintenance' }, headers: { 'Retry-After': '2' } }, 2);
+    sim.injectFault(
+      'listAssets',
+      { status: 503, body: { success: false, message: 'Maintenance' }, headers: { 'Retry-After': '2' } },
+      2,
+    );
     const one = await get(sim, '/1.0/merchant/assets');
     const two = await get(sim, '/1.0/merchant/assets');
     const three = await get(sim, '/1.0/merchant/assets');
@@ -531,7 +626,9 @@ describe('fault injection and request log', () => {
 
   it('serves malformed JSON, delays, and dropped sockets', async () => {
     sim.injectFault('getDeposit', { malformedJson: true });
-    const malformed = await fetch(`${sim.url}/2.0/deposit/get?id=${sim.ids.deposits.frozen}`, { headers: { apiKey: sim.apiKey } });
+    const malformed = await fetch(`${sim.url}/2.0/deposit/get?id=${sim.ids.deposits.frozen}`, {
+      headers: { apiKey: sim.apiKey },
+    });
     expect(malformed.status).toBe(200);
     await expect(malformed.json()).rejects.toThrow();
 
@@ -542,7 +639,9 @@ describe('fault injection and request log', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
 
     sim.injectFault('getInvoice', { destroySocket: true });
-    await expect(fetch(`${sim.url}/1.0/merchant/invoice-info?id=${sim.ids.invoices.usdOnly}`, { headers: { apiKey: sim.apiKey } })).rejects.toThrow();
+    await expect(
+      fetch(`${sim.url}/1.0/merchant/invoice-info?id=${sim.ids.invoices.usdOnly}`, { headers: { apiKey: sim.apiKey } }),
+    ).rejects.toThrow();
     sim.injectFault('getInvoice', { status: 502 });
     sim.clearFaults();
     expect((await get(sim, `/1.0/merchant/invoice-info?id=${sim.ids.invoices.usdOnly}`)).status).toBe(200);
@@ -556,7 +655,12 @@ describe('fault injection and request log', () => {
     expect(sim.requestCount()).toBe(3);
     expect(sim.requestCount('getSwap')).toBe(1);
     const [payout, swap, unknown] = sim.requests;
-    expect(payout).toMatchObject({ operation: 'createPayout', method: 'POST', status: 200, body: { name: 'December salaries' } });
+    expect(payout).toMatchObject({
+      operation: 'createPayout',
+      method: 'POST',
+      status: 200,
+      body: { name: 'December salaries' },
+    });
     expect(swap).toMatchObject({ operation: 'getSwap', path: '/2.0/swap/get', query: { id: UNKNOWN_ID }, status: 404 });
     expect(unknown).toMatchObject({ operation: null, status: 404 });
     expect(JSON.stringify(sim.requests)).not.toContain(sim.apiKey);
@@ -565,7 +669,10 @@ describe('fault injection and request log', () => {
 
 describe('mass payouts and test controls', () => {
   it('creates a payout container', async () => {
-    const reply = await post(sim, '/2.0/mass-payout/create-payout', { assetId: sim.ids.assets.usdtBsc, name: 'Bonuses' });
+    const reply = await post(sim, '/2.0/mass-payout/create-payout', {
+      assetId: sim.ids.assets.usdtBsc,
+      name: 'Bonuses',
+    });
     expect(reply.json).toMatchObject({ assetId: sim.ids.assets.usdtBsc, name: 'Bonuses', status: 'new' });
     expect(reply.json.createdAt).toMatch(RFC3339);
     expect((await post(sim, '/2.0/mass-payout/create-payout', { assetId: sim.ids.assets.usdtBsc })).status).toBe(400);
@@ -573,7 +680,10 @@ describe('mass payouts and test controls', () => {
 
   it('adds and updates records with defaults', async () => {
     const withdrawal = sim.addWithdrawal({ status: 'failed' });
-    expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${withdrawal.id}`)).json).toMatchObject({ status: 'failed', txHash: null });
+    expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${withdrawal.id}`)).json).toMatchObject({
+      status: 'failed',
+      txHash: null,
+    });
     sim.updateWithdrawal(withdrawal.id, { status: 'success' });
     expect(sim.getRaw('withdrawal', withdrawal.id)?.txHash).toMatch(/^0x/);
     const deposit = sim.addDeposit({ status: 'refunded' });

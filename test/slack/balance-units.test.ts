@@ -1,6 +1,6 @@
 // Asset balances arrive in base units (docs/payments-api.md#units) and are shown in token units, exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
 
 let stack: LocalStack;

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { BUTTONS_MISSING_NOTE } from '../../src/slack/plain-text.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import type { ConversationSpec, StoredMessage } from '../support/rig/slack-stand-in.js';
-import { ask, type Answer } from '../support/slack.js';
+import { type Answer, ask } from '../support/slack.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
 
 const BOT = 'U_BOT';
@@ -69,32 +69,41 @@ const messagesIn = (place: PlaceName): StoredMessage[] => stack.slack.messages(P
 
 describe('a swap quote, asked for in each kind of conversation', () => {
   // A group DM may hold the bot and an approver: the quote is posted there like in a channel.
-  it.each(['publicWithoutBot', 'privateWithBot', 'groupDmWithBot'] as const)('%s: the quote is posted there for the approvers', async (place) => {
-    const answer = await ask(stack, SWAP, at(place));
-    expect(answer.text).toContain('Quote posted');
-    const [quote] = await stack.slack.waitFor(() => (messagesIn(place).length > 0 ? messagesIn(place) : undefined));
-    expect(blocksToText(quote?.blocks ?? [])).toContain('Waiting for approval by <@U0AVERY>');
-  });
+  it.each(['publicWithoutBot', 'privateWithBot', 'groupDmWithBot'] as const)(
+    '%s: the quote is posted there for the approvers',
+    async (place) => {
+      const answer = await ask(stack, SWAP, at(place));
+      expect(answer.text).toContain('Quote posted');
+      const [quote] = await stack.slack.waitFor(() => (messagesIn(place).length > 0 ? messagesIn(place) : undefined));
+      expect(blocksToText(quote?.blocks ?? [])).toContain('Waiting for approval by <@U0AVERY>');
+    },
+  );
 
-  it.each(['dmWithBot', 'dmWithoutBot'] as const)('%s: says where to ask instead, before any API call, and posts nothing', async (place) => {
-    const answer = await ask(stack, SWAP, at(place));
-    expect(answer.text).toContain('this is a direct message, so I cannot post one here');
-    expect(answer.text).toContain('Ask for the swap in a channel that you, the approvers and I share');
-    expect(answer.text).not.toMatch(/invite me with `\/invite @treasury`, then/);
-    expect(answer.reply.responseType).toBe('ephemeral');
-    expect(stack.simulator.requestCount()).toBe(0);
-    expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(0);
-  });
+  it.each(['dmWithBot', 'dmWithoutBot'] as const)(
+    '%s: says where to ask instead, before any API call, and posts nothing',
+    async (place) => {
+      const answer = await ask(stack, SWAP, at(place));
+      expect(answer.text).toContain('this is a direct message, so I cannot post one here');
+      expect(answer.text).toContain('Ask for the swap in a channel that you, the approvers and I share');
+      expect(answer.text).not.toMatch(/invite me with `\/invite @treasury`, then/);
+      expect(answer.reply.responseType).toBe('ephemeral');
+      expect(stack.simulator.requestCount()).toBe(0);
+      expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(0);
+    },
+  );
 
-  it.each(['privateWithoutBot', 'privateNamedWithoutBot'] as const)('%s: Slack cannot post it; the person is told to invite the bot', async (place) => {
-    const answer = await ask(stack, SWAP, at(place));
-    expect(answer.text).toContain('this is a private channel I am not in');
-    expect(answer.text).toContain(`invite me with ${INVITE}, then ask for the swap again`);
-    expect(answer.text).toContain('No swap was made.');
-    expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
-    expect(messagesIn(place)).toEqual([]);
-    expect(stack.simulator.requestCount('createSwap')).toBe(0);
-  });
+  it.each(['privateWithoutBot', 'privateNamedWithoutBot'] as const)(
+    '%s: Slack cannot post it; the person is told to invite the bot',
+    async (place) => {
+      const answer = await ask(stack, SWAP, at(place));
+      expect(answer.text).toContain('this is a private channel I am not in');
+      expect(answer.text).toContain(`invite me with ${INVITE}, then ask for the swap again`);
+      expect(answer.text).toContain('No swap was made.');
+      expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
+      expect(messagesIn(place)).toEqual([]);
+      expect(stack.simulator.requestCount('createSwap')).toBe(0);
+    },
+  );
 
   it('a group DM the bot is not in: Slack cannot post it; the person is told the bot is not part of it, and where to ask', async () => {
     const answer = await ask(stack, SWAP, at('groupDmWithoutBot'));
@@ -109,7 +118,9 @@ describe('a swap quote, asked for in each kind of conversation', () => {
   it('a quote whose post Slack does not confirm is posted once, and the person is told to check the channel, not that nothing was posted', async () => {
     stack.slack.failNext('chat.postMessage', { dropAnswer: true });
     const answer = await ask(stack, SWAP, at('privateWithBot'));
-    expect(answer.text).toContain('Slack did not confirm the post of the quote message, so it may or may not be in the channel.');
+    expect(answer.text).toContain(
+      'Slack did not confirm the post of the quote message, so it may or may not be in the channel.',
+    );
     expect(answer.text).toContain('Check the channel before trying again.');
     expect(answer.text).not.toContain('Slack did not take the quote message');
     expect(messagesIn('privateWithBot')).toHaveLength(1);
@@ -150,7 +161,10 @@ describe('replies when the response_url fails, in each kind of conversation', ()
     async (place) => {
       stack.slack.failNext('response_url', { status: 404, error: 'used_url' });
       await stack.driver.command('balances', at(place));
-      await waitUntil(() => logs.find((line) => line.includes('could not deliver a reply to Slack at all')), 'the lost reply in the log');
+      await waitUntil(
+        () => logs.find((line) => line.includes('could not deliver a reply to Slack at all')),
+        'the lost reply in the log',
+      );
       expect(logs.join('\n')).toContain('channel_not_found');
       expect(stack.slack.messages()).toEqual([]);
       // The bot keeps serving.
@@ -163,7 +177,11 @@ describe('replies when the response_url fails, in each kind of conversation', ()
 async function shareWithdrawal(place: PlaceName, userId = RILEY) {
   const id = stack.simulator.ids.withdrawals.success[0]!;
   const mine = await ask(stack, `withdrawal ${id}`, at(place, userId));
-  const result = await stack.driver.clickButtonIn({ ts: '1700000000.000100', blocks: mine.reply.blocks ?? [] }, 'share_in_channel', at(place, userId));
+  const result = await stack.driver.clickButtonIn(
+    { ts: '1700000000.000100', blocks: mine.reply.blocks ?? [] },
+    'share_in_channel',
+    at(place, userId),
+  );
   expect(result.status).toBe(200);
   return { id, result };
 }
@@ -183,9 +201,15 @@ describe('Share in channel, in each kind of conversation', () => {
   );
 
   it.each([
-    ['privateWithoutBot', ['this is a private channel I am not in', `invite me with ${INVITE}, then click *Share in channel* again`]],
+    [
+      'privateWithoutBot',
+      ['this is a private channel I am not in', `invite me with ${INVITE}, then click *Share in channel* again`],
+    ],
     ['privateNamedWithoutBot', ['this is a private channel I am not in', `invite me with ${INVITE}`]],
-    ['dmWithoutBot', ['I am not part of this direct message', 'Share it from a channel I am in, or from your direct message with me.']],
+    [
+      'dmWithoutBot',
+      ['I am not part of this direct message', 'Share it from a channel I am in, or from your direct message with me.'],
+    ],
     ['groupDmWithoutBot', ['I am not part of this direct message', 'Share it from a channel I am in']],
     ['archived', ['This channel is archived', 'Share it from a channel I am in']],
   ] as const)('%s: nothing is posted; the clicker alone is told why, in plain words', async (place, words) => {
@@ -218,16 +242,21 @@ describe('Share in channel, in each kind of conversation', () => {
   it.each([
     ['a 503', { status: 503 }, 0],
     ['a lost answer', { dropAnswer: true }, 1],
-  ] as const)('%s: the copy is not posted again, and the clicker is told to check the channel before sharing again', async (_name, failure, posted) => {
-    stack.slack.failNext('chat.postMessage', failure);
-    const { result } = await shareWithdrawal('privateWithBot');
-    const [notice] = await result.waitForResponses(1);
-    expect(notice?.text).toContain('Slack did not confirm the post of the shared copy, so it may or may not be in the channel.');
-    expect(notice?.text).toContain('Check the channel before sharing again.');
-    expect(notice?.text).not.toContain('nothing was posted');
-    expect(messagesIn('privateWithBot')).toHaveLength(posted);
-    expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
-  });
+  ] as const)(
+    '%s: the copy is not posted again, and the clicker is told to check the channel before sharing again',
+    async (_name, failure, posted) => {
+      stack.slack.failNext('chat.postMessage', failure);
+      const { result } = await shareWithdrawal('privateWithBot');
+      const [notice] = await result.waitForResponses(1);
+      expect(notice?.text).toContain(
+        'Slack did not confirm the post of the shared copy, so it may or may not be in the channel.',
+      );
+      expect(notice?.text).toContain('Check the channel before sharing again.');
+      expect(notice?.text).not.toContain('nothing was posted');
+      expect(messagesIn('privateWithBot')).toHaveLength(posted);
+      expect(stack.slack.callsOf('chat.postMessage')).toHaveLength(1);
+    },
+  );
 });
 
 describe('content Slack refuses arrives as plain text with the facts', () => {
@@ -257,19 +286,31 @@ describe('content Slack refuses arrives as plain text with the facts', () => {
     stack.slack.failNext('chat.postMessage', { error: 'invalid_blocks' });
     const answer = await ask(stack, SWAP, at('privateWithBot'));
     expect(answer.text).toContain('Quote posted');
-    const [quote] = await stack.slack.waitFor(() => (messagesIn('privateWithBot').length > 0 ? messagesIn('privateWithBot') : undefined));
+    const [quote] = await stack.slack.waitFor(() =>
+      messagesIn('privateWithBot').length > 0 ? messagesIn('privateWithBot') : undefined,
+    );
     expect(quote?.blocks).toBeUndefined();
-    expect(quote?.text).toMatch(/^Swap quote: 1,000 USDT → about [\d,.]+ USDC · waiting for approval · requested by <@U0RILEY> · quote [0-9a-f-]{36}/);
+    expect(quote?.text).toMatch(
+      /^Swap quote: 1,000 USDT → about [\d,.]+ USDC · waiting for approval · requested by <@U0RILEY> · quote [0-9a-f-]{36}/,
+    );
     expect(quote?.text).toContain(BUTTONS_MISSING_NOTE);
   });
 
   it('a quote edit refused for its blocks replaces the message with plain text and removes the buttons', async () => {
     const answer: Answer = await ask(stack, SWAP, at('privateWithBot'));
     expect(answer.text).toContain('Quote posted');
-    const [quote] = await stack.slack.waitFor(() => (messagesIn('privateWithBot').length > 0 ? messagesIn('privateWithBot') : undefined));
+    const [quote] = await stack.slack.waitFor(() =>
+      messagesIn('privateWithBot').length > 0 ? messagesIn('privateWithBot') : undefined,
+    );
     stack.slack.failNext('chat.update', { error: 'msg_blocks_too_long' });
-    await stack.driver.clickButtonIn({ ...quote!, channel: PLACES.privateWithBot.channelId }, 'swap_reject', at('privateWithBot', AVERY));
-    const edited = await stack.slack.waitFor(() => messagesIn('privateWithBot').find((m) => m.text?.includes('· rejected ·')));
+    await stack.driver.clickButtonIn(
+      { ...quote!, channel: PLACES.privateWithBot.channelId },
+      'swap_reject',
+      at('privateWithBot', AVERY),
+    );
+    const edited = await stack.slack.waitFor(() =>
+      messagesIn('privateWithBot').find((m) => m.text?.includes('· rejected ·')),
+    );
     expect(edited.blocks).toEqual([]);
     expect(edited.text).toContain('Rejected by <@U0AVERY>');
     expect(stack.simulator.requestCount('createSwap')).toBe(0);
@@ -278,7 +319,9 @@ describe('content Slack refuses arrives as plain text with the facts', () => {
   it('a shared copy refused for its blocks is posted as plain text, still naming who shared it', async () => {
     stack.slack.failNext('chat.postMessage', { error: 'invalid_blocks' });
     const { id } = await shareWithdrawal('privateWithBot');
-    const [copy] = await stack.slack.waitFor(() => (messagesIn('privateWithBot').length > 0 ? messagesIn('privateWithBot') : undefined));
+    const [copy] = await stack.slack.waitFor(() =>
+      messagesIn('privateWithBot').length > 0 ? messagesIn('privateWithBot') : undefined,
+    );
     expect(copy?.blocks).toBeUndefined();
     expect(copy?.text).toContain(`id ${id}`);
     expect(copy?.text).toContain(`shared by <@${RILEY}>`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt } from '../support/waiting.js';
 
@@ -19,7 +19,7 @@ describe('API failures get a clear answer, and the bot stays healthy', () => {
     expect(answer.text).toContain('ETH on Ethereum');
   }
 
-  it('400: shows the API\'s own message', async () => {
+  it("400: shows the API's own message", async () => {
     const answer = await ask(stack, 'invoice 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f');
     expect(answer.text).toContain('The payment service refused this: *Invoice not found*');
   });
@@ -27,7 +27,12 @@ describe('API failures get a clear answer, and the bot stays healthy', () => {
   it('400: lists the field errors of the envelope', async () => {
     stack.simulator.injectFault('createInvoice', {
       status: 400,
-      body: { success: false, message: 'Validation failed', statusCode: 400, errors: [{ field: 'productTitle', messages: ['must be shorter than 255 characters'] }] },
+      body: {
+        success: false,
+        message: 'Validation failed',
+        statusCode: 400,
+        errors: [{ field: 'productTitle', messages: ['must be shorter than 255 characters'] }],
+      },
     });
     const answer = await ask(stack, 'invoice $5 Long title');
     expect(answer.text).toContain('*Validation failed*');
@@ -80,7 +85,6 @@ describe('API failures get a clear answer, and the bot stays healthy', () => {
     const answer = await ask(stack, `deposit ${stack.simulator.ids.deposits.frozen}`);
     expect(answer.text).toContain('sent an answer the bot could not read');
   });
-
 });
 
 describe('a slow payment API', () => {
@@ -141,9 +145,15 @@ describe('who may talk to the bot', () => {
   it('someone outside TREASURY_USERS gets a polite refusal and nothing is called', async () => {
     const result = await stack.driver.command('balances', { userId: 'U0OUTSIDER' });
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('limited to the treasury team') });
+    expect(result.body).toMatchObject({
+      response_type: 'ephemeral',
+      text: expect.stringContaining('limited to the treasury team'),
+    });
     // The refusal is the ack itself: nothing may follow it.
-    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({ posts: result.responses().length, apiRequests: stack.simulator.requestCount() }));
+    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({
+      posts: result.responses().length,
+      apiRequests: stack.simulator.requestCount(),
+    }));
   });
 
   it('a member gets the answer', async () => {
@@ -151,15 +161,22 @@ describe('who may talk to the bot', () => {
     expect(answer.text).toContain('Balances');
   });
 
-  it('an outsider clicking a member\'s button is refused and nothing is called', async () => {
+  it("an outsider clicking a member's button is refused and nothing is called", async () => {
     const answer = await ask(stack, 'withdrawals', { userId: 'U0TREASURY' });
     stack.simulator.resetRequests();
-    const result = await stack.driver.clickButtonIn({ ts: '1.1', blocks: answer.reply.blocks ?? [] }, 'withdrawals_page_next', { userId: 'U0OUTSIDER' });
+    const result = await stack.driver.clickButtonIn(
+      { ts: '1.1', blocks: answer.reply.blocks ?? [] },
+      'withdrawals_page_next',
+      { userId: 'U0OUTSIDER' },
+    );
     const [reply] = await result.waitForResponses(1);
     expect(reply?.text).toContain('limited to the treasury team');
     expect(reply?.replaceOriginal).toBe(false);
     // The click was acked before the refusal; nothing may follow the refusal either.
-    await expectStaysAt({ posts: 1, apiRequests: 0 }, () => ({ posts: result.responses().length, apiRequests: stack.simulator.requestCount() }));
+    await expectStaysAt({ posts: 1, apiRequests: 0 }, () => ({
+      posts: result.responses().length,
+      apiRequests: stack.simulator.requestCount(),
+    }));
   });
 });
 
@@ -174,19 +191,28 @@ describe('requests not signed by Slack', () => {
   it('a forged signature is refused with 401 and no API call', async () => {
     const result = await stack.driver.command('balances', { signature: `v0=${'ab'.repeat(32)}` });
     expect(result.status).toBe(401);
-    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({ posts: result.responses().length, apiRequests: stack.simulator.requestCount() }));
+    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({
+      posts: result.responses().length,
+      apiRequests: stack.simulator.requestCount(),
+    }));
   });
 
   it('a stale timestamp (replay) is refused with 401 and no API call', async () => {
     const result = await stack.driver.command('balances', { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 });
     expect(result.status).toBe(401);
-    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({ posts: result.responses().length, apiRequests: stack.simulator.requestCount() }));
+    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({
+      posts: result.responses().length,
+      apiRequests: stack.simulator.requestCount(),
+    }));
   });
 
   it('a forged button click is refused with 401', async () => {
     const result = await stack.driver.clickButton({ actionId: 'withdrawals_page', value: '2', signature: 'v0=00' });
     expect(result.status).toBe(401);
-    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({ posts: result.responses().length, apiRequests: stack.simulator.requestCount() }));
+    await expectStaysAt({ posts: 0, apiRequests: 0 }, () => ({
+      posts: result.responses().length,
+      apiRequests: stack.simulator.requestCount(),
+    }));
   });
 
   it('GET /healthz answers for load balancers', async () => {

@@ -19,7 +19,7 @@ import {
   type SlackGateway,
   type SlackRetryPolicy,
 } from '../../src/slack/index.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const TOKEN = 'xoxb-gateway-test';
 let slack: SlackStandIn;
@@ -54,12 +54,13 @@ function gatewayRig(options: { policy?: Partial<SlackRetryPolicy>; timeoutMs?: n
   return { gateway, sleeps, clock, logs };
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(
-  () => {
-    throw new Error('expected the call to fail');
-  },
-  (error: unknown) => error,
-);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (error: unknown) => error,
+  );
 
 describe('the retry policy as a table', () => {
   const platform = (error: string) => ({ code: 'slack_webapi_platform_error', data: { ok: false, error } });
@@ -108,13 +109,15 @@ describe('the retry policy as a table', () => {
     expect(isTransient({ statusCode: 404 })).toBe(false);
     expect(isTransient(new TypeError('fetch failed'))).toBe(true);
     expect(describeSlackError(timeout)).toBe('timeout');
-    expect(describeSlackError(new SlackBackoffError('C1', 2_500))).toBe('ratelimited (waiting 3 s more, as Slack asked)');
+    expect(describeSlackError(new SlackBackoffError('C1', 2_500))).toBe(
+      'ratelimited (waiting 3 s more, as Slack asked)',
+    );
   });
 });
 
 describe('messages in a channel', () => {
   // A timeout or a 5xx does not mean Slack did not post: a second chat.postMessage could be a second message.
-  it('a post that fails with a 5xx is not sent again: one call, and Slack\'s error says the post may have happened', async () => {
+  it("a post that fails with a 5xx is not sent again: one call, and Slack's error says the post may have happened", async () => {
     const { gateway, sleeps } = gatewayRig();
     slack.failNext('chat.postMessage', { status: 500 });
     const error = await failure(gateway.post('C_DESK', { text: 'quote' }));
@@ -143,7 +146,7 @@ describe('messages in a channel', () => {
     expect(slack.messages('C_DESK').map((m) => m.text)).toEqual(['shared copy']);
   });
 
-  it('an edit keeps failing with 503: three attempts with growing pauses, then Slack\'s error', async () => {
+  it("an edit keeps failing with 503: three attempts with growing pauses, then Slack's error", async () => {
     const { gateway, sleeps } = gatewayRig();
     const ts = await gateway.post('C_DESK', { text: 'v1' });
     slack.failNext('chat.update', { status: 503 }, 3);
@@ -156,16 +159,19 @@ describe('messages in a channel', () => {
     expect(slack.messages('C_DESK')[0]?.text).toBe('v3');
   });
 
-  it.each(['invalid_blocks', 'msg_blocks_too_long', 'channel_not_found', 'not_in_channel'])('%s is never retried', async (code) => {
-    const { gateway, sleeps } = gatewayRig();
-    slack.failNext('chat.postMessage', { error: code });
-    const error = await failure(gateway.post('C_DESK', { text: 'x' }));
-    expect(describeSlackError(error)).toBe(code);
-    // The swap feature reads Slack's code from the error: the gateway passes Slack's own error through.
-    expect(error).toMatchObject({ data: { error: code } });
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
-    expect(sleeps).toEqual([]);
-  });
+  it.each(['invalid_blocks', 'msg_blocks_too_long', 'channel_not_found', 'not_in_channel'])(
+    '%s is never retried',
+    async (code) => {
+      const { gateway, sleeps } = gatewayRig();
+      slack.failNext('chat.postMessage', { error: code });
+      const error = await failure(gateway.post('C_DESK', { text: 'x' }));
+      expect(describeSlackError(error)).toBe(code);
+      // The swap feature reads Slack's code from the error: the gateway passes Slack's own error through.
+      expect(error).toMatchObject({ data: { error: code } });
+      expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+      expect(sleeps).toEqual([]);
+    },
+  );
 
   it('an edit that times out is tried again (the same edit twice is one edit); in no-wait mode it fails at once as "timeout"', async () => {
     const { gateway } = gatewayRig({ timeoutMs: 300 });
@@ -210,11 +216,16 @@ describe('Retry-After, per channel', () => {
     const { gateway, clock, sleeps } = gatewayRig({ policy: { maxWaitMs: 10_000 } });
     slack.failNext('chat.postMessage', { status: 429, retryAfter: 30 });
     // Longer than a caller should wait: the call fails with Slack's answer.
-    expect(describeSlackError(await failure(gateway.post('C_BUSY', { text: 'a' })))).toBe('ratelimited (retry after 30 s)');
+    expect(describeSlackError(await failure(gateway.post('C_BUSY', { text: 'a' })))).toBe(
+      'ratelimited (retry after 30 s)',
+    );
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
 
     clock.ms += 10_000;
-    for (const attempt of [gateway.post('C_BUSY', { text: 'b' }, { wait: false }), gateway.post('C_BUSY', { text: 'c' })]) {
+    for (const attempt of [
+      gateway.post('C_BUSY', { text: 'b' }, { wait: false }),
+      gateway.post('C_BUSY', { text: 'c' }),
+    ]) {
       const error = await failure(attempt);
       expect(error).toBeInstanceOf(SlackBackoffError);
       expect(describeSlackError(error)).toBe('ratelimited (waiting 20 s more, as Slack asked)');
@@ -234,7 +245,9 @@ describe('Retry-After, per channel', () => {
   it('a 429 in no-wait mode fails at once and blocks the channel for waiting callers too', async () => {
     const { gateway, sleeps } = gatewayRig();
     slack.failNext('chat.postMessage', { status: 429, retryAfter: 2 });
-    expect(describeSlackError(await failure(gateway.post('C_ALERTS', { text: 'alert' }, { wait: false })))).toBe('ratelimited (retry after 2 s)');
+    expect(describeSlackError(await failure(gateway.post('C_ALERTS', { text: 'alert' }, { wait: false })))).toBe(
+      'ratelimited (retry after 2 s)',
+    );
     expect(sleeps).toEqual([]);
     await gateway.post('C_ALERTS', { text: 'quote' });
     expect(sleeps).toEqual([2_000]);
@@ -256,7 +269,9 @@ describe('rate limits scoped as Slack scopes them', () => {
     expect(slack.messages('C_BUSY').map((m) => m.text)).toEqual(['v2']);
     expect(slack.callsOf('chat.postEphemeral')).toHaveLength(1);
     expect(slack.messages('C_OTHER')).toHaveLength(1);
-    expect(await failure(gateway.post('C_BUSY', { text: 'still too soon' }, { wait: false }))).toBeInstanceOf(SlackBackoffError);
+    expect(await failure(gateway.post('C_BUSY', { text: 'still too soon' }, { wait: false }))).toBeInstanceOf(
+      SlackBackoffError,
+    );
   });
 
   it('a 429 on chat.update holds back every edit, in any channel, and nothing else', async () => {
@@ -294,22 +309,30 @@ describe('content Slack refuses is sent again as plain text', () => {
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: 'Swap USDT → USDC' } },
       { type: 'section', fields: [{ type: 'mrkdwn', text: '*Requested by*\n<@U0RILEY>' }] },
-      { type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'Approve' }, action_id: 'swap_approve', value: 'q-1' }] },
+      {
+        type: 'actions',
+        elements: [
+          { type: 'button', text: { type: 'plain_text', text: 'Approve' }, action_id: 'swap_approve', value: 'q-1' },
+        ],
+      },
     ],
   } as const;
 
-  it.each(['invalid_blocks', 'msg_too_long', 'msg_blocks_too_long', 'invalid_attachments'])('a post refused with %s arrives as plain text with its facts', async (code) => {
-    const { gateway, logs } = gatewayRig();
-    slack.failNext('chat.postMessage', { error: code });
-    const ts = await gateway.post('C_DESK', quote as never);
-    const [message] = slack.messages('C_DESK');
-    expect(message?.ts).toBe(ts);
-    expect(message?.blocks).toBeUndefined();
-    expect(message?.text).toContain('1,000 USDT → about 999.5 USDC');
-    expect(message?.text).toContain('<@U0RILEY>');
-    expect(message?.text).toContain('its buttons are missing');
-    expect(logs.join('\n')).toContain(code);
-  });
+  it.each(['invalid_blocks', 'msg_too_long', 'msg_blocks_too_long', 'invalid_attachments'])(
+    'a post refused with %s arrives as plain text with its facts',
+    async (code) => {
+      const { gateway, logs } = gatewayRig();
+      slack.failNext('chat.postMessage', { error: code });
+      const ts = await gateway.post('C_DESK', quote as never);
+      const [message] = slack.messages('C_DESK');
+      expect(message?.ts).toBe(ts);
+      expect(message?.blocks).toBeUndefined();
+      expect(message?.text).toContain('1,000 USDT → about 999.5 USDC');
+      expect(message?.text).toContain('<@U0RILEY>');
+      expect(message?.text).toContain('its buttons are missing');
+      expect(logs.join('\n')).toContain(code);
+    },
+  );
 
   it('an edit refused for its blocks replaces the message with plain text and removes the old blocks (and buttons)', async () => {
     const { gateway } = gatewayRig();
@@ -331,7 +354,7 @@ describe('content Slack refuses is sent again as plain text', () => {
     expect(calls[1]?.args.text).toContain('quote q-1');
   });
 
-  it('a message that was plain text already is not sent twice: Slack\'s refusal comes back', async () => {
+  it("a message that was plain text already is not sent twice: Slack's refusal comes back", async () => {
     const { gateway } = gatewayRig();
     slack.failNext('chat.postMessage', { error: 'msg_too_long' });
     expect(describeSlackError(await failure(gateway.post('C_DESK', { text: 'short' })))).toBe('msg_too_long');
@@ -343,7 +366,11 @@ describe('content Slack refuses is sent again as plain text', () => {
     const url = slack.createResponseUrl();
     // Two buttons with one action_id in one actions block: Slack's invalid_blocks.
     const approve = quote.blocks[2].elements[0];
-    const refused = { response_type: 'ephemeral' as const, ...quote, blocks: [...quote.blocks.slice(0, 2), { type: 'actions', elements: [approve, approve] }] };
+    const refused = {
+      response_type: 'ephemeral' as const,
+      ...quote,
+      blocks: [...quote.blocks.slice(0, 2), { type: 'actions', elements: [approve, approve] }],
+    };
     await gateway.respond(url, refused as never, { channelId: 'C_DESK', userId: 'U_CAROL' });
     expect(slack.rejections).toMatchObject([{ target: url, error: 'invalid_blocks' }]);
     const [reply] = slack.responses(url);
@@ -356,7 +383,11 @@ describe('content Slack refuses is sent again as plain text', () => {
 });
 
 describe('replies through a response_url', () => {
-  const reply = { response_type: 'ephemeral' as const, text: 'Balances', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Balances*' } }] };
+  const reply = {
+    response_type: 'ephemeral' as const,
+    text: 'Balances',
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*Balances*' } }],
+  };
 
   it('a 500 is retried on the same url; the reply arrives once and no fallback is sent', async () => {
     const { gateway, sleeps } = gatewayRig();
@@ -413,15 +444,23 @@ describe('replies through a response_url', () => {
     expect(slack.callsOf('chat.postEphemeral')).toHaveLength(0);
   });
 
-  it('works with Bolt\'s respond(): its errors carry the status the same way', async () => {
+  it("works with Bolt's respond(): its errors carry the status the same way", async () => {
     const { gateway } = gatewayRig();
     const url = slack.createResponseUrl();
     slack.failNext('response_url', { status: 503 });
     let posts = 0;
     const respond = async (message: unknown) => {
       posts += 1;
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
-      if (!response.ok) throw Object.assign(new Error(`Failed to respond: ${response.status}`), { code: 'slack_bolt_respond_error', statusCode: response.status });
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+      });
+      if (!response.ok)
+        throw Object.assign(new Error(`Failed to respond: ${response.status}`), {
+          code: 'slack_bolt_respond_error',
+          statusCode: response.status,
+        });
       return response;
     };
     await gateway.respond(respond, reply, { channelId: 'C_DESK', userId: 'U_CAROL' });

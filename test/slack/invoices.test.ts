@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
-import { ask, share, type Answer } from '../support/slack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
+import { type Answer, ask, share } from '../support/slack.js';
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -19,15 +19,18 @@ describe('USD invoices', () => {
     ['49.99', 4999],
     ['49.99 usd', 4999],
     ['$1,000.50', 100050],
-  ])('`invoice %s` creates a USD invoice of %d cents and answers with the payment link and expiry', async (amount, cents) => {
-    const answer = await ask(stack, `invoice ${amount}`);
-    const [call] = createCalls('createInvoice');
-    expect(call?.body).toMatchObject({ usdAmountInCents: cents });
-    expect(answer.text).toMatch(/Invoice created: \$[\d,.]+/);
-    expect(answer.text).toMatch(/\*Payment page:\* <https:\/\/pay\.example\.test\/invoice\/[0-9a-f-]+\|/);
-    expect(answer.text).toMatch(/\*Expires\*\n\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(in 60 minutes\)/);
-    expect(answer.buttons.map((b) => b.text)).toEqual(['Share in channel']);
-  });
+  ])(
+    '`invoice %s` creates a USD invoice of %d cents and answers with the payment link and expiry',
+    async (amount, cents) => {
+      const answer = await ask(stack, `invoice ${amount}`);
+      const [call] = createCalls('createInvoice');
+      expect(call?.body).toMatchObject({ usdAmountInCents: cents });
+      expect(answer.text).toMatch(/Invoice created: \$[\d,.]+/);
+      expect(answer.text).toMatch(/\*Payment page:\* <https:\/\/pay\.example\.test\/invoice\/[0-9a-f-]+\|/);
+      expect(answer.text).toMatch(/\*Expires\*\n\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC \(in 60 minutes\)/);
+      expect(answer.buttons.map((b) => b.text)).toEqual(['Share in channel']);
+    },
+  );
 
   it('takes the rest as the title, and --expires, --asset and --data as options', async () => {
     const answer = await ask(stack, 'invoice $25 Pro plan, yearly --expires 2h --asset USDT@BSC --data "order 42"');
@@ -54,13 +57,17 @@ describe('crypto invoices', () => {
   it('`invoice 0.05 ETH Consulting` invoices exact base units of the asset, with address and network', async () => {
     const answer = await ask(stack, 'invoice 0.05 ETH Consulting');
     const [call] = createCalls('createInvoiceByCrypto');
-    expect(call?.body).toMatchObject({ cryptoAmount: '50000000000000000', assetId: stack.simulator.ids.assets.eth, productTitle: 'Consulting' });
+    expect(call?.body).toMatchObject({
+      cryptoAmount: '50000000000000000',
+      assetId: stack.simulator.ids.assets.eth,
+      productTitle: 'Consulting',
+    });
     expect(answer.text).toContain('Invoice created: 0.05 ETH — Consulting');
     expect(answer.text).toContain('*Pay to address*');
     expect(answer.text).toContain('*Network*\nEthereum (ETH)');
   });
 
-  it('uses the asset\'s own decimals (USDT has 6 on Ethereum, 18 on BSC)', async () => {
+  it("uses the asset's own decimals (USDT has 6 on Ethereum, 18 on BSC)", async () => {
     await ask(stack, 'invoice 1,000.5 USDT@ETH');
     await ask(stack, 'invoice 1,000.5 usdt@bsc');
     const [eth, bsc] = createCalls('createInvoiceByCrypto');
@@ -143,7 +150,10 @@ describe('escaping what we did not write', () => {
   it('a product title with a channel mention and a fake link is shown as text', async () => {
     const answer = await ask(stack, 'invoice $5 <!channel> <http://evil.example|click here> --data "<@U0BOSS> &"');
     const [call] = createCalls('createInvoice');
-    expect(call?.body).toMatchObject({ productTitle: '<!channel> <http://evil.example|click here>', extraData: '<@U0BOSS> &' });
+    expect(call?.body).toMatchObject({
+      productTitle: '<!channel> <http://evil.example|click here>',
+      extraData: '<@U0BOSS> &',
+    });
     // plain_text (the header) shows it literally, as typed: Slack never parses markup there.
     expect(answer.text).toContain('Invoice created: $5.00 — <!channel> <http://evil.example|click here>');
     const everything = mrkdwnOf(answer);
@@ -155,7 +165,10 @@ describe('escaping what we did not write', () => {
   });
 
   it('an invoice stored with a hostile title (made elsewhere) is escaped on lookup too', async () => {
-    const invoice = stack.simulator.addInvoice({ productTitle: '<!here> pay <https://phish.example|now>', extraData: '<!everyone>' });
+    const invoice = stack.simulator.addInvoice({
+      productTitle: '<!here> pay <https://phish.example|now>',
+      extraData: '<!everyone>',
+    });
     const answer = await ask(stack, `invoice ${invoice.id}`);
     const everything = mrkdwnOf(answer);
     for (const live of ['<!here>', '<https://phish.example', '<!everyone>']) expect(everything).not.toContain(live);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask, click, share } from '../support/slack.js';
 
 let stack: LocalStack;
@@ -12,7 +12,17 @@ beforeEach(() => stack.simulator.resetRequests());
 describe('/treasury help', () => {
   it.each(['', 'help', 'HELP'])('%j lists every subcommand with an example', async (text) => {
     const answer = await ask(stack, text);
-    for (const subcommand of ['balances', 'balance <asset>', 'invoice <amount>', 'withdrawals', 'withdrawal <id>', 'payouts', 'task <id>', 'deposit <id>', 'gas']) {
+    for (const subcommand of [
+      'balances',
+      'balance <asset>',
+      'invoice <amount>',
+      'withdrawals',
+      'withdrawal <id>',
+      'payouts',
+      'task <id>',
+      'deposit <id>',
+      'gas',
+    ]) {
       // mrkdwn: `<asset>` placeholders are escaped, so Slack shows them instead of reading them as links.
       expect(answer.text).toContain(`/treasury ${subcommand.replace('<', '&lt;').replace('>', '&gt;')}`);
     }
@@ -126,7 +136,9 @@ describe('/treasury payouts and task', () => {
     expect(answer.text).toContain(failed[0]!);
     expect(answer.text.indexOf(failed[0]!)).toBeLessThan(answer.text.indexOf(failed[1]!));
     expect(answer.text).not.toMatch(/:white_check_mark:/);
-    expect(stack.simulator.requests.find((r) => r.operation === 'listPayoutTasks')?.query).toMatchObject({ status: 'failed' });
+    expect(stack.simulator.requests.find((r) => r.operation === 'listPayoutTasks')?.query).toMatchObject({
+      status: 'failed',
+    });
   });
 
   it('filters by asset and sends the asset id', async () => {
@@ -185,10 +197,12 @@ describe('/treasury gas', () => {
   it('`gas cancelled` asks the API for them explicitly', async () => {
     const answer = await ask(stack, 'gas cancelled');
     expect(answer.text).toContain('cancelled · enough_balance');
-    expect(stack.simulator.requests.find((r) => r.operation === 'listGasDistributions')?.query).toMatchObject({ status: 'cancelled' });
+    expect(stack.simulator.requests.find((r) => r.operation === 'listGasDistributions')?.query).toMatchObject({
+      status: 'cancelled',
+    });
   });
 
-  it('Next page reaches the not_enough_donor_balance row that is on the API\'s second page', async () => {
+  it("Next page reaches the not_enough_donor_balance row that is on the API's second page", async () => {
     const target = stack.simulator.ids.gas.notEnoughDonorOnSecondPage;
     let answer = await ask(stack, 'gas');
     let pages = 1;

@@ -1,7 +1,7 @@
 // A person's answer is never lost to a failing response_url: a transient failure is retried (within the url's
 // five uses), and when the url keeps failing the answer arrives as a private message instead.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 
 let stack: LocalStack;
 beforeAll(async () => {

@@ -11,7 +11,9 @@ describe('Socket Mode reconnect delay', () => {
   });
 
   it('then waits 1 s, doubling up to 30 s, and stays at 30 s however long Slack is away', () => {
-    const delays = [2, 3, 4, 5, 6, 7, 8, 50, 10_000].map((attempt) => reconnectDelayMs(attempt, SOCKET_RECONNECT_POLICY, middle));
+    const delays = [2, 3, 4, 5, 6, 7, 8, 50, 10_000].map((attempt) =>
+      reconnectDelayMs(attempt, SOCKET_RECONNECT_POLICY, middle),
+    );
     expect(delays).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000, 30_000]);
   });
 

@@ -1,11 +1,11 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
-import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SocketModeStandIn, startSocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 import { runBot } from '../support/run-bot.js';
 
 // The real entry point (`node dist/main.js`) in Socket Mode, with the real reconnect spacing (at once, 1 s, 2 s…).
@@ -56,7 +56,10 @@ async function health(process: BotProcess): Promise<{ status: number; body: Reco
 }
 
 /** Health once it says `socket`: the stand-in counts a connection at its hello, a moment before the bot reads it. */
-async function healthOnce(process: BotProcess, socketState: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function healthOnce(
+  process: BotProcess,
+  socketState: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   let last = await health(process);
   const deadline = Date.now() + 5_000;
   while (last.body.socket !== socketState && Date.now() < deadline) last = await health(process);
@@ -89,7 +92,10 @@ describe('the bot process in Socket Mode', () => {
     const answer = await healthOnce(bot, 'connected');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ ok: true, socket: 'connected', reconnects: 3 });
-    const reconnects = bot.stderr().split('\n').filter((line) => line.includes('Socket Mode: reconnecting'));
+    const reconnects = bot
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes('Socket Mode: reconnecting'));
     expect(reconnects).toEqual([
       expect.stringContaining('because the connection dropped'),
       expect.stringContaining('because apps.connections.open failed: HTTP 500'),
@@ -99,7 +105,9 @@ describe('the bot process in Socket Mode', () => {
     socket.sendDisconnect('link_disabled');
     expect(await bot.exited).toBe(1);
     expect(plainLines(bot.stderr())).toEqual([
-      expect.stringMatching(/^Stopping: Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\./),
+      expect.stringMatching(
+        /^Stopping: Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\./,
+      ),
     ]);
     expect(socket.connectionCount()).toBe(2);
     expectCleanStderr(bot.stderr());
@@ -113,7 +121,9 @@ describe('the bot process in Socket Mode', () => {
     slack.failNext('apps.connections.open', { error: 'invalid_auth' });
     socket.dropConnection();
     expect(await bot.exited).toBe(1);
-    expect(plainLines(bot.stderr())).toEqual([expect.stringMatching(/^Stopping: Slack rejected SLACK_APP_TOKEN \(invalid_auth\)\. /)]);
+    expect(plainLines(bot.stderr())).toEqual([
+      expect.stringMatching(/^Stopping: Slack rejected SLACK_APP_TOKEN \(invalid_auth\)\. /),
+    ]);
     expect(bot.stderr()).toContain('Slack refused the Socket Mode connection, shutting down');
     expectCleanStderr(bot.stderr());
   });
@@ -122,7 +132,9 @@ describe('the bot process in Socket Mode', () => {
     await standIns();
     const result = await runBot(env({ SLACK_APP_TOKEN: 'xapp-1-wrong-secret-token' }));
     expect(result.code).toBe(1);
-    expect(plainLines(result.stderr)).toEqual([expect.stringMatching(/^Cannot start: Slack rejected SLACK_APP_TOKEN \(invalid_auth\)\. /)]);
+    expect(plainLines(result.stderr)).toEqual([
+      expect.stringMatching(/^Cannot start: Slack rejected SLACK_APP_TOKEN \(invalid_auth\)\. /),
+    ]);
     expect(result.stderr).not.toContain('wrong-secret-token');
     expectCleanStderr(result.stderr);
   });
@@ -135,7 +147,9 @@ describe('the bot process in Socket Mode', () => {
       const port = String((blocker.address() as AddressInfo).port);
       const result = await runBot(env({ PORT: port }));
       expect(result.code).toBe(1);
-      expect(plainLines(result.stderr)).toEqual([`Cannot start: Port ${port} is already in use: set PORT to a free one.`]);
+      expect(plainLines(result.stderr)).toEqual([
+        `Cannot start: Port ${port} is already in use: set PORT to a free one.`,
+      ]);
       expectCleanStderr(result.stderr);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
@@ -146,7 +160,9 @@ describe('the bot process in Socket Mode', () => {
     await standIns();
     slack.failNext('apps.connections.open', { status: 502 });
     bot = await startBotProcess(env());
-    expect(bot.stderr()).toMatch(/not connected to Slack in Socket Mode yet; reconnecting in the background; \/healthz on port \d+/);
+    expect(bot.stderr()).toMatch(
+      /not connected to Slack in Socket Mode yet; reconnecting in the background; \/healthz on port \d+/,
+    );
 
     await socket.waitForConnection(1, 5_000);
     expect((await healthOnce(bot, 'connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });

@@ -7,11 +7,11 @@ import { createTreasuryApp, StartupError, type TreasuryApp } from '../../src/app
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
-import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SocketModeStandIn, startSocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
 
 const BOT_TOKEN = 'xoxb-reconnect-test';
@@ -54,7 +54,12 @@ afterAll(async () => {
 
 /** A bot in Socket Mode against fresh stand-ins; `prepare` runs before start (to inject a failure). */
 async function startSocketBot(
-  options: { appToken?: string; now?: () => Date; helloTimeoutMs?: number; prepare?: (slack: SlackStandIn, socket: SocketModeStandIn) => void } = {},
+  options: {
+    appToken?: string;
+    now?: () => Date;
+    helloTimeoutMs?: number;
+    prepare?: (slack: SlackStandIn, socket: SocketModeStandIn) => void;
+  } = {},
 ): Promise<SocketBot> {
   const slack = await startSlackStandIn({ botToken: BOT_TOKEN, appToken: APP_TOKEN });
   cleanups.push(() => slack.close());
@@ -78,7 +83,10 @@ async function startSocketBot(
     store,
     logger: createLogger('info', (line) => logs.push(line)),
     slackRetries: 0,
-    socketMode: { reconnect: FAST_RECONNECT, ...(options.helloTimeoutMs ? { helloTimeoutMs: options.helloTimeoutMs } : {}) },
+    socketMode: {
+      reconnect: FAST_RECONNECT,
+      ...(options.helloTimeoutMs ? { helloTimeoutMs: options.helloTimeoutMs } : {}),
+    },
     onFatal: (problem) => fatal.push(problem),
     ...(options.now ? { now: options.now } : {}),
   });
@@ -127,7 +135,10 @@ describe('Socket Mode comes back after a passing failure', () => {
     expect(causes[0]).toMatch(/attempt 1\) because the connection dropped/);
     expect(causes[1]).toMatch(/attempt 2, in [\d.]+ m?s\) because apps\.connections\.open failed: HTTP 500/);
     expect(causes[2]).toMatch(/attempt 3, in [\d.]+ m?s\) because apps\.connections\.open failed: network error/);
-    await waitUntil(() => bot.logs.some((line) => line.includes('Socket Mode: connected again after 3 attempt(s)')), 'the reconnected line');
+    await waitUntil(
+      () => bot.logs.some((line) => line.includes('Socket Mode: connected again after 3 attempt(s)')),
+      'the reconnected line',
+    );
 
     const result = await bot.socket.command('balances', { userId: 'U0OPS' });
     const [reply] = await result.waitForResponses(1);
@@ -139,19 +150,24 @@ describe('Socket Mode comes back after a passing failure', () => {
     expect(bot.fatal).toEqual([]);
   });
 
-  it.each(['refresh_requested', 'warning'] as const)('reconnects at once when Slack sends a %s disconnect', async (reason) => {
-    const bot = await startSocketBot();
-    await bot.socket.waitForConnection(1);
+  it.each(['refresh_requested', 'warning'] as const)(
+    'reconnects at once when Slack sends a %s disconnect',
+    async (reason) => {
+      const bot = await startSocketBot();
+      await bot.socket.waitForConnection(1);
 
-    bot.socket.sendDisconnect(reason);
-    // Slack would close the old connection after 10 s; the bot is on a new one well before.
-    await bot.socket.waitForConnection(2, 3_000);
+      bot.socket.sendDisconnect(reason);
+      // Slack would close the old connection after 10 s; the bot is on a new one well before.
+      await bot.socket.waitForConnection(2, 3_000);
 
-    expect(bot.reconnectLines()).toEqual([expect.stringContaining(`attempt 1) because Slack asked to reconnect (${reason})`)]);
-    const result = await bot.socket.command('balances', { userId: 'U0OPS' });
-    expect(blocksToText((await result.waitForResponses(1))[0]?.blocks ?? [])).toContain('Balances ·');
-    expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
-  });
+      expect(bot.reconnectLines()).toEqual([
+        expect.stringContaining(`attempt 1) because Slack asked to reconnect (${reason})`),
+      ]);
+      const result = await bot.socket.command('balances', { userId: 'U0OPS' });
+      expect(blocksToText((await result.waitForResponses(1))[0]?.blocks ?? [])).toContain('Balances ·');
+      expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
+    },
+  );
 
   it('waits out the Retry-After of a ratelimited apps.connections.open before trying again', async () => {
     const bot = await startSocketBot();
@@ -200,7 +216,10 @@ describe('Socket Mode comes back after a passing failure', () => {
       expect.stringMatching(/attempt 1\) because the connection dropped/),
       expect.stringMatching(/attempt 2, in [\d.]+ m?s\) because no hello from Slack within 200 ms/),
     ]);
-    await waitUntil(() => bot.logs.some((line) => line.includes('Socket Mode: connected again after 2 attempt(s)')), 'the reconnected line');
+    await waitUntil(
+      () => bot.logs.some((line) => line.includes('Socket Mode: connected again after 2 attempt(s)')),
+      'the reconnected line',
+    );
     // The silent socket was closed by the bot, not left open beside the new one.
     await waitUntil(() => bot.socket.openSocketCount() === 1, 'one open socket');
     expect(bot.socket.socketCount()).toBe(3);
@@ -218,7 +237,11 @@ describe('Socket Mode comes back after a passing failure', () => {
     const bot = await startSocketBot({ helloTimeoutMs: 200, prepare: (_slack, socket) => socket.withholdHello(1) });
 
     expect(bot.started.socket).toBe('reconnecting');
-    expect(bot.logs.some((line) => line.includes('Socket Mode: could not connect at start (no hello from Slack within 200 ms)'))).toBe(true);
+    expect(
+      bot.logs.some((line) =>
+        line.includes('Socket Mode: could not connect at start (no hello from Slack within 200 ms)'),
+      ),
+    ).toBe(true);
     await bot.socket.waitForConnection(1);
     expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
     await waitUntil(() => bot.socket.openSocketCount() === 1, 'one open socket');
@@ -235,9 +258,15 @@ describe('Socket Mode comes back after a passing failure', () => {
 
     const lines = bot.reconnectLines();
     expect(lines).toHaveLength(7);
-    expect(lines.slice(1).every((line) => line.includes('because apps.connections.open failed: an_error_the_bot_does_not_know'))).toBe(true);
+    expect(
+      lines
+        .slice(1)
+        .every((line) => line.includes('because apps.connections.open failed: an_error_the_bot_does_not_know')),
+    ).toBe(true);
     expect(lines.slice(0, 5).map((line) => line.split(' ')[1])).toEqual(['WARN', 'WARN', 'WARN', 'WARN', 'WARN']);
-    expect(lines[5]).toMatch(/ ERROR .*attempt 6,.*Slack has refused apps\.connections\.open 5 times in a row: check the app's Socket Mode settings and SLACK_APP_TOKEN/);
+    expect(lines[5]).toMatch(
+      / ERROR .*attempt 6,.*Slack has refused apps\.connections\.open 5 times in a row: check the app's Socket Mode settings and SLACK_APP_TOKEN/,
+    );
     expect(lines[6]).toMatch(/ ERROR .*attempt 7,.*6 times in a row/);
     expect(bot.fatal).toEqual([]);
   });
@@ -246,7 +275,11 @@ describe('Socket Mode comes back after a passing failure', () => {
     const bot = await startSocketBot({ prepare: (slack) => slack.failNext('apps.connections.open', { status: 503 }) });
 
     expect(bot.started.socket).toBe('reconnecting');
-    expect(bot.logs.some((line) => line.includes('Socket Mode: could not connect at start (apps.connections.open failed: HTTP 503)'))).toBe(true);
+    expect(
+      bot.logs.some((line) =>
+        line.includes('Socket Mode: could not connect at start (apps.connections.open failed: HTTP 503)'),
+      ),
+    ).toBe(true);
     await bot.socket.waitForConnection(1);
     expect((await bot.healthOnce('connected')).body).toMatchObject({ ok: true, socket: 'connected', reconnects: 1 });
   });
@@ -260,7 +293,11 @@ describe('Socket Mode stops for what no retry fixes', () => {
     bot.socket.sendDisconnect('link_disabled');
     await waitUntil(() => bot.fatal.length > 0, 'the fatal line');
 
-    expect(bot.fatal).toEqual([expect.stringMatching(/^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\. [^\n]+$/)]);
+    expect(bot.fatal).toEqual([
+      expect.stringMatching(
+        /^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\. [^\n]+$/,
+      ),
+    ]);
     await expectStaysAt({ connections: 1, opens: 1 }, () => ({
       connections: bot.socket.connectionCount(),
       opens: bot.slack.callsOf('apps.connections.open').length,
@@ -279,7 +316,11 @@ describe('Socket Mode stops for what no retry fixes', () => {
     bot.socket.sendDisconnect('link_disabled');
     await waitUntil(() => bot.fatal.length > 0, 'the fatal line');
 
-    expect(bot.fatal).toEqual([expect.stringMatching(/^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\. [^\n]+$/)]);
+    expect(bot.fatal).toEqual([
+      expect.stringMatching(
+        /^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\. [^\n]+$/,
+      ),
+    ]);
     await expectStaysAt({ sockets: 2, opens: 2 }, () => ({
       sockets: bot.socket.socketCount(),
       opens: bot.slack.callsOf('apps.connections.open').length,
@@ -294,7 +335,9 @@ describe('Socket Mode stops for what no retry fixes', () => {
       },
     });
     await expect(started).rejects.toThrow(StartupError);
-    await expect(started).rejects.toThrow(/^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\./);
+    await expect(started).rejects.toThrow(
+      /^Slack closed the Socket Mode connection because Socket Mode was turned off for this app \(link_disabled\)\./,
+    );
   });
 
   it('an app token Slack refuses on reconnect (invalid_auth) ends it with one plain line naming SLACK_APP_TOKEN', async () => {
@@ -341,7 +384,13 @@ describe('/healthz in Socket Mode', () => {
     clock += 1;
     health = await bot.health();
     expect(health.status).toBe(503);
-    expect(health.body).toEqual({ ok: false, socket: 'disconnected', since: lostAt, reconnects: expect.any(Number), store: { kind: 'file', ok: true } });
+    expect(health.body).toEqual({
+      ok: false,
+      socket: 'disconnected',
+      since: lostAt,
+      reconnects: expect.any(Number),
+      store: { kind: 'file', ok: true },
+    });
     expect(health.body.reconnects).toBeGreaterThanOrEqual(2);
 
     bot.slack.reset(); // Slack answers again

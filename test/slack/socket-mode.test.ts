@@ -6,11 +6,11 @@ import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { startSlackStandIn, type SlackStandIn } from '../support/rig/slack-stand-in.js';
-import { startSocketModeStandIn, type SocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
-import { openBotStore, type BotStore } from '../../src/store/lowdb/index.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SocketModeStandIn, startSocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 
 const BOT_TOKEN = 'xoxb-socket-test';
 const APP_TOKEN = 'xapp-1-socket-test';
@@ -62,7 +62,13 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
     const response = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { since: string };
-    expect(body).toEqual({ ok: true, socket: 'connected', since: expect.any(String), reconnects: 0, store: { kind: 'file', ok: true } });
+    expect(body).toEqual({
+      ok: true,
+      socket: 'connected',
+      since: expect.any(String),
+      reconnects: 0,
+      store: { kind: 'file', ok: true },
+    });
     expect(new Date(body.since).toISOString()).toBe(body.since);
   });
 });

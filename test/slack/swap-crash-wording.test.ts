@@ -1,21 +1,21 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { NODE_FLAGS } from '../support/node-flags.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
-import { startSlackStandIn, type SlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
-import { startSimulator, type PaymentsSimulator } from '../../src/simulator/index.js';
+import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { runBot } from '../support/run-bot.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
-import { NODE_FLAGS } from '../support/node-flags.js';
 
 /*
  * After approval the bot writes `approving` to disk and only then sends swap/create. What an `outcome_unknown`
@@ -33,7 +33,8 @@ const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const SECOND_APPROVER = 'U0APPROVER2';
 const CHANNEL = 'C0TREASURY';
-const MAY_NOT_HAVE_BEEN_SENT = /the create request may not have been sent\*.*Check the payment dashboard before approving again/s;
+const MAY_NOT_HAVE_BEEN_SENT =
+  /the create request may not have been sent\*.*Check the payment dashboard before approving again/s;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -54,10 +55,14 @@ async function startHoldingProxy(target: string): Promise<{ url: string; heldCre
       req.resume();
       return;
     }
-    const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      new URL(req.url ?? '/', target),
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -72,7 +77,9 @@ async function startHoldingProxy(target: string): Promise<{ url: string; heldCre
 }
 
 /** `node dist/main.js` as a deployment runs it; resolves once it listens. */
-async function startBot(env: Record<string, string>): Promise<{ child: ChildProcess; driver: SlackDriver; stderr: () => string }> {
+async function startBot(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; driver: SlackDriver; stderr: () => string }> {
   const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
     cwd: mkdtempSync(join(tmpdir(), 'bot-')),
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
@@ -86,16 +93,34 @@ async function startBot(env: Record<string, string>): Promise<{ child: ChildProc
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const port = await waitUntil(() => {
-    if (child.exitCode !== null) throw new Error(`the bot exited: ${stderr}`);
-    return /listening for Slack on port (\d+)/.exec(stderr)?.[1];
-  }, 'the bot to listen', 15_000);
-  return { child, driver: createSlackDriver({ eventsUrl: `http://127.0.0.1:${port}/slack/events`, signingSecret: SECRET, standIn: slack! }), stderr: () => stderr };
+  const port = await waitUntil(
+    () => {
+      if (child.exitCode !== null) throw new Error(`the bot exited: ${stderr}`);
+      return /listening for Slack on port (\d+)/.exec(stderr)?.[1];
+    },
+    'the bot to listen',
+    15_000,
+  );
+  return {
+    child,
+    driver: createSlackDriver({
+      eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+      signingSecret: SECRET,
+      standIn: slack!,
+    }),
+    stderr: () => stderr,
+  };
 }
 
 let slack: SlackStandIn | undefined;
 
-async function startWorld(): Promise<{ sim: PaymentsSimulator; slack: SlackStandIn; env: Record<string, string>; file: string; heldCreates: () => number }> {
+async function startWorld(): Promise<{
+  sim: PaymentsSimulator;
+  slack: SlackStandIn;
+  env: Record<string, string>;
+  file: string;
+  heldCreates: () => number;
+}> {
   const sim = await startSimulator({ quiet: true });
   cleanups.push(() => sim.close());
   slack = await startSlackStandIn({ botToken: TOKEN });
@@ -115,18 +140,28 @@ async function startWorld(): Promise<{ sim: PaymentsSimulator; slack: SlackStand
   return { sim, slack, env, file, heldCreates: proxy.heldCreates };
 }
 
-const textNow = (stand: SlackStandIn, ts: string) => blocksToText(stand.messages(CHANNEL).find((m) => m.ts === ts)?.blocks ?? []);
-const quoteRecord = (file: string) => Object.values(JSON.parse(readFileSync(file, 'utf8')).swapQuotes)[0] as Record<string, unknown> & { history: { event: string }[] };
+const textNow = (stand: SlackStandIn, ts: string) =>
+  blocksToText(stand.messages(CHANNEL).find((m) => m.ts === ts)?.blocks ?? []);
+const quoteRecord = (file: string) =>
+  Object.values(JSON.parse(readFileSync(file, 'utf8')).swapQuotes)[0] as Record<string, unknown> & {
+    history: { event: string }[];
+  };
 
 describe('an approval interrupted by a crash', () => {
   it('killed (SIGKILL) after the approval was written and before the create reached the payment service: the restarted bot says the create may not have been sent, and never sends it', async () => {
     const { sim, slack: stand, env, file, heldCreates } = await startWorld();
     const first = await startBot(env);
-    const answer = await first.driver.command('swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL });
+    const answer = await first.driver.command('swap 1,000 USDT@ETH to USDC@ETH', {
+      userId: REQUESTER,
+      channelId: CHANNEL,
+    });
     await answer.waitForResponses(1);
     const quote: StoredMessage = await stand.waitFor(() => stand.messages(CHANNEL)[0]);
 
-    await first.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    await first.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+      userId: APPROVER,
+      channelId: CHANNEL,
+    });
     // The create left the bot but is held before the payment service: the service never saw it. Kill now.
     await waitUntil(() => heldCreates() === 1, 'the create to leave the bot', 8_000);
     expect(quoteRecord(file).status).toBe('approving');
@@ -135,10 +170,14 @@ describe('an approval interrupted by a crash', () => {
 
     // The restarted bot takes over the dead bot's lock and marks the quote.
     const second = await startBot(env);
-    const text = await waitUntil(() => {
-      const now = textNow(stand, quote.ts);
-      return MAY_NOT_HAVE_BEEN_SENT.test(now) ? now : undefined;
-    }, 'the quote message to say what is known', 8_000);
+    const text = await waitUntil(
+      () => {
+        const now = textNow(stand, quote.ts);
+        return MAY_NOT_HAVE_BEEN_SENT.test(now) ? now : undefined;
+      },
+      'the quote message to say what is known',
+      8_000,
+    );
     expect(text).toContain('Approved by <@U0APPROVER>');
     expect(text).not.toMatch(/create request was sent/);
     expect(text).toContain('the bot will not resend it');
@@ -147,10 +186,16 @@ describe('an approval interrupted by a crash', () => {
     expect(record.history.map((h) => h.event)).toEqual(['quoted', 'approved', 'outcome_unknown']);
 
     // Nobody can approve it again, and the create is never sent by the new bot.
-    const late = await second.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: SECOND_APPROVER, channelId: CHANNEL });
+    const late = await second.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+      userId: SECOND_APPROVER,
+      channelId: CHANNEL,
+    });
     const [notice] = await late.waitForResponses(1);
     expect(notice?.text).toContain('Already decided: approved by <@U0APPROVER>');
-    await expectStaysAt({ creates: 0, held: 1 }, () => ({ creates: sim.requestCount('createSwap'), held: heldCreates() }));
+    await expectStaysAt({ creates: 0, held: 1 }, () => ({
+      creates: sim.requestCount('createSwap'),
+      held: heldCreates(),
+    }));
 
     // A third bot on the same file, while the second runs, is refused: the lock tells a live bot from a dead one.
     const third = await runBot({ ...env, PORT: '0', HOST: '127.0.0.1' });
@@ -164,16 +209,24 @@ describe('a create whose answer was lost', () => {
     const s: LocalStack = await startLocalStack({ env: { SWAP_APPROVERS: APPROVER } });
     cleanups.push(() => s.close());
     const before = s.slack.messages(CHANNEL).length;
-    expect((await ask(s, 'swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('Quote posted');
+    expect((await ask(s, 'swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain(
+      'Quote posted',
+    );
     const quote = await s.slack.waitFor(() => s.slack.messages(CHANNEL)[before]);
     s.simulator.injectFault('createSwap', { status: 502 });
-    await s.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+    await s.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+      userId: APPROVER,
+      channelId: CHANNEL,
+    });
     const text = await s.slack.waitFor(() => {
       const now = blocksToText(s.slack.messages(CHANNEL).find((m) => m.ts === quote.ts)?.blocks ?? []);
       return /may or may not exist/.test(now) ? now : undefined;
     }, 8_000);
     expect(text).toContain('and the create request was sent');
     expect(text).not.toMatch(/may not have been sent/);
-    expect(Object.values(s.store.read().swapQuotes)[0]).toMatchObject({ status: 'outcome_unknown', unknownCause: 'answer_lost' });
+    expect(Object.values(s.store.read().swapQuotes)[0]).toMatchObject({
+      status: 'outcome_unknown',
+      unknownCause: 'answer_lost',
+    });
   });
 });

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTokenAmount } from '../../src/blocks/format.js';
 import { startSimulator } from '../../src/simulator/index.js';
-import { startBotProcess, type BotProcess } from '../support/bot-process.js';
+import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
-import { startLocalStack, type LocalStack, type LocalStackOptions } from '../support/rig/local-stack.js';
+import { type LocalStack, type LocalStackOptions, startLocalStack } from '../support/rig/local-stack.js';
 import { createSlackDriver, type DriverResult } from '../support/rig/slack-driver.js';
-import { startSlackStandIn, type StoredMessage } from '../support/rig/slack-stand-in.js';
+import { type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { ask } from '../support/slack.js';
 import { expectStaysAt, watchArrivals } from '../support/waiting.js';
 
@@ -30,11 +30,17 @@ async function start(env: Record<string, string> = {}, options: LocalStackOption
 }
 
 /** Requests a quote in the channel and returns the posted quote message. */
-async function requestQuote(s: LocalStack, text = 'swap 1,000 USDT@ETH to USDC@ETH', userId = REQUESTER): Promise<StoredMessage> {
+async function requestQuote(
+  s: LocalStack,
+  text = 'swap 1,000 USDT@ETH to USDC@ETH',
+  userId = REQUESTER,
+): Promise<StoredMessage> {
   const before = s.slack.messages(CHANNEL).length;
   const answer = await ask(s, text, { userId, channelId: CHANNEL });
   expect(answer.text).toContain('Quote posted');
-  const messages = await s.slack.waitFor(() => (s.slack.messages(CHANNEL).length > before ? s.slack.messages(CHANNEL) : undefined));
+  const messages = await s.slack.waitFor(() =>
+    s.slack.messages(CHANNEL).length > before ? s.slack.messages(CHANNEL) : undefined,
+  );
   return messages[messages.length - 1]!;
 }
 
@@ -53,16 +59,23 @@ async function clickOn(s: LocalStack, message: StoredMessage, actionId: string, 
 
 /** Clicks a button of the message as it looked when given: a stale client, a late double click, a Slack resend. */
 async function clickAsSeen(s: LocalStack, message: StoredMessage, actionId: string, userId: string) {
-  const result = await s.driver.clickButtonIn({ ...message, channel: CHANNEL }, actionId, { userId, channelId: CHANNEL });
+  const result = await s.driver.clickButtonIn({ ...message, channel: CHANNEL }, actionId, {
+    userId,
+    channelId: CHANNEL,
+  });
   expect(result.status).toBe(200);
   return result;
 }
 
 async function waitForText(s: LocalStack, message: StoredMessage, pattern: RegExp): Promise<string> {
-  const found = await s.slack.waitFor(() => {
-    const text = textOf(current(s, message));
-    return pattern.test(text) ? text : undefined;
-  }, 8_000, `quote message matching ${pattern}`);
+  const found = await s.slack.waitFor(
+    () => {
+      const text = textOf(current(s, message));
+      return pattern.test(text) ? text : undefined;
+    },
+    8_000,
+    `quote message matching ${pattern}`,
+  );
   return found;
 }
 
@@ -72,7 +85,8 @@ const createCalls = (s: LocalStack) => s.simulator.requests.filter((r) => r.oper
  * The app acks a click before it works, so counts are read only once the click's outcome is in (the message
  * edit, or the private notice), and then must stay put: a second create made after the outcome still fails.
  */
-const expectCreatesStayAt = (s: LocalStack, count: number) => expectStaysAt({ creates: count }, () => ({ creates: createCalls(s).length }));
+const expectCreatesStayAt = (s: LocalStack, count: number) =>
+  expectStaysAt({ creates: count }, () => ({ creates: createCalls(s).length }));
 
 /** Waits for the private notice a click that changed nothing gets, and returns its text. */
 async function noticeOf(click: DriverResult): Promise<string> {
@@ -97,7 +111,11 @@ describe('a swap quote', () => {
     expect(buttons.map((b) => b.text)).toEqual(['Approve', 'Reject']);
     expect(JSON.stringify(buttons[0]!.confirm)).toMatch(/1,000 USDT → about [\d.,]+ USDC/);
     const [estimate] = s.simulator.requests.filter((r) => r.operation === 'estimateSwap');
-    expect(estimate?.body).toEqual({ assetIdFrom: s.simulator.ids.assets.usdtEth, assetIdTo: s.simulator.ids.assets.usdcEth, amount: '1000000000' });
+    expect(estimate?.body).toEqual({
+      assetIdFrom: s.simulator.ids.assets.usdtEth,
+      assetIdTo: s.simulator.ids.assets.usdcEth,
+      amount: '1000000000',
+    });
   });
 
   it('says so in the quote when no approvers are configured', async () => {
@@ -106,7 +124,10 @@ describe('a swap quote', () => {
     expect(textOf(quote)).toContain('No swap approvers are configured');
     const click = await clickOn(s, quote, 'swap_approve', REQUESTER);
     expect(await noticeOf(click)).toContain('nobody can approve swaps. Nothing was done.');
-    await expectStaysAt({ creates: 0, updates: 0 }, () => ({ creates: createCalls(s).length, updates: s.slack.callsOf('chat.update').length }));
+    await expectStaysAt({ creates: 0, updates: 0 }, () => ({
+      creates: createCalls(s).length,
+      updates: s.slack.callsOf('chat.update').length,
+    }));
   });
 
   it.each([
@@ -123,9 +144,15 @@ describe('a swap quote', () => {
 
   it('bad amounts and unknown assets are refused before any estimate', async () => {
     const s = await start();
-    expect((await ask(s, 'swap -1 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('negative');
-    expect((await ask(s, 'swap 1.0000001 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('at most 6 decimal places');
-    expect((await ask(s, 'swap 10 USDT to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('Say which');
+    expect((await ask(s, 'swap -1 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain(
+      'negative',
+    );
+    expect(
+      (await ask(s, 'swap 1.0000001 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text,
+    ).toContain('at most 6 decimal places');
+    expect((await ask(s, 'swap 10 USDT to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain(
+      'Say which',
+    );
     expect((await ask(s, 'swap 10 ETH to ETH', { userId: REQUESTER, channelId: CHANNEL })).text).toContain('the same');
     expect(s.simulator.requestCount('estimateSwap')).toBe(0);
   });
@@ -230,7 +257,10 @@ describe('exactly once', () => {
     const notices = () => clicks.flatMap((c) => c.responses()).map((r) => r.text ?? '');
     await s.slack.waitFor(() => notices().length >= 3, 8_000, 'a notice for each of the three losing clicks');
     expect(notices().filter((n) => n.startsWith('Already decided: approved by'))).toHaveLength(3);
-    await expectStaysAt({ creates: 1, notices: 3 }, () => ({ creates: createCalls(s).length, notices: notices().length }));
+    await expectStaysAt({ creates: 1, notices: 3 }, () => ({
+      creates: createCalls(s).length,
+      notices: notices().length,
+    }));
   });
 
   it('expiry (by the estimate\'s own time): no create call; "New quote" re-runs the estimate for a fresh approval', async () => {
@@ -275,7 +305,10 @@ describe('exactly once', () => {
   it('"Estimate not found" from create is shown on the message in plain words', async () => {
     const s = await start();
     const quote = await requestQuote(s);
-    s.simulator.injectFault('createSwap', { status: 400, body: { success: false, message: 'Estimate not found', statusCode: 400, errors: [] } });
+    s.simulator.injectFault('createSwap', {
+      status: 400,
+      body: { success: false, message: 'Estimate not found', statusCode: 400, errors: [] },
+    });
     await clickOn(s, quote, 'swap_approve', APPROVER);
     const text = await waitForText(s, quote, /refused/);
     expect(text).toContain('Estimate not found — the service no longer holds this quote');
@@ -319,10 +352,13 @@ describe('restarts', () => {
   });
 
   it('following stops after its bound and says so', async () => {
-    const s = await start({}, {
-      swapFollow: { intervalMs: 30, maxDurationMs: 60_000 },
-      simulator: { swapTimings: { inProgressAfterMs: 1_000, finishedAfterMs: 24 * 3_600_000 } },
-    });
+    const s = await start(
+      {},
+      {
+        swapFollow: { intervalMs: 30, maxDurationMs: 60_000 },
+        simulator: { swapTimings: { inProgressAfterMs: 1_000, finishedAfterMs: 24 * 3_600_000 } },
+      },
+    );
     const quote = await requestQuote(s);
     await clickOn(s, quote, 'swap_approve', APPROVER);
     await waitForText(s, quote, /Swap `[0-9a-f-]+`/);
@@ -360,12 +396,17 @@ describe('a crash between sending create and recording its answer', () => {
       const first = await startBotProcess(env);
       bots.push(first);
       const firstDriver = createSlackDriver({ eventsUrl: first.eventsUrl, signingSecret: SECRET, standIn: slack });
-      const [note] = await (await firstDriver.command('swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })).waitForResponses(1);
+      const [note] = await (
+        await firstDriver.command('swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })
+      ).waitForResponses(1);
       expect(note?.text).toContain('Quote posted');
       const quote = await slack.waitFor(() => slack.messages(CHANNEL)[0]);
 
       simulator.injectFault('createSwap', { delayMs: 1_500 });
-      await firstDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: APPROVER, channelId: CHANNEL });
+      await firstDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+        userId: APPROVER,
+        channelId: CHANNEL,
+      });
       // The decision is on disk and the create has reached the simulator, which holds its answer for 1.5 s: kill now.
       await slack.waitFor(
         () => quoteRecord(file)?.status === 'approving' && arrivals.count('/2.0/swap/create') === 1,
@@ -376,16 +417,25 @@ describe('a crash between sending create and recording its answer', () => {
 
       const second = await startBotProcess(env);
       bots.push(second);
-      const text = await slack.waitFor(() => (/may or may not exist/.test(textNow(quote.ts)) ? textNow(quote.ts) : undefined), 8_000);
+      const text = await slack.waitFor(
+        () => (/may or may not exist/.test(textNow(quote.ts)) ? textNow(quote.ts) : undefined),
+        8_000,
+      );
       expect(text).toContain('the create request may not have been sent');
       // The simulator answers the held create to a process that is gone: the swap may exist, nobody heard of it.
       await slack.waitFor(() => creates() === 1, 8_000, 'the held create answered');
 
       // Nobody can approve again, and the create is never sent a second time.
       const secondDriver = createSlackDriver({ eventsUrl: second.eventsUrl, signingSecret: SECRET, standIn: slack });
-      const late = await secondDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', { userId: SECOND_APPROVER, channelId: CHANNEL });
+      const late = await secondDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+        userId: SECOND_APPROVER,
+        channelId: CHANNEL,
+      });
       expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
-      await expectStaysAt({ arrived: 1, answered: 1 }, () => ({ arrived: arrivals.count('/2.0/swap/create'), answered: creates() }));
+      await expectStaysAt({ arrived: 1, answered: 1 }, () => ({
+        arrived: arrivals.count('/2.0/swap/create'),
+        answered: creates(),
+      }));
       expect(textNow(quote.ts)).toMatch(/may or may not exist/);
     } finally {
       arrivals.stop();
@@ -412,7 +462,9 @@ describe('the audit trail', () => {
 
     const answer = await ask(s, 'swaps', { userId: BYSTANDER });
     expect(answer.text).toContain('*1,000 USDT → USDC*');
-    expect(answer.text).toContain(`requested by <@${REQUESTER}> · approved by <@${APPROVER}> · *swap created* · swap \``);
+    expect(answer.text).toContain(
+      `requested by <@${REQUESTER}> · approved by <@${APPROVER}> · *swap created* · swap \``,
+    );
     expect(answer.text).toContain(`*0.5 ETH → USDT*`);
     expect(answer.text).toContain(`rejected by <@${SECOND_APPROVER}> · *rejected*`);
     expect(answer.text.indexOf('0.5 ETH')).toBeLessThan(answer.text.indexOf('1,000 USDT'));

@@ -4,8 +4,8 @@
 // exactly as Slack does, so these tests type what a person would.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slashCommandBody } from '../../src/workspace/slack-requests.js';
-import { startLocalStack, type LocalStack } from '../support/rig/local-stack.js';
-import { ask, type Answer } from '../support/slack.js';
+import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
+import { type Answer, ask } from '../support/slack.js';
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -16,7 +16,9 @@ beforeEach(() => stack.simulator.resetRequests());
 
 /** The body of the one invoice-create call the simulator received. */
 function createdInvoice(): Record<string, unknown> {
-  const calls = stack.simulator.requests.filter((r) => r.operation === 'createInvoice' || r.operation === 'createInvoiceByCrypto');
+  const calls = stack.simulator.requests.filter(
+    (r) => r.operation === 'createInvoice' || r.operation === 'createInvoiceByCrypto',
+  );
   expect(calls).toHaveLength(1);
   return calls[0]!.body as Record<string, unknown>;
 }
@@ -33,16 +35,20 @@ function textObjects(answer: Answer): TextObject[] {
     }
     if (typeof value !== 'object' || value === null) return;
     const v = value as Record<string, unknown>;
-    if ((v.type === 'plain_text' || v.type === 'mrkdwn') && typeof v.text === 'string') found.push({ type: v.type, text: v.text });
+    if ((v.type === 'plain_text' || v.type === 'mrkdwn') && typeof v.text === 'string')
+      found.push({ type: v.type, text: v.text });
     Object.values(v).forEach(walk);
   };
   walk(answer.reply.blocks);
   return found;
 }
 
-const headerOf = (answer: Answer) => textObjects(answer).find((t) => t.type === 'plain_text' && t.text.startsWith('Invoice'))?.text;
+const headerOf = (answer: Answer) =>
+  textObjects(answer).find((t) => t.type === 'plain_text' && t.text.startsWith('Invoice'))?.text;
 const fieldOf = (answer: Answer, label: string) =>
-  textObjects(answer).find((t) => t.type === 'mrkdwn' && t.text.startsWith(`*${label}*\n`))?.text.slice(label.length + 3);
+  textObjects(answer)
+    .find((t) => t.type === 'mrkdwn' && t.text.startsWith(`*${label}*\n`))
+    ?.text.slice(label.length + 3);
 
 describe('the stand-in sends command text as Slack does', () => {
   it('escapes `&`, `<` and `>` (and only those) in what the person typed', () => {
@@ -57,8 +63,16 @@ describe('the stand-in sends command text as Slack does', () => {
     expect(new URLSearchParams(body).get('text')).toBe(`invoice $5 R&amp;D &lt;beta&gt; "q" 'q' 🚀`);
   });
 
-  it('sends text unchanged when asked for raw (Slack\'s own markup)', () => {
-    const body = slashCommandBody({ id: 'T1', domain: 'team', appId: 'A1' }, { id: 'U1', name: 'riley' }, { id: 'C1', name: 'treasury' }, '/treasury', 'for <@U0RILEY|riley>', 'https://hooks.example/1', { raw: true });
+  it("sends text unchanged when asked for raw (Slack's own markup)", () => {
+    const body = slashCommandBody(
+      { id: 'T1', domain: 'team', appId: 'A1' },
+      { id: 'U1', name: 'riley' },
+      { id: 'C1', name: 'treasury' },
+      '/treasury',
+      'for <@U0RILEY|riley>',
+      'https://hooks.example/1',
+      { raw: true },
+    );
     expect(new URLSearchParams(body).get('text')).toBe('for <@U0RILEY|riley>');
   });
 });
@@ -88,7 +102,10 @@ describe('an invoice title typed with `&`, `<` and `>`', () => {
   // ones, as grouping: they are dropped; quotes inside a quoted value are text.
   it('apostrophes and emoji (a flag, a ZWJ sequence, a skin tone) pass unchanged; quotes around a phrase (“launch”) group it and are dropped, quotes inside a quoted value are kept', async () => {
     const answer = await ask(stack, `invoice $5 Bob's “launch” 🚀 🇺🇦 👩‍💻 👍🏽 --data 'say "hi" & go'`);
-    expect(createdInvoice()).toMatchObject({ productTitle: `Bob's launch 🚀 🇺🇦 👩‍💻 👍🏽`, extraData: 'say "hi" & go' });
+    expect(createdInvoice()).toMatchObject({
+      productTitle: `Bob's launch 🚀 🇺🇦 👩‍💻 👍🏽`,
+      extraData: 'say "hi" & go',
+    });
     expect(headerOf(answer)).toBe(`Invoice created: $5.00 — Bob's launch 🚀 🇺🇦 👩‍💻 👍🏽`);
     expect(fieldOf(answer, 'Extra data')).toBe('say "hi" &amp; go');
   });
@@ -113,7 +130,11 @@ describe('an invoice title typed with `&`, `<` and `>`', () => {
 describe('Slack markup in command text', () => {
   it('a mention, a channel and a link are read as the person saw them, and shown as text, never live', async () => {
     // Sent raw: this is Slack's own markup (the command's "escape channels, users, and links" setting on).
-    const answer = await ask(stack, 'invoice $5 For <@U0RILEY|riley> in <#C0OPS|ops> see <http://example.com|example.com> &amp; <!here>', { raw: true });
+    const answer = await ask(
+      stack,
+      'invoice $5 For <@U0RILEY|riley> in <#C0OPS|ops> see <http://example.com|example.com> &amp; <!here>',
+      { raw: true },
+    );
     expect(createdInvoice()).toMatchObject({ productTitle: 'For @riley in #ops see example.com & @here' });
     expect(fieldOf(answer, 'Title')).toBe('For @riley in #ops see example.com &amp; @here');
     expect(JSON.stringify(answer.reply.body)).not.toMatch(/<[@#!]|<http:\/\/example/);

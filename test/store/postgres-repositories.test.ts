@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/domain/alert-records.js';
 import type { AuditEntry, SwapQuote } from '../../src/domain/swap-quote.js';
 import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/store/errors.js';
-import { createLeaderLease, MIGRATIONS, openPostgresStore, type LeaderLease } from '../../src/store/postgres/index.js';
-import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
-import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/domain/alert-records.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
+import { createLeaderLease, type LeaderLease, MIGRATIONS, openPostgresStore } from '../../src/store/postgres/index.js';
+import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 
@@ -60,7 +60,8 @@ const backends: Backend[] = [
 
 const AT = new Date('2026-11-22T00:05:00.000Z');
 const entry = (event: string, by?: string): AuditEntry => ({ at: AT.toISOString(), event, ...(by ? { by } : {}) });
-const quote = (id: string, overrides: Record<string, unknown> = {}): SwapQuote => swapQuoteRecord(id, overrides) as SwapQuote;
+const quote = (id: string, overrides: Record<string, unknown> = {}): SwapQuote =>
+  swapQuoteRecord(id, overrides) as SwapQuote;
 const outboxItem = (i: number): OutboxItem => {
   const facts = failedWithdrawalFacts(i, AT);
   return { key: `withdrawal:${facts.id}`, queuedAt: AT.toISOString(), facts };
@@ -75,12 +76,20 @@ function threadWork(threadTs: string, parts: number): ThreadWork {
     total: parts,
     parts,
     queuedAt: AT.toISOString(),
-    remaining: Array.from({ length: parts }, (_, i) => ({ part: i + 1, first: i + 1, failures: [failedWithdrawalFacts(i, AT)] })),
+    remaining: Array.from({ length: parts }, (_, i) => ({
+      part: i + 1,
+      first: i + 1,
+      failures: [failedWithdrawalFacts(i, AT)],
+    })),
   };
 }
 
 /** Opens `count` stores at once (one, or one per replica), runs `test`, closes them. */
-async function withStores(backend: Backend, test: (stores: StoreUnderTest[]) => Promise<void>, replicas = false): Promise<void> {
+async function withStores(
+  backend: Backend,
+  test: (stores: StoreUnderTest[]) => Promise<void>,
+  replicas = false,
+): Promise<void> {
   const { store, another } = await backend.fresh();
   const stores = [store];
   if (replicas) stores.push(await another!());
@@ -95,270 +104,447 @@ describe.each(backends)('the repository contract: $name', (backend) => {
   const run = (test: (store: StoreUnderTest) => Promise<void>) => () => withStores(backend, ([store]) => test(store!));
 
   describe.skipIf(backend.skip)('swap quotes', () => {
-    it('saves and reads a quote; a second save of the id is refused; unknown ids find nothing', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1'));
-      expect(await swapQuotes.getQuote('q1')).toEqual(quote('q1'));
-      await expect(swapQuotes.saveQuote(quote('q1', { requestedBy: 'U9' }))).rejects.toThrow(StoreError);
-      expect((await swapQuotes.getQuote('q1'))?.requestedBy).toBe('U1');
-      for (const id of ['nope', 'constructor', '__proto__', 'a\u0000b', '\ud800']) expect(await swapQuotes.getQuote(id)).toBeUndefined();
-      await expect(swapQuotes.claimDecision('toString', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(StoreError);
-      await expect(swapQuotes.recordMessageTs('nope', '1.2')).rejects.toThrow(StoreError);
-    }));
+    it(
+      'saves and reads a quote; a second save of the id is refused; unknown ids find nothing',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1'));
+        expect(await swapQuotes.getQuote('q1')).toEqual(quote('q1'));
+        await expect(swapQuotes.saveQuote(quote('q1', { requestedBy: 'U9' }))).rejects.toThrow(StoreError);
+        expect((await swapQuotes.getQuote('q1'))?.requestedBy).toBe('U1');
+        for (const id of ['nope', 'constructor', '__proto__', 'a\u0000b', '\ud800'])
+          expect(await swapQuotes.getQuote(id)).toBeUndefined();
+        await expect(swapQuotes.claimDecision('toString', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
+          StoreError,
+        );
+        await expect(swapQuotes.recordMessageTs('nope', '1.2')).rejects.toThrow(StoreError);
+      }),
+    );
 
-    it('hands out copies: changing a returned quote changes nothing stored', run(async ({ swapQuotes }) => {
-      const original = quote('q1');
-      await swapQuotes.saveQuote(original);
-      original.status = 'rejected';
-      const copy = await swapQuotes.getQuote('q1');
-      copy!.status = 'created';
-      copy!.history.push(entry('x'));
-      expect(await swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
-    }));
+    it(
+      'hands out copies: changing a returned quote changes nothing stored',
+      run(async ({ swapQuotes }) => {
+        const original = quote('q1');
+        await swapQuotes.saveQuote(original);
+        original.status = 'rejected';
+        const copy = await swapQuotes.getQuote('q1');
+        copy!.status = 'created';
+        copy!.history.push(entry('x'));
+        expect(await swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
+      }),
+    );
 
-    it('lists the newest quotes first (up to the limit), by status, and those to follow', run(async ({ swapQuotes }) => {
-      const times = ['2026-11-22T01:00:00.000Z', '2026-11-22T03:00:00.000Z', '2026-11-22T02:00:00.000Z', '2026-11-21T23:59:59.999Z'];
-      for (const [i, estimatedAt] of times.entries()) await swapQuotes.saveQuote(quote(`q${i}`, { estimatedAt }));
-      await swapQuotes.saveQuote(quote('c1', { estimatedAt: '2026-11-20T00:00:00.000Z', status: 'created', swapId: 's1' }));
-      await swapQuotes.saveQuote(quote('c2', { estimatedAt: '2026-11-20T00:00:01.000Z', status: 'created', swapId: 's2', followEndedAt: AT.toISOString() }));
-      await swapQuotes.saveQuote(quote('c3', { estimatedAt: '2026-11-20T00:00:02.000Z', status: 'created' })); // no swap id: nothing to follow
-      expect((await swapQuotes.listRecentQuotes(3)).map((q) => q.id)).toEqual(['q1', 'q2', 'q0']);
-      expect((await swapQuotes.listRecentQuotes(50)).map((q) => q.id)).toEqual(['q1', 'q2', 'q0', 'q3', 'c3', 'c2', 'c1']);
-      expect((await swapQuotes.listRecentQuotes(0)).length).toBe(0);
-      expect((await swapQuotes.listQuotesByStatus('pending')).map((q) => q.id).sort()).toEqual(['q0', 'q1', 'q2', 'q3']);
-      expect((await swapQuotes.listQuotesByStatus('created')).map((q) => q.id).sort()).toEqual(['c1', 'c2', 'c3']);
-      expect(await swapQuotes.listQuotesByStatus('rejected')).toEqual([]);
-      expect((await swapQuotes.listQuotesToFollow()).map((q) => q.id)).toEqual(['c1']);
-    }));
+    it(
+      'lists the newest quotes first (up to the limit), by status, and those to follow',
+      run(async ({ swapQuotes }) => {
+        const times = [
+          '2026-11-22T01:00:00.000Z',
+          '2026-11-22T03:00:00.000Z',
+          '2026-11-22T02:00:00.000Z',
+          '2026-11-21T23:59:59.999Z',
+        ];
+        for (const [i, estimatedAt] of times.entries()) await swapQuotes.saveQuote(quote(`q${i}`, { estimatedAt }));
+        await swapQuotes.saveQuote(
+          quote('c1', { estimatedAt: '2026-11-20T00:00:00.000Z', status: 'created', swapId: 's1' }),
+        );
+        await swapQuotes.saveQuote(
+          quote('c2', {
+            estimatedAt: '2026-11-20T00:00:01.000Z',
+            status: 'created',
+            swapId: 's2',
+            followEndedAt: AT.toISOString(),
+          }),
+        );
+        await swapQuotes.saveQuote(quote('c3', { estimatedAt: '2026-11-20T00:00:02.000Z', status: 'created' })); // no swap id: nothing to follow
+        expect((await swapQuotes.listRecentQuotes(3)).map((q) => q.id)).toEqual(['q1', 'q2', 'q0']);
+        expect((await swapQuotes.listRecentQuotes(50)).map((q) => q.id)).toEqual([
+          'q1',
+          'q2',
+          'q0',
+          'q3',
+          'c3',
+          'c2',
+          'c1',
+        ]);
+        expect((await swapQuotes.listRecentQuotes(0)).length).toBe(0);
+        expect((await swapQuotes.listQuotesByStatus('pending')).map((q) => q.id).sort()).toEqual([
+          'q0',
+          'q1',
+          'q2',
+          'q3',
+        ]);
+        expect((await swapQuotes.listQuotesByStatus('created')).map((q) => q.id).sort()).toEqual(['c1', 'c2', 'c3']);
+        expect(await swapQuotes.listQuotesByStatus('rejected')).toEqual([]);
+        expect((await swapQuotes.listQuotesToFollow()).map((q) => q.id)).toEqual(['c1']);
+      }),
+    );
 
-    it('claims a decision exactly once among 20 at once; the others see the winner', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1'));
-      const claims = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => swapQuotes.claimDecision('q1', i % 2 ? 'rejected' : 'approving', `U${i}`, AT, entry('decided', `U${i}`))),
-      );
-      const winners = claims.filter((claim) => claim.claimed);
-      expect(winners).toHaveLength(1);
-      const winner = winners[0]!.quote;
-      for (const claim of claims) expect(claim.quote).toMatchObject({ status: winner.status, decidedBy: winner.decidedBy, decidedAt: AT.toISOString() });
-      expect((await swapQuotes.getQuote('q1'))?.history).toEqual([entry('decided', winner.decidedBy)]);
-    }));
+    it(
+      'claims a decision exactly once among 20 at once; the others see the winner',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1'));
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            swapQuotes.claimDecision('q1', i % 2 ? 'rejected' : 'approving', `U${i}`, AT, entry('decided', `U${i}`)),
+          ),
+        );
+        const winners = claims.filter((claim) => claim.claimed);
+        expect(winners).toHaveLength(1);
+        const winner = winners[0]!.quote;
+        for (const claim of claims)
+          expect(claim.quote).toMatchObject({
+            status: winner.status,
+            decidedBy: winner.decidedBy,
+            decidedAt: AT.toISOString(),
+          });
+        expect((await swapQuotes.getQuote('q1'))?.history).toEqual([entry('decided', winner.decidedBy)]);
+      }),
+    );
 
-    it('records the create result, and refuses moves the lifecycle does not allow (changing nothing)', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1'));
-      await expect(swapQuotes.recordCreateResult('q1', { ok: true, swapId: 's1', swapStatus: 'new' }, AT, entry('created'))).rejects.toThrow(StoreError);
-      expect(await swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
-      await swapQuotes.claimDecision('q1', 'approving', 'U2', AT, entry('approved', 'U2'));
-      const created = await swapQuotes.recordCreateResult('q1', { ok: true, swapId: 's1', swapStatus: 'new' }, AT, entry('created'));
-      expect(created).toMatchObject({ status: 'created', swapId: 's1', swapStatus: 'new' });
-      expect(await swapQuotes.getQuote('q1')).toEqual(created);
-      expect((await swapQuotes.listQuotesToFollow()).map((q) => q.id)).toEqual(['q1']);
+    it(
+      'records the create result, and refuses moves the lifecycle does not allow (changing nothing)',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1'));
+        await expect(
+          swapQuotes.recordCreateResult('q1', { ok: true, swapId: 's1', swapStatus: 'new' }, AT, entry('created')),
+        ).rejects.toThrow(StoreError);
+        expect(await swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
+        await swapQuotes.claimDecision('q1', 'approving', 'U2', AT, entry('approved', 'U2'));
+        const created = await swapQuotes.recordCreateResult(
+          'q1',
+          { ok: true, swapId: 's1', swapStatus: 'new' },
+          AT,
+          entry('created'),
+        );
+        expect(created).toMatchObject({ status: 'created', swapId: 's1', swapStatus: 'new' });
+        expect(await swapQuotes.getQuote('q1')).toEqual(created);
+        expect((await swapQuotes.listQuotesToFollow()).map((q) => q.id)).toEqual(['q1']);
 
-      await swapQuotes.saveQuote(quote('q2'));
-      await swapQuotes.claimDecision('q2', 'approving', 'U2', AT, entry('approved', 'U2'));
-      const lost = await swapQuotes.recordCreateResult('q2', { ok: false, status: 'outcome_unknown', failure: 'timeout', unknownCause: 'answer_lost' }, AT, entry('unknown'));
-      expect(lost).toMatchObject({ status: 'outcome_unknown', failure: 'timeout', unknownCause: 'answer_lost' });
-    }));
+        await swapQuotes.saveQuote(quote('q2'));
+        await swapQuotes.claimDecision('q2', 'approving', 'U2', AT, entry('approved', 'U2'));
+        const lost = await swapQuotes.recordCreateResult(
+          'q2',
+          { ok: false, status: 'outcome_unknown', failure: 'timeout', unknownCause: 'answer_lost' },
+          AT,
+          entry('unknown'),
+        );
+        expect(lost).toMatchObject({ status: 'outcome_unknown', failure: 'timeout', unknownCause: 'answer_lost' });
+      }),
+    );
 
-    it('follows a swap: progress says whether it changed; a final status or endFollow stops following', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1', { status: 'created', swapId: 's1', swapStatus: 'new' }));
-      expect(await swapQuotes.recordSwapProgress('q1', { swapStatus: 'new' }, AT, { final: false })).toEqual({ changed: false });
-      expect(await swapQuotes.recordSwapProgress('q1', { swapStatus: 'exchanging', hashFrom: '0xabc' }, AT, { final: false })).toEqual({ changed: true });
-      expect(await swapQuotes.recordSwapProgress('q1', { swapStatus: 'finished', amountTo: '5' }, AT, { final: true })).toEqual({ changed: true });
-      expect(await swapQuotes.getQuote('q1')).toMatchObject({ swapStatus: 'finished', hashFrom: '0xabc', amountTo: '5', followEndedAt: AT.toISOString() });
-      expect((await swapQuotes.getQuote('q1'))?.history.map((e) => e.event)).toEqual(['swap_exchanging', 'swap_finished']);
-      expect(await swapQuotes.listQuotesToFollow()).toEqual([]);
-      await swapQuotes.saveQuote(quote('q2', { status: 'created', swapId: 's2' }));
-      await swapQuotes.endFollow('q2', AT, entry('follow_ended'));
-      expect(await swapQuotes.listQuotesToFollow()).toEqual([]);
-      // Two replicas following one swap both give up: one entry in the audit trail.
-      await swapQuotes.endFollow('q2', new Date(AT.getTime() + 1_000), entry('follow_ended'));
-      expect((await swapQuotes.getQuote('q2'))?.history.filter((e) => e.event === 'follow_ended')).toHaveLength(1);
-      expect((await swapQuotes.getQuote('q2'))?.followEndedAt).toBe(AT.toISOString());
-    }));
+    it(
+      'follows a swap: progress says whether it changed; a final status or endFollow stops following',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1', { status: 'created', swapId: 's1', swapStatus: 'new' }));
+        expect(await swapQuotes.recordSwapProgress('q1', { swapStatus: 'new' }, AT, { final: false })).toEqual({
+          changed: false,
+        });
+        expect(
+          await swapQuotes.recordSwapProgress('q1', { swapStatus: 'exchanging', hashFrom: '0xabc' }, AT, {
+            final: false,
+          }),
+        ).toEqual({ changed: true });
+        expect(
+          await swapQuotes.recordSwapProgress('q1', { swapStatus: 'finished', amountTo: '5' }, AT, { final: true }),
+        ).toEqual({ changed: true });
+        expect(await swapQuotes.getQuote('q1')).toMatchObject({
+          swapStatus: 'finished',
+          hashFrom: '0xabc',
+          amountTo: '5',
+          followEndedAt: AT.toISOString(),
+        });
+        expect((await swapQuotes.getQuote('q1'))?.history.map((e) => e.event)).toEqual([
+          'swap_exchanging',
+          'swap_finished',
+        ]);
+        expect(await swapQuotes.listQuotesToFollow()).toEqual([]);
+        await swapQuotes.saveQuote(quote('q2', { status: 'created', swapId: 's2' }));
+        await swapQuotes.endFollow('q2', AT, entry('follow_ended'));
+        expect(await swapQuotes.listQuotesToFollow()).toEqual([]);
+        // Two replicas following one swap both give up: one entry in the audit trail.
+        await swapQuotes.endFollow('q2', new Date(AT.getTime() + 1_000), entry('follow_ended'));
+        expect((await swapQuotes.getQuote('q2'))?.history.filter((e) => e.event === 'follow_ended')).toHaveLength(1);
+        expect((await swapQuotes.getQuote('q2'))?.followEndedAt).toBe(AT.toISOString());
+      }),
+    );
 
-    it('marks an approving quote outcome unknown once among 10 at once, never another status', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1'));
-      expect(await swapQuotes.markOutcomeUnknown('q1', 'restarted', AT, entry('unknown'))).toBe(false);
-      await swapQuotes.claimDecision('q1', 'approving', 'U2', AT, entry('approved', 'U2'));
-      const marks = await Promise.all(Array.from({ length: 10 }, () => swapQuotes.markOutcomeUnknown('q1', 'restarted', AT, entry('unknown'))));
-      expect(marks.filter(Boolean)).toHaveLength(1);
-      expect(await swapQuotes.getQuote('q1')).toMatchObject({ status: 'outcome_unknown', unknownCause: 'interrupted', failure: 'restarted' });
-      expect((await swapQuotes.getQuote('q1'))?.history).toHaveLength(2);
-    }));
+    it(
+      'marks an approving quote outcome unknown once among 10 at once, never another status',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1'));
+        expect(await swapQuotes.markOutcomeUnknown('q1', 'restarted', AT, entry('unknown'))).toBe(false);
+        await swapQuotes.claimDecision('q1', 'approving', 'U2', AT, entry('approved', 'U2'));
+        const marks = await Promise.all(
+          Array.from({ length: 10 }, () => swapQuotes.markOutcomeUnknown('q1', 'restarted', AT, entry('unknown'))),
+        );
+        expect(marks.filter(Boolean)).toHaveLength(1);
+        expect(await swapQuotes.getQuote('q1')).toMatchObject({
+          status: 'outcome_unknown',
+          unknownCause: 'interrupted',
+          failure: 'restarted',
+        });
+        expect((await swapQuotes.getQuote('q1'))?.history).toHaveLength(2);
+      }),
+    );
 
-    it('claims a requote once among 10 at once; a release lets it be claimed again; the successor is recorded', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1'));
-      expect(await swapQuotes.claimRequote('q1', 'n0', entry('requote'))).toBe(false); // pending: nothing to replace
-      await swapQuotes.markPostFailed('q1', 'could not post', 'channel_not_found', AT);
-      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => swapQuotes.claimRequote('q1', `n${i}`, entry('requote'))));
-      expect(claims.filter(Boolean)).toHaveLength(1);
-      const successor = (await swapQuotes.getQuote('q1'))?.replacedBy;
-      expect(successor).toBe(`n${claims.indexOf(true)}`);
-      await swapQuotes.releaseRequote('q1', entry('requote_released'));
-      expect((await swapQuotes.getQuote('q1'))?.replacedBy).toBeUndefined();
-      expect(await swapQuotes.claimRequote('q1', 'n-again', entry('requote'))).toBe(true);
-      await swapQuotes.recordRequote('q1', 'n-final', entry('requoted'));
-      expect(await swapQuotes.getQuote('q1')).toMatchObject({
-        status: 'expired',
-        failure: 'could not post',
-        replacedBy: 'n-final',
-        history: [{ event: 'post_failed', detail: 'channel_not_found' }, ...Array(4).fill(expect.anything())],
-      });
-    }));
+    it(
+      'claims a requote once among 10 at once; a release lets it be claimed again; the successor is recorded',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1'));
+        expect(await swapQuotes.claimRequote('q1', 'n0', entry('requote'))).toBe(false); // pending: nothing to replace
+        await swapQuotes.markPostFailed('q1', 'could not post', 'channel_not_found', AT);
+        const claims = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => swapQuotes.claimRequote('q1', `n${i}`, entry('requote'))),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        const successor = (await swapQuotes.getQuote('q1'))?.replacedBy;
+        expect(successor).toBe(`n${claims.indexOf(true)}`);
+        await swapQuotes.releaseRequote('q1', entry('requote_released'));
+        expect((await swapQuotes.getQuote('q1'))?.replacedBy).toBeUndefined();
+        expect(await swapQuotes.claimRequote('q1', 'n-again', entry('requote'))).toBe(true);
+        await swapQuotes.recordRequote('q1', 'n-final', entry('requoted'));
+        expect(await swapQuotes.getQuote('q1')).toMatchObject({
+          status: 'expired',
+          failure: 'could not post',
+          replacedBy: 'n-final',
+          history: [{ event: 'post_failed', detail: 'channel_not_found' }, ...Array(4).fill(expect.anything())],
+        });
+      }),
+    );
 
-    it('keeps text the payment API or Slack may send exactly (NUL, half an emoji)', run(async ({ swapQuotes }) => {
-      await swapQuotes.saveQuote(quote('q1', { from: { ...quote('q1').from, networkTitle: HOSTILE_TEXT } }));
-      await swapQuotes.recordMessageTs('q1', '1700000000.000100');
-      await swapQuotes.markPostFailed('q1', HOSTILE_TEXT, HOSTILE_TEXT, AT);
-      expect(await swapQuotes.getQuote('q1')).toMatchObject({ messageTs: '1700000000.000100', failure: HOSTILE_TEXT, from: { networkTitle: HOSTILE_TEXT } });
-    }));
+    it(
+      'keeps text the payment API or Slack may send exactly (NUL, half an emoji)',
+      run(async ({ swapQuotes }) => {
+        await swapQuotes.saveQuote(quote('q1', { from: { ...quote('q1').from, networkTitle: HOSTILE_TEXT } }));
+        await swapQuotes.recordMessageTs('q1', '1700000000.000100');
+        await swapQuotes.markPostFailed('q1', HOSTILE_TEXT, HOSTILE_TEXT, AT);
+        expect(await swapQuotes.getQuote('q1')).toMatchObject({
+          messageTs: '1700000000.000100',
+          failure: HOSTILE_TEXT,
+          from: { networkTitle: HOSTILE_TEXT },
+        });
+      }),
+    );
   });
 
   describe.skipIf(backend.skip)('alert bookkeeping', () => {
-    it('starts empty and hands out copies, with prototype-free keyed records', run(async ({ alerts }) => {
-      const first = await alerts.readAlerts();
-      expect(first).toEqual(emptyAlertsState());
-      first.outbox.push(outboxItem(1));
-      first.sources.gas.consecutiveFailures = 9;
-      expect(await alerts.readAlerts()).toEqual(emptyAlertsState());
-      // A key that arrives as data (an id), not prototype access: it must come back as a plain own key.
-      const hostileKey = '__proto__';
-      await alerts.commitPoll((state) => {
-        state.alerted['withdrawal:1'] = { createdAt: AT.toISOString() };
-        state.sources.withdrawals.tracking[hostileKey] = AT.toISOString();
-      });
-      const read = await alerts.readAlerts();
-      expect(Object.getPrototypeOf(read.alerted)).toBeNull();
-      expect('constructor' in read.alerted).toBe(false);
-      expect(Object.keys(read.sources.withdrawals.tracking)).toEqual(['__proto__']);
-    }));
+    it(
+      'starts empty and hands out copies, with prototype-free keyed records',
+      run(async ({ alerts }) => {
+        const first = await alerts.readAlerts();
+        expect(first).toEqual(emptyAlertsState());
+        first.outbox.push(outboxItem(1));
+        first.sources.gas.consecutiveFailures = 9;
+        expect(await alerts.readAlerts()).toEqual(emptyAlertsState());
+        // A key that arrives as data (an id), not prototype access: it must come back as a plain own key.
+        const hostileKey = '__proto__';
+        await alerts.commitPoll((state) => {
+          state.alerted['withdrawal:1'] = { createdAt: AT.toISOString() };
+          state.sources.withdrawals.tracking[hostileKey] = AT.toISOString();
+        });
+        const read = await alerts.readAlerts();
+        expect(Object.getPrototypeOf(read.alerted)).toBeNull();
+        expect('constructor' in read.alerted).toBe(false);
+        expect(Object.keys(read.sources.withdrawals.tracking)).toEqual(['__proto__']);
+      }),
+    );
 
-    it('commits a poll atomically: its answer comes back, and a throwing apply changes nothing', run(async ({ alerts }) => {
-      expect(await alerts.commitPoll((state) => {
-        state.outbox.push(outboxItem(1));
-        state.sources.withdrawals.consecutiveFailures = 1;
-        return 'done';
-      })).toBe('done');
-      const failure = new Error('apply failed');
-      await expect(alerts.commitPoll((state) => {
-        state.outbox.splice(0);
-        state.outbox.push(outboxItem(2));
-        state.sources.withdrawals.consecutiveFailures = 2;
-        throw failure;
-      })).rejects.toBe(failure);
-      const read = await alerts.readAlerts();
-      expect(read.outbox).toEqual([outboxItem(1)]);
-      expect(read.sources.withdrawals.consecutiveFailures).toBe(1);
-    }));
+    it(
+      'commits a poll atomically: its answer comes back, and a throwing apply changes nothing',
+      run(async ({ alerts }) => {
+        expect(
+          await alerts.commitPoll((state) => {
+            state.outbox.push(outboxItem(1));
+            state.sources.withdrawals.consecutiveFailures = 1;
+            return 'done';
+          }),
+        ).toBe('done');
+        const failure = new Error('apply failed');
+        await expect(
+          alerts.commitPoll((state) => {
+            state.outbox.splice(0);
+            state.outbox.push(outboxItem(2));
+            state.sources.withdrawals.consecutiveFailures = 2;
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        const read = await alerts.readAlerts();
+        expect(read.outbox).toEqual([outboxItem(1)]);
+        expect(read.sources.withdrawals.consecutiveFailures).toBe(1);
+      }),
+    );
 
-    it('serializes 10 polls at once: every outbox item and every count lands', run(async ({ alerts }) => {
-      await Promise.all(Array.from({ length: 10 }, (_, i) => alerts.commitPoll((state) => {
-        state.outbox.push(outboxItem(i));
-        state.sources.withdrawals.consecutiveFailures += 1;
-      })));
-      const read = await alerts.readAlerts();
-      expect(read.sources.withdrawals.consecutiveFailures).toBe(10);
-      expect(read.outbox.map((item) => item.key).sort()).toEqual(Array.from({ length: 10 }, (_, i) => outboxItem(i).key).sort());
-    }));
+    it(
+      'serializes 10 polls at once: every outbox item and every count lands',
+      run(async ({ alerts }) => {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            alerts.commitPoll((state) => {
+              state.outbox.push(outboxItem(i));
+              state.sources.withdrawals.consecutiveFailures += 1;
+            }),
+          ),
+        );
+        const read = await alerts.readAlerts();
+        expect(read.sources.withdrawals.consecutiveFailures).toBe(10);
+        expect(read.outbox.map((item) => item.key).sort()).toEqual(
+          Array.from({ length: 10 }, (_, i) => outboxItem(i).key).sort(),
+        );
+      }),
+    );
 
-    it('keeps the outbox in the order a poll leaves it (removed, changed, reordered, appended items)', run(async ({ alerts }) => {
-      const items = Array.from({ length: 6 }, (_, i) => outboxItem(i));
-      await alerts.commitPoll((state) => void state.outbox.push(...items));
-      const changed = { ...items[3]!, queuedAt: '2026-11-22T09:00:00.000Z' };
-      await alerts.commitPoll((state) => {
-        state.outbox = [items[1]!, changed, items[5]!, outboxItem(7)];
-      });
-      expect((await alerts.readAlerts()).outbox).toEqual([items[1], changed, items[5], outboxItem(7)]);
-      await alerts.commitPoll((state) => void state.outbox.reverse());
-      expect((await alerts.readAlerts()).outbox).toEqual([outboxItem(7), items[5], changed, items[1]]);
-      const hostile = { ...outboxItem(8), key: `withdrawal:${HOSTILE_TEXT}` };
-      hostile.facts = { ...outboxItem(8).facts, address: HOSTILE_TEXT } as OutboxItem['facts'];
-      await alerts.commitPoll((state) => void state.outbox.unshift(hostile));
-      expect((await alerts.readAlerts()).outbox).toEqual([hostile, outboxItem(7), items[5], changed, items[1]]);
-    }));
+    it(
+      'keeps the outbox in the order a poll leaves it (removed, changed, reordered, appended items)',
+      run(async ({ alerts }) => {
+        const items = Array.from({ length: 6 }, (_, i) => outboxItem(i));
+        await alerts.commitPoll((state) => void state.outbox.push(...items));
+        const changed = { ...items[3]!, queuedAt: '2026-11-22T09:00:00.000Z' };
+        await alerts.commitPoll((state) => {
+          state.outbox = [items[1]!, changed, items[5]!, outboxItem(7)];
+        });
+        expect((await alerts.readAlerts()).outbox).toEqual([items[1], changed, items[5], outboxItem(7)]);
+        await alerts.commitPoll((state) => void state.outbox.reverse());
+        expect((await alerts.readAlerts()).outbox).toEqual([outboxItem(7), items[5], changed, items[1]]);
+        const hostile = { ...outboxItem(8), key: `withdrawal:${HOSTILE_TEXT}` };
+        hostile.facts = { ...outboxItem(8).facts, address: HOSTILE_TEXT } as OutboxItem['facts'];
+        await alerts.commitPoll((state) => void state.outbox.unshift(hostile));
+        expect((await alerts.readAlerts()).outbox).toEqual([hostile, outboxItem(7), items[5], changed, items[1]]);
+      }),
+    );
 
-    it('records a delivery: the items leave the outbox, failures count as alerted (health messages do not)', run(async ({ alerts }) => {
-      const down: OutboxItem = { key: 'api_down:x', queuedAt: AT.toISOString(), facts: { kind: 'api_down', since: AT.toISOString(), problems: [] } };
-      await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1), down, outboxItem(2), outboxItem(3)));
-      expect(await alerts.recordDelivered([outboxItem(1), down, outboxItem(3)], AT)).toBe(2);
-      const read = await alerts.readAlerts();
-      expect(read.outbox).toEqual([outboxItem(2)]);
-      expect(Object.keys(read.alerted).sort()).toEqual([outboxItem(1).key, outboxItem(3).key].sort());
-      expect(read.alerted[outboxItem(1).key]).toEqual({ createdAt: outboxItem(1).facts.kind === 'withdrawal' ? failedWithdrawalFacts(1, AT).createdAt : '', at: AT.toISOString() });
-      expect(read.lastDelivery).toEqual({ at: AT.toISOString(), ok: true });
-      expect(read.sentPerHour).toEqual({ '2026-11-22T00:00:00.000Z': 2 });
-      await alerts.recordDeliveryFailure(AT, 'ratelimited');
-      expect((await alerts.readAlerts()).lastDelivery).toEqual({ at: AT.toISOString(), ok: false, error: 'ratelimited' });
-    }));
+    it(
+      'records a delivery: the items leave the outbox, failures count as alerted (health messages do not)',
+      run(async ({ alerts }) => {
+        const down: OutboxItem = {
+          key: 'api_down:x',
+          queuedAt: AT.toISOString(),
+          facts: { kind: 'api_down', since: AT.toISOString(), problems: [] },
+        };
+        await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1), down, outboxItem(2), outboxItem(3)));
+        expect(await alerts.recordDelivered([outboxItem(1), down, outboxItem(3)], AT)).toBe(2);
+        const read = await alerts.readAlerts();
+        expect(read.outbox).toEqual([outboxItem(2)]);
+        expect(Object.keys(read.alerted).sort()).toEqual([outboxItem(1).key, outboxItem(3).key].sort());
+        expect(read.alerted[outboxItem(1).key]).toEqual({
+          createdAt: outboxItem(1).facts.kind === 'withdrawal' ? failedWithdrawalFacts(1, AT).createdAt : '',
+          at: AT.toISOString(),
+        });
+        expect(read.lastDelivery).toEqual({ at: AT.toISOString(), ok: true });
+        expect(read.sentPerHour).toEqual({ '2026-11-22T00:00:00.000Z': 2 });
+        await alerts.recordDeliveryFailure(AT, 'ratelimited');
+        expect((await alerts.readAlerts()).lastDelivery).toEqual({
+          at: AT.toISOString(),
+          ok: false,
+          error: 'ratelimited',
+        });
+      }),
+    );
 
-    it('queues thread work once per thread, and drops each part (then the entry) once posted', run(async ({ alerts }) => {
-      await alerts.queueThreadWork(threadWork('1.1', 2));
-      await alerts.queueThreadWork({ ...threadWork('1.1', 3), queuedAt: 'later' });
-      await alerts.queueThreadWork(threadWork('2.2', 1));
-      expect((await alerts.readAlerts()).threadWork).toEqual([threadWork('1.1', 2), threadWork('2.2', 1)]);
-      await alerts.recordThreadPartPosted('1.1', 1, AT);
-      expect((await alerts.readAlerts()).threadWork?.map((w) => [w.threadTs, w.remaining.map((r) => r.part)])).toEqual([['1.1', [2]], ['2.2', [1]]]);
-      await alerts.recordThreadPartPosted('1.1', 2, AT);
-      await alerts.recordThreadPartPosted('2.2', 1, AT);
-      const read = await alerts.readAlerts();
-      expect(read.threadWork).toBeUndefined();
-      expect(read.lastDelivery).toEqual({ at: AT.toISOString(), ok: true });
-    }));
+    it(
+      'queues thread work once per thread, and drops each part (then the entry) once posted',
+      run(async ({ alerts }) => {
+        await alerts.queueThreadWork(threadWork('1.1', 2));
+        await alerts.queueThreadWork({ ...threadWork('1.1', 3), queuedAt: 'later' });
+        await alerts.queueThreadWork(threadWork('2.2', 1));
+        expect((await alerts.readAlerts()).threadWork).toEqual([threadWork('1.1', 2), threadWork('2.2', 1)]);
+        await alerts.recordThreadPartPosted('1.1', 1, AT);
+        expect(
+          (await alerts.readAlerts()).threadWork?.map((w) => [w.threadTs, w.remaining.map((r) => r.part)]),
+        ).toEqual([
+          ['1.1', [2]],
+          ['2.2', [1]],
+        ]);
+        await alerts.recordThreadPartPosted('1.1', 2, AT);
+        await alerts.recordThreadPartPosted('2.2', 1, AT);
+        const read = await alerts.readAlerts();
+        expect(read.threadWork).toBeUndefined();
+        expect(read.lastDelivery).toEqual({ at: AT.toISOString(), ok: true });
+      }),
+    );
 
-    it('marks items and thread parts as being sent, keeps the mark across reads, and clears it', run(async ({ alerts }) => {
-      const attempt = { key: 'summary:withdrawal:1', since: AT.toISOString() };
-      await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1), outboxItem(2), outboxItem(3)));
-      await alerts.queueThreadWork(threadWork('1.1', 2));
-      await alerts.recordSending({ itemKeys: [outboxItem(1).key, outboxItem(3).key] }, attempt);
-      await alerts.recordSending({ threadTs: '1.1', part: 2 }, { key: 'thread:1.1:2', since: AT.toISOString() });
-      let read = await alerts.readAlerts();
-      expect(read.outbox).toEqual([{ ...outboxItem(1), sending: attempt }, outboxItem(2), { ...outboxItem(3), sending: attempt }]);
-      expect(read.threadWork?.[0]?.remaining.map((part) => part.sending?.key)).toEqual([undefined, 'thread:1.1:2']);
-      // A refusal clears the mark: the items are as they were queued.
-      await alerts.recordSending({ itemKeys: [outboxItem(1).key, outboxItem(3).key] }, undefined);
-      await alerts.recordSending({ threadTs: '1.1', part: 2 }, undefined);
-      read = await alerts.readAlerts();
-      expect(read.outbox).toEqual([outboxItem(1), outboxItem(2), outboxItem(3)]);
-      expect(read.threadWork).toEqual([threadWork('1.1', 2)]);
-    }));
+    it(
+      'marks items and thread parts as being sent, keeps the mark across reads, and clears it',
+      run(async ({ alerts }) => {
+        const attempt = { key: 'summary:withdrawal:1', since: AT.toISOString() };
+        await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1), outboxItem(2), outboxItem(3)));
+        await alerts.queueThreadWork(threadWork('1.1', 2));
+        await alerts.recordSending({ itemKeys: [outboxItem(1).key, outboxItem(3).key] }, attempt);
+        await alerts.recordSending({ threadTs: '1.1', part: 2 }, { key: 'thread:1.1:2', since: AT.toISOString() });
+        let read = await alerts.readAlerts();
+        expect(read.outbox).toEqual([
+          { ...outboxItem(1), sending: attempt },
+          outboxItem(2),
+          { ...outboxItem(3), sending: attempt },
+        ]);
+        expect(read.threadWork?.[0]?.remaining.map((part) => part.sending?.key)).toEqual([undefined, 'thread:1.1:2']);
+        // A refusal clears the mark: the items are as they were queued.
+        await alerts.recordSending({ itemKeys: [outboxItem(1).key, outboxItem(3).key] }, undefined);
+        await alerts.recordSending({ threadTs: '1.1', part: 2 }, undefined);
+        read = await alerts.readAlerts();
+        expect(read.outbox).toEqual([outboxItem(1), outboxItem(2), outboxItem(3)]);
+        expect(read.threadWork).toEqual([threadWork('1.1', 2)]);
+      }),
+    );
   });
 });
 
 describe.skipIf(!available)('PostgreSQL: two replicas on one database', () => {
   const postgres = backends[1]!;
-  const replicas = (test: (a: StoreUnderTest, b: StoreUnderTest) => Promise<void>) => () => withStores(postgres, ([a, b]) => test(a!, b!), true);
+  const replicas = (test: (a: StoreUnderTest, b: StoreUnderTest) => Promise<void>) => () =>
+    withStores(postgres, ([a, b]) => test(a!, b!), true);
 
-  it('claims a decision exactly once among 20 claims split over two stores; both see the winner', replicas(async (a, b) => {
-    await a.swapQuotes.saveQuote(quote('q1'));
-    const claims = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).swapQuotes.claimDecision('q1', 'approving', `U${i}`, AT, entry('approved', `U${i}`))),
-    );
-    expect(claims.filter((claim) => claim.claimed)).toHaveLength(1);
-    const winner = claims.find((claim) => claim.claimed)!.quote;
-    expect(await a.swapQuotes.getQuote('q1')).toEqual(winner);
-    expect(await b.swapQuotes.getQuote('q1')).toEqual(winner);
-  }));
+  it(
+    'claims a decision exactly once among 20 claims split over two stores; both see the winner',
+    replicas(async (a, b) => {
+      await a.swapQuotes.saveQuote(quote('q1'));
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? a : b).swapQuotes.claimDecision('q1', 'approving', `U${i}`, AT, entry('approved', `U${i}`)),
+        ),
+      );
+      expect(claims.filter((claim) => claim.claimed)).toHaveLength(1);
+      const winner = claims.find((claim) => claim.claimed)!.quote;
+      expect(await a.swapQuotes.getQuote('q1')).toEqual(winner);
+      expect(await b.swapQuotes.getQuote('q1')).toEqual(winner);
+    }),
+  );
 
-  it('claims a requote and marks outcome unknown once across the two stores', replicas(async (a, b) => {
-    await a.swapQuotes.saveQuote(quote('q1', { status: 'expired' }));
-    await a.swapQuotes.saveQuote(quote('q2', { status: 'approving' }));
-    const requotes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).swapQuotes.claimRequote('q1', `n${i}`, entry('requote'))));
-    expect(requotes.filter(Boolean)).toHaveLength(1);
-    const marks = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).swapQuotes.markOutcomeUnknown('q2', 'restarted', AT, entry('unknown'))));
-    expect(marks.filter(Boolean)).toHaveLength(1);
-  }));
+  it(
+    'claims a requote and marks outcome unknown once across the two stores',
+    replicas(async (a, b) => {
+      await a.swapQuotes.saveQuote(quote('q1', { status: 'expired' }));
+      await a.swapQuotes.saveQuote(quote('q2', { status: 'approving' }));
+      const requotes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).swapQuotes.claimRequote('q1', `n${i}`, entry('requote'))),
+      );
+      expect(requotes.filter(Boolean)).toHaveLength(1);
+      const marks = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).swapQuotes.markOutcomeUnknown('q2', 'restarted', AT, entry('unknown')),
+        ),
+      );
+      expect(marks.filter(Boolean)).toHaveLength(1);
+    }),
+  );
 
-  it('serializes polls of both stores: each one appends its item and none is lost', replicas(async (a, b) => {
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).alerts.commitPoll((state) => {
-      state.outbox.push(outboxItem(i));
-      state.sources.withdrawals.consecutiveFailures += 1;
-    })));
-    const [fromA, fromB] = [await a.alerts.readAlerts(), await b.alerts.readAlerts()];
-    expect(fromA).toEqual(fromB);
-    expect(fromA.sources.withdrawals.consecutiveFailures).toBe(10);
-    expect(fromA.outbox).toHaveLength(10);
-    await b.alerts.recordDelivered(fromA.outbox.slice(0, 4), AT);
-    expect((await a.alerts.readAlerts()).outbox).toEqual(fromA.outbox.slice(4));
-  }));
+  it(
+    'serializes polls of both stores: each one appends its item and none is lost',
+    replicas(async (a, b) => {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).alerts.commitPoll((state) => {
+            state.outbox.push(outboxItem(i));
+            state.sources.withdrawals.consecutiveFailures += 1;
+          }),
+        ),
+      );
+      const [fromA, fromB] = [await a.alerts.readAlerts(), await b.alerts.readAlerts()];
+      expect(fromA).toEqual(fromB);
+      expect(fromA.sources.withdrawals.consecutiveFailures).toBe(10);
+      expect(fromA.outbox).toHaveLength(10);
+      await b.alerts.recordDelivered(fromA.outbox.slice(0, 4), AT);
+      expect((await a.alerts.readAlerts()).outbox).toEqual(fromA.outbox.slice(4));
+    }),
+  );
 });
 
 describe.skipIf(!available)('PostgreSQL specifics', () => {
@@ -368,7 +554,9 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ version: number; times: string }>('SELECT version, count(*) AS times FROM schema_migrations GROUP BY version ORDER BY version');
+      const { rows } = await client.query<{ version: number; times: string }>(
+        'SELECT version, count(*) AS times FROM schema_migrations GROUP BY version ORDER BY version',
+      );
       expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, times: '1' })));
       await stores[0]!.swapQuotes.saveQuote(quote('q1'));
       expect(await stores[2]!.swapQuotes.getQuote('q1')).toEqual(quote('q1'));
@@ -385,7 +573,9 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     const logger = createLogger('debug', (line) => lines.push(line));
     const secret = 'S3cret-Pa55word';
     const unreachable = `postgresql://app:${secret}@127.0.0.1:1/nowhere`;
-    const error: unknown = await openPostgresStore(unreachable, { logger, connectionTimeoutMillis: 1000 }).catch((e: unknown) => e);
+    const error: unknown = await openPostgresStore(unreachable, { logger, connectionTimeoutMillis: 1000 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(/the database failed while applying the schema migrations/);
     const lease = createLeaderLease(unreachable, { key: 7, logger, connectionTimeoutMillis: 1000 });
@@ -414,11 +604,20 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
   it('survives its connections being killed (a database restart): the process does not crash, the next changes work', async () => {
     const url = await freshDatabase();
     const lines: string[] = [];
-    const store = await openPostgresStore(url, { replicaName: 'replica-killed', logger: createLogger('debug', (line) => lines.push(line)) });
-    await Promise.all([store.swapQuotes.saveQuote(quote('q1')), store.alerts.readAlerts(), store.swapQuotes.listRecentQuotes(5)]);
+    const store = await openPostgresStore(url, {
+      replicaName: 'replica-killed',
+      logger: createLogger('debug', (line) => lines.push(line)),
+    });
+    await Promise.all([
+      store.swapQuotes.saveQuote(quote('q1')),
+      store.alerts.readAlerts(),
+      store.swapQuotes.listRecentQuotes(5),
+    ]);
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    const killed = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'replica-killed'`);
+    const killed = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'replica-killed'`,
+    );
     await admin.end();
     expect(killed.rowCount).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -437,11 +636,15 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     await client.connect();
     try {
       await store.swapQuotes.saveQuote(quote('good'));
-      await client.query(`INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ('bad', 'pending', now(), '{"id":"bad"}')`);
+      await client.query(
+        `INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ('bad', 'pending', now(), '{"id":"bad"}')`,
+      );
       expect((await store.swapQuotes.listRecentQuotes(10)).map((q) => q.id)).toEqual(['good']);
       expect(lines.join('\n')).toMatch(/ERROR a damaged swap quote in the database was left out/);
       await expect(store.swapQuotes.getQuote('bad')).rejects.toThrow(/damaged/);
-      await expect(store.swapQuotes.claimDecision('bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(StoreError);
+      await expect(store.swapQuotes.claimDecision('bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
+        StoreError,
+      );
       // A poll that would leave invalid bookkeeping is refused whole.
       await expect(
         store.alerts.commitPoll((state) => {

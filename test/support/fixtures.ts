@@ -27,7 +27,11 @@ export function swapQuoteRecord(id: string, overrides: Record<string, unknown> =
  * The facts of failed withdrawal number `i` (i minutes before `now`). With `hostile` text, every field a person
  * reads carries it, and the amount is as long as a token amount can be.
  */
-export function failedWithdrawalFacts(i: number, now: Date, hostile?: { text: string; txHash: string | null }): FailureFacts {
+export function failedWithdrawalFacts(
+  i: number,
+  now: Date,
+  hostile?: { text: string; txHash: string | null },
+): FailureFacts {
   return {
     kind: 'withdrawal',
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,

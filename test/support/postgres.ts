@@ -1,6 +1,6 @@
 // A throwaway PostgreSQL cluster for tests (Debian's server, 15 on bookworm, whatever version is installed):
 // its own data directory, port and socket, removed by stop().
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,11 @@ import pg from 'pg';
 /** The newest installed server's binaries (`/usr/lib/postgresql/<version>/bin`: not on PATH). */
 const BIN = (() => {
   const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return join(root, versions.find((v) => existsSync(join(root, v, 'bin', 'initdb'))) ?? '15', 'bin');
 })();
 const USER = 'app';
@@ -21,7 +25,8 @@ const USER = 'app';
  */
 export function postgresAvailable(): boolean {
   const available = existsSync(join(BIN, 'initdb')) && existsSync(join(BIN, 'postgres'));
-  if (!available && process.env.CI) throw new Error(`CI: the PostgreSQL server binaries are missing (${BIN}); .ci/run should have installed them`);
+  if (!available && process.env.CI)
+    throw new Error(`CI: the PostgreSQL server binaries are missing (${BIN}); .ci/run should have installed them`);
   return available;
 }
 
@@ -43,7 +48,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -57,7 +64,13 @@ async function waitForServer(port: number, server: ChildProcess, output: () => s
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`postgres exited (${server.exitCode}): ${output().slice(-2000)}`);
-    const client = new pg.Client({ host: '127.0.0.1', port, user: USER, database: 'postgres', connectionTimeoutMillis: 1000 });
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: USER,
+      database: 'postgres',
+      connectionTimeoutMillis: 1000,
+    });
     client.on('error', () => {});
     try {
       await client.connect();
@@ -65,7 +78,8 @@ async function waitForServer(port: number, server: ChildProcess, output: () => s
       return;
     } catch {
       await client.end().catch(() => {});
-      if (Date.now() > deadline) throw new Error(`postgres did not accept connections in time: ${output().slice(-2000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`postgres did not accept connections in time: ${output().slice(-2000)}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -91,7 +105,17 @@ export async function startTestCluster(): Promise<TestCluster> {
     chownSync(dir, Number(owner.stdout.trim()), Number(group.stdout.trim()));
   }
   const data = join(dir, 'data');
-  const [initProgram, initArgs] = command('initdb', ['-D', data, '-U', USER, '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const [initProgram, initArgs] = command('initdb', [
+    '-D',
+    data,
+    '-U',
+    USER,
+    '--auth=trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ]);
   const init = spawnSync(initProgram, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
@@ -99,7 +123,22 @@ export async function startTestCluster(): Promise<TestCluster> {
   }
 
   const port = await freePort();
-  const [program, args] = command('postgres', ['-D', data, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200']);
+  const [program, args] = command('postgres', [
+    '-D',
+    data,
+    '-k',
+    dir,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-c',
+    'fsync=off',
+    '-c',
+    'full_page_writes=off',
+    '-c',
+    'max_connections=200',
+  ]);
   const server = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -135,7 +174,8 @@ export async function startTestCluster(): Promise<TestCluster> {
     throw error;
   }
 
-  const connectionString = (database: string) => `postgresql://${USER}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
+  const connectionString = (database: string) =>
+    `postgresql://${USER}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
   return {
     port,
     connectionString,
@@ -152,7 +192,10 @@ export async function startTestCluster(): Promise<TestCluster> {
     },
     async stop() {
       process.off('exit', killNow);
-      const exited = server.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => server.once('exit', () => resolve()));
+      const exited =
+        server.exitCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => server.once('exit', () => resolve()));
       const pid = postmasterPid();
       if (pid) {
         try {

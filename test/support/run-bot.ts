@@ -19,7 +19,10 @@ export interface ProcessResult {
  * Runs `node dist/main.js` with exactly `env` (plus PATH) in an empty directory, so no .env file is read.
  * With `untilStderr` and `thenSignal`, sends that signal once stderr matches; it is killed after 15 s regardless.
  */
-export function runBot(env: Record<string, string>, options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals } = {}): Promise<ProcessResult> {
+export function runBot(
+  env: Record<string, string>,
+  options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals } = {},
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
       cwd: mkdtempSync(join(tmpdir(), 'bot-')),

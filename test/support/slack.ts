@@ -15,7 +15,12 @@ export interface Answer {
 /** Reads what came back on a response_url, as text a person would see. */
 export function toAnswer(result: DriverResult, reply: RecordedResponse): Answer {
   const blocks = reply.blocks ?? [];
-  return { result, reply, text: blocks.length > 0 ? blocksToText(blocks) : (reply.text ?? ''), buttons: findButtons(blocks) };
+  return {
+    result,
+    reply,
+    text: blocks.length > 0 ? blocksToText(blocks) : (reply.text ?? ''),
+    buttons: findButtons(blocks),
+  };
 }
 
 /** Sends `/treasury <text>` and waits for the answer posted to its response_url. */
@@ -27,8 +32,17 @@ export async function ask(stack: LocalStack, text: string, options?: CommandOpti
 }
 
 /** Clicks a button of an earlier answer and waits for what the click posts back. */
-export async function click(stack: LocalStack, answer: Answer, actionId: string, options?: { userId?: string }): Promise<Answer> {
-  const result = await stack.driver.clickButtonIn({ ts: '1700000000.000100', blocks: answer.reply.blocks ?? [] }, actionId, options);
+export async function click(
+  stack: LocalStack,
+  answer: Answer,
+  actionId: string,
+  options?: { userId?: string },
+): Promise<Answer> {
+  const result = await stack.driver.clickButtonIn(
+    { ts: '1700000000.000100', blocks: answer.reply.blocks ?? [] },
+    actionId,
+    options,
+  );
   if (result.status !== 200) throw new Error(`the app answered HTTP ${result.status}`);
   const [reply] = await result.waitForResponses(1);
   return toAnswer(result, reply!);
@@ -46,11 +60,28 @@ export interface Shared {
  * Clicks "Share in channel" on an earlier answer (in `channelId`, default the driver's) and waits for the copy
  * the bot posts there with chat.postMessage.
  */
-export async function share(stack: LocalStack, answer: Answer, options: { userId?: string; channelId?: string } = {}): Promise<Shared> {
+export async function share(
+  stack: LocalStack,
+  answer: Answer,
+  options: { userId?: string; channelId?: string } = {},
+): Promise<Shared> {
   const channel = options.channelId ?? 'C_TREASURY';
   const before = stack.slack.messages(channel).length;
-  const result = await stack.driver.clickButtonIn({ ts: '1700000000.000100', blocks: answer.reply.blocks ?? [] }, 'share_in_channel', { ...options, channelId: channel });
+  const result = await stack.driver.clickButtonIn(
+    { ts: '1700000000.000100', blocks: answer.reply.blocks ?? [] },
+    'share_in_channel',
+    { ...options, channelId: channel },
+  );
   if (result.status !== 200) throw new Error(`the app answered HTTP ${result.status}`);
-  const posted = await stack.slack.waitFor(() => stack.slack.messages(channel)[before], 5_000, `the shared copy in ${channel}`);
-  return { result, message: posted, text: blocksToText(posted.blocks ?? []), buttons: findButtons(posted.blocks ?? []) };
+  const posted = await stack.slack.waitFor(
+    () => stack.slack.messages(channel)[before],
+    5_000,
+    `the shared copy in ${channel}`,
+  );
+  return {
+    result,
+    message: posted,
+    text: blocksToText(posted.blocks ?? []),
+    buttons: findButtons(posted.blocks ?? []),
+  };
 }

@@ -5,16 +5,18 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalWorkspace, type LocalWorkspace } from '../../src/workspace/index.js';
+import { type LocalWorkspace, startLocalWorkspace } from '../../src/workspace/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 // Under CI (`CI` set by .ci/run, which installs Chromium first) a missing browser fails the run instead.
 if (!available && process.env.CI) throw new Error(`CI: ${CHROMIUM} is missing; .ci/run should have installed it`);
 if (!available) {
-  console.warn(`SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`);
+  console.warn(
+    `SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`,
+  );
 }
 const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
 
@@ -28,7 +30,16 @@ const problems: string[] = [];
 async function openPage(url: string, problems: string[]): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (error) => problems.push(error.message));
@@ -75,7 +86,9 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
 
   it('a swap requested by Riley is approved by Avery in the dialog, and the same message becomes the finished swap', async () => {
     await send('/treasury swap 1,000 USDT@ETH to USDC@ETH');
-    const quote = messages().filter({ has: page.getByRole('button', { name: 'Approve' }) }).last();
+    const quote = messages()
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .last();
     await quote.waitFor({ timeout: 10_000 });
     const entryId = await quote.getAttribute('data-entry-id');
     expect(await quote.getAttribute('data-ephemeral')).toBe('false');
@@ -85,7 +98,9 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     const dialog = page.getByTestId('confirm-dialog');
     await dialog.waitFor();
     // plain_text, shown as written.
-    expect(await dialog.innerText()).toMatch(/Swap 1,000 USDT → about [\d,.]+ USDC\. The final amount is fixed when the swap runs\./);
+    expect(await dialog.innerText()).toMatch(
+      /Swap 1,000 USDT → about [\d,.]+ USDC\. The final amount is fixed when the swap runs\./,
+    );
     await dialog.getByTestId('confirm-yes').click();
     const same = page.locator(`[data-testid="message"][data-entry-id="${entryId}"]`);
     await expect.poll(() => same.innerText(), { timeout: 30_000, interval: 500 }).toMatch(/finished/i);
@@ -109,7 +124,7 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     for (const command of ['/treasury balances', '/treasury swap', '/treasury alerts']) expect(text).toContain(command);
   });
 
-  it('the sidebar has the team\'s private channel and a direct message with the bot; a swap asked for in the DM says where to ask', async () => {
+  it("the sidebar has the team's private channel and a direct message with the bot; a swap asked for in the DM says where to ask", async () => {
     const dm = page.getByTestId('dm-treasury');
     expect(await page.getByTestId('channel-treasury-ops').getAttribute('data-kind')).toBe('private');
     expect(await dm.getAttribute('data-channel-id')).toBe('D0RILEYBOT');
@@ -146,7 +161,9 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
 
   it('a withdrawal made to fail from the control panel becomes exactly one alert in #treasury-alerts', async () => {
     await page.getByTestId('control-withdrawal-fails').click();
-    const status = await expect.poll(() => page.getByTestId('control-status').innerText()).toMatch(/Withdrawal [0-9a-f]{8}/);
+    const status = await expect
+      .poll(() => page.getByTestId('control-status').innerText())
+      .toMatch(/Withdrawal [0-9a-f]{8}/);
     void status;
     const idPrefix = /Withdrawal ([0-9a-f]{8})/.exec(await page.getByTestId('control-status').innerText())![1]!;
     await openChannel('treasury-alerts');
@@ -175,9 +192,13 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await expect.poll(lookups, { timeout: 15_000, interval: 200 }).toBeGreaterThan(lookupsBefore);
     // …and once the poll after that has begun reading the API, the one that looked is over.
     const apiReads = workspace.simulator.requestCount('listPayoutTasks');
-    await expect.poll(() => workspace.simulator.requestCount('listPayoutTasks'), { timeout: 15_000, interval: 200 }).toBeGreaterThan(apiReads);
+    await expect
+      .poll(() => workspace.simulator.requestCount('listPayoutTasks'), { timeout: 15_000, interval: 200 })
+      .toBeGreaterThan(apiReads);
     expect(await alerts().count()).toBe(1);
-    const posts = workspace.slack.callsOf('chat.postMessage').filter((call) => call.args.channel === 'C0ALERTS' && JSON.stringify(call.args).includes(idPrefix));
+    const posts = workspace.slack
+      .callsOf('chat.postMessage')
+      .filter((call) => call.args.channel === 'C0ALERTS' && JSON.stringify(call.args).includes(idPrefix));
     expect(posts).toHaveLength(1);
     await openChannel('treasury');
   }, 60_000);
@@ -199,7 +220,13 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
           { type: 'section', text: { type: 'mrkdwn', text }, fields: [{ type: 'mrkdwn', text: '*Field*\nvalue' }] },
           { type: 'divider' },
           { type: 'context', elements: [{ type: 'mrkdwn', text: 'small print' }] },
-          { type: 'video', title: { type: 'plain_text', text: 'a block this page does not draw' }, video_url: 'https://example.com/v', thumbnail_url: 'https://example.com/t.png', alt_text: 'v' },
+          {
+            type: 'video',
+            title: { type: 'plain_text', text: 'a block this page does not draw' },
+            video_url: 'https://example.com/v',
+            thumbnail_url: 'https://example.com/t.png',
+            alt_text: 'v',
+          },
         ],
       }),
     });

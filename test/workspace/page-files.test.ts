@@ -14,12 +14,15 @@ let server: WorkspaceServer;
 /** A raw GET (fetch() would normalise `..` away before it is sent). */
 function get(path: string): Promise<{ status: number; type: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path, headers: { host: `localhost:${server.port}` } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: server.port, path, headers: { host: `localhost:${server.port}` } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -44,7 +47,11 @@ describe('the page files the workspace server serves', () => {
     expect(modules).toContain('mrkdwn.js');
     for (const name of modules) {
       const response = await get(`/${name}`);
-      expect({ name, status: response.status, type: response.type }).toEqual({ name, status: 200, type: 'text/javascript; charset=utf-8' });
+      expect({ name, status: response.status, type: response.type }).toEqual({
+        name,
+        status: 200,
+        type: 'text/javascript; charset=utf-8',
+      });
     }
   });
 

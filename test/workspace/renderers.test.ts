@@ -15,20 +15,42 @@ const mrkdwn = (text: string) => renderMrkdwn(text, directory);
 const block = (value: unknown) => toHtml(blockTree(value, { entryId: 'E1', directory }));
 
 /** Tags the renderers write themselves (emoji are inline SVG). */
-const OWN_TAGS = new Set(['a', 'b', 'i', 's', 'code', 'pre', 'blockquote', 'br', 'span', 'div', 'svg', 'path', 'circle', 'rect', 'text']);
+const OWN_TAGS = new Set([
+  'a',
+  'b',
+  'i',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'br',
+  'span',
+  'div',
+  'svg',
+  'path',
+  'circle',
+  'rect',
+  'text',
+]);
 
 /** Every tag in the HTML is one of ours, no attribute is an event handler and every link is http(s) or mailto. */
 function expectOnlyOwnMarkup(html: string): void {
   const problems: string[] = [];
   for (const [, name] of html.matchAll(/<\/?([^\s>/]+)/g)) if (!OWN_TAGS.has(name ?? '')) problems.push(`tag ${name}`);
   for (const [tag] of html.matchAll(/<[^>]*>/g)) if (/\son[a-z]+\s*=/i.test(tag)) problems.push(`handler in ${tag}`);
-  for (const [, href] of html.matchAll(/href="([^"]*)"/g)) if (!/^(https?:\/\/|mailto:)/i.test(href ?? '')) problems.push(`link ${href}`);
+  for (const [, href] of html.matchAll(/href="([^"]*)"/g))
+    if (!/^(https?:\/\/|mailto:)/i.test(href ?? '')) problems.push(`link ${href}`);
   expect(problems).toEqual([]);
 }
 
 /** What a person reads: the tags gone, the HTML entities decoded once. */
 function textOf(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '');
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(
+      /&(amp|lt|gt|quot|#39);/g,
+      (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name] ?? '',
+    );
 }
 
 describe('renderMrkdwn', () => {
@@ -43,7 +65,7 @@ describe('renderMrkdwn', () => {
     expect(textOf(html)).toBe(shown);
   });
 
-  it('decodes Slack\'s entities once: `&amp;lt;` is shown as `&lt;`', () => {
+  it("decodes Slack's entities once: `&amp;lt;` is shown as `&lt;`", () => {
     expect(mrkdwn('&amp;lt;')).toBe('&amp;lt;');
     expect(textOf(mrkdwn('&amp;lt; &amp;amp; &lt;b&gt;'))).toBe('&lt; &amp; <b>');
   });
@@ -92,7 +114,13 @@ describe('renderMrkdwn', () => {
     expect(mrkdwn('see https://example.com/x.')).toBe(
       'see <a href="https://example.com/x" target="_blank" rel="noopener noreferrer">https://example.com/x</a>.',
     );
-    for (const source of ['<javascript:alert(1)|click>', '<JavaScript:alert(1)>', 'javascript:alert(1)', '<data:text/html,<b>x</b>|x>', '<vbscript:x|y>']) {
+    for (const source of [
+      '<javascript:alert(1)|click>',
+      '<JavaScript:alert(1)>',
+      'javascript:alert(1)',
+      '<data:text/html,<b>x</b>|x>',
+      '<vbscript:x|y>',
+    ]) {
       const html = mrkdwn(source);
       expect(html, source).not.toContain('<a ');
       expectOnlyOwnMarkup(html);
@@ -144,7 +172,35 @@ describe('renderMrkdwn', () => {
   });
 
   it('never writes a tag of its own choosing from any text (property)', () => {
-    const hostile = fc.constantFrom('<', '>', '&', 'amp;', 'lt;', '"', "'", '*', '_', '~', '`', '```', '>', '\n', '|', '@U1', '#C1', '!date^1700000000^{date}', 'http://a', 'javascript:', 'mailto:x', 'img onerror=alert(1)', ' ', 'x', ':warning:', '\uE000', '\uE001');
+    const hostile = fc.constantFrom(
+      '<',
+      '>',
+      '&',
+      'amp;',
+      'lt;',
+      '"',
+      "'",
+      '*',
+      '_',
+      '~',
+      '`',
+      '```',
+      '>',
+      '\n',
+      '|',
+      '@U1',
+      '#C1',
+      '!date^1700000000^{date}',
+      'http://a',
+      'javascript:',
+      'mailto:x',
+      'img onerror=alert(1)',
+      ' ',
+      'x',
+      ':warning:',
+      '\uE000',
+      '\uE001',
+    );
     fc.assert(
       fc.property(fc.array(hostile, { maxLength: 40 }), (parts) => {
         expectOnlyOwnMarkup(mrkdwn(parts.join('')));
@@ -174,14 +230,19 @@ describe('Block Kit', () => {
   });
 
   it('escapes a hostile block type and says why a block could not be read', () => {
-    expect(block({ type: '<img src=x onerror=alert(1)>' })).toContain('<code>&lt;img src=x onerror=alert(1)&gt;</code>');
+    expect(block({ type: '<img src=x onerror=alert(1)>' })).toContain(
+      '<code>&lt;img src=x onerror=alert(1)&gt;</code>',
+    );
     expect(block({ type: 'section' })).toContain('It could not be read: section without text or fields');
     expect(block({ type: 'constructor' })).toContain('data-testid="raw-block"');
     expect(toHtml(rawTree('just a string'))).toContain('<code>string</code>');
   });
 
   it('never interprets plain_text, and renders mrkdwn safely', () => {
-    const plain = block({ type: 'section', text: { type: 'plain_text', text: '*b* <@U1> &amp; <img src=x>', emoji: false } });
+    const plain = block({
+      type: 'section',
+      text: { type: 'plain_text', text: '*b* <@U1> &amp; <img src=x>', emoji: false },
+    });
     expect(plain).toContain('<div class="plain bk-section-text">*b* &lt;@U1&gt; &amp;amp; &lt;img src=x&gt;</div>');
     const header = block({ type: 'header', text: { type: 'plain_text', text: '<b>_x_</b>' } });
     expect(header).toBe('<div class="bk-header bk" data-block-type="header">&lt;b&gt;_x_&lt;/b&gt;</div>');
@@ -195,15 +256,30 @@ describe('Block Kit', () => {
         type: 'actions',
         block_id: 'quote',
         elements: [
-          { type: 'button', action_id: 'approve', value: 'q1', style: 'primary', text: { type: 'plain_text', text: '<b>Approve</b>' } },
+          {
+            type: 'button',
+            action_id: 'approve',
+            value: 'q1',
+            style: 'primary',
+            text: { type: 'plain_text', text: '<b>Approve</b>' },
+          },
           { type: 'button', action_id: 'open', url: 'javascript:alert(1)', text: { type: 'plain_text', text: 'Open' } },
         ],
       },
       { entryId: 'E1', directory },
     );
-    const [approve, open] = tree.children as Array<Exclude<(typeof tree.children)[number], string | null | { html: string }>>;
-    expect(approve?.action).toMatchObject({ entryId: 'E1', url: null, label: '<b>Approve</b>', element: { value: 'q1' } });
-    expect(toHtml(approve ?? null)).toContain('aria-label="&lt;b&gt;Approve&lt;/b&gt;">&lt;b&gt;Approve&lt;/b&gt;</button>');
+    const [approve, open] = tree.children as Array<
+      Exclude<(typeof tree.children)[number], string | null | { html: string }>
+    >;
+    expect(approve?.action).toMatchObject({
+      entryId: 'E1',
+      url: null,
+      label: '<b>Approve</b>',
+      element: { value: 'q1' },
+    });
+    expect(toHtml(approve ?? null)).toContain(
+      'aria-label="&lt;b&gt;Approve&lt;/b&gt;">&lt;b&gt;Approve&lt;/b&gt;</button>',
+    );
     expect(toHtml(open ?? null)).toContain('It could not be read: button url is not http(s)');
     const image = block({ type: 'image', image_url: 'javascript:alert(1)', alt_text: 'x' });
     expect(image).toContain('It could not be read: image without an http(s) image_url');

@@ -1,8 +1,8 @@
 // `npm start` on a fresh clone: with no configuration at all it opens the local workspace; with any real
 // variable (or a .env file, or NODE_ENV=production) it is the bot's normal start-up, errors included.
 import { spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,11 @@ interface Run {
 }
 
 function run(env: Record<string, string>, cwd = mkdtempSync(join(tmpdir(), 'clone-')), args: string[] = []): Run {
-  const child = spawn(process.execPath, [...NODE_FLAGS, MAIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, MAIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -47,10 +51,16 @@ describe('npm start with no configuration', () => {
       expect(await page.text()).toContain('<script');
       // HTTP mode unless asked for Socket Mode.
       expect(await (await fetch(`${url}api/workspace`)).json()).toMatchObject({ mode: 'http' });
-      const sent = await fetch(`${url}api/command`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'U0RILEY', channel: 'C0TREASURY', text: '/treasury help' }) });
+      const sent = await fetch(`${url}api/command`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'U0RILEY', channel: 'C0TREASURY', text: '/treasury help' }),
+      });
       expect(await sent.json()).toEqual({ ok: true });
       await expect
-        .poll(async () => JSON.stringify(await (await fetch(`${url}api/timeline?user=U0RILEY`)).json()), { timeout: 10_000 })
+        .poll(async () => JSON.stringify(await (await fetch(`${url}api/timeline?user=U0RILEY`)).json()), {
+          timeout: 10_000,
+        })
         .toContain('/treasury balances');
 
       const port = new URL(url!).port;
@@ -92,7 +102,13 @@ describe('npm run demo -- --socket-mode', () => {
       expect(r.output()).toContain('the real bot wired to both in Socket Mode');
       expect(await (await fetch(`${url}api/workspace`)).json()).toMatchObject({ mode: 'socket' });
       const post = async (path: string, body?: unknown) =>
-        (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json();
+        (
+          await fetch(`${url}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          })
+        ).json();
       const command = (text: string) => post('api/command', { user: 'U0RILEY', channel: 'C0TREASURY', text });
       const timeline = async () => JSON.stringify(await (await fetch(`${url}api/timeline?user=U0RILEY`)).json());
       // What the bot's own /healthz says: only a bot in Socket Mode reports a socket.
@@ -104,8 +120,12 @@ describe('npm run demo -- --socket-mode', () => {
 
       expect(await post('api/controls/socket-open-fails')).toMatchObject({ ok: true });
       // Dropped, then apps.connections.open answers 500, then resets: three attempts, the third connects.
-      await expect.poll(connection, { timeout: 10_000, interval: 100 }).toMatchObject({ ok: true, socket: 'connected', reconnects: 3 });
-      expect(r.output()).toMatch(/Socket Mode: reconnecting \(attempt 2, in [\d.]+ m?s\) because apps\.connections\.open failed: HTTP 500/);
+      await expect
+        .poll(connection, { timeout: 10_000, interval: 100 })
+        .toMatchObject({ ok: true, socket: 'connected', reconnects: 3 });
+      expect(r.output()).toMatch(
+        /Socket Mode: reconnecting \(attempt 2, in [\d.]+ m?s\) because apps\.connections\.open failed: HTTP 500/,
+      );
       expect(await command('/treasury balances')).toEqual({ ok: true });
       await expect.poll(timeline, { timeout: 10_000 }).toContain('assets · total');
     } finally {
@@ -123,18 +143,33 @@ describe('the local workspace answers its own page only', () => {
       const port = new URL(url!).port;
       const raw = (headers: Record<string, string>, method = 'GET', body?: string) =>
         new Promise<number>((resolve, reject) => {
-          const request = httpRequest({ host: '127.0.0.1', port, path: method === 'GET' ? '/api/workspace' : '/api/command', method, headers }, (response) => {
-            response.resume();
-            resolve(response.statusCode ?? 0);
-          });
+          const request = httpRequest(
+            { host: '127.0.0.1', port, path: method === 'GET' ? '/api/workspace' : '/api/command', method, headers },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
           request.on('error', reject);
           request.end(body);
         });
       expect(await raw({ host: `localhost:${port}` })).toBe(200);
       expect(await raw({ host: `attacker.example:${port}` })).toBe(403);
       const command = JSON.stringify({ user: 'U0RILEY', channel: 'C0TREASURY', text: '/treasury help' });
-      expect(await raw({ host: `localhost:${port}`, origin: 'https://attacker.example', 'content-type': 'text/plain' }, 'POST', command)).toBe(403);
-      expect(await raw({ host: `localhost:${port}`, origin: `http://localhost:${port}`, 'content-type': 'application/json' }, 'POST', command)).toBe(200);
+      expect(
+        await raw(
+          { host: `localhost:${port}`, origin: 'https://attacker.example', 'content-type': 'text/plain' },
+          'POST',
+          command,
+        ),
+      ).toBe(403);
+      expect(
+        await raw(
+          { host: `localhost:${port}`, origin: `http://localhost:${port}`, 'content-type': 'application/json' },
+          'POST',
+          command,
+        ),
+      ).toBe(200);
     } finally {
       r.kill();
     }

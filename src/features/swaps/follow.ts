@@ -66,7 +66,11 @@ export function createSwapFollower(deps: SwapFollowerDeps) {
         const startedAt = new Date(quote.decidedAt ?? quote.estimatedAt).getTime();
         if (deps.now().getTime() - startedAt > deps.policy.maxDurationMs) {
           const at = deps.now();
-          await deps.quotes.endFollow(quoteId, at, auditEntry(at, 'follow_stopped', undefined, `still ${quote.swapStatus ?? 'unknown'} after the bound`));
+          await deps.quotes.endFollow(
+            quoteId,
+            at,
+            auditEntry(at, 'follow_stopped', undefined, `still ${quote.swapStatus ?? 'unknown'} after the bound`),
+          );
           await deps.edits.refresh(quoteId);
           return;
         }
@@ -79,7 +83,10 @@ export function createSwapFollower(deps: SwapFollowerDeps) {
         try {
           swap = await deps.payments.getSwap(quote.swapId);
         } catch (error) {
-          deps.logger.warn('could not read a swap being followed; will try again', { quoteId, error: errorFields(error) });
+          deps.logger.warn('could not read a swap being followed; will try again', {
+            quoteId,
+            error: errorFields(error),
+          });
           continue;
         }
         const final = isFinalSwapStatus(swap.status);
@@ -96,7 +103,10 @@ export function createSwapFollower(deps: SwapFollowerDeps) {
     /** Follows a swap in the background; a failure ends this follow-up (the next start resumes it), never the process. */
     start(quoteId: string): void {
       follow(quoteId).catch((error: unknown) => {
-        deps.logger.warn('stopped following a swap after an error; it resumes at the next start', { quoteId, error: errorFields(error) });
+        deps.logger.warn('stopped following a swap after an error; it resumes at the next start', {
+          quoteId,
+          error: errorFields(error),
+        });
       });
     },
     /** Stops following every swap (shutdown). */

@@ -60,7 +60,11 @@ export function createQuoteMessageEditor(deps: QuoteMessageEditorDeps) {
       await deps.messenger.update(quote.channelId, quote.messageTs, buildQuoteMessage(quote, deps.policy, deps.now()));
     } catch (error) {
       const delay = isTransient(error) ? delays[attempt] : undefined;
-      deps.logger.error('could not update the swap quote message', { quoteId, willRetry: delay !== undefined, reason: describeSlackError(error) });
+      deps.logger.error('could not update the swap quote message', {
+        quoteId,
+        willRetry: delay !== undefined,
+        reason: describeSlackError(error),
+      });
       if (delay === undefined) return;
       // The retry renders the record as it is then, so a late edit still tells the truth.
       const retry = scheduler.after(delay, () => {

@@ -12,37 +12,37 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
+import { code } from '../../blocks/mrkdwn.js';
 import { buildQuoteMessage, buildQuotePostedNote } from '../../blocks/swaps.js';
+import { parseTokenAmount } from '../../commands/amounts.js';
 import {
+  type ApprovalPolicy,
   alreadyDecidedNotice,
+  type ClickOrigin,
+  type CreateError,
   checkClick,
-  isQuoteId,
+  type Decision,
   decisionEntry,
   describeCreateFailure,
+  isQuoteId,
   judgeDecision,
   mayRequote,
   REQUOTE_TAKEN_NOTICE,
-  type ApprovalPolicy,
-  type ClickOrigin,
-  type CreateError,
-  type Decision,
 } from '../../domain/approval.js';
-import { code } from '../../blocks/mrkdwn.js';
-import { UserFacingError } from '../../domain/errors.js';
-import { escapeText } from '../../domain/text.js';
-import { auditEntry, newSwapQuote, type AssetSnapshot, type SwapQuote } from '../../domain/swap-quote.js';
-import { errorFields, type Logger } from '../../logger.js';
-import { parseTokenAmount } from '../../commands/amounts.js';
 import { resolveAsset } from '../../domain/assets.js';
-import { PaymentsError, PaymentsValidationError, type Asset, type PaymentsClient } from '../../payments/index.js';
+import { UserFacingError } from '../../domain/errors.js';
+import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from '../../domain/swap-quote.js';
+import { escapeText } from '../../domain/text.js';
+import { errorFields, type Logger } from '../../logger.js';
+import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
+import type { ConversationKind } from '../../slack/conversations.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import type { CreateResult, SwapQuoteRepository } from '../../store/repository.js';
+import { cannotPostHere, quotePlaceProblem } from '../places.js';
 import { describeAssetProblem } from '../resolve-asset.js';
 import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
 import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
 import { showSwap, showSwapHistory, snapshotOf } from './views.js';
-import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
-import type { ConversationKind } from '../../slack/conversations.js';
-import { cannotPostHere, quotePlaceProblem } from '../places.js';
 
 /** What the swap feature needs. */
 export interface SwapDeps {
@@ -82,20 +82,45 @@ const INTERRUPTED_DETAIL = 'found approving at start-up; swap/create may or may 
 /** Creates the swap feature. It remembers which swaps it is following so stop() can end that. */
 export function createSwapService(deps: SwapDeps) {
   const quotes = deps.store.swapQuotes;
-  const edits = createQuoteMessageEditor({ quotes, messenger: deps.messenger, policy: deps.policy, logger: deps.logger, now: deps.now, scheduler: deps.scheduler });
-  const follower = createSwapFollower({ payments: deps.payments, quotes, edits, logger: deps.logger, now: deps.now, policy: deps.follow, wait: deps.wait });
+  const edits = createQuoteMessageEditor({
+    quotes,
+    messenger: deps.messenger,
+    policy: deps.policy,
+    logger: deps.logger,
+    now: deps.now,
+    scheduler: deps.scheduler,
+  });
+  const follower = createSwapFollower({
+    payments: deps.payments,
+    quotes,
+    edits,
+    logger: deps.logger,
+    now: deps.now,
+    policy: deps.follow,
+    wait: deps.wait,
+  });
 
   /**
    * The checks every click passes before anything else: the value names a quote of ours, and the click comes
    * from that quote's own message. A refusal changes nothing, is logged, and tells the clicker privately.
    */
-  async function quoteOfClick(action: string, value: string, userId: string, origin: ClickOrigin): Promise<{ quote: SwapQuote } | { notice: string }> {
+  async function quoteOfClick(
+    action: string,
+    value: string,
+    userId: string,
+    origin: ClickOrigin,
+  ): Promise<{ quote: SwapQuote } | { notice: string }> {
     // The shape first: a value that cannot be a quote id never reaches the store.
     const quote = isQuoteId(value) ? await quotes.getQuote(value) : undefined;
     const checked = checkClick(value, quote, origin);
     if (checked.allowed) return { quote: checked.quote };
     if (checked.reason === 'not_a_quote') {
-      deps.logger.warn('refused a swap click whose button value is not a quote id', { action, userId, valueLength: value.length, value: preview(value) });
+      deps.logger.warn('refused a swap click whose button value is not a quote id', {
+        action,
+        userId,
+        valueLength: value.length,
+        value: preview(value),
+      });
     } else if (quote) {
       deps.logger.warn('refused a swap click that does not come from the quote message', {
         action,
@@ -117,7 +142,8 @@ export function createSwapService(deps: SwapDeps) {
     if (!from.ok) throw new UserFacingError(describeAssetProblem(from));
     const to = resolveAsset(assets, toRef);
     if (!to.ok) throw new UserFacingError(describeAssetProblem(to));
-    if (from.asset.id === to.asset.id) throw new UserFacingError('The two assets are the same: pick two different assets to swap.');
+    if (from.asset.id === to.asset.id)
+      throw new UserFacingError('The two assets are the same: pick two different assets to swap.');
     return [from.asset, to.asset];
   }
 
@@ -133,7 +159,11 @@ export function createSwapService(deps: SwapDeps) {
     conversation: ConversationKind;
   }): Promise<SwapQuote> {
     const estimatedAt = deps.now();
-    const estimate = await deps.payments.estimateSwap({ assetIdFrom: input.from.assetId, assetIdTo: input.to.assetId, amount: input.amountFrom });
+    const estimate = await deps.payments.estimateSwap({
+      assetIdFrom: input.from.assetId,
+      assetIdTo: input.to.assetId,
+      amount: input.amountFrom,
+    });
     const quote = newSwapQuote({
       ...input,
       id: randomUUID(),
@@ -154,7 +184,9 @@ export function createSwapService(deps: SwapDeps) {
       const unconfirmed = mayHaveHappened(error);
       await quotes.markPostFailed(
         quote.id,
-        unconfirmed ? `Slack did not confirm the quote message (${slackError}); it may be in the channel` : `the quote could not be posted (${slackError})`,
+        unconfirmed
+          ? `Slack did not confirm the quote message (${slackError}); it may be in the channel`
+          : `the quote could not be posted (${slackError})`,
         slackError,
         deps.now(),
       );
@@ -179,7 +211,12 @@ export function createSwapService(deps: SwapDeps) {
       deps.logger.warn('swap/create failed', { quoteId: quote.id, error: errorFields(error) });
       const failure = describeCreateFailure(createErrorOf(error), quote.from.symbol);
       // A lost answer means the create was sent: unlike a crash while approving, we know it went out.
-      result = { ok: false, status: failure.status, failure: failure.text, ...(failure.status === 'outcome_unknown' ? { unknownCause: 'answer_lost' as const } : {}) };
+      result = {
+        ok: false,
+        status: failure.status,
+        failure: failure.text,
+        ...(failure.status === 'outcome_unknown' ? { unknownCause: 'answer_lost' as const } : {}),
+      };
     }
     const at = deps.now();
     const entry = result.ok
@@ -190,7 +227,11 @@ export function createSwapService(deps: SwapDeps) {
     } catch (error) {
       // The create went out (or was refused) and cannot be recorded. Say what happened to the money, never
       // "nothing was done": a person must not ask for the same swap again.
-      deps.logger.error('swap/create answered but its result could not be recorded', { quoteId: quote.id, swapId: result.ok ? result.swapId : undefined, error: errorFields(error) });
+      deps.logger.error('swap/create answered but its result could not be recorded', {
+        quoteId: quote.id,
+        swapId: result.ok ? result.swapId : undefined,
+        error: errorFields(error),
+      });
       throw new UserFacingError(
         result.ok
           ? `The swap was created (swap ${code(result.swapId)}), but the bot could not record it: its database failed. Do not ask for it again; \`/treasury swap ${escapeText(result.swapId)}\` shows it. The quote message will be corrected once the database is back.`
@@ -222,7 +263,14 @@ export function createSwapService(deps: SwapDeps) {
       parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
       const [from, to] = await resolveBoth(input.fromRef, input.toRef);
       const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
-      const quote = await postQuote({ requestedBy: input.userId, channelId: input.channelId, conversation, from: snapshotOf(from), to: snapshotOf(to), amountFrom });
+      const quote = await postQuote({
+        requestedBy: input.userId,
+        channelId: input.channelId,
+        conversation,
+        from: snapshotOf(from),
+        to: snapshotOf(to),
+        amountFrom,
+      });
       return buildQuotePostedNote(quote, deps.policy);
     },
 
@@ -236,7 +284,13 @@ export function createSwapService(deps: SwapDeps) {
       const now = deps.now();
       const verdict = judgeDecision(deps.policy, checked.quote, userId, decision, now);
       if (!verdict.allowed) return { notice: verdict.notice };
-      const claim = await quotes.claimDecision(quoteId, verdict.outcome, userId, now, decisionEntry(checked.quote, verdict.outcome, userId, now));
+      const claim = await quotes.claimDecision(
+        quoteId,
+        verdict.outcome,
+        userId,
+        now,
+        decisionEntry(checked.quote, verdict.outcome, userId, now),
+      );
       if (!claim.claimed) return { notice: alreadyDecidedNotice(claim.quote) };
       await edits.refresh(quoteId);
       if (claim.quote.status === 'approving') await executeApproved(claim.quote);
@@ -250,7 +304,11 @@ export function createSwapService(deps: SwapDeps) {
       const { quote } = checked;
       const permitted = mayRequote(deps.policy, quote, userId);
       if (!permitted.allowed) return { notice: permitted.notice };
-      const claimed = await quotes.claimRequote(quoteId, randomUUID(), auditEntry(deps.now(), 'requote_requested', userId));
+      const claimed = await quotes.claimRequote(
+        quoteId,
+        randomUUID(),
+        auditEntry(deps.now(), 'requote_requested', userId),
+      );
       if (!claimed) return { notice: REQUOTE_TAKEN_NOTICE };
       try {
         const successor = await postQuote({
@@ -263,11 +321,18 @@ export function createSwapService(deps: SwapDeps) {
           // The old quote was posted there, so it is a channel (possibly one the bot has since left).
           conversation: 'channel',
         });
-        await quotes.recordRequote(quoteId, successor.id, auditEntry(deps.now(), 'requoted', userId, `new quote ${successor.id}`));
+        await quotes.recordRequote(
+          quoteId,
+          successor.id,
+          auditEntry(deps.now(), 'requoted', userId, `new quote ${successor.id}`),
+        );
         await edits.refresh(quoteId);
         return {};
       } catch (error) {
-        await quotes.releaseRequote(quoteId, auditEntry(deps.now(), 'requote_failed', userId, error instanceof Error ? error.message : String(error)));
+        await quotes.releaseRequote(
+          quoteId,
+          auditEntry(deps.now(), 'requote_failed', userId, error instanceof Error ? error.message : String(error)),
+        );
         throw error;
       }
     },
@@ -286,9 +351,15 @@ export function createSwapService(deps: SwapDeps) {
     async recover(options: { stuckForMs?: number } = {}): Promise<void> {
       const stuckBefore = deps.now().getTime() - (options.stuckForMs ?? 0);
       for (const quote of await quotes.listQuotesByStatus('approving')) {
-        if (options.stuckForMs !== undefined && Date.parse(quote.decidedAt ?? quote.estimatedAt) > stuckBefore) continue;
+        if (options.stuckForMs !== undefined && Date.parse(quote.decidedAt ?? quote.estimatedAt) > stuckBefore)
+          continue;
         const at = deps.now();
-        await quotes.markOutcomeUnknown(quote.id, INTERRUPTED_FAILURE, at, auditEntry(at, 'outcome_unknown', undefined, INTERRUPTED_DETAIL));
+        await quotes.markOutcomeUnknown(
+          quote.id,
+          INTERRUPTED_FAILURE,
+          at,
+          auditEntry(at, 'outcome_unknown', undefined, INTERRUPTED_DETAIL),
+        );
         await edits.refresh(quote.id);
       }
       for (const quote of await quotes.listQuotesToFollow()) follower.start(quote.id);

@@ -1,22 +1,23 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { z } from 'zod';
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
-import { UserFacingError } from '../../domain/errors.js';
 import { GasPageValue, PayoutsPageValue, ShareButtonValue, WithdrawalsPageValue } from '../../blocks/ids.js';
-import type { z } from 'zod';
 import { mention } from '../../blocks/mrkdwn.js';
-import * as lookups from '../../features/lookups.js';
-import { errorFields } from '../../logger.js';
 import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
-import type { ListenerDeps } from '../deps.js';
-import type { Reply } from '../../slack/gateway.js';
-import { conversationKindOf, type ConversationPlace } from '../../slack/conversations.js';
-import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
+import { UserFacingError } from '../../domain/errors.js';
+import * as lookups from '../../features/lookups.js';
 import { cannotPostHere } from '../../features/places.js';
+import { errorFields } from '../../logger.js';
+import { type ConversationPlace, conversationKindOf } from '../../slack/conversations.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
+import type { Reply } from '../../slack/gateway.js';
+import type { ListenerDeps } from '../deps.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
-const INVALID_BUTTON = 'This button carries data the bot cannot use (from an older version, or altered). Nothing was done; run the command again.';
+const INVALID_BUTTON =
+  'This button carries data the bot cannot use (from an older version, or altered). Nothing was done; run the command again.';
 
 /** Reads a JSON button value through its schema; a tampered or stale value is a plain notice, never a crash. */
 function parseJsonValue<T>(schema: z.ZodType<T>, value: string | undefined): T {
@@ -48,9 +49,19 @@ interface Click {
  * When Slack will not post there (the bot is not in the channel or DM, the channel is archived or read-only),
  * throws the reason in plain words for the clicker; a click that names no conversation has only its response_url.
  */
-async function postShared(deps: ListenerDeps, place: ConversationPlace, message: SlackMessage, responseUrl: string, userId: string): Promise<void> {
+async function postShared(
+  deps: ListenerDeps,
+  place: ConversationPlace,
+  message: SlackMessage,
+  responseUrl: string,
+  userId: string,
+): Promise<void> {
   if (place.channelId === undefined) {
-    await deps.slack.respond(responseUrl, { response_type: 'in_channel', replace_original: false, ...message }, { channelId: undefined, userId });
+    await deps.slack.respond(
+      responseUrl,
+      { response_type: 'in_channel', replace_original: false, ...message },
+      { channelId: undefined, userId },
+    );
     return;
   }
   try {
@@ -58,9 +69,14 @@ async function postShared(deps: ListenerDeps, place: ConversationPlace, message:
   } catch (error) {
     // A timeout or a 5xx does not mean nothing was posted: the copy may be in the channel (it is not sent again).
     const unconfirmed = mayHaveHappened(error);
-    deps.logger.warn(unconfirmed ? 'Slack did not confirm a shared record posted in its conversation' : 'could not post a shared record in its conversation', {
-      reason: describeSlackError(error),
-    });
+    deps.logger.warn(
+      unconfirmed
+        ? 'Slack did not confirm a shared record posted in its conversation'
+        : 'could not post a shared record in its conversation',
+      {
+        reason: describeSlackError(error),
+      },
+    );
     throw new UserFacingError(
       cannotPostHere(conversationKindOf(place), slackErrorCode(error), 'share') ??
         (unconfirmed
@@ -86,7 +102,11 @@ function buttonListener(
     const place: ConversationPlace = { channelId: body.channel?.id, channelName: body.channel?.name };
     const responseUrl = body.response_url;
     if (!mayUseBot(deps.treasuryUsers, body.user.id)) {
-      await deps.slack.respond(responseUrl, { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER }, fallback);
+      await deps.slack.respond(
+        responseUrl,
+        { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER },
+        fallback,
+      );
       return;
     }
     const click: Click = { actionId: action.action_id, value: action.value, userId: body.user.id };
@@ -112,7 +132,10 @@ function buttonListener(
 /** "◀ Previous" / "Next ▶" of the withdrawal list: replaces the list with that page. */
 export function createWithdrawalsPageListener(deps: ListenerDeps) {
   return buttonListener(deps, async ({ value }) => {
-    return { message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, value)), delivery: 'replace' };
+    return {
+      message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, value)),
+      delivery: 'replace',
+    };
   });
 }
 

@@ -17,7 +17,8 @@ function text(value: unknown): string | undefined {
  */
 export function clickOrigin(body: BlockButtonAction): ClickOrigin {
   const container = (body.container ?? {}) as Record<string, unknown>;
-  const pick = (a: string | undefined, b: string | undefined) => (a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b));
+  const pick = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b);
   return {
     channelId: pick(text(body.channel?.id), text(container.channel_id)),
     messageTs: pick(text(body.message?.ts), text(container.message_ts)),
@@ -30,7 +31,10 @@ export function clickOrigin(body: BlockButtonAction): ClickOrigin {
  * TREASURY_USERS does not apply here: who may decide is SWAP_APPROVERS' business. The button value names the
  * quote, and the click's own message must be that quote's message (checked by the swap feature).
  */
-function swapButton(deps: ListenerDeps, handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>) {
+function swapButton(
+  deps: ListenerDeps,
+  handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>,
+) {
   return async ({ ack, action, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
     let notice: string | undefined;

@@ -1,17 +1,21 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { buildAlertStatus } from '../../blocks/alerts.js';
+import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
 import { buildHelp } from '../../blocks/help.js';
-import type { SlackMessage } from '../../blocks/common.js';
 import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse.js';
+import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
-import { conversationKindOf, type ConversationKind } from '../../slack/conversations.js';
-import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
 import type { ListenerDeps } from '../deps.js';
 
 /** Runs one parsed command; every answer is a message, failures included. */
-async function run(deps: ListenerDeps, command: TreasuryCommand, from: { userId: string; channelId: string; conversation: ConversationKind }): Promise<SlackMessage> {
+async function run(
+  deps: ListenerDeps,
+  command: TreasuryCommand,
+  from: { userId: string; channelId: string; conversation: ConversationKind },
+): Promise<SlackMessage> {
   switch (command.kind) {
     case 'help':
       return buildHelp([], command.unknown);
@@ -61,7 +65,9 @@ export function createTreasuryCommandListener(deps: ListenerDeps) {
     const { text, user_id: userId, channel_id: channelId, response_url: responseUrl } = command;
     // A direct message, a private channel or a channel, as the payload says (see src/slack/conversations.ts).
     const conversation = conversationKindOf({ channelId, channelName: command.channel_name });
-    deps.background.run('a /treasury command', () => answer(deps, { text, userId, channelId, conversation, responseUrl }));
+    deps.background.run('a /treasury command', () =>
+      answer(deps, { text, userId, channelId, conversation, responseUrl }),
+    );
   };
 }
 
@@ -72,10 +78,18 @@ async function answer(
 ): Promise<void> {
   let reply: SlackMessage;
   try {
-    reply = await run(deps, parseTreasuryCommand(command.text), { userId: command.userId, channelId: command.channelId, conversation: command.conversation });
+    reply = await run(deps, parseTreasuryCommand(command.text), {
+      userId: command.userId,
+      channelId: command.channelId,
+      conversation: command.conversation,
+    });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
     reply = buildFailure(error);
   }
-  await deps.slack.respond(command.responseUrl, { response_type: 'ephemeral', ...reply }, { channelId: command.channelId, userId: command.userId });
+  await deps.slack.respond(
+    command.responseUrl,
+    { response_type: 'ephemeral', ...reply },
+    { channelId: command.channelId, userId: command.userId },
+  );
 }

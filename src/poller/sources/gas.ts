@@ -1,11 +1,11 @@
-import type { GasDistribution } from '../../payments/index.js';
 import type { AlertSourceState } from '../../domain/alert-records.js';
+import type { GasDistribution } from '../../payments/index.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
 import { windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
-import { addFound, detection, isBaseline, reader, type Detection, type ReadContext } from './read.js';
+import { addFound, type Detection, detection, isBaseline, type ReadContext, reader } from './read.js';
 
 const FINAL_GAS_STATUSES = new Set(['success', 'failed', 'cancelled']);
 const SECOND = 1_000;
@@ -22,19 +22,26 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   let listed: Map<string, GasDistribution> | undefined;
   if (window) {
     const from = windowQueryFrom(window, r.nowMs);
-    const pending = await readAll(deps.payments.gasDistributionPages({ status: 'pending', ...(from ? { createdAtFrom: from } : {}) }), deps.signal);
+    const pending = await readAll(
+      deps.payments.gasDistributionPages({ status: 'pending', ...(from ? { createdAtFrom: from } : {}) }),
+      deps.signal,
+    );
     r.requests += pending.requests;
     listed = new Map(pending.rows.map((row) => [row.id, row]));
   }
   const seen = new Map<string, GasDistribution>();
   const floors: number[] = [];
-  for (const [name, status] of [['default', undefined], ['cancelled', 'cancelled']] as const) {
+  for (const [name, status] of [
+    ['default', undefined],
+    ['cancelled', 'cancelled'],
+  ] as const) {
     const list = listOf(source, name);
     const floor = listFloor(source, list, r.nowMs, deps.lookbackMs);
     floors.push(floor);
     const read = await readCursorList(
       deps,
-      (from, cursor) => deps.payments.listGasDistributions({ ...(status ? { status } : {}), createdAtFrom: from, cursor }),
+      (from, cursor) =>
+        deps.payments.listGasDistributions({ ...(status ? { status } : {}), createdAtFrom: from, cursor }),
       list,
       floor,
       r.now,
@@ -49,7 +56,12 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   // keep keys for, everything since its own last row at every poll. (Never the other way round: the default
   // list was read first.)
   const [dflt, cancelled] = [r.lists.default!, r.lists.cancelled!];
-  if (!dflt.walk && !cancelled.walk && dflt.watermark !== undefined && (cancelled.watermark === undefined || cancelled.watermark < dflt.watermark)) {
+  if (
+    !dflt.walk &&
+    !cancelled.walk &&
+    dflt.watermark !== undefined &&
+    (cancelled.watermark === undefined || cancelled.watermark < dflt.watermark)
+  ) {
     r.lists.cancelled = { ...cancelled, watermark: dflt.watermark };
   }
   const syncing = listed !== undefined && source.pendingSyncedAt === undefined;
@@ -66,8 +78,16 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
       if (pending) handled.add(row.id);
       // Found by the first sync of the pending list after an upgrade and below the floor: the version before
       // read that range, so it was handled then.
-      const handledBefore = syncing && source.initializedAt !== undefined && row.createdAt.getTime() < Math.min(...floors);
-      addFound(r, failureKey('gas', row.id), row.createdAt, gasFacts(row), via, handledBefore || isBaseline(r, row.createdAt, via));
+      const handledBefore =
+        syncing && source.initializedAt !== undefined && row.createdAt.getTime() < Math.min(...floors);
+      addFound(
+        r,
+        failureKey('gas', row.id),
+        row.createdAt,
+        gasFacts(row),
+        via,
+        handledBefore || isBaseline(r, row.createdAt, via),
+      );
     } else if (FINAL_GAS_STATUSES.has(row.status)) {
       delete r.tracking[row.id];
     } else {
@@ -85,18 +105,27 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
       // Left the pending list: find its final state in a narrow window around its createdAt (whole seconds on
       // the wire), first in the default list, then among the cancelled rows the default list hides.
       const at = isoMs(createdAt);
-      const around = { createdAtFrom: new Date(Math.floor(at / SECOND) * SECOND - SECOND), createdAtTo: new Date(Math.ceil(at / SECOND) * SECOND + SECOND) };
+      const around = {
+        createdAtFrom: new Date(Math.floor(at / SECOND) * SECOND - SECOND),
+        createdAtTo: new Date(Math.ceil(at / SECOND) * SECOND + SECOND),
+      };
       let row: GasDistribution | undefined;
       for (const status of [undefined, 'cancelled'] as const) {
         checkAborted(deps.signal);
-        const rows = await readAll(deps.payments.gasDistributionPages({ ...around, ...(status ? { status } : {}) }), deps.signal);
+        const rows = await readAll(
+          deps.payments.gasDistributionPages({ ...around, ...(status ? { status } : {}) }),
+          deps.signal,
+        );
         r.requests += rows.requests;
         row = rows.rows.find((candidate) => candidate.id === id);
         if (row) break;
       }
       if (row) apply(row, 'follow');
       else {
-        deps.logger.warn('alert poller: a followed gas top-up left the pending list and is not found around its createdAt; it is no longer followed', { id });
+        deps.logger.warn(
+          'alert poller: a followed gas top-up left the pending list and is not found around its createdAt; it is no longer followed',
+          { id },
+        );
         delete r.tracking[id];
       }
     }
@@ -105,7 +134,12 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   // read of the whole pending list can tell (the ids are kept without their createdAt).
   if (listed && window === 'all') for (const id of handled) if (!listed.has(id) && !seen.has(id)) handled.delete(id);
   return detection(r, {
-    ...(window ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now), windowReads: { ...source.windowReads, [window]: iso(r.now) } } : {}),
+    ...(window
+      ? {
+          pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now),
+          windowReads: { ...source.windowReads, [window]: iso(r.now) },
+        }
+      : {}),
     handledPending: [...handled],
   });
 }

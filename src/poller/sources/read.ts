@@ -1,7 +1,8 @@
 /** What a source's read gets and gives, and the bookkeeping the three source readers share. */
-import { PaymentsNotFoundError } from '../../payments/index.js';
+
 import type { AlertSourceState, ListState } from '../../domain/alert-records.js';
 import type { FailureFacts } from '../../domain/alerts.js';
+import { PaymentsNotFoundError } from '../../payments/index.js';
 import type { FollowWindow, WindowReads } from '../follow.js';
 import { iso, isoMs } from '../place.js';
 import type { PollDeps } from '../policy.js';
@@ -74,7 +75,14 @@ export function isBaseline(r: Reader, createdAt: Date, via: 'scan' | 'follow'): 
 }
 
 /** Records a failure the read saw. */
-export function addFound(r: Reader, key: string, createdAt: Date, facts: FailureFacts, via: 'scan' | 'follow', baseline = isBaseline(r, createdAt, via)): void {
+export function addFound(
+  r: Reader,
+  key: string,
+  createdAt: Date,
+  facts: FailureFacts,
+  via: 'scan' | 'follow',
+  baseline = isBaseline(r, createdAt, via),
+): void {
   r.found.push({ key, createdAt: iso(createdAt), baseline, facts, via });
 }
 

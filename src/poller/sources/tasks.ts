@@ -1,11 +1,11 @@
-import type { PayoutTask } from '../../payments/index.js';
 import type { AlertSourceState } from '../../domain/alert-records.js';
+import type { PayoutTask } from '../../payments/index.js';
 import { failureKey, taskFacts } from '../facts.js';
 import { windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
-import { addFound, detection, notFoundAsUndefined, reader, type Detection, type ReadContext } from './read.js';
+import { addFound, type Detection, detection, notFoundAsUndefined, type ReadContext, reader } from './read.js';
 
 /**
  * Payout tasks: `status=pending` over the window the follow plan chose, if any (the last hour or day: one page;
@@ -19,7 +19,10 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
   let listed: Map<string, PayoutTask> | undefined;
   if (window) {
     const from = windowQueryFrom(window, r.nowMs);
-    const pending = await readAll(deps.payments.payoutTaskPages({ status: 'pending', ...(from ? { createdAtFrom: from } : {}) }), deps.signal);
+    const pending = await readAll(
+      deps.payments.payoutTaskPages({ status: 'pending', ...(from ? { createdAtFrom: from } : {}) }),
+      deps.signal,
+    );
     r.requests += pending.requests;
     listed = new Map(pending.rows.map((task) => [task.id, task]));
   }
@@ -59,7 +62,9 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
       r.requests += 1;
       const task = await notFoundAsUndefined(deps.payments.getPayoutTask(id));
       if (!task) {
-        deps.logger.warn('alert poller: a followed payout task is no longer found (404); it is no longer followed', { id });
+        deps.logger.warn('alert poller: a followed payout task is no longer found (404); it is no longer followed', {
+          id,
+        });
         delete r.tracking[id];
       } else if (task.status === 'failed') {
         delete r.tracking[id];
@@ -70,5 +75,13 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
       // Another status: still pending for us; followed on.
     }
   }
-  return detection(r, window ? { pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now), windowReads: { ...source.windowReads, [window]: iso(r.now) } } : {});
+  return detection(
+    r,
+    window
+      ? {
+          pendingSyncedAt: source.pendingSyncedAt ?? iso(r.now),
+          windowReads: { ...source.windowReads, [window]: iso(r.now) },
+        }
+      : {},
+  );
 }

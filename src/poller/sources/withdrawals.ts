@@ -1,18 +1,22 @@
-import type { Withdrawal } from '../../payments/index.js';
 import type { AlertSourceState } from '../../domain/alert-records.js';
+import type { Withdrawal } from '../../payments/index.js';
 import { failureKey, withdrawalFacts } from '../facts.js';
-import { firstRunSpan, iso, listFloor, listOf } from '../place.js';
 import { dueWithdrawals } from '../follow.js';
+import { firstRunSpan, iso, listFloor, listOf } from '../place.js';
 import type { PollDeps } from '../policy.js';
 import { checkAborted, readWithdrawals } from '../walk.js';
-import { addFound, detection, notFoundAsUndefined, reader, type Detection, type ReadContext } from './read.js';
+import { addFound, type Detection, detection, notFoundAsUndefined, type ReadContext, reader } from './read.js';
 
 /**
  * Withdrawals: newest first from the top down to the floor (one page when idle). A pending withdrawal is
  * followed until final: while it is on the pages read, for free; below them, by id, when its age band's
  * interval has passed since it was last seen (POLL_POLICY.followBands), the most overdue first.
  */
-export async function detectWithdrawals(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
+export async function detectWithdrawals(
+  deps: PollDeps,
+  source: AlertSourceState,
+  context: ReadContext,
+): Promise<Detection> {
   const r = reader(deps, source, context.now);
   const list = listOf(source, 'all');
   const floor = listFloor(source, list, r.nowMs, firstRunSpan('withdrawals', deps.lookbackMs));
@@ -36,14 +40,17 @@ export async function detectWithdrawals(deps: PollDeps, source: AlertSourceState
   };
   for (const row of read.rows) apply(row, 'scan');
   // Followed rows on the pages read, below the floor: seen for free.
-  for (const row of read.belowFloor ?? []) if (Object.hasOwn(r.tracking, row.id) && !seen.has(row.id)) apply(row, 'follow');
+  for (const row of read.belowFloor ?? [])
+    if (Object.hasOwn(r.tracking, row.id) && !seen.has(row.id)) apply(row, 'follow');
   for (const id of dueWithdrawals(r.tracking, checkedAt, seen, r.nowMs, context.lookups ?? 0)) {
     checkAborted(deps.signal);
     const row = await notFoundAsUndefined(deps.payments.getWithdrawal(id));
     r.requests += 1;
     if (row) apply(row, 'follow');
     else {
-      deps.logger.warn('alert poller: a followed withdrawal is no longer found (404); it is no longer followed', { id });
+      deps.logger.warn('alert poller: a followed withdrawal is no longer found (404); it is no longer followed', {
+        id,
+      });
       delete r.tracking[id];
     }
   }

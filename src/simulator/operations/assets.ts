@@ -2,7 +2,7 @@
 // Amounts (docs/payments-api.md#units): `balance` and `balanceForWithdrawal` are base-unit integer strings, as the
 // conventions say for amounts; `balanceInUsd` a two-decimal USD string. See render.ts.
 import { renderAsset } from '../render.js';
-import { badRequest, ok, validationFailed, type HandlerResult } from '../responses.js';
+import { badRequest, type HandlerResult, ok, validationFailed } from '../responses.js';
 import { Checker } from '../validation.js';
 import type { OperationContext } from './context.js';
 

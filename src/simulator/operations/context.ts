@@ -1,7 +1,7 @@
 // The contract between the HTTP layer and the operation handlers.
 import type { HandlerResult } from '../responses.js';
-import type { SimState } from '../world.js';
 import type { OperationName, Permission } from '../types.js';
+import type { SimState } from '../world.js';
 
 /** What a handler sees: the state, the merchant of the API key, the query and the parsed JSON body. */
 export interface OperationContext {

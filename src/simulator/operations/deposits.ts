@@ -1,6 +1,6 @@
 // Deposits: read by id; unknown and foreign ids are indistinguishable (empty-body 404).
 import { renderDeposit } from '../render.js';
-import { notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
+import { type HandlerResult, notFoundEmpty, ok, validationFailed } from '../responses.js';
 import { Checker } from '../validation.js';
 import type { OperationContext } from './context.js';
 

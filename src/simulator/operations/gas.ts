@@ -2,7 +2,7 @@
 // consumers must walk every page. Cancelled rows appear only when status=cancelled is asked for.
 import { compareKeys, firstIndex, type Page, paginate, paginateSorted, type SortKey } from '../pagination.js';
 import { renderGasDistribution } from '../render.js';
-import { ok, validationFailed, type HandlerResult } from '../responses.js';
+import { type HandlerResult, ok, validationFailed } from '../responses.js';
 import { effectiveMs } from '../time.js';
 import type { GasDistributionRecord } from '../types.js';
 import { Checker } from '../validation.js';
@@ -18,7 +18,12 @@ export const gasKey = (row: GasDistributionRecord): SortKey => [row.id];
 export function selectGasRows(
   rows: Iterable<GasDistributionRecord>,
   merchantId: string,
-  filters: { status?: string | undefined; networkId?: string | undefined; from?: number | undefined; to?: number | undefined },
+  filters: {
+    status?: string | undefined;
+    networkId?: string | undefined;
+    from?: number | undefined;
+    to?: number | undefined;
+  },
 ): GasDistributionRecord[] {
   return [...rows].filter((row) => selects(row, merchantId, filters)).sort((a, b) => compareKeys(gasKey(a), gasKey(b)));
 }
@@ -27,13 +32,23 @@ export function selectGasRows(
 function selects(
   row: GasDistributionRecord,
   merchantId: string,
-  filters: { status?: string | undefined; networkId?: string | undefined; from?: number | undefined; to?: number | undefined },
+  filters: {
+    status?: string | undefined;
+    networkId?: string | undefined;
+    from?: number | undefined;
+    to?: number | undefined;
+  },
 ): boolean {
   return (
     row.merchantId === merchantId &&
     (filters.status === undefined ? row.status !== 'cancelled' : row.status === filters.status) &&
     (filters.networkId === undefined || row.networkId === filters.networkId) &&
-    inWindow(effectiveMs(row.id, row.createdAt), { cursor: null, status: undefined, from: filters.from, to: filters.to })
+    inWindow(effectiveMs(row.id, row.createdAt), {
+      cursor: null,
+      status: undefined,
+      from: filters.from,
+      to: filters.to,
+    })
   );
 }
 
@@ -47,23 +62,50 @@ export function listGasDistributions(context: OperationContext): HandlerResult {
   const matches = (row: GasDistributionRecord): boolean => selects(row, merchantId, wanted);
   const table = state.gas;
   // Candidates: the id-ordered group the status picks, or the rows inside the createdAt window (time order).
-  const byIdGroup = table.group('id', `${merchantId}|${filters.status === undefined ? 'default' : `status:${filters.status}`}`);
+  const byIdGroup = table.group(
+    'id',
+    `${merchantId}|${filters.status === undefined ? 'default' : `status:${filters.status}`}`,
+  );
   const byTime = table.group('time', merchantId);
   const timeOf = (handle: number): number => {
     const row = table.peek(handle);
     return effectiveMs(row.id, row.createdAt);
   };
-  const lo = filters.from === undefined ? 0 : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) >= (filters.from as number));
-  const hi = filters.to === undefined ? byTime.length : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) > (filters.to as number));
+  const lo =
+    filters.from === undefined
+      ? 0
+      : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) >= (filters.from as number));
+  const hi =
+    filters.to === undefined
+      ? byTime.length
+      : firstIndex(byTime.length, (i) => timeOf(byTime[i] as number) > (filters.to as number));
   const inWindowCount = Math.max(0, hi - lo);
   let page: Page<GasDistributionRecord>;
   if (byIdGroup.length <= state.listScanLimit) {
-    page = paginate('gas', byIdGroup.map((handle) => table.peek(handle)).filter(matches), gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
+    page = paginate(
+      'gas',
+      byIdGroup.map((handle) => table.peek(handle)).filter(matches),
+      gasKey,
+      compareKeys,
+      filters.cursor,
+      CURSOR_PAGE_SIZE,
+    );
   } else if (inWindowCount <= state.listScanLimit) {
-    const rows = byTime.slice(lo, Math.max(lo, hi)).map((handle) => table.peek(handle)).filter(matches);
+    const rows = byTime
+      .slice(lo, Math.max(lo, hi))
+      .map((handle) => table.peek(handle))
+      .filter(matches);
     page = paginate('gas', rows, gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
   } else {
-    page = paginateSorted('gas', { length: byIdGroup.length, at: (p) => table.peek(byIdGroup[p] as number) }, matches, gasKey, compareKeys, filters.cursor, CURSOR_PAGE_SIZE);
+    page = paginateSorted(
+      'gas',
+      { length: byIdGroup.length, at: (p) => table.peek(byIdGroup[p] as number) },
+      matches,
+      gasKey,
+      compareKeys,
+      filters.cursor,
+      CURSOR_PAGE_SIZE,
+    );
   }
   return ok({
     data: page.data.map((row) => renderGasDistribution(state, row)),

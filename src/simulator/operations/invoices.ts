@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { usdCentsOf } from '../money.js';
 import { renderInvoice } from '../render.js';
-import { badRequest, ok, validationFailed, type HandlerResult } from '../responses.js';
+import { badRequest, type HandlerResult, ok, validationFailed } from '../responses.js';
 import type { InvoiceRecord } from '../types.js';
 import { asObject, Checker, isUnsignedIntegerString } from '../validation.js';
 import type { OperationContext } from './context.js';
@@ -20,7 +20,11 @@ function checkCommon(checker: Checker, body: Record<string, unknown>): void {
   if (delay !== undefined) {
     const isInteger = typeof delay === 'number' && Number.isSafeInteger(delay);
     checker.check(!isInteger, 'paymentDelayTime', 'paymentDelayTime must be an integer number');
-    checker.check(isInteger && delay > MAX_PAYMENT_DELAY_SECONDS, 'paymentDelayTime', 'paymentDelayTime must not be greater than 86400');
+    checker.check(
+      isInteger && delay > MAX_PAYMENT_DELAY_SECONDS,
+      'paymentDelayTime',
+      'paymentDelayTime must not be greater than 86400',
+    );
     checker.check(isInteger && delay < 0, 'paymentDelayTime', 'paymentDelayTime must not be less than 0');
   }
 }
@@ -29,7 +33,11 @@ function assetNotFound(): HandlerResult {
   return badRequest('Asset not found', { errors: [{ field: 'assetId', messages: ['Asset not found'] }] });
 }
 
-function storeInvoice(context: OperationContext, body: Record<string, unknown>, fields: Pick<InvoiceRecord, 'usdCents' | 'assetId' | 'cryptoAmount'>): HandlerResult {
+function storeInvoice(
+  context: OperationContext,
+  body: Record<string, unknown>,
+  fields: Pick<InvoiceRecord, 'usdCents' | 'assetId' | 'cryptoAmount'>,
+): HandlerResult {
   const { state } = context;
   const now = state.now();
   const delay = typeof body.paymentDelayTime === 'number' ? body.paymentDelayTime : DEFAULT_PAYMENT_DELAY_SECONDS;
@@ -52,7 +60,11 @@ export function createInvoice(context: OperationContext): HandlerResult {
   if (!body) return validationFailed([{ field: 'body', messages: ['body must be a JSON object'] }]);
   const cents = body.usdAmountInCents;
   const checker = new Checker()
-    .check(!(typeof cents === 'number' && Number.isSafeInteger(cents) && cents > 0), 'usdAmountInCents', 'usdAmountInCents must be a positive integer')
+    .check(
+      !(typeof cents === 'number' && Number.isSafeInteger(cents) && cents > 0),
+      'usdAmountInCents',
+      'usdAmountInCents must be a positive integer',
+    )
     .uuid(body.assetId, 'assetId', false);
   checkCommon(checker, body);
   if (!checker.ok) return validationFailed(checker.errors);
@@ -68,7 +80,11 @@ export function createInvoiceByCrypto(context: OperationContext): HandlerResult 
   if (!body) return validationFailed([{ field: 'body', messages: ['body must be a JSON object'] }]);
   const amount = body.cryptoAmount;
   const checker = new Checker()
-    .check(!isUnsignedIntegerString(amount) || BigInt(amount) === 0n, 'cryptoAmount', 'cryptoAmount must be an unsigned integer string greater than 0')
+    .check(
+      !isUnsignedIntegerString(amount) || BigInt(amount) === 0n,
+      'cryptoAmount',
+      'cryptoAmount must be an unsigned integer string greater than 0',
+    )
     .uuid(body.assetId, 'assetId');
   checkCommon(checker, body);
   if (!checker.ok) return validationFailed(checker.errors);
@@ -78,7 +94,11 @@ export function createInvoiceByCrypto(context: OperationContext): HandlerResult 
   const crypto = state.crypto(asset.cryptoId);
   const cryptoAmount = BigInt(String(amount));
   const usdCents = usdCentsOf(cryptoAmount, crypto.decimals, crypto.priceUsd);
-  return storeInvoice(context, body, { usdCents: usdCents.toString(), assetId: asset.id, cryptoAmount: cryptoAmount.toString() });
+  return storeInvoice(context, body, {
+    usdCents: usdCents.toString(),
+    assetId: asset.id,
+    cryptoAmount: cryptoAmount.toString(),
+  });
 }
 
 /** GET /1.0/merchant/invoice-info?id= */

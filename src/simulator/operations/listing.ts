@@ -1,5 +1,5 @@
 // Query parsing shared by the two cursor-paginated lists (tasks and gas manager).
-import { decodeCursor, type Cursor } from '../pagination.js';
+import { type Cursor, decodeCursor } from '../pagination.js';
 import { parseIsoWithOffset } from '../time.js';
 import type { Checker } from '../validation.js';
 

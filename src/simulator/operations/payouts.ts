@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { compareKeys, firstIndex, paginate, paginateSorted, type SortKey } from '../pagination.js';
 import { renderPayout, renderPayoutTask } from '../render.js';
-import { badRequest, notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
+import { badRequest, type HandlerResult, notFoundEmpty, ok, validationFailed } from '../responses.js';
 import { effectiveMs } from '../time.js';
 import type { PayoutTaskRecord } from '../types.js';
 import { asObject, Checker } from '../validation.js';
@@ -20,7 +20,11 @@ export function createPayout(context: OperationContext): HandlerResult {
     .uuid(body.assetId, 'assetId')
     .check(typeof name !== 'string', 'name', 'name must be a string')
     .check(typeof name === 'string' && name.trim() === '', 'name', 'name should not be empty')
-    .check(typeof name === 'string' && name.length > 255, 'name', 'name must be shorter than or equal to 255 characters');
+    .check(
+      typeof name === 'string' && name.length > 255,
+      'name',
+      'name must be shorter than or equal to 255 characters',
+    );
   if (!checker.ok) return validationFailed(checker.errors);
   const { state, merchantId } = context;
   const asset = state.owned(state.assets, merchantId, String(body.assetId));
@@ -59,18 +63,45 @@ export function listPayoutTasks(context: OperationContext): HandlerResult {
     inWindow(effectiveMs(task.id, task.createdAt), filters);
   // Candidates: the merchant's tasks (of the status asked for), oldest first, cut to the createdAt window.
   const table = state.tasks;
-  const ordered = table.group('key', `${merchantId}|${filters.status === undefined ? 'all' : `status:${filters.status}`}`);
+  const ordered = table.group(
+    'key',
+    `${merchantId}|${filters.status === undefined ? 'all' : `status:${filters.status}`}`,
+  );
   const timeOf = (handle: number): number => {
     const task = table.peek(handle);
     return effectiveMs(task.id, task.createdAt);
   };
-  const lo = filters.from === undefined ? 0 : firstIndex(ordered.length, (i) => timeOf(ordered[i] as number) >= (filters.from as number));
-  const hi = filters.to === undefined ? ordered.length : firstIndex(ordered.length, (i) => timeOf(ordered[i] as number) > (filters.to as number));
+  const lo =
+    filters.from === undefined
+      ? 0
+      : firstIndex(ordered.length, (i) => timeOf(ordered[i] as number) >= (filters.from as number));
+  const hi =
+    filters.to === undefined
+      ? ordered.length
+      : firstIndex(ordered.length, (i) => timeOf(ordered[i] as number) > (filters.to as number));
   const count = Math.max(0, hi - lo);
   const page =
     count <= state.listScanLimit
-      ? paginate('tasks', ordered.slice(lo, Math.max(lo, hi)).map((handle) => table.peek(handle)).filter(matches), taskKey, newestFirst, filters.cursor, CURSOR_PAGE_SIZE)
-      : paginateSorted('tasks', { length: count, at: (p) => table.peek(ordered[hi - 1 - p] as number) }, matches, taskKey, newestFirst, filters.cursor, CURSOR_PAGE_SIZE);
+      ? paginate(
+          'tasks',
+          ordered
+            .slice(lo, Math.max(lo, hi))
+            .map((handle) => table.peek(handle))
+            .filter(matches),
+          taskKey,
+          newestFirst,
+          filters.cursor,
+          CURSOR_PAGE_SIZE,
+        )
+      : paginateSorted(
+          'tasks',
+          { length: count, at: (p) => table.peek(ordered[hi - 1 - p] as number) },
+          matches,
+          taskKey,
+          newestFirst,
+          filters.cursor,
+          CURSOR_PAGE_SIZE,
+        );
   return ok({
     data: page.data.map((task) => renderPayoutTask(state, task)),
     cursorPrevious: page.cursorPrevious,

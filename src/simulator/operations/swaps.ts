@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { convertBaseUnits, minusBps, parseUnits, usdCentsOf } from '../money.js';
 import { availableBalance, renderEstimate, renderSwap } from '../render.js';
-import { badRequest, notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
-import { ESTIMATE_TTL_MS, type SimState } from '../world.js';
+import { badRequest, type HandlerResult, notFoundEmpty, ok, validationFailed } from '../responses.js';
 import type { AssetRecord } from '../types.js';
 import { asObject, Checker, isUnsignedIntegerString } from '../validation.js';
+import { ESTIMATE_TTL_MS, type SimState } from '../world.js';
 import type { OperationContext } from './context.js';
 
 /** Swap business errors carry no statusCode (docs/payments-api.md#errors: it is present only in some responses). */
@@ -32,7 +32,11 @@ export function estimateSwap(context: OperationContext): HandlerResult {
   const checker = new Checker()
     .uuid(body.assetIdFrom, 'assetIdFrom')
     .uuid(body.assetIdTo, 'assetIdTo')
-    .check(!isUnsignedIntegerString(body.amount) || BigInt(body.amount) === 0n, 'amount', 'amount must be a positive integer string');
+    .check(
+      !isUnsignedIntegerString(body.amount) || BigInt(body.amount) === 0n,
+      'amount',
+      'amount must be a positive integer string',
+    );
   if (!checker.ok) return validationFailed(checker.errors);
 
   const { state, merchantId } = context;
@@ -55,11 +59,16 @@ export function estimateSwap(context: OperationContext): HandlerResult {
   const config = state.swapConfig;
   const sameCrypto = source.crypto.id === target.crypto.id;
   const usdCents = usdCentsOf(amount, source.crypto.decimals, source.crypto.priceUsd);
-  if (sameCrypto || config.noRoutePairs.has(`${source.crypto.id}>${target.crypto.id}`) || usdCents > config.liquidityCapUsdCents) {
+  if (
+    sameCrypto ||
+    config.noRoutePairs.has(`${source.crypto.id}>${target.crypto.id}`) ||
+    usdCents > config.liquidityCapUsdCents
+  ) {
     return swapError('No route found');
   }
   const routeType = source.network.id === target.network.id ? 'dex' : 'cex';
-  const serviceId = routeType === 'dex' ? (config.dexServiceIds.get(source.network.id) ?? 'dex_aggregator') : config.cexServiceId;
+  const serviceId =
+    routeType === 'dex' ? (config.dexServiceIds.get(source.network.id) ?? 'dex_aggregator') : config.cexServiceId;
   const estimatedAmount = quoteAmount(state, from, to, amount);
   if (estimatedAmount <= 0n) return swapError('No route found');
 

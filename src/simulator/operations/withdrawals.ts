@@ -1,8 +1,8 @@
 // Withdrawals: read by id (empty-body 404 when unknown or foreign) and page-number list, newest first.
 import { renderWithdrawal } from '../render.js';
-import { notFoundEmpty, ok, validationFailed, type HandlerResult } from '../responses.js';
-import { Checker } from '../validation.js';
+import { type HandlerResult, notFoundEmpty, ok, validationFailed } from '../responses.js';
 import type { WithdrawalRecord } from '../types.js';
+import { Checker } from '../validation.js';
 import type { OperationContext } from './context.js';
 
 /** Defaults and bounds of the withdrawal list (not in docs/payments-api.md; our choice). */
@@ -31,7 +31,11 @@ export function listWithdrawals(context: OperationContext): HandlerResult {
   const checker = new Checker()
     .check(page === null, 'page', 'page must be a positive integer')
     .check(perPage === null, 'perPage', 'perPage must be a positive integer')
-    .check(typeof perPage === 'number' && perPage > WITHDRAWAL_PAGE.maxPerPage, 'perPage', `perPage must not be greater than ${WITHDRAWAL_PAGE.maxPerPage}`);
+    .check(
+      typeof perPage === 'number' && perPage > WITHDRAWAL_PAGE.maxPerPage,
+      'perPage',
+      `perPage must not be greater than ${WITHDRAWAL_PAGE.maxPerPage}`,
+    );
   if (!checker.ok) return validationFailed(checker.errors);
   const pageNumber = page ?? 1;
   const size = perPage ?? WITHDRAWAL_PAGE.defaultPerPage;

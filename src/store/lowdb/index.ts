@@ -5,7 +5,7 @@
 import type { Logger } from '../../logger.js';
 import type { AlertRepository, SwapQuoteRepository } from '../repository.js';
 import { createLowdbAlertRepository } from './alerts.js';
-import { emptyState, loadBotState, type BotState } from './bot-state.js';
+import { type BotState, emptyState, loadBotState } from './bot-state.js';
 import { openStore, type Store } from './state-file.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
 
@@ -18,5 +18,8 @@ export type BotStore = Store<BotState> & { readonly swapQuotes: SwapQuoteReposit
 /** Opens DATA_FILE as the bot's state. */
 export async function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
   const store = await openStore({ file, load: loadBotState, empty: emptyState, logger, now });
-  return Object.assign(store, { swapQuotes: createLowdbSwapQuoteRepository(store), alerts: createLowdbAlertRepository(store) });
+  return Object.assign(store, {
+    swapQuotes: createLowdbSwapQuoteRepository(store),
+    alerts: createLowdbAlertRepository(store),
+  });
 }

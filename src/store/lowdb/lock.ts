@@ -1,6 +1,16 @@
 // The lowdb state file's lock: one bot process at a time on one file (a stale lock of a dead process is taken over).
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { StoreError } from '../errors.js';
 
@@ -152,7 +162,8 @@ export function acquireLock(lockFile: string): HeldLock {
       }
       const holder = readOwner(text);
       const live = holder === undefined ? undefined : liveHolder(holder, lockFile);
-      if (live !== undefined) throw new StoreError(`The state file is in use by another running bot (${live}): ${lockFile}`);
+      if (live !== undefined)
+        throw new StoreError(`The state file is in use by another running bot (${live}): ${lockFile}`);
       // Stale. Remove it only if it is still the lock we judged (a narrow race with another starter remains).
       try {
         if (readFileSync(lockFile, 'utf8') === text) unlinkSync(lockFile);

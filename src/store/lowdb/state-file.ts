@@ -7,7 +7,7 @@ import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
-import { silentLogger, type Logger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
 import type { Loaded, RejectedRecord } from '../load-alerts.js';
@@ -59,7 +59,6 @@ async function syncToDisk(file: string): Promise<void> {
     }
   }
 }
-
 
 /** `<base><suffix>`, or `<base>-2<suffix>`… if taken: an aside copy never overwrites an earlier one. */
 function freePath(base: string, suffix = ''): string {

@@ -3,13 +3,14 @@
  * Each operation is one serialized, fsynced `update` of the store, so a claim and its check cannot interleave
  * with another, and a claim counts only once it is on disk. The changes themselves: ../swap-quote-changes.ts.
  */
+
+import { compareText } from '../../domain/compare.js';
 import { needsFollowing, type SwapQuote } from '../../domain/swap-quote.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
 import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import type { Store } from './state-file.js';
-import { compareText } from '../../domain/compare.js';
 
 /** The part of the state this repository owns. */
 interface WithSwapQuotes {
@@ -24,7 +25,8 @@ function missing(id: string): StoreError {
 /** The swap quote repository over the lowdb store that holds `swapQuotes`. */
 export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): SwapQuoteRepository {
   // Own keys only: an id such as `constructor` must never find something Object.prototype has.
-  const find = (quotes: Record<string, SwapQuote>, id: string): SwapQuote | undefined => (Object.hasOwn(quotes, id) ? quotes[id] : undefined);
+  const find = (quotes: Record<string, SwapQuote>, id: string): SwapQuote | undefined =>
+    Object.hasOwn(quotes, id) ? quotes[id] : undefined;
   const all = (): SwapQuote[] => Object.values(store.read().swapQuotes);
 
   return {
@@ -48,7 +50,9 @@ export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): Sw
     },
 
     async listQuotesByStatus(status) {
-      return all().filter((quote) => quote.status === status).map(cloneJson);
+      return all()
+        .filter((quote) => quote.status === status)
+        .map(cloneJson);
     },
 
     async listQuotesToFollow() {

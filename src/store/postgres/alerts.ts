@@ -6,12 +6,12 @@
  */
 import type pg from 'pg';
 import { AlertsState, OutboxItem } from '../../domain/alert-records.js';
-import { silentLogger, type Logger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { StoreError } from '../errors.js';
 import { loadAlertsState, type RejectedRecord } from '../load-alerts.js';
 import type { AlertRepository } from '../repository.js';
-import { databaseOver, type Database, type Transaction } from './database.js';
+import { type Database, databaseOver, type Transaction } from './database.js';
 
 interface OutboxRow {
   seq: string;
@@ -53,20 +53,23 @@ async function syncOutbox(tx: Transaction, before: Loaded['rows'], after: readon
       appended.push(text);
     }
   }
-  const removed = inOrder ? before.filter((row) => !kept.has(row.seq)).map((row) => row.seq) : before.map((row) => row.seq);
+  const removed = inOrder
+    ? before.filter((row) => !kept.has(row.seq)).map((row) => row.seq)
+    : before.map((row) => row.seq);
   const inserted = inOrder ? appended : afterTexts;
   if (removed.length > 0) await tx.query('DELETE FROM alert_outbox WHERE seq = ANY($1::bigint[])', [removed]);
   if (inserted.length > 0) {
     // The seq values are drawn first and given out in order: INSERT … SELECT … ORDER BY does not promise that
     // the column default is evaluated in the sorted order.
-    const drawn = await tx.query<{ seq: string }>(`SELECT nextval(pg_get_serial_sequence('alert_outbox', 'seq'))::text AS seq FROM generate_series(1, $1)`, [
-      inserted.length,
-    ]);
+    const drawn = await tx.query<{ seq: string }>(
+      `SELECT nextval(pg_get_serial_sequence('alert_outbox', 'seq'))::text AS seq FROM generate_series(1, $1)`,
+      [inserted.length],
+    );
     const seqs = drawn.rows.map((row) => BigInt(row.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    await tx.query('INSERT INTO alert_outbox (seq, item) SELECT seq, item::json FROM unnest($1::bigint[], $2::text[]) AS t(seq, item)', [
-      seqs.map(String),
-      inserted,
-    ]);
+    await tx.query(
+      'INSERT INTO alert_outbox (seq, item) SELECT seq, item::json FROM unnest($1::bigint[], $2::text[]) AS t(seq, item)',
+      [seqs.map(String), inserted],
+    );
   }
 }
 
@@ -85,12 +88,19 @@ export function alertsOver(db: Database, logger: Logger): AlertRepository {
     const raw = typeof state === 'object' && state !== null && !Array.isArray(state) ? { ...state, outbox: [] } : state;
     const rejected: RejectedRecord[] = [];
     const alerts = loadAlertsState(raw, rejected);
-    for (const record of rejected) logger.error('a damaged part of the alert bookkeeping in the database was left out', { record: record.where, problem: record.problem });
+    for (const record of rejected)
+      logger.error('a damaged part of the alert bookkeeping in the database was left out', {
+        record: record.where,
+        problem: record.problem,
+      });
     const rows: Loaded['rows'] = [];
     for (const row of outboxRows) {
       const parsed = OutboxItem.safeParse(row.item);
       if (!parsed.success) {
-        logger.error('a damaged outbox item in the database was left out', { seq: row.seq, problem: parsed.error.issues[0]?.message ?? 'invalid' });
+        logger.error('a damaged outbox item in the database was left out', {
+          seq: row.seq,
+          problem: parsed.error.issues[0]?.message ?? 'invalid',
+        });
         continue;
       }
       alerts.outbox.push(parsed.data);
@@ -100,15 +110,22 @@ export function alertsOver(db: Database, logger: Logger): AlertRepository {
   }
 
   async function load(tx: Transaction, lock: boolean): Promise<Loaded> {
-    const { rows } = await tx.query<{ state: unknown }>(`SELECT state FROM alert_state WHERE id = 1${lock ? ' FOR UPDATE' : ''}`);
+    const { rows } = await tx.query<{ state: unknown }>(
+      `SELECT state FROM alert_state WHERE id = 1${lock ? ' FOR UPDATE' : ''}`,
+    );
     if (!rows[0]) throw new StoreError('the alert bookkeeping row is missing from the database');
     // After the lock: this statement sees what the previous change committed. (Ordered by the bigint column, not its text.)
-    const outbox = await tx.query<OutboxRow>('SELECT seq::text AS seq, item FROM alert_outbox ORDER BY alert_outbox.seq');
+    const outbox = await tx.query<OutboxRow>(
+      'SELECT seq::text AS seq, item FROM alert_outbox ORDER BY alert_outbox.seq',
+    );
     return assemble(rows[0].state, outbox.rows);
   }
 
   return {
-    readAlerts: () => db.transaction('reading the alert bookkeeping', async (tx) => (await load(tx, false)).alerts, { readOnlySnapshot: true }),
+    readAlerts: () =>
+      db.transaction('reading the alert bookkeeping', async (tx) => (await load(tx, false)).alerts, {
+        readOnlySnapshot: true,
+      }),
 
     ...alertChangeMethods((apply) =>
       db.transaction('changing the alert bookkeeping', async (tx) => {
@@ -118,7 +135,9 @@ export function alertsOver(db: Database, logger: Logger): AlertRepository {
         const checked = AlertsState.safeParse(alerts);
         if (!checked.success) {
           const [issue] = checked.error.issues;
-          throw new StoreError(`the alert bookkeeping would not be valid: ${issue?.path.join('.') || 'the state'}: ${issue?.message ?? 'invalid'}`);
+          throw new StoreError(
+            `the alert bookkeeping would not be valid: ${issue?.path.join('.') || 'the state'}: ${issue?.message ?? 'invalid'}`,
+          );
         }
         const text = stateText(alerts);
         if (text !== loaded.stateText) await tx.query('UPDATE alert_state SET state = $1::json WHERE id = 1', [text]);

@@ -3,8 +3,8 @@
  * into StoreError with a plain message that never carries the connection string or its password.
  */
 import pg from 'pg';
-import { StoreError } from '../errors.js';
 import { STORAGE_UNAVAILABLE } from '../../domain/errors.js';
+import { StoreError } from '../errors.js';
 
 /** Removes the connection string and its password from `text` (pg messages should not hold them; belt and braces). */
 export type Redact = (text: string) => string;
@@ -25,7 +25,8 @@ export function redactorFor(options: { connectionString?: string | undefined; pa
     } catch {
       // a key=value connection string: its password is caught below
     }
-    for (const match of connectionString.matchAll(/password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/gi)) if (match[1]) secrets.add(match[1].replace(/^'|'$/g, ''));
+    for (const match of connectionString.matchAll(/password\s*=\s*('(?:[^'\\]|\\.)*'|\S+)/gi))
+      if (match[1]) secrets.add(match[1].replace(/^'|'$/g, ''));
   }
   // Longest first, so a password inside the connection string does not leave the rest of it behind.
   const ordered = [...secrets].filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
@@ -42,7 +43,10 @@ export function describeDatabaseError(error: unknown, redact: Redact): string {
 
 /** A database failure while `doing` something, as the store reports it. */
 export function databaseError(doing: string, error: unknown, redact: Redact): StoreError {
-  return new StoreError(`the database failed while ${doing}: ${describeDatabaseError(error, redact)}`, unreachable(error) ? STORAGE_UNAVAILABLE : 'store');
+  return new StoreError(
+    `the database failed while ${doing}: ${describeDatabaseError(error, redact)}`,
+    unreachable(error) ? STORAGE_UNAVAILABLE : 'store',
+  );
 }
 
 /**
@@ -70,7 +74,11 @@ export interface Database {
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. Errors of the
    * database become StoreError; anything else `work` throws (a business rule, a caller's bug) passes as is.
    */
-  transaction<R>(doing: string, work: (tx: Transaction) => Promise<R>, options?: { readOnlySnapshot?: boolean }): Promise<R>;
+  transaction<R>(
+    doing: string,
+    work: (tx: Transaction) => Promise<R>,
+    options?: { readOnlySnapshot?: boolean },
+  ): Promise<R>;
   readonly redact: Redact;
 }
 

@@ -3,7 +3,7 @@
  * repositories as the lowdb file, each change one transaction. Opening applies the schema migrations first.
  */
 import pg from 'pg';
-import { silentLogger, type Logger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import type { AlertRepository, SwapQuoteRepository } from '../repository.js';
 import { alertsOver } from './alerts.js';
 import { databaseError, databaseOver, describeDatabaseError } from './database.js';
@@ -12,7 +12,7 @@ import { swapQuotesOver } from './swap-quotes.js';
 
 export { createPostgresAlertRepository } from './alerts.js';
 export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
-export { MIGRATIONS, MIGRATION_LOCK_KEY } from './migrations.js';
+export { MIGRATION_LOCK_KEY, MIGRATIONS } from './migrations.js';
 export { createPostgresSwapQuoteRepository } from './swap-quotes.js';
 
 export interface PostgresStore {
@@ -34,7 +34,10 @@ export interface PostgresStoreOptions {
 }
 
 /** Opens the database at `connectionString` (it may hold a password: it appears in no message) and migrates it. */
-export async function openPostgresStore(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+export async function openPostgresStore(
+  connectionString: string,
+  options: PostgresStoreOptions = {},
+): Promise<PostgresStore> {
   const logger = options.logger ?? silentLogger;
   const pool = new pg.Pool({
     connectionString,
@@ -49,7 +52,11 @@ export async function openPostgresStore(connectionString: string, options: Postg
   });
   const db = databaseOver(pool);
   // An idle connection that drops (a database restart, a failover) is an event, not a crash: the pool replaces it.
-  pool.on('error', (error) => logger.warn('an idle database connection failed; the pool will open another', { problem: describeDatabaseError(error, db.redact) }));
+  pool.on('error', (error) =>
+    logger.warn('an idle database connection failed; the pool will open another', {
+      problem: describeDatabaseError(error, db.redact),
+    }),
+  );
 
   try {
     await migrate(db, logger);
@@ -65,7 +72,10 @@ export async function openPostgresStore(connectionString: string, options: Postg
     async health() {
       try {
         await db.query('checking the database', 'SELECT 1');
-        return { ok: true, detail: `database answers (${pool.totalCount} connection(s), ${pool.waitingCount} waiting)` };
+        return {
+          ok: true,
+          detail: `database answers (${pool.totalCount} connection(s), ${pool.waitingCount} waiting)`,
+        };
       } catch (error) {
         return { ok: false, detail: error instanceof Error ? error.message : describeDatabaseError(error, db.redact) };
       }

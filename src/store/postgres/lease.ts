@@ -4,7 +4,7 @@
  * ends, so a replica that dies or loses the database loses the lease and the other one can take it.
  */
 import pg from 'pg';
-import { silentLogger, type Logger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import { databaseError, redactorFor } from './database.js';
 
@@ -42,7 +42,8 @@ export interface LeaseOptions {
 /** The lease on `key`. Nothing connects until the first call. */
 export function createLeaderLease(connectionString: string, options: LeaseOptions): LeaderLease {
   const logger = options.logger ?? silentLogger;
-  if (typeof options.key === 'number' && !Number.isSafeInteger(options.key)) throw new StoreError('the lease key must be an integer');
+  if (typeof options.key === 'number' && !Number.isSafeInteger(options.key))
+    throw new StoreError('the lease key must be an integer');
   const key = BigInt(options.key);
   if (key < -(2n ** 63n) || key >= 2n ** 63n) throw new StoreError('the lease key must fit a signed 64-bit integer');
   // pg_locks shows a bigint advisory key as its high and low 32 bits (classid, objid), objsubid 1.
@@ -60,7 +61,8 @@ export function createLeaderLease(connectionString: string, options: LeaseOption
     query_timeout: 10_000,
     // The server keeps a session (and its lock) until it notices the client is gone: a half-open connection
     // after a network split would hold the lease for hours with the defaults. These make it notice in ~30 s.
-    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=30000',
+    options:
+      '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3 -c tcp_user_timeout=30000',
   };
 
   let client: pg.Client | undefined;
@@ -72,7 +74,10 @@ export function createLeaderLease(connectionString: string, options: LeaseOption
   function drop(lost: pg.Client, reason: string): void {
     if (client !== lost) return;
     client = undefined;
-    if (held) logger.warn('lost the database connection holding the leader lease: the lease is lost', { reason: redact(reason).slice(0, 200) });
+    if (held)
+      logger.warn('lost the database connection holding the leader lease: the lease is lost', {
+        reason: redact(reason).slice(0, 200),
+      });
     held = false;
     lost.end().catch(() => {});
   }
@@ -128,12 +133,18 @@ export function createLeaderLease(connectionString: string, options: LeaseOption
       }
     }
     try {
-      const [row] = await query<{ acquired: boolean }>('taking the leader lease', 'SELECT pg_try_advisory_lock($1::bigint) AS acquired', [keyText]);
+      const [row] = await query<{ acquired: boolean }>(
+        'taking the leader lease',
+        'SELECT pg_try_advisory_lock($1::bigint) AS acquired',
+        [keyText],
+      );
       held = row?.acquired === true;
       if (held) logger.info('took the leader lease', { replica: config.application_name });
       return held;
     } catch (error) {
-      logger.warn('could not check the leader lease', { problem: error instanceof Error ? error.message : String(error) });
+      logger.warn('could not check the leader lease', {
+        problem: error instanceof Error ? error.message : String(error),
+      });
       return false;
     }
   }

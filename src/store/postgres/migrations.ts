@@ -50,10 +50,16 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */
-export async function migrate(db: Database, logger: Logger, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(
+  db: Database,
+  logger: Logger,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
   const { applied, ahead, newest } = await db.transaction('applying the schema migrations', async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
-    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const { rows } = await tx.query<{ version: number }>('SELECT version FROM schema_migrations');
     const done = new Set(rows.map((row) => row.version));
     const applied: number[] = [];
@@ -66,8 +72,16 @@ export async function migrate(db: Database, logger: Logger, migrations: readonly
     const newest = Math.max(0, ...migrations.map((m) => m.version));
     return { applied, newest, ahead: [...done].filter((version) => version > newest) };
   });
-  for (const version of applied) logger.info('applied a database schema migration', { version, description: migrations.find((m) => m.version === version)?.description });
+  for (const version of applied)
+    logger.info('applied a database schema migration', {
+      version,
+      description: migrations.find((m) => m.version === version)?.description,
+    });
   // A newer replica already migrated (a rolling upgrade): its steps only add, so this version keeps working.
-  if (ahead.length > 0) logger.warn('the database schema is newer than this version of the bot', { newestKnown: newest, newestApplied: Math.max(...ahead) });
+  if (ahead.length > 0)
+    logger.warn('the database schema is newer than this version of the bot', {
+      newestKnown: newest,
+      newestApplied: Math.max(...ahead),
+    });
   return applied;
 }

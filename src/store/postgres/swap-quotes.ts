@@ -6,11 +6,11 @@
  */
 import type pg from 'pg';
 import { needsFollowing, SwapQuote } from '../../domain/swap-quote.js';
-import { silentLogger, type Logger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
 import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
-import { databaseOver, type Database, type Transaction } from './database.js';
+import { type Database, databaseOver, type Transaction } from './database.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL, which PostgreSQL text rejects, is the point.
@@ -32,18 +32,26 @@ function decodeQuote(record: unknown): SwapQuote {
   if (parsed.success) return record as SwapQuote;
   const id = typeof record === 'object' && record !== null && 'id' in record ? String(record.id) : '?';
   const [issue] = parsed.error.issues;
-  throw new StoreError(`swap quote ${quoteName(id)} in the database is damaged: ${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'invalid'}`);
+  throw new StoreError(
+    `swap quote ${quoteName(id)} in the database is damaged: ${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'invalid'}`,
+  );
 }
 
 /** The columns of a quote's row, and the record as JSON. */
 function rowValues(quote: SwapQuote): [string, string, string, string] {
   const parsed = SwapQuote.safeParse(quote);
-  if (!parsed.success) throw new StoreError(`swap quote ${quoteName(String(quote.id))} is not a valid record: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success)
+    throw new StoreError(
+      `swap quote ${quoteName(String(quote.id))} is not a valid record: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+    );
   return [quote.id, quote.status, quote.estimatedAt, JSON.stringify(quote)];
 }
 
 /** The swap quote repository over `pool` (migrated: see migrations.ts). */
-export function createPostgresSwapQuoteRepository(pool: pg.Pool, options: { logger?: Logger } = {}): SwapQuoteRepository {
+export function createPostgresSwapQuoteRepository(
+  pool: pg.Pool,
+  options: { logger?: Logger } = {},
+): SwapQuoteRepository {
   return swapQuotesOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
@@ -63,7 +71,9 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
 
   async function lockQuote(tx: Transaction, id: string): Promise<SwapQuote | undefined> {
     if (UNSTORABLE_TEXT.test(id)) return undefined;
-    const { rows } = await tx.query<{ record: unknown }>('SELECT record FROM swap_quotes WHERE id = $1 FOR UPDATE', [id]);
+    const { rows } = await tx.query<{ record: unknown }>('SELECT record FROM swap_quotes WHERE id = $1 FOR UPDATE', [
+      id,
+    ]);
     return rows[0] && decodeQuote(rows[0].record);
   }
 
@@ -80,17 +90,29 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
 
     async getQuote(id) {
       if (UNSTORABLE_TEXT.test(id)) return undefined;
-      const { rows } = await db.query<{ record: unknown }>('reading a swap quote', 'SELECT record FROM swap_quotes WHERE id = $1', [id]);
+      const { rows } = await db.query<{ record: unknown }>(
+        'reading a swap quote',
+        'SELECT record FROM swap_quotes WHERE id = $1',
+        [id],
+      );
       return rows[0] && decodeQuote(rows[0].record);
     },
 
     listRecentQuotes(limit) {
       const count = Math.max(0, Math.floor(limit));
-      return list('listing recent swap quotes', 'SELECT record FROM swap_quotes ORDER BY estimated_at DESC, id DESC LIMIT $1', [count]);
+      return list(
+        'listing recent swap quotes',
+        'SELECT record FROM swap_quotes ORDER BY estimated_at DESC, id DESC LIMIT $1',
+        [count],
+      );
     },
 
     listQuotesByStatus(status) {
-      return list('listing swap quotes by status', 'SELECT record FROM swap_quotes WHERE status = $1 ORDER BY estimated_at, id', [status]);
+      return list(
+        'listing swap quotes by status',
+        'SELECT record FROM swap_quotes WHERE status = $1 ORDER BY estimated_at, id',
+        [status],
+      );
     },
 
     async listQuotesToFollow() {
@@ -111,7 +133,12 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
         const result = apply(quote);
         if (JSON.stringify(quote) !== before) {
           const [, status, estimatedAt, record] = rowValues(quote);
-          await tx.query('UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json WHERE id = $1', [id, status, estimatedAt, record]);
+          await tx.query('UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json WHERE id = $1', [
+            id,
+            status,
+            estimatedAt,
+            record,
+          ]);
         }
         return result;
       }),

@@ -49,4 +49,6 @@ export async function postJson(path, body) {
  * @returns {string}
  */
 export const errorText = (result, fallback) =>
-  (typeof result.error === 'string' && result.error) || (typeof result.message === 'string' && result.message) || fallback;
+  (typeof result.error === 'string' && result.error) ||
+  (typeof result.message === 'string' && result.message) ||
+  fallback;

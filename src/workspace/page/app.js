@@ -178,7 +178,14 @@ function channelButton(channel) {
       : h('span', { class: 'channel-hash', 'aria-hidden': 'true' }, sigilNode(channel)),
     h('span', { class: 'channel-label', text: channel.name }),
     dm ? h('span', { class: 'dm-app', text: 'app' }) : null,
-    unread ? h('span', { class: 'unread-dot', 'data-testid': 'unread-dot', title: 'New messages', 'aria-label': 'new messages' }) : null,
+    unread
+      ? h('span', {
+          class: 'unread-dot',
+          'data-testid': 'unread-dot',
+          title: 'New messages',
+          'aria-label': 'new messages',
+        })
+      : null,
   );
   return h('li', {}, button);
 }
@@ -230,7 +237,12 @@ function authorOf(entry) {
   if (entry.author === 'system') return { name: 'Workspace', initial: 'W', color: '#868686', system: true };
   const user = entry.userId === undefined ? undefined : state.usersById.get(entry.userId);
   const name = user?.name ?? entry.userId ?? 'Someone';
-  return { name, initial: [...name.trim()][0]?.toUpperCase() ?? '?', color: colorFor(entry.userId ?? name), title: user?.title };
+  return {
+    name,
+    initial: [...name.trim()][0]?.toUpperCase() ?? '?',
+    color: colorFor(entry.userId ?? name),
+    title: user?.title,
+  };
 }
 
 const EYE_SVG =
@@ -318,7 +330,13 @@ function messageNode(entry, { reply = false, orphanReply = false } = {}) {
       text: clock(entry.at),
     }),
     entry.edited ? h('span', { class: 'msg-edited', 'data-testid': 'message-edited', text: '(edited)' }) : null,
-    reply || orphanReply ? h('span', { class: 'thread-marker', 'data-testid': 'thread-marker', text: orphanReply ? 'replied in a thread' : 'in thread' }) : null,
+    reply || orphanReply
+      ? h('span', {
+          class: 'thread-marker',
+          'data-testid': 'thread-marker',
+          text: orphanReply ? 'replied in a thread' : 'in thread',
+        })
+      : null,
   );
   msg.append(
     h(
@@ -346,7 +364,14 @@ function threadNode(parent, replies) {
     const author = authorOf(reply);
     if (seenAuthors.has(author.name) || faces.length >= 3) continue;
     seenAuthors.add(author.name);
-    faces.push(h('span', { class: 'mini-avatar', style: `background:${author.color}`, 'aria-hidden': 'true', text: author.initial }));
+    faces.push(
+      h('span', {
+        class: 'mini-avatar',
+        style: `background:${author.color}`,
+        'aria-hidden': 'true',
+        text: author.initial,
+      }),
+    );
   }
   const toggle = h(
     'button',
@@ -362,12 +387,24 @@ function threadNode(parent, replies) {
       },
     },
     h('span', { class: 'mini-avatars' }, faces),
-    h('span', { class: 'thread-count', text: expanded ? 'Hide replies' : `${count} ${count === 1 ? 'reply' : 'replies'}` }),
-    h('span', { class: 'thread-last', text: expanded ? `${count} ${count === 1 ? 'reply' : 'replies'}` : `Last reply ${clock(last?.at)}` }),
+    h('span', {
+      class: 'thread-count',
+      text: expanded ? 'Hide replies' : `${count} ${count === 1 ? 'reply' : 'replies'}`,
+    }),
+    h('span', {
+      class: 'thread-last',
+      text: expanded ? `${count} ${count === 1 ? 'reply' : 'replies'}` : `Last reply ${clock(last?.at)}`,
+    }),
   );
   const thread = h('div', { class: 'thread', 'data-testid': 'thread' }, toggle);
   if (expanded) {
-    thread.append(h('div', { class: 'thread-replies', 'data-testid': 'thread-replies' }, replies.map((reply) => messageNode(reply, { reply: true }))));
+    thread.append(
+      h(
+        'div',
+        { class: 'thread-replies', 'data-testid': 'thread-replies' },
+        replies.map((reply) => messageNode(reply, { reply: true })),
+      ),
+    );
   }
   return thread;
 }
@@ -385,14 +422,23 @@ function emptyState() {
     { class: 'empty', 'data-testid': 'empty-channel' },
     h('div', {
       class: 'empty-title',
-      text: isDm(channel) ? `This is the very beginning of your direct message with ${channel?.name}` : `This is the very beginning of ${channelSigil(channel)}${channel?.name ?? ''}`,
+      text: isDm(channel)
+        ? `This is the very beginning of your direct message with ${channel?.name}`
+        : `This is the very beginning of ${channelSigil(channel)}${channel?.name ?? ''}`,
     }),
     h('div', { class: 'empty-text', text: channel?.topic ? channel.topic : 'Nothing here yet.' }),
-    h('div', { class: 'empty-text' }, 'Type ', h('code', { text: '/treasury help' }), ' below to see what the bot can do.'),
+    h(
+      'div',
+      { class: 'empty-text' },
+      'Type ',
+      h('code', { text: '/treasury help' }),
+      ' below to see what the bot can do.',
+    ),
   );
 }
 
-const isReply = (/** @type {Entry} */ entry) => typeof entry.threadTs === 'string' && entry.threadTs !== '' && entry.threadTs !== entry.ts;
+const isReply = (/** @type {Entry} */ entry) =>
+  typeof entry.threadTs === 'string' && entry.threadTs !== '' && entry.threadTs !== entry.ts;
 
 function distanceFromBottom() {
   const t = els.timeline;
@@ -452,7 +498,10 @@ function renderTimeline({ toBottom = false, keepScroll = false } = {}) {
   const sameView = rendered.key === `${state.user}\u0000${state.channel}` && state.loadedFor !== null;
   const renderedIds = rendered.ids;
   const arrived = sameView && renderedIds !== null && top.some((entry) => !renderedIds.has(entry.id));
-  state.renderedTop = { key: `${state.user}\u0000${state.channel}`, ids: state.loadedFor === null ? null : new Set(top.map((entry) => entry.id)) };
+  state.renderedTop = {
+    key: `${state.user}\u0000${state.channel}`,
+    ids: state.loadedFor === null ? null : new Set(top.map((entry) => entry.id)),
+  };
 
   if (stick) {
     scrollToBottom();
@@ -681,7 +730,8 @@ function renderHints() {
  */
 function confirmDialog(confirm) {
   const dialog = els.dialog;
-  const text = (/** @type {unknown} */ obj, /** @type {string} */ fallback) => (isObject(obj) && typeof obj.text === 'string' && obj.text ? obj.text : fallback);
+  const text = (/** @type {unknown} */ obj, /** @type {string} */ fallback) =>
+    isObject(obj) && typeof obj.text === 'string' && obj.text ? obj.text : fallback;
   $('confirm-title').textContent = text(confirm.title, 'Are you sure?');
   const body = $('confirm-text');
   body.replaceChildren();
@@ -729,7 +779,9 @@ function confirmDialog(confirm) {
 function setPending(key, pending) {
   if (pending) state.pendingActions.add(key);
   else state.pendingActions.delete(key);
-  const buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (els.timeline.querySelectorAll('button[data-action-key]'));
+  const buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (
+    els.timeline.querySelectorAll('button[data-action-key]')
+  );
   for (const button of buttons) {
     if (button.dataset.actionKey === key) button.disabled = pending;
   }
@@ -804,7 +856,12 @@ async function loadControls() {
   try {
     controls = await getJson('/api/controls');
   } catch (error) {
-    els.controlList.replaceChildren(h('div', { class: 'side-note', text: `Controls unavailable (${error instanceof Error ? error.message : error}).` }));
+    els.controlList.replaceChildren(
+      h('div', {
+        class: 'side-note',
+        text: `Controls unavailable (${error instanceof Error ? error.message : error}).`,
+      }),
+    );
     return;
   }
   if (!Array.isArray(controls) || controls.length === 0) {
@@ -931,11 +988,17 @@ async function start() {
   try {
     ws = await getJson('/api/workspace');
   } catch (error) {
-    fatal(`Could not load /api/workspace: ${error instanceof Error ? error.message : error}. Is the workspace server running?`);
+    fatal(
+      `Could not load /api/workspace: ${error instanceof Error ? error.message : error}. Is the workspace server running?`,
+    );
     return;
   }
-  ws.users = Array.isArray(ws.users) ? ws.users.filter((/** @type {unknown} */ u) => isObject(u) && typeof u.id === 'string') : [];
-  ws.channels = Array.isArray(ws.channels) ? ws.channels.filter((/** @type {unknown} */ c) => isObject(c) && typeof c.id === 'string') : [];
+  ws.users = Array.isArray(ws.users)
+    ? ws.users.filter((/** @type {unknown} */ u) => isObject(u) && typeof u.id === 'string')
+    : [];
+  ws.channels = Array.isArray(ws.channels)
+    ? ws.channels.filter((/** @type {unknown} */ c) => isObject(c) && typeof c.id === 'string')
+    : [];
   state.ws = ws;
   state.usersById = new Map(ws.users.map((/** @type {User} */ user) => [user.id, user]));
   state.channelsById = new Map(ws.channels.map((/** @type {Channel} */ channel) => [channel.id, channel]));
@@ -947,12 +1010,20 @@ async function start() {
   } catch {
     remembered = {};
   }
-  state.user = typeof remembered.user === 'string' && state.usersById.has(remembered.user) ? remembered.user : ws.defaultUser ?? ws.users[0]?.id ?? '';
-  state.channel = typeof remembered.channel === 'string' && visibleChannels().some((c) => c.id === remembered.channel) ? remembered.channel : ws.defaultChannel ?? ws.channels[0]?.id ?? '';
+  state.user =
+    typeof remembered.user === 'string' && state.usersById.has(remembered.user)
+      ? remembered.user
+      : (ws.defaultUser ?? ws.users[0]?.id ?? '');
+  state.channel =
+    typeof remembered.channel === 'string' && visibleChannels().some((c) => c.id === remembered.channel)
+      ? remembered.channel
+      : (ws.defaultChannel ?? ws.channels[0]?.id ?? '');
 
   els.teamName.textContent = ws.team?.name ?? 'Workspace';
   els.userSwitcher.replaceChildren(
-    ...ws.users.map((/** @type {User} */ user) => h('option', { value: user.id, text: user.title ? `${user.name} — ${user.title}` : user.name })),
+    ...ws.users.map((/** @type {User} */ user) =>
+      h('option', { value: user.id, text: user.title ? `${user.name} — ${user.title}` : user.name }),
+    ),
   );
   renderUser();
   els.userSwitcher.addEventListener('change', () => switchUser(els.userSwitcher.value));

@@ -51,7 +51,8 @@ export const actionKey = (entryId, blockId, actionId) => `${entryId}\u0000${bloc
  */
 function requireText(obj, where) {
   if (!isObject(obj) || typeof obj.text !== 'string') throw new BlockError(`${where} is not a text object`);
-  if (obj.type !== 'mrkdwn' && obj.type !== 'plain_text') throw new BlockError(`${where} has text type ${JSON.stringify(obj.type)}`);
+  if (obj.type !== 'mrkdwn' && obj.type !== 'plain_text')
+    throw new BlockError(`${where} has text type ${JSON.stringify(obj.type)}`);
   return /** @type {{ type: 'mrkdwn' | 'plain_text', text: string, emoji?: unknown }} */ (obj);
 }
 
@@ -100,7 +101,8 @@ function jsonOf(value) {
  * @param {string} [problem]
  */
 export function rawTree(value, problem) {
-  const type = isObject(value) && typeof value.type === 'string' ? value.type : Array.isArray(value) ? 'array' : typeof value;
+  const type =
+    isObject(value) && typeof value.type === 'string' ? value.type : Array.isArray(value) ? 'array' : typeof value;
   return el(
     'div',
     { class: 'bk-raw', 'data-testid': 'raw-block' },
@@ -172,7 +174,8 @@ function elementTree(element, block, where, context) {
       if (element.type === 'image' && where === 'accessory') return imageTree(element, 'bk-accessory-image');
     }
     if (where === 'context') {
-      if (element.type === 'mrkdwn' || element.type === 'plain_text') return textTree(element, 'context element', 'bk-context-text', context);
+      if (element.type === 'mrkdwn' || element.type === 'plain_text')
+        return textTree(element, 'context element', 'bk-context-text', context);
       if (element.type === 'image') return imageTree(element, 'bk-context-image');
     }
     return rawTree(element);
@@ -184,36 +187,57 @@ function elementTree(element, block, where, context) {
 /** @type {Record<string, (block: Json, context: BlockContext) => Tree>} */
 const BLOCKS = {
   header(block) {
-    return el('div', { class: 'bk-header' }, { html: plainHtml(plainLabel(block.text, 'header text'), block.text.emoji !== false) });
+    return el(
+      'div',
+      { class: 'bk-header' },
+      { html: plainHtml(plainLabel(block.text, 'header text'), block.text.emoji !== false) },
+    );
   },
   section(block, context) {
     const main = el('div', { class: 'bk-section-main' });
     if (block.text !== undefined) main.children.push(textTree(block.text, 'section text', 'bk-section-text', context));
     if (block.fields !== undefined) {
       if (!Array.isArray(block.fields)) throw new BlockError('section fields is not a list');
-      main.children.push(el('div', { class: 'bk-fields' }, ...block.fields.map((field, i) => textTree(field, `field ${i + 1}`, 'bk-field', context))));
+      main.children.push(
+        el(
+          'div',
+          { class: 'bk-fields' },
+          ...block.fields.map((field, i) => textTree(field, `field ${i + 1}`, 'bk-field', context)),
+        ),
+      );
     }
     if (block.text === undefined && block.fields === undefined) throw new BlockError('section without text or fields');
     const section = el('div', { class: 'bk-section' }, main);
     if (block.accessory !== undefined) {
-      section.children.push(el('div', { class: 'bk-accessory' }, elementTree(block.accessory, block, 'accessory', context)));
+      section.children.push(
+        el('div', { class: 'bk-accessory' }, elementTree(block.accessory, block, 'accessory', context)),
+      );
     }
     return section;
   },
   context(block, context) {
     if (!Array.isArray(block.elements)) throw new BlockError('context without elements');
-    return el('div', { class: 'bk-context' }, ...block.elements.map((element) => elementTree(element, block, 'context', context)));
+    return el(
+      'div',
+      { class: 'bk-context' },
+      ...block.elements.map((element) => elementTree(element, block, 'context', context)),
+    );
   },
   divider() {
     return el('hr', { class: 'bk-divider' });
   },
   actions(block, context) {
     if (!Array.isArray(block.elements)) throw new BlockError('actions without elements');
-    return el('div', { class: 'bk-actions' }, ...block.elements.map((element) => elementTree(element, block, 'actions', context)));
+    return el(
+      'div',
+      { class: 'bk-actions' },
+      ...block.elements.map((element) => elementTree(element, block, 'actions', context)),
+    );
   },
   image(block) {
     const figure = el('figure', { class: 'bk-image' });
-    if (block.title !== undefined) figure.children.push(el('figcaption', { class: 'bk-image-title' }, plainLabel(block.title, 'image title')));
+    if (block.title !== undefined)
+      figure.children.push(el('figcaption', { class: 'bk-image-title' }, plainLabel(block.title, 'image title')));
     figure.children.push(imageTree(block, 'bk-image-img'));
     return figure;
   },

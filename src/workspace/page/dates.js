@@ -79,7 +79,8 @@ const DATE_TOKENS = {
   date_long: (d) => localeDate(d, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
   date_pretty: (d) => relativeDay(d) ?? localeDate(d, { year: 'numeric', month: 'long', day: 'numeric' }),
   date_short_pretty: (d) => relativeDay(d) ?? localeDate(d, { year: 'numeric', month: 'short', day: 'numeric' }),
-  date_long_pretty: (d) => relativeDay(d) ?? localeDate(d, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
+  date_long_pretty: (d) =>
+    relativeDay(d) ?? localeDate(d, { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
   time: (d) => d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' }),
   time_secs: (d) => d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
   ago: (d) => ago(d),
@@ -96,7 +97,9 @@ export function formatSlackDate(epoch, format) {
   const d = new Date(Number(epoch) * 1000);
   if (Number.isNaN(d.getTime())) return null;
   try {
-    return format.replace(/\{([a-z_]+)\}/g, (match, token) => (Object.hasOwn(DATE_TOKENS, token) ? /** @type {(d: Date) => string} */ (DATE_TOKENS[token])(d) : match));
+    return format.replace(/\{([a-z_]+)\}/g, (match, token) =>
+      Object.hasOwn(DATE_TOKENS, token) ? /** @type {(d: Date) => string} */ (DATE_TOKENS[token])(d) : match,
+    );
   } catch {
     return null;
   }

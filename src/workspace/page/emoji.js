@@ -10,7 +10,8 @@ const EMOJI_SVG = {
     '<path d="M10 1.6c.5 0 .9.3 1.2.7l8.2 14.6c.5.9-.1 2-1.2 2H1.8c-1 0-1.7-1.1-1.2-2L8.8 2.3c.3-.4.7-.7 1.2-.7Z" fill="#FFCC4D"/><path d="M8.9 6.6c0-.6.5-1.1 1.1-1.1s1.1.5 1.1 1.1l-.4 5.6c0 .4-.3.7-.7.7s-.7-.3-.7-.7Z" fill="#231F20"/><circle cx="10" cy="15" r="1.2" fill="#231F20"/>',
   white_check_mark:
     '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#77B255"/><path d="m5.2 10.3 3.1 3.1 6.5-7" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>',
-  heavy_check_mark: '<path d="m3.5 10.5 4.3 4.3 8.7-9.6" fill="none" stroke="#31373D" stroke-width="2.8" stroke-linecap="round" stroke-linejoin="round"/>',
+  heavy_check_mark:
+    '<path d="m3.5 10.5 4.3 4.3 8.7-9.6" fill="none" stroke="#31373D" stroke-width="2.8" stroke-linecap="round" stroke-linejoin="round"/>',
   x: '<path d="m4 4 12 12M16 4 4 16" stroke="#DD2E44" stroke-width="3.4" stroke-linecap="round"/>',
   hourglass:
     '<path d="M4 1.5h12M4 18.5h12" stroke="#8A4B38" stroke-width="2" stroke-linecap="round"/><path d="M5.5 2.5h9c0 4-3.2 5.4-3.2 7.5s3.2 3.5 3.2 7.5h-9c0-4 3.2-5.4 3.2-7.5S5.5 6.5 5.5 2.5Z" fill="#CCD6DD" stroke="#99AAB5" stroke-width=".8"/><path d="M7 4.5h6c-.6 2-2.2 3-3 4.2-.8-1.2-2.4-2.2-3-4.2ZM6.6 16.8c.5-2.4 2.4-3.2 3.4-3.2s2.9.8 3.4 3.2Z" fill="#FFAC33"/>',
@@ -20,19 +21,22 @@ const EMOJI_SVG = {
     '<path d="M3 16.5h14v2.5H3z" fill="#66757F"/><path d="M4.5 16.5V11a5.5 5.5 0 0 1 11 0v5.5Z" fill="#DD2E44"/><path d="M7 11.2a3 3 0 0 1 3-3" stroke="#fff" stroke-width="1.6" stroke-linecap="round" fill="none" opacity=".8"/><path d="M10 1v2.5M2.5 4l1.8 1.8M17.5 4l-1.8 1.8" stroke="#FFAC33" stroke-width="1.6" stroke-linecap="round"/>',
   moneybag:
     '<path d="M7 3.5c-.6-1 .2-2.2 1.3-2 .6.1 1 .5 1.7.5s1.1-.4 1.7-.5c1.1-.2 1.9 1 1.3 2L12 5.5H8Z" fill="#FDD888"/><path d="M8 5.5h4c3.8 2.4 6 5.8 5.4 9.2-.4 2.4-2.7 3.8-7.4 3.8s-7-1.4-7.4-3.8C2 11.3 4.2 7.9 8 5.5Z" fill="#FDD888"/><path d="M8 5.5h4" stroke="#BF6952" stroke-width="1.4" stroke-linecap="round"/><text x="10" y="15.6" text-anchor="middle" font-family="Arial, sans-serif" font-weight="700" font-size="8" fill="#67757F">$</text>',
-  lock:
-    '<path d="M6 9V6.5a4 4 0 0 1 8 0V9" fill="none" stroke="#AAB8C2" stroke-width="2.2"/><rect x="3" y="8.5" width="14" height="10.5" rx="2" fill="#FFAC33"/><circle cx="10" cy="13" r="1.6" fill="#7A5B00"/><path d="M10 13.5v2.4" stroke="#7A5B00" stroke-width="1.4" stroke-linecap="round"/>',
-  no_entry: '<circle cx="10" cy="10" r="9" fill="#DD2E44"/><rect x="4" y="8.3" width="12" height="3.4" rx="1" fill="#fff"/>',
-  no_entry_sign: '<circle cx="10" cy="10" r="7.6" fill="none" stroke="#DD2E44" stroke-width="2.6"/><path d="m4.8 4.8 10.4 10.4" stroke="#DD2E44" stroke-width="2.6"/>',
+  lock: '<path d="M6 9V6.5a4 4 0 0 1 8 0V9" fill="none" stroke="#AAB8C2" stroke-width="2.2"/><rect x="3" y="8.5" width="14" height="10.5" rx="2" fill="#FFAC33"/><circle cx="10" cy="13" r="1.6" fill="#7A5B00"/><path d="M10 13.5v2.4" stroke="#7A5B00" stroke-width="1.4" stroke-linecap="round"/>',
+  no_entry:
+    '<circle cx="10" cy="10" r="9" fill="#DD2E44"/><rect x="4" y="8.3" width="12" height="3.4" rx="1" fill="#fff"/>',
+  no_entry_sign:
+    '<circle cx="10" cy="10" r="7.6" fill="none" stroke="#DD2E44" stroke-width="2.6"/><path d="m4.8 4.8 10.4 10.4" stroke="#DD2E44" stroke-width="2.6"/>',
   alarm_clock:
     '<path d="M3 4.5 5.5 2M17 4.5 14.5 2" stroke="#DD2E44" stroke-width="2.2" stroke-linecap="round"/><circle cx="10" cy="11" r="7.5" fill="#DD2E44"/><circle cx="10" cy="11" r="5.6" fill="#fff"/><path d="M10 7.5V11l2.2 1.6" stroke="#31373D" stroke-width="1.5" stroke-linecap="round" fill="none"/>',
   grey_question:
     '<path d="M6.8 6.6a3.3 3.3 0 0 1 6.4 1c0 2.4-3.2 2.6-3.2 5" fill="none" stroke="#CCD6DD" stroke-width="2.6" stroke-linecap="round"/><circle cx="10" cy="16.6" r="1.6" fill="#CCD6DD"/>',
   leftwards_arrow_with_hook:
     '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#3B88C3"/><path d="M6.5 9.2h6a2.7 2.7 0 0 1 0 5.4H11M8.8 6.6 6.2 9.2l2.6 2.6" fill="none" stroke="#fff" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
-  ice_cube: '<path d="m10 2 7.5 4v8L10 18l-7.5-4V6Z" fill="#BBDDF5"/><path d="m2.5 6 7.5 4 7.5-4M10 10v8" fill="none" stroke="#88C9F9" stroke-width="1.2"/>',
+  ice_cube:
+    '<path d="m10 2 7.5 4v8L10 18l-7.5-4V6Z" fill="#BBDDF5"/><path d="m2.5 6 7.5 4 7.5-4M10 10v8" fill="none" stroke="#88C9F9" stroke-width="1.2"/>',
   heavy_minus_sign: '<rect x="3" y="8.4" width="14" height="3.2" rx="1.2" fill="#31373D"/>',
-  information_source: '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#3B88C3"/><circle cx="10" cy="5.6" r="1.5" fill="#fff"/><path d="M10 8.8v6.2" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/>',
+  information_source:
+    '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#3B88C3"/><circle cx="10" cy="5.6" r="1.5" fill="#fff"/><path d="M10 8.8v6.2" stroke="#fff" stroke-width="2.6" stroke-linecap="round"/>',
   large_green_circle: '<circle cx="10" cy="10" r="8.5" fill="#78B159"/>',
   red_circle: '<circle cx="10" cy="10" r="8.5" fill="#DD2E44"/>',
   large_yellow_circle: '<circle cx="10" cy="10" r="8.5" fill="#FDCB58"/>',

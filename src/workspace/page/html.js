@@ -16,7 +16,8 @@ const SLACK_ENTITIES = { amp: '&', lt: '<', gt: '>' };
  * Slack escapes only these three in message text. One pass, so `&amp;lt;` becomes the text `&lt;`.
  * @param {unknown} text
  */
-export const decodeEntities = (text) => String(text).replace(/&(amp|lt|gt);/g, (match, name) => SLACK_ENTITIES[name] ?? match);
+export const decodeEntities = (text) =>
+  String(text).replace(/&(amp|lt|gt);/g, (match, name) => SLACK_ENTITIES[name] ?? match);
 
 /**
  * @param {unknown} value

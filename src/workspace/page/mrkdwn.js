@@ -113,7 +113,10 @@ function readToken(inner, directory) {
  */
 function applyDelimiter(html, delimiter, tag) {
   const d = delimiter === '*' ? '\\*' : delimiter;
-  const re = new RegExp(`(^|[^\\p{L}\\p{N}_${d}])${d}([^\\s${d}](?:[^${d}]*?[^\\s${d}])?)${d}(?![\\p{L}\\p{N}_${d}])`, 'gu');
+  const re = new RegExp(
+    `(^|[^\\p{L}\\p{N}_${d}])${d}([^\\s${d}](?:[^${d}]*?[^\\s${d}])?)${d}(?![\\p{L}\\p{N}_${d}])`,
+    'gu',
+  );
   return html.replace(re, (_, before, inside) => `${before}<${tag}>${inside}</${tag}>`);
 }
 
@@ -229,4 +232,3 @@ export function plainHtml(text, emoji = true) {
   const html = escapeHtml(text).replace(/\n/g, '<br>');
   return emoji ? applyEmoji(html) : html;
 }
-

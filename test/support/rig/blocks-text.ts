@@ -56,7 +56,8 @@ export function findButtons(blocks: readonly unknown[] | null | undefined): Foun
   const buttons: FoundButton[] = [];
   for (const block of records(blocks)) {
     const blockId = typeof block.block_id === 'string' ? block.block_id : undefined;
-    const candidates = block.type === 'actions' ? records(block.elements) : block.type === 'section' ? records([block.accessory]) : [];
+    const candidates =
+      block.type === 'actions' ? records(block.elements) : block.type === 'section' ? records([block.accessory]) : [];
     for (const element of candidates) {
       if (element.type !== 'button') continue;
       buttons.push({

@@ -1,5 +1,5 @@
-import type { App } from '@slack/bolt';
 import type { AddressInfo } from 'node:net';
+import type { App } from '@slack/bolt';
 
 /** A Bolt app listening on a local port. */
 export interface RunningApp {

@@ -1,5 +1,35 @@
 // The test rig: a Slack Web API stand-in, a driver that sends signed Slack requests, and Block Kit readers.
-export { startSlackStandIn } from './slack-stand-in.js';
+
+export type {
+  BlockKitProblem,
+  CheckMessageOptions,
+  MessageRefusal,
+  ValidateBlocksOptions,
+} from './block-kit-validation.js';
+export {
+  blocksTextLength,
+  checkMessage,
+  describeProblem,
+  MESSAGE_LIMITS,
+  refusalBody,
+  validateBlocks,
+} from './block-kit-validation.js';
+export type { FoundButton } from './blocks-text.js';
+export { blocksToText, findButtons } from './blocks-text.js';
+export type { RunningApp } from './bolt-server.js';
+export { startAppOnFreePort } from './bolt-server.js';
+export type {
+  ClickableMessage,
+  ClickButtonOptions,
+  CommandOptions,
+  DriverResult,
+  DriverStandIn,
+  RawResult,
+  SenderOptions,
+  SlackDriver,
+  SlackDriverOptions,
+} from './slack-driver.js';
+export { createSlackDriver, sign } from './slack-driver.js';
 export type {
   ConversationKind,
   ConversationSpec,
@@ -14,28 +44,4 @@ export type {
   SlackStandInOptions,
   StoredMessage,
 } from './slack-stand-in.js';
-export {
-  MESSAGE_LIMITS,
-  blocksTextLength,
-  checkMessage,
-  describeProblem,
-  refusalBody,
-  validateBlocks,
-} from './block-kit-validation.js';
-export type { BlockKitProblem, CheckMessageOptions, MessageRefusal, ValidateBlocksOptions } from './block-kit-validation.js';
-export { createSlackDriver, sign } from './slack-driver.js';
-export type {
-  ClickButtonOptions,
-  ClickableMessage,
-  CommandOptions,
-  DriverResult,
-  DriverStandIn,
-  RawResult,
-  SenderOptions,
-  SlackDriver,
-  SlackDriverOptions,
-} from './slack-driver.js';
-export { blocksToText, findButtons } from './blocks-text.js';
-export type { FoundButton } from './blocks-text.js';
-export { startAppOnFreePort } from './bolt-server.js';
-export type { RunningApp } from './bolt-server.js';
+export { startSlackStandIn } from './slack-stand-in.js';

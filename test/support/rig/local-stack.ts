@@ -2,14 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTreasuryApp, type TreasuryApp } from '../../../src/app.js';
+import { type Config, loadConfig } from '../../../src/config.js';
 import type { FollowPolicy } from '../../../src/features/swaps/index.js';
-import { openBotStore, type BotStore } from '../../../src/store/lowdb/index.js';
-import { loadConfig, type Config } from '../../../src/config.js';
-import { silentLogger, type Logger } from '../../../src/logger.js';
+import { type Logger, silentLogger } from '../../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../../src/payments/index.js';
-import { startSimulator, type PaymentsSimulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import { type PaymentsSimulator, type SimulatorOptions, startSimulator } from '../../../src/simulator/index.js';
+import { type BotStore, openBotStore } from '../../../src/store/lowdb/index.js';
 import { createSlackDriver, type SlackDriver } from './slack-driver.js';
-import { startSlackStandIn, type SlackStandIn, type SlackStandInOptions } from './slack-stand-in.js';
+import { type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from './slack-stand-in.js';
 
 /** Everything running together on loopback: the payment simulator, Slack's stand-in and the real bot. */
 export interface LocalStack {
@@ -92,7 +92,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     const { port } = await treasury.start();
     const botUrl = `http://127.0.0.1:${port}`;
-    const driver = createSlackDriver({ eventsUrl: `${botUrl}/slack/events`, signingSecret: SIGNING_SECRET, standIn: slack });
+    const driver = createSlackDriver({
+      eventsUrl: `${botUrl}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      standIn: slack,
+    });
     return { store, treasury, botUrl, driver };
   };
 

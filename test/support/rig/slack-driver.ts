@@ -249,9 +249,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         type: 'event_callback',
         event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
         event_time: nowSeconds(),
-        authorizations: [
-          { team_id: teamId, user_id: standIn.botUserId, is_bot: true, is_enterprise_install: false },
-        ],
+        authorizations: [{ team_id: teamId, user_id: standIn.botUserId, is_bot: true, is_enterprise_install: false }],
         is_ext_shared_channel: false,
       });
       return sendSigned(body, 'application/json', o);
