@@ -1,0 +1,104 @@
+// ---------------------------------------------------------------------------------------------------------
+// Where each kind of alert goes (ALERT_ROUTES) and whom it mentions (ALERT_ONCALL, or the route's own mention).
+// Pure parsing with every problem reported at once, in plain words, for the start-up check.
+
+/** The kinds of alert a route can name (part 15 adds balance_low). */
+export const ALERT_KINDS = [
+  'withdrawal_failed',
+  'task_failed',
+  'gas_donor_balance',
+  'stuck',
+  'watcher',
+  'balance_low',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** Someone an alert can mention: a person (`U…`/`W…`) or a user group (`S…`). */
+export type Mentionable = { type: 'user'; id: string } | { type: 'group'; id: string };
+
+export interface AlertRoute {
+  channel: string;
+  mention?: Mentionable;
+}
+
+export type AlertRoutes = Partial<Record<AlertKind, AlertRoute>>;
+
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
+const USER_ID = /^[UW][A-Z0-9]{2,}$/;
+const GROUP_ID = /^S[A-Z0-9]{2,}$/;
+
+/** Reads one id as a person or a user group; undefined when it is neither. */
+export function parseMentionable(text: string): Mentionable | undefined {
+  if (USER_ID.test(text)) return { type: 'user', id: text };
+  if (GROUP_ID.test(text)) return { type: 'group', id: text };
+  return undefined;
+}
+
+/** How Slack writes a mention in message text: `<@U…>` for a person, `<!subteam^S…>` for a group. */
+export function mentionText(who: Mentionable): string {
+  return who.type === 'user' ? `<@${who.id}>` : `<!subteam^${who.id}>`;
+}
+
+/** ALERT_ONCALL: user ids and/or user group ids, separated by commas or spaces. */
+export function parseOnCall(text: string): { oncall: Mentionable[]; problems: string[] } {
+  const oncall: Mentionable[] = [];
+  const problems: string[] = [];
+  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
+    const who = parseMentionable(item);
+    if (who) oncall.push(who);
+    else problems.push(`ALERT_ONCALL: "${item}" is not a Slack user id (U…) or user group id (S…)`);
+  }
+  return { oncall, problems };
+}
+
+/**
+ * ALERT_ROUTES, e.g. `gas_donor_balance=C0GAS@S0ONCALL,withdrawal_failed=C0OPS`: each kind to a channel id,
+ * optionally `@` a person or user group to mention there. Unrouted kinds go to ALERT_CHANNEL.
+ */
+export function parseAlertRoutes(text: string): { routes: AlertRoutes; problems: string[] } {
+  const routes: AlertRoutes = {};
+  const problems: string[] = [];
+  for (const entry of text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const match = /^([a-z_]+)\s*=\s*([^@\s]+)(?:@(\S+))?$/.exec(entry);
+    if (!match) {
+      problems.push(`ALERT_ROUTES: "${entry}" should look like kind=CHANNEL_ID or kind=CHANNEL_ID@ONCALL_ID`);
+      continue;
+    }
+    const [, kindText = '', channel = '', mentionId] = match;
+    const kind = ALERT_KINDS.find((known) => known === kindText);
+    if (!kind) {
+      problems.push(`ALERT_ROUTES: "${kindText}" is not a kind of alert (one of ${ALERT_KINDS.join(', ')})`);
+      continue;
+    }
+    if (routes[kind]) {
+      problems.push(`ALERT_ROUTES: ${kind} is routed twice`);
+      continue;
+    }
+    if (!CHANNEL_ID.test(channel)) {
+      problems.push(`ALERT_ROUTES: ${kind} goes to "${channel}", which is not a channel id (C… or G…)`);
+      continue;
+    }
+    const mention = mentionId === undefined ? undefined : parseMentionable(mentionId);
+    if (mentionId !== undefined && !mention) {
+      problems.push(`ALERT_ROUTES: ${kind} mentions "${mentionId}", which is not a user id (U…) or user group id (S…)`);
+      continue;
+    }
+    routes[kind] = { channel, ...(mention ? { mention } : {}) };
+  }
+  return { routes, problems };
+}
+
+/** Where an alert of `kind` goes and whom its reminders mention: its route, else ALERT_CHANNEL and the on-call. */
+export function routeFor(
+  kind: AlertKind,
+  routes: AlertRoutes,
+  alertChannel: string,
+  oncall: readonly Mentionable[],
+): { channel: string; mentions: Mentionable[] } {
+  const route = routes[kind];
+  if (!route) return { channel: alertChannel, mentions: [...oncall] };
+  return { channel: route.channel, mentions: route.mention ? [route.mention] : [...oncall] };
+}
