@@ -49,6 +49,23 @@ export const MESSAGE_LIMITS = {
   blocksText: 11_000,
 } as const;
 
+/** Limits of modals and their inputs ("Modal view object", "Input block", "Plain-text input element", "Select menu element", "Option object"). */
+export const MODAL_LIMITS = {
+  title: 24,
+  submit: 24,
+  close: 24,
+  blocks: 100,
+  privateMetadata: 3000,
+  callbackId: 255,
+  inputLabel: 2000,
+  inputHint: 2000,
+  plainTextInputLength: 3000,
+  placeholder: 150,
+  selectOptions: 100,
+  optionText: 75,
+  optionValue: 150,
+} as const;
+
 /** Block types Slack accepts in messages; the ones our builders use are checked field by field. */
 const MESSAGE_BLOCK_TYPES = new Set([
   'actions',
@@ -87,6 +104,26 @@ const ACTIONS_ELEMENT_TYPES = new Set([
   'multi_users_select',
   'multi_conversations_select',
   'multi_channels_select',
+]);
+// "Input block": the elements an input may hold.
+const INPUT_ELEMENT_TYPES = new Set([
+  'plain_text_input',
+  'static_select',
+  'multi_static_select',
+  'users_select',
+  'multi_users_select',
+  'conversations_select',
+  'channels_select',
+  'datepicker',
+  'timepicker',
+  'datetimepicker',
+  'checkboxes',
+  'radio_buttons',
+  'number_input',
+  'email_text_input',
+  'url_text_input',
+  'rich_text_input',
+  'file_input',
 ]);
 // "Section block": the accessory can be any of those, or an image.
 const ACCESSORY_TYPES = new Set([...ACTIONS_ELEMENT_TYPES, 'image']);
@@ -230,6 +267,9 @@ function checkBlock(block: unknown, pointer: string, problems: Problems): void {
     case 'image':
       checkImage(block, pointer, problems, true);
       return;
+    case 'input':
+      checkInput(block, pointer, problems);
+      return;
     default:
       // Divider has nothing more; the other types are not used by our builders and are accepted as they are.
       return;
@@ -328,6 +368,126 @@ function checkElement(
   }
   if (element.confirm !== undefined) checkConfirm(element.confirm, `${pointer}/confirm`, problems);
   if (element.type === 'button') checkButton(element, pointer, problems);
+  if (element.type === 'static_select') checkStaticSelect(element, pointer, problems);
+}
+
+/** "Input block": a plain_text label (≤ 2,000), one element, an optional hint and `optional` flag. */
+function checkInput(block: Json, pointer: string, problems: Problems): void {
+  if (block.label === undefined) problems.push({ pointer, message: 'missing required field: label' });
+  else checkText(block.label, `${pointer}/label`, { max: MODAL_LIMITS.inputLabel, plainOnly: true }, problems);
+  if (block.hint !== undefined) {
+    checkText(block.hint, `${pointer}/hint`, { max: MODAL_LIMITS.inputHint, plainOnly: true }, problems);
+  }
+  if (block.optional !== undefined && typeof block.optional !== 'boolean') {
+    problems.push({ pointer: `${pointer}/optional`, message: 'must be a boolean' });
+  }
+  if (block.element === undefined) {
+    problems.push({ pointer, message: 'missing required field: element' });
+    return;
+  }
+  checkElement(block.element, `${pointer}/element`, INPUT_ELEMENT_TYPES, new Map(), problems);
+  if (isRecord(block.element) && block.element.type === 'plain_text_input') {
+    checkPlainTextInput(block.element, `${pointer}/element`, problems);
+  }
+}
+
+/** "Plain-text input element": lengths within 0–3,000, min ≤ max, an initial value and placeholder within them. */
+function checkPlainTextInput(input: Json, pointer: string, problems: Problems): void {
+  const max = MODAL_LIMITS.plainTextInputLength;
+  for (const field of ['min_length', 'max_length'] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      problems.push({ pointer: `${pointer}/${field}`, message: 'must be an integer' });
+    } else if (value < (field === 'max_length' ? 1 : 0) || value > max) {
+      problems.push({
+        pointer: `${pointer}/${field}`,
+        message: `must be between ${field === 'max_length' ? 1 : 0} and ${max}`,
+      });
+    }
+  }
+  if (
+    typeof input.min_length === 'number' &&
+    typeof input.max_length === 'number' &&
+    input.min_length > input.max_length
+  ) {
+    problems.push({ pointer: `${pointer}/min_length`, message: 'must not be more than max_length' });
+  }
+  if (input.multiline !== undefined && typeof input.multiline !== 'boolean') {
+    problems.push({ pointer: `${pointer}/multiline`, message: 'must be a boolean' });
+  }
+  if (input.initial_value !== undefined) checkString(input.initial_value, `${pointer}/initial_value`, max, problems);
+  if (input.placeholder !== undefined) {
+    checkText(
+      input.placeholder,
+      `${pointer}/placeholder`,
+      { max: MODAL_LIMITS.placeholder, plainOnly: true },
+      problems,
+    );
+  }
+}
+
+/** "Select menu element" (static): a placeholder and 1–100 options, each plain_text ≤ 75 with a value ≤ 150. */
+function checkStaticSelect(select: Json, pointer: string, problems: Problems): void {
+  if (select.placeholder !== undefined) {
+    checkText(
+      select.placeholder,
+      `${pointer}/placeholder`,
+      { max: MODAL_LIMITS.placeholder, plainOnly: true },
+      problems,
+    );
+  }
+  if (select.options === undefined) {
+    problems.push({ pointer, message: 'missing required field: options' });
+    return;
+  }
+  const options = checkArray(select.options, `${pointer}/options`, MODAL_LIMITS.selectOptions, problems);
+  options?.forEach((option, i) => {
+    const at = `${pointer}/options/${i}`;
+    if (!isRecord(option)) {
+      problems.push({ pointer: at, message: 'must be an object' });
+      return;
+    }
+    if (option.text === undefined) problems.push({ pointer: at, message: 'missing required field: text' });
+    else checkText(option.text, `${at}/text`, { max: MODAL_LIMITS.optionText, plainOnly: true }, problems);
+    if (option.value === undefined) problems.push({ pointer: at, message: 'missing required field: value' });
+    else checkString(option.value, `${at}/value`, MODAL_LIMITS.optionValue, problems, 1);
+  });
+}
+
+/**
+ * Every problem `views.open` / `views.update` would report for a modal view: type, title/submit/close
+ * (plain_text ≤ 24), ≤ 100 blocks checked as blocks are, private_metadata ≤ 3,000, callback_id ≤ 255, and a
+ * submit button whenever the view has inputs. Pointers start at `/view`.
+ */
+export function validateModalView(view: unknown): BlockKitProblem[] {
+  const problems: Problems = [];
+  const root = '/view';
+  if (!isRecord(view)) return [{ pointer: root, message: 'must be an object' }];
+  if (view.type !== 'modal')
+    problems.push({ pointer: `${root}/type`, message: `unsupported type: ${String(view.type)}` });
+  if (view.title === undefined) problems.push({ pointer: root, message: 'missing required field: title' });
+  else checkText(view.title, `${root}/title`, { max: MODAL_LIMITS.title, plainOnly: true }, problems);
+  for (const button of ['submit', 'close'] as const) {
+    if (view[button] !== undefined) {
+      checkText(view[button], `${root}/${button}`, { max: MODAL_LIMITS[button], plainOnly: true }, problems);
+    }
+  }
+  const blocks = checkArray(view.blocks, `${root}/blocks`, Number.POSITIVE_INFINITY, problems, 0);
+  if (blocks) {
+    problems.push(...validateBlocks(blocks, { maxBlocks: MODAL_LIMITS.blocks, pointer: `${root}/blocks` }));
+    const hasInput = blocks.some((block) => isRecord(block) && block.type === 'input');
+    if (hasInput && view.submit === undefined) {
+      problems.push({ pointer: root, message: 'submit is required when the view has input blocks' });
+    }
+  }
+  if (view.private_metadata !== undefined) {
+    checkString(view.private_metadata, `${root}/private_metadata`, MODAL_LIMITS.privateMetadata, problems);
+  }
+  if (view.callback_id !== undefined) {
+    checkString(view.callback_id, `${root}/callback_id`, MODAL_LIMITS.callbackId, problems);
+  }
+  return problems;
 }
 
 function checkButton(button: Json, pointer: string, problems: Problems): void {

@@ -192,6 +192,10 @@ function slackTs(): string {
   return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1000).padStart(6, '0')}`;
 }
 
-function triggerId(): string {
-  return `${Date.now()}.${randomBytes(4).readUInt32BE()}.${randomBytes(10).toString('hex')}`;
+/**
+ * A trigger_id shaped like Slack's (`<issued ms>.<n>.<hex>`): the stand-in reads its age from the first part
+ * (views.open accepts it for 3 s, once).
+ */
+export function triggerId(now: number = Date.now()): string {
+  return `${now}.${randomBytes(4).readUInt32BE()}.${randomBytes(10).toString('hex')}`;
 }

@@ -3,7 +3,13 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
-import { checkMessage, describeProblem, type MessageRefusal, refusalBody } from './block-kit-validation.js';
+import {
+  checkMessage,
+  describeProblem,
+  type MessageRefusal,
+  refusalBody,
+  validateModalView,
+} from './block-kit-validation.js';
 
 /** Options for {@link startSlackStandIn}; every field has a test-friendly default. */
 export interface SlackStandInOptions {
@@ -223,6 +229,8 @@ export interface SlackStandIn {
   onEvent(listener: (event: StandInEvent) => void): () => void;
   /** Where `apps.connections.open` sends Socket Mode clients (set by the Socket Mode stand-in). */
   setSocketModeUrl(url: string): void;
+  /** The modals opened with `views.open` (and updated since), oldest first. */
+  views(): OpenedView[];
   /** Declares a conversation (or replaces the one with its id); `reset()` goes back to the options' list. */
   addConversation(spec: ConversationSpec): void;
   /** Sets who is in a declared conversation (the bot too, by its user id); an undeclared id becomes a public channel. */
@@ -236,6 +244,19 @@ export interface SlackStandIn {
 
 type Args = Record<string, unknown>;
 type ApiAnswer = Record<string, unknown> & { ok: boolean };
+
+/** A modal as `views.open` opened it (and `views.update` changed it since). */
+export interface OpenedView {
+  id: string;
+  /** The trigger it was opened with: the click (or command) it answers. */
+  triggerId: string;
+  view: Record<string, unknown>;
+  hash: string;
+  openedAt: number;
+}
+
+// "views.open": a trigger_id is good for 3 seconds, once.
+const TRIGGER_LIFETIME_MS = 3000;
 
 // "Handling user interaction": a response_url takes up to 5 posts within 30 minutes.
 const MAX_POSTS_PER_RESPONSE_URL = 5;
@@ -264,6 +285,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     string,
     { failure: InjectedFailure; remaining: number; channel?: string; textIncludes?: string }[]
   >();
+  const openedViews: OpenedView[] = [];
+  const exchangedTriggers = new Set<string>();
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   const events = new EventEmitter();
@@ -533,6 +556,42 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       if (channel === '' || !botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
       return { ok: true, channel: conversationObject(channel) };
     },
+    // views.open: the trigger must be one Slack issued (its issue time leads it), at most 3 s old and unused;
+    // the view must be a valid modal. Errors as Slack names them.
+    'views.open': (args) => {
+      const triggerId = asString(args.trigger_id) ?? '';
+      const issuedAt = Number(/^(\d{13})\.\d+\.[0-9a-f]+$/.exec(triggerId)?.[1] ?? Number.NaN);
+      if (Number.isNaN(issuedAt)) return { ok: false, error: 'invalid_trigger_id' };
+      if (exchangedTriggers.has(triggerId)) return { ok: false, error: 'exchanged_trigger_id' };
+      if (clock() - issuedAt > TRIGGER_LIFETIME_MS) return { ok: false, error: 'expired_trigger_id' };
+      const refused = refuseView(args.view);
+      if (refused) return refused;
+      exchangedTriggers.add(triggerId);
+      const view = args.view as Record<string, unknown>;
+      const opened: OpenedView = {
+        id: `V${randomBytes(5).toString('hex').toUpperCase()}`,
+        triggerId,
+        view,
+        hash: newHash(),
+        openedAt: clock(),
+      };
+      openedViews.push(opened);
+      changes.emit('change');
+      return { ok: true, view: viewObject(opened) };
+    },
+    // views.update: by view_id; with a hash, only if the view has not changed since (hash_conflict otherwise).
+    'views.update': (args) => {
+      const opened = openedViews.find((candidate) => candidate.id === asString(args.view_id));
+      if (!opened) return { ok: false, error: 'not_found' };
+      const hash = asString(args.hash);
+      if (hash !== undefined && hash !== opened.hash) return { ok: false, error: 'hash_conflict' };
+      const refused = refuseView(args.view);
+      if (refused) return refused;
+      opened.view = args.view as Record<string, unknown>;
+      opened.hash = newHash();
+      changes.emit('change');
+      return { ok: true, view: viewObject(opened) };
+    },
     'views.publish': (args) => {
       const view = isRecord(args.view) ? args.view : {};
       return {
@@ -541,6 +600,21 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       };
     },
   };
+
+  const refuseView = (view: unknown): ApiAnswer | undefined => {
+    const problems = validateModalView(view);
+    if (problems.length === 0) return undefined;
+    const messages = problems.map((problem) => `[ERROR] ${describeProblem(problem)}`);
+    return { ok: false, error: 'invalid_arguments', response_metadata: { messages } };
+  };
+  const newHash = () => `${Math.floor(clock() / 1000)}.${randomBytes(6).toString('hex')}`;
+  const viewObject = (opened: OpenedView) => ({
+    ...opened.view,
+    id: opened.id,
+    team_id: teamId,
+    hash: opened.hash,
+    state: { values: {} },
+  });
 
   // Reading a conversation needs the bot in it (channels:history / groups:history read only where it is a member).
   const refuseHistory = (channel: string): ApiAnswer | undefined => {
@@ -881,8 +955,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       responseLog.clear();
       responseUrls.clear();
       failures.clear();
+      openedViews.length = 0;
+      exchangedTriggers.clear();
       declareFromOptions();
     },
+    views: () => openedViews.map((opened) => ({ ...opened, view: structuredClone(opened.view) })),
     onEvent: (listener) => {
       events.on('event', listener);
       return () => events.off('event', listener);
