@@ -66,11 +66,10 @@ export function acknowledgeAlert(life: AlertLife, act: PersonAct): AlertChange |
   const refused = refuseStale(life, act);
   if (refused) return refused;
   if (life.state === 'acknowledged') return { ok: false, reason: 'already_acknowledged', current: life };
-  const { snoozedUntil: _until, snoozedBy: _by, ...rest } = life;
   return {
     ok: true,
     life: {
-      ...rest,
+      ...withoutSnooze(life),
       state: 'acknowledged',
       version: life.version + 1,
       acknowledgedBy: act.userId,
@@ -123,8 +122,19 @@ export function resolveAlertByFacts(life: AlertLife, at: Date, reason: string): 
 }
 
 function resolved(life: AlertLife, at: Date, resolution: AlertResolution): AlertLife {
+  return {
+    ...withoutSnooze(life),
+    state: 'resolved',
+    version: life.version + 1,
+    resolvedAt: at.toISOString(),
+    resolution,
+  };
+}
+
+/** Someone has it, or it is over: a snooze no longer applies. */
+function withoutSnooze(life: AlertLife): AlertLife {
   const { snoozedUntil: _until, snoozedBy: _by, ...rest } = life;
-  return { ...rest, state: 'resolved', version: life.version + 1, resolvedAt: at.toISOString(), resolution };
+  return rest;
 }
 
 /** When reminders are due (ALERT_REMIND_AFTER, ALERT_STALE_AFTER). */

@@ -39,6 +39,7 @@ import {
 } from '../../src/payments/index.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
+import { silentWebApiLogger } from '../support/rig/web-client.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const ISO = NOW.toISOString();
@@ -648,16 +649,6 @@ const cases: Case[] = [
   },
 ];
 
-// The WebClient logs Slack's `[ERROR]` lines itself; the assertion below shows them.
-const silentLogger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName() {},
-};
 const token = 'xoxb-builders';
 let slack: SlackStandIn;
 let client: webApi.WebClient;
@@ -667,7 +658,7 @@ beforeAll(async () => {
   client = new webApi.WebClient(token, {
     slackApiUrl: slack.apiUrl,
     retryConfig: { retries: 0 },
-    logger: silentLogger,
+    logger: silentWebApiLogger,
   });
 });
 afterAll(() => slack?.close());

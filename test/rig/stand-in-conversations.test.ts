@@ -7,6 +7,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ConversationSpec, type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
+import { silentWebApiLogger } from '../support/rig/web-client.js';
 
 const token = 'xoxb-conversations';
 const BOT = 'U_BOT';
@@ -26,17 +27,6 @@ const conversations: ConversationSpec[] = [
   { id: 'C0ARCHIVED', name: 'old-treasury', kind: 'public', members: [RILEY, BOT], archived: true },
 ];
 
-// The WebClient logs Slack's `[ERROR]` lines; these tests expect them.
-const silentLogger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName() {},
-};
-
 let slack: SlackStandIn;
 let client: webApi.WebClient;
 
@@ -45,7 +35,7 @@ beforeAll(async () => {
   client = new webApi.WebClient(token, {
     slackApiUrl: slack.apiUrl,
     retryConfig: { retries: 0 },
-    logger: silentLogger,
+    logger: silentWebApiLogger,
   });
 });
 afterAll(() => slack?.close());
@@ -84,7 +74,7 @@ describe('chat.postMessage: where the bot may post', () => {
       const strictClient = new webApi.WebClient(token, {
         slackApiUrl: strict.apiUrl,
         retryConfig: { retries: 0 },
-        logger: silentLogger,
+        logger: silentWebApiLogger,
       });
       expect(await answer(strictClient.chat.postMessage({ channel: 'C0PUBLIC', text: 'x' }))).toBe('not_in_channel');
       expect(await answer(strictClient.chat.postMessage({ channel: 'C0UNDECLARED', text: 'x' }))).toBe(

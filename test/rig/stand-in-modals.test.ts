@@ -9,17 +9,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { triggerId } from '../../src/workspace/slack-requests.js';
 import { MODAL_LIMITS, validateModalView } from '../support/rig/block-kit-validation.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
+import { silentWebApiLogger } from '../support/rig/web-client.js';
 
 const token = 'xoxb-modals';
-const silentLogger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName() {},
-};
 const plain = (text: string) => ({ type: 'plain_text', text });
 const noteInput = (extra: Record<string, unknown> = {}) => ({
   type: 'input',
@@ -47,7 +39,7 @@ beforeAll(async () => {
   client = new webApi.WebClient(token, {
     slackApiUrl: slack.apiUrl,
     retryConfig: { retries: 0 },
-    logger: silentLogger,
+    logger: silentWebApiLogger,
   });
 });
 afterAll(() => slack?.close());

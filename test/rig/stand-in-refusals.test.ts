@@ -5,6 +5,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
+import { silentWebApiLogger } from '../support/rig/web-client.js';
 
 const token = 'xoxb-refusals';
 const CHANNEL = 'C_OPS';
@@ -23,17 +24,6 @@ const duplicatePager = [
 ];
 const DUPLICATE = 'duplicate action_id: withdrawals_page [json-pointer:/blocks/1/elements/1/action_id]';
 
-// The WebClient logs Slack's `[ERROR]` lines; these tests expect them.
-const silentLogger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  setLevel() {},
-  getLevel: () => webApi.LogLevel.ERROR,
-  setName() {},
-};
-
 let now = Date.parse('2026-11-22T12:00:00Z');
 let slack: SlackStandIn;
 let client: webApi.WebClient;
@@ -43,7 +33,7 @@ beforeAll(async () => {
   client = new webApi.WebClient(token, {
     slackApiUrl: slack.apiUrl,
     retryConfig: { retries: 0 },
-    logger: silentLogger,
+    logger: silentWebApiLogger,
   });
 });
 afterAll(() => slack?.close());
