@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
+import { createAlertService } from './features/alerts/index.js';
 import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
 import { guardSlackRequests } from './http-guard.js';
 import { createBackgroundWork } from './listeners/background.js';
@@ -9,7 +10,13 @@ import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
 import type { PollLeadership } from './poller/index.js';
-import { type AlertPoller, createAlertPoller, createAlertPoster, prepareAlertChannel } from './poller/index.js';
+import {
+  type AlertPoller,
+  createAlertPoller,
+  createAlertPoster,
+  POLL_POLICY,
+  prepareAlertChannel,
+} from './poller/index.js';
 import { describeSlackStartupFailure } from './slack/errors.js';
 import { createSlackGateway, type SlackGateway, slackClientOptions } from './slack/gateway.js';
 import {
@@ -272,9 +279,30 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
   });
 
+  // Alerts people own: clicks on any replica, reminders and owed Slack work from the polling one (followUp).
+  const alertActions = config.alertChannel
+    ? createAlertService({
+        store: options.store,
+        slack,
+        now,
+        logger,
+        alertChannel: config.alertChannel,
+        routes: config.alertRoutes,
+        oncall: config.alertOnCall,
+        timeZone: config.alertTimeZone,
+        noteRequired: config.alertResolveNoteRequired,
+        reminders: { remindAfterMs: config.alertRemindAfterMs, staleAfterMs: config.alertStaleAfterMs },
+        settleAfterMs: POLL_POLICY.uncertainSettleMs,
+      })
+    : undefined;
+
   // Alerts never wait on Slack, so a poll never hangs; an alert Slack did not accept waits in the outbox.
   const alerts = config.alertChannel
     ? createAlertPoller({
+        routes: config.alertRoutes,
+        timeZone: config.alertTimeZone,
+        stuckAfterMs: config.stuckAfterMs,
+        ...(alertActions ? { followUp: () => alertActions.followUp() } : {}),
         payments: options.payments,
         store: options.store,
         slack: createAlertPoster(slack),
@@ -296,6 +324,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     treasuryUsers: config.treasuryUsers,
     swaps,
     alerts,
+    ...(alertActions ? { alertActions } : {}),
     slack,
     background,
   });

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
+import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './domain/alert-routing.js';
 
 /** Log levels understood by LOG_LEVEL, most verbose first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -24,6 +25,20 @@ export interface Config {
   alertChannel: string | undefined;
   pollSchedule: string;
   alertLookbackMs: number;
+  /** ALERT_ROUTES: the kinds of alert that go to a channel of their own (and whom they mention there). */
+  alertRoutes: AlertRoutes;
+  /** ALERT_ONCALL: whom reminders mention for alerts whose route names no one. */
+  alertOnCall: Mentionable[];
+  /** IANA time zone (canonical, e.g. `Europe/Berlin`) of "until tomorrow 09:00" and the times people read. */
+  alertTimeZone: string;
+  /** Whether resolving an alert asks for a note (ALERT_RESOLVE_NOTE=required, the default). */
+  alertResolveNoteRequired: boolean;
+  /** An open alert nobody acknowledged gets a reminder after this long, and a second after twice this. */
+  alertRemindAfterMs: number;
+  /** An acknowledged alert still unresolved after this long gets one reminder to whoever acknowledged it. */
+  alertStaleAfterMs: number;
+  /** How long a row may stay pending before it gets a "stuck" alert, per kind of row. */
+  stuckAfterMs: StuckAfterMs;
   swapApprovers: string[];
   allowSelfApproval: boolean;
   /** Empty: everyone in the workspace may use the bot. */
@@ -34,6 +49,13 @@ export interface Config {
   /** This process's name among replicas (`/treasury alerts` shows which one polls). */
   replicaName: string;
   logLevel: LogLevelName;
+}
+
+/** STUCK_*_AFTER: how long a withdrawal, a payout task or a gas top-up may be pending before it counts as stuck. */
+export interface StuckAfterMs {
+  withdrawal: number;
+  task: number;
+  gas: number;
 }
 
 /** Thrown when the environment is unusable; `problems` holds one readable line per variable. */
@@ -55,6 +77,15 @@ export function parseDuration(text: string): number | undefined {
   return ms > 0 ? ms : undefined;
 }
 
+/** Writes milliseconds in the largest unit that divides them (`30m`, `2h`, `1d`), as the duration variables are written. */
+export function formatDuration(ms: number): string {
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    const size = DURATION_UNITS_MS[unit]!;
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
 const optionalText = z
   .string()
   .optional()
@@ -71,6 +102,29 @@ const slackUserIdList = z
   )
   .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]{2,}$/.test(id)), {
     message: 'expected comma-separated Slack user ids such as U012ABCDEF (not names or @mentions)',
+  });
+
+/** A duration variable (`20s`, `15m`, `2h`, `1d`) with its default, in milliseconds. */
+const duration = (fallback: string) =>
+  optionalText.transform((v, ctx) => {
+    const ms = parseDuration(v ?? fallback);
+    if (ms === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 7d' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+/**
+ * A variable read by one of the domain's parsers, which name the variable in each problem themselves: each
+ * problem becomes one issue (the variable's name is put back in front by loadConfig).
+ */
+const parsedBy = <R extends { problems: string[] }>(variable: string, parse: (text: string) => R) =>
+  optionalText.transform((v, ctx): Omit<R, 'problems'> => {
+    const { problems, ...parsed } = parse(v ?? '');
+    for (const problem of problems)
+      ctx.addIssue({ code: 'custom', message: problem.replace(new RegExp(`^${variable}: `), '') });
+    return problems.length > 0 ? z.NEVER : parsed;
   });
 
 const httpUrl = (what: string) =>
@@ -129,14 +183,33 @@ const EnvSchema = z.object({
     }
     return schedule;
   }),
-  ALERT_LOOKBACK: optionalText.transform((v, ctx) => {
-    const ms = parseDuration(v ?? '24h');
-    if (ms === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'expected a duration such as 30m, 24h or 7d' });
+  ALERT_LOOKBACK: duration('24h'),
+  ALERT_ROUTES: parsedBy('ALERT_ROUTES', parseAlertRoutes),
+  ALERT_ONCALL: parsedBy('ALERT_ONCALL', parseOnCall),
+  ALERT_TIME_ZONE: optionalText.transform((v, ctx) => {
+    const zone = canonicalTimeZone(v ?? 'UTC');
+    if (zone === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected an IANA time zone such as Europe/Berlin, America/New_York or UTC',
+      });
       return z.NEVER;
     }
-    return ms;
+    return zone;
   }),
+  ALERT_RESOLVE_NOTE: optionalText.transform((v, ctx) => {
+    const choice = (v ?? 'required').toLowerCase();
+    if (choice !== 'required' && choice !== 'optional') {
+      ctx.addIssue({ code: 'custom', message: 'expected required or optional' });
+      return z.NEVER;
+    }
+    return choice === 'required';
+  }),
+  ALERT_REMIND_AFTER: duration('30m'),
+  ALERT_STALE_AFTER: duration('24h'),
+  STUCK_WITHDRAWAL_AFTER: duration('2h'),
+  STUCK_TASK_AFTER: duration('6h'),
+  STUCK_GAS_AFTER: duration('1h'),
   SWAP_APPROVERS: slackUserIdList,
   ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
     if (v === undefined) return false;
@@ -162,6 +235,15 @@ const EnvSchema = z.object({
     return level as LogLevelName;
   }),
 });
+
+/** The canonical name of an IANA time zone Intl knows (`europe/berlin` → `Europe/Berlin`); undefined otherwise. */
+function canonicalTimeZone(name: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Reads a `.env` file into a plain object when it exists. Values already in the real environment win,
@@ -189,6 +271,15 @@ export const DEPLOYMENT_VARIABLES = [
   'ALERT_CHANNEL',
   'POLL_SCHEDULE',
   'ALERT_LOOKBACK',
+  'ALERT_ROUTES',
+  'ALERT_ONCALL',
+  'ALERT_TIME_ZONE',
+  'ALERT_RESOLVE_NOTE',
+  'ALERT_REMIND_AFTER',
+  'ALERT_STALE_AFTER',
+  'STUCK_WITHDRAWAL_AFTER',
+  'STUCK_TASK_AFTER',
+  'STUCK_GAS_AFTER',
   'SWAP_APPROVERS',
   'ALLOW_SELF_APPROVAL',
   'TREASURY_USERS',
@@ -217,6 +308,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       "SLACK_SIGNING_SECRET: required in HTTP mode (when SLACK_APP_TOKEN is not set): the app's signing secret",
     );
   }
+  // Routes only ever add channels: the kinds they leave out, and the poller itself, need ALERT_CHANNEL.
+  if (env.ALERT_ROUTES?.trim() && !env.ALERT_CHANNEL?.trim()) {
+    problems.push(
+      'ALERT_ROUTES: set, but ALERT_CHANNEL is not, so the poller is off and no alert would be sent; set ALERT_CHANNEL too (alerts of kinds not routed go there)',
+    );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   return {
@@ -231,6 +328,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     alertChannel: e.ALERT_CHANNEL?.replace(/^#/, ''),
     pollSchedule: e.POLL_SCHEDULE,
     alertLookbackMs: e.ALERT_LOOKBACK,
+    alertRoutes: e.ALERT_ROUTES.routes,
+    alertOnCall: e.ALERT_ONCALL.oncall,
+    alertTimeZone: e.ALERT_TIME_ZONE,
+    alertResolveNoteRequired: e.ALERT_RESOLVE_NOTE,
+    alertRemindAfterMs: e.ALERT_REMIND_AFTER,
+    alertStaleAfterMs: e.ALERT_STALE_AFTER,
+    stuckAfterMs: { withdrawal: e.STUCK_WITHDRAWAL_AFTER, task: e.STUCK_TASK_AFTER, gas: e.STUCK_GAS_AFTER },
     swapApprovers: e.SWAP_APPROVERS,
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     treasuryUsers: e.TREASURY_USERS,
@@ -293,6 +397,15 @@ export function describeConfig(config: Config): Record<string, string> {
     ALERT_CHANNEL: config.alertChannel ?? '(unset: poller off)',
     POLL_SCHEDULE: config.pollSchedule,
     ALERT_LOOKBACK: `${config.alertLookbackMs / 3_600_000}h`,
+    ALERT_ROUTES: describeRoutes(config.alertRoutes) || '(none: every kind goes to ALERT_CHANNEL)',
+    ALERT_ONCALL: config.alertOnCall.map((who) => who.id).join(',') || '(nobody: reminders mention no one)',
+    ALERT_TIME_ZONE: config.alertTimeZone,
+    ALERT_RESOLVE_NOTE: config.alertResolveNoteRequired ? 'required' : 'optional',
+    ALERT_REMIND_AFTER: formatDuration(config.alertRemindAfterMs),
+    ALERT_STALE_AFTER: formatDuration(config.alertStaleAfterMs),
+    STUCK_WITHDRAWAL_AFTER: formatDuration(config.stuckAfterMs.withdrawal),
+    STUCK_TASK_AFTER: formatDuration(config.stuckAfterMs.task),
+    STUCK_GAS_AFTER: formatDuration(config.stuckAfterMs.gas),
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
     TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
@@ -301,4 +414,11 @@ export function describeConfig(config: Config): Record<string, string> {
     REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
   };
+}
+
+/** ALERT_ROUTES written back as it is set (`kind=CHANNEL@MENTION`, comma-separated). */
+function describeRoutes(routes: AlertRoutes): string {
+  return Object.entries(routes)
+    .map(([kind, route]) => `${kind}=${route.channel}${route.mention ? `@${route.mention.id}` : ''}`)
+    .join(',');
 }

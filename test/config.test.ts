@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   describeConfig,
+  formatDuration,
   hasNoConfiguration,
   loadConfig,
   parseDuration,
@@ -45,6 +46,53 @@ describe('loadConfig', () => {
       dataFile: './data/state.json',
       logLevel: 'info',
     });
+  });
+
+  it('applies the documented defaults of the alert lifecycle (part 13)', () => {
+    const config = loadConfig(validHttpEnv);
+    expect(config).toMatchObject({
+      alertRoutes: {},
+      alertOnCall: [],
+      alertTimeZone: 'UTC',
+      alertResolveNoteRequired: true,
+      alertRemindAfterMs: 30 * 60_000,
+      alertStaleAfterMs: 24 * 3_600_000,
+      stuckAfterMs: { withdrawal: 2 * 3_600_000, task: 6 * 3_600_000, gas: 3_600_000 },
+    });
+  });
+
+  it('parses the alert lifecycle variables', () => {
+    const config = loadConfig({
+      ...validHttpEnv,
+      ALERT_CHANNEL: 'C0ALERTS',
+      ALERT_ROUTES: 'gas_donor_balance=C0GAS@S0ONCALL, withdrawal_failed=C0OPS',
+      ALERT_ONCALL: 'U0ALICE S0TREASURY,W0BOB',
+      ALERT_TIME_ZONE: 'europe/berlin',
+      ALERT_RESOLVE_NOTE: 'Optional',
+      ALERT_REMIND_AFTER: '15m',
+      ALERT_STALE_AFTER: '2d',
+      STUCK_WITHDRAWAL_AFTER: '90m',
+      STUCK_TASK_AFTER: '12h',
+      STUCK_GAS_AFTER: '45m',
+    });
+    expect(config).toMatchObject({
+      alertRoutes: {
+        gas_donor_balance: { channel: 'C0GAS', mention: { type: 'group', id: 'S0ONCALL' } },
+        withdrawal_failed: { channel: 'C0OPS' },
+      },
+      alertOnCall: [
+        { type: 'user', id: 'U0ALICE' },
+        { type: 'group', id: 'S0TREASURY' },
+        { type: 'user', id: 'W0BOB' },
+      ],
+      // The canonical name, whatever the case it was written in.
+      alertTimeZone: 'Europe/Berlin',
+      alertResolveNoteRequired: false,
+      alertRemindAfterMs: 15 * 60_000,
+      alertStaleAfterMs: 2 * 86_400_000,
+      stuckAfterMs: { withdrawal: 90 * 60_000, task: 12 * 3_600_000, gas: 45 * 60_000 },
+    });
+    expect(config.alertRoutes.withdrawal_failed).not.toHaveProperty('mention');
   });
 
   it('parses every optional variable', () => {
@@ -108,11 +156,77 @@ describe('loadConfig', () => {
     ['ALLOW_SELF_APPROVAL', 'maybe', /true or false/],
     ['TREASURY_USERS', 'alice', /Slack user ids/],
     ['LOG_LEVEL', 'verbose', /debug, info, warn, error/],
+    ['ALERT_ONCALL', '@alice', /"@alice" is not a Slack user id \(U…\) or user group id \(S…\)/],
+    ['ALERT_ONCALL', 'C0CHANNEL', /"C0CHANNEL" is not a Slack user id/],
+    ['ALERT_TIME_ZONE', 'Mars/Olympus', /IANA time zone such as Europe\/Berlin/],
+    ['ALERT_TIME_ZONE', '+01:00', /IANA time zone/],
+    ['ALERT_RESOLVE_NOTE', 'yes', /required or optional/],
+    ['ALERT_REMIND_AFTER', '30 minutes', /duration such as 30m/],
+    ['ALERT_REMIND_AFTER', '0m', /duration/],
+    ['ALERT_STALE_AFTER', '1w', /duration/],
+    ['STUCK_WITHDRAWAL_AFTER', '2', /duration/],
+    ['STUCK_TASK_AFTER', '-6h', /duration/],
+    ['STUCK_GAS_AFTER', '1.5h', /duration/],
   ])('rejects %s=%j with a line naming it', (variable, value, expected) => {
     const problems = problemsOf({ ...validHttpEnv, [variable]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${variable}: `));
     expect(problems[0]).toMatch(expected);
+  });
+
+  it.each([
+    ['withdrawal_failed', /"withdrawal_failed" should look like kind=CHANNEL_ID or kind=CHANNEL_ID@ONCALL_ID/],
+    ['swap_failed=C0OPS', /"swap_failed" is not a kind of alert \(one of withdrawal_failed, task_failed/],
+    ['stuck=C0OPS,stuck=C0OTHER', /stuck is routed twice/],
+    ['stuck=#ops', /stuck goes to "#ops", which is not a channel id/],
+    ['watcher=C0OPS@alice', /watcher mentions "alice", which is not a user id/],
+  ])('rejects ALERT_ROUTES=%j with one plain line naming it', (value, expected) => {
+    const problems = problemsOf({ ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS', ALERT_ROUTES: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^ALERT_ROUTES: /);
+    // The variable is named once, at the front.
+    expect(problems[0]).not.toMatch(/^ALERT_ROUTES: ALERT_ROUTES/);
+    expect(problems[0]).toMatch(expected);
+  });
+
+  it('refuses routes without ALERT_CHANNEL: the poller would be off and nothing sent', () => {
+    const problems = problemsOf({ ...validHttpEnv, ALERT_ROUTES: 'stuck=C0OPS' });
+    expect(problems).toEqual([expect.stringMatching(/^ALERT_ROUTES: set, but ALERT_CHANNEL is not/)]);
+  });
+
+  it('reports every problem of the alert variables at once, one line each', () => {
+    const problems = problemsOf({
+      ...validHttpEnv,
+      ALERT_CHANNEL: 'C0ALERTS',
+      ALERT_ROUTES: 'nonsense=C0OPS,stuck=ops',
+      ALERT_ONCALL: 'alice,U0OK,bob',
+      ALERT_TIME_ZONE: 'Berlin',
+      ALERT_RESOLVE_NOTE: 'maybe',
+      ALERT_REMIND_AFTER: 'soon',
+      ALERT_STALE_AFTER: 'later',
+      STUCK_WITHDRAWAL_AFTER: 'x',
+      STUCK_TASK_AFTER: 'y',
+      STUCK_GAS_AFTER: 'z',
+    });
+    expect(problems).toHaveLength(11);
+    for (const variable of [
+      'ALERT_TIME_ZONE',
+      'ALERT_RESOLVE_NOTE',
+      'ALERT_REMIND_AFTER',
+      'ALERT_STALE_AFTER',
+      'STUCK_WITHDRAWAL_AFTER',
+      'STUCK_TASK_AFTER',
+      'STUCK_GAS_AFTER',
+    ]) {
+      expect(problems.filter((line) => line.startsWith(`${variable}: `))).toHaveLength(1);
+    }
+    expect(problems.filter((line) => line.startsWith('ALERT_ROUTES: '))).toHaveLength(2);
+    expect(problems.filter((line) => line.startsWith('ALERT_ONCALL: '))).toEqual([
+      'ALERT_ONCALL: "alice" is not a Slack user id (U…) or user group id (S…)',
+      'ALERT_ONCALL: "bob" is not a Slack user id (U…) or user group id (S…)',
+    ]);
+    // One line each: nothing a person reads spans lines.
+    for (const line of problems) expect(line).not.toContain('\n');
   });
 
   it('never puts a secret value into its error', () => {
@@ -138,6 +252,36 @@ describe('describeConfig', () => {
       SLACK_APP_TOKEN: 'xapp-[redacted]',
       PAYMENTS_API_KEY: '[redacted]',
       SWAP_APPROVERS: '(none: nobody can approve swaps)',
+    });
+  });
+
+  it('prints the alert lifecycle settings as they are written', () => {
+    expect(describeConfig(loadConfig(validHttpEnv))).toMatchObject({
+      ALERT_ROUTES: '(none: every kind goes to ALERT_CHANNEL)',
+      ALERT_ONCALL: '(nobody: reminders mention no one)',
+      ALERT_TIME_ZONE: 'UTC',
+      ALERT_RESOLVE_NOTE: 'required',
+      ALERT_REMIND_AFTER: '30m',
+      ALERT_STALE_AFTER: '1d',
+      STUCK_WITHDRAWAL_AFTER: '2h',
+      STUCK_TASK_AFTER: '6h',
+      STUCK_GAS_AFTER: '1h',
+    });
+    const config = loadConfig({
+      ...validHttpEnv,
+      ALERT_CHANNEL: 'C0ALERTS',
+      ALERT_ROUTES: 'gas_donor_balance=C0GAS@S0ONCALL,withdrawal_failed=C0OPS',
+      ALERT_ONCALL: 'U0ALICE,S0TREASURY',
+      ALERT_TIME_ZONE: 'Pacific/Auckland',
+      ALERT_RESOLVE_NOTE: 'optional',
+      ALERT_REMIND_AFTER: '90s',
+    });
+    expect(describeConfig(config)).toMatchObject({
+      ALERT_ROUTES: 'gas_donor_balance=C0GAS@S0ONCALL,withdrawal_failed=C0OPS',
+      ALERT_ONCALL: 'U0ALICE,S0TREASURY',
+      ALERT_TIME_ZONE: 'Pacific/Auckland',
+      ALERT_RESOLVE_NOTE: 'optional',
+      ALERT_REMIND_AFTER: '90s',
     });
   });
 });
@@ -168,6 +312,21 @@ describe('parseDuration', () => {
   it.each(['', 'h', '1.5h', '-1h', '1w'])('rejects %j', (text) => expect(parseDuration(text)).toBeUndefined());
 });
 
+describe('formatDuration', () => {
+  it.each([
+    [90_000, '90s'],
+    [1_800_000, '30m'],
+    [5_400_000, '90m'],
+    [7_200_000, '2h'],
+    [86_400_000, '1d'],
+    [36 * 3_600_000, '36h'],
+    [1_500, '1500ms'],
+  ])('%d ms → %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+  it.each(['20s', '15m', '2h', '1d', '36h'])('%s reads back as it was written', (text) => {
+    expect(formatDuration(parseDuration(text)!)).toBe(text);
+  });
+});
+
 describe('.env.example and README', () => {
   const variables = [
     'PAYMENTS_API_URL',
@@ -181,6 +340,15 @@ describe('.env.example and README', () => {
     'ALERT_CHANNEL',
     'POLL_SCHEDULE',
     'ALERT_LOOKBACK',
+    'ALERT_ROUTES',
+    'ALERT_ONCALL',
+    'ALERT_TIME_ZONE',
+    'ALERT_RESOLVE_NOTE',
+    'ALERT_REMIND_AFTER',
+    'ALERT_STALE_AFTER',
+    'STUCK_WITHDRAWAL_AFTER',
+    'STUCK_TASK_AFTER',
+    'STUCK_GAS_AFTER',
     'SWAP_APPROVERS',
     'ALLOW_SELF_APPROVAL',
     'TREASURY_USERS',
@@ -208,6 +376,13 @@ describe('.env.example and README', () => {
       alertLookbackMs: 86_400_000,
       allowSelfApproval: false,
       slackAppToken: undefined,
+      alertRoutes: {},
+      alertOnCall: [],
+      alertTimeZone: 'UTC',
+      alertResolveNoteRequired: true,
+      alertRemindAfterMs: 30 * 60_000,
+      alertStaleAfterMs: 86_400_000,
+      stuckAfterMs: { withdrawal: 2 * 3_600_000, task: 6 * 3_600_000, gas: 3_600_000 },
     });
   });
 });

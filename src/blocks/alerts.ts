@@ -5,6 +5,7 @@
  */
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../domain/alerts.js';
 import { compareText } from '../domain/compare.js';
+import { OWNED_ALERT_POLICY } from '../domain/owned-alerts.js';
 import {
   type Block,
   clipText,
@@ -30,13 +31,13 @@ import {
 import { code, escapeText, shorten } from './mrkdwn.js';
 
 /** A summary lists at most this many failures, then "…and N more". */
-export const SUMMARY_LIST_CAP = 20;
+export const SUMMARY_LIST_CAP = OWNED_ALERT_POLICY.summaryListCap;
 
 type Kind = FailureFacts['kind'];
 type Leg = { amountFormatted: string; currency: string; amountInUsd: string | null };
 
 /** Words for each kind: singular title, plural, and where to look in Slack (`lookup` is mrkdwn). */
-const KIND_WORDS: Record<Kind, { failed: string; many: string; lookup: string }> = {
+export const KIND_WORDS: Record<Kind, { failed: string; many: string; lookup: string }> = {
   withdrawal: { failed: 'Withdrawal failed', many: 'withdrawals failed', lookup: '`/treasury withdrawal &lt;id&gt;`' },
   task: {
     failed: 'Payout task failed',
@@ -64,7 +65,7 @@ function amountText(f: { amount: string; decimals: number; symbol: string; amoun
 }
 
 /** Plain-text title (header blocks are plain_text: no escaping, no mrkdwn). */
-function titleOf(f: FailureFacts): string {
+export function failureTitle(f: FailureFacts): string {
   switch (f.kind) {
     case 'withdrawal':
     case 'task':
@@ -78,7 +79,7 @@ function titleOf(f: FailureFacts): string {
 const FALLBACK_MAX = 500;
 
 /** The notification text (mrkdwn, escaped): what failed, how much, where. */
-function fallbackOf(f: FailureFacts): string {
+export function failureFallback(f: FailureFacts): string {
   return clipText(fullFallbackOf(f), FALLBACK_MAX);
 }
 
@@ -93,7 +94,7 @@ function fullFallbackOf(f: FailureFacts): string {
   }
 }
 
-function detailFields(f: FailureFacts): Array<readonly [string, string]> {
+export function failureDetailFields(f: FailureFacts): Array<readonly [string, string]> {
   const created = formatUtc(new Date(f.createdAt));
   switch (f.kind) {
     case 'withdrawal':
@@ -129,7 +130,7 @@ function detailFields(f: FailureFacts): Array<readonly [string, string]> {
   }
 }
 
-function adviceOf(f: FailureFacts): string {
+export function failureAdvice(f: FailureFacts): string {
   switch (f.kind) {
     case 'withdrawal':
       return 'The money did not leave the asset. Check the destination and the balance, then retry the withdrawal if it is still needed.';
@@ -143,17 +144,17 @@ function adviceOf(f: FailureFacts): string {
 /** One failure, in full. */
 export function buildFailureAlert(f: FailureFacts): SlackMessage {
   return {
-    text: fallbackOf(f),
+    text: failureFallback(f),
     blocks: [
-      header(`:x: ${titleOf(f)}`),
-      ...fieldsOf(detailFields(f)),
-      section(`*Id* ${code(f.id)}\n${adviceOf(f)}`),
+      header(`:x: ${failureTitle(f)}`),
+      ...fieldsOf(failureDetailFields(f)),
+      section(`*Id* ${code(f.id)}\n${failureAdvice(f)}`),
       context(`Alerted once by the treasury bot. Latest state: ${KIND_WORDS[f.kind].lookup}.`),
     ],
   };
 }
 
-function fieldsOf(pairs: Array<readonly [string, string]>): Block[] {
+export function fieldsOf(pairs: Array<readonly [string, string]>): Block[] {
   const blocks: Block[] = [];
   for (let i = 0; i < pairs.length; i += 10) blocks.push(fields(pairs.slice(i, i + 10)));
   return blocks;
@@ -161,7 +162,7 @@ function fieldsOf(pairs: Array<readonly [string, string]>): Block[] {
 
 /** One line of a summary: enough to recognise the failure and look it up. Raw API text is clipped before it is
  * escaped, so the line stays one short line whatever the API sends. */
-function summaryLine(f: FailureFacts): string {
+export function failureSummaryLine(f: FailureFacts): string {
   const created = formatUtc(new Date(f.createdAt));
   const network = formatNetwork({ title: clipText(f.network.title, 40), symbol: clipText(f.network.symbol, 20) });
   const status = formatStatus(
@@ -192,10 +193,10 @@ export function buildFailureSummary(kind: Kind, failures: readonly FailureFacts[
   const listed = newestFirst.slice(0, SUMMARY_LIST_CAP);
   const more = newestFirst.length - listed.length;
   const title = `${newestFirst.length} ${KIND_WORDS[kind].many}`;
-  const lines = listed.map(summaryLine);
+  const lines = listed.map(failureSummaryLine);
   if (more > 0) lines.push(`…and ${more} more. The full list of ${newestFirst.length} is in this message's thread.`);
   return {
-    text: `${title}. Newest: ${listed[0] ? fallbackOf(listed[0]) : 'none'}`,
+    text: `${title}. Newest: ${listed[0] ? failureFallback(listed[0]) : 'none'}`,
     blocks: [
       header(`:rotating_light: ${title}`),
       section(
@@ -252,7 +253,7 @@ export function planSummaryThread(failures: readonly FailureFacts[]): SummaryThr
 }
 
 function numberedLine(f: FailureFacts, n: number): string {
-  return `${n}. ${summaryLine(f).replace(/^• /, '')}`;
+  return `${n}. ${failureSummaryLine(f).replace(/^• /, '')}`;
 }
 
 /** One part of a summary's thread: `total` failures of `kind` in `parts` parts. */
@@ -276,7 +277,7 @@ export function buildSummaryThreadPart(
 
 const SOURCE_LABELS: Record<string, string> = { withdrawals: 'Withdrawals', tasks: 'Payout tasks', gas: 'Gas top-ups' };
 
-function sourceLabel(source: string): string {
+export function sourceLabel(source: string): string {
   return SOURCE_LABELS[source] ?? escapeText(source);
 }
 
@@ -325,8 +326,8 @@ export function buildApiRecoveredAlert(f: Extract<AlertFacts, { kind: 'api_recov
   };
 }
 
-/** Any queued alert, by its kind. */
-export function buildAlert(f: AlertFacts, now: Date): SlackMessage {
+/** A failure or health message as it was posted before alerts had owners (tests and the "answers again" note). */
+export function buildAlert(f: Exclude<AlertFacts, { kind: 'stuck' }>, now: Date): SlackMessage {
   switch (f.kind) {
     case 'api_down':
       return buildApiDownAlert(f, now);
@@ -381,6 +382,12 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
         ['Next run', view.nextRun ? when(view.nextRun, now) : 'not scheduled'],
         ['Alerts sent (24 h)', String(view.sentLast24h)],
         ['Waiting for Slack', String(view.waiting)],
+        [
+          'Open alerts',
+          view.openAlerts
+            ? `${count(view.openAlerts.open)}${view.openAlerts.nobody > 0 ? ` (${count(view.openAlerts.nobody)} with nobody on it)` : ''} · \`/treasury alerts open\``
+            : '0',
+        ],
         [
           'Payment API',
           view.apiDownSince ? `:warning: unreachable since ${formatUtc(view.apiDownSince)}` : 'reachable',

@@ -10,6 +10,8 @@ export type Button = types.Button;
 export interface SlackMessage {
   text: string;
   blocks: Block[];
+  /** Secondary content beside a colour bar (`#RRGGBB`): alerts use it to tell open from handled at a glance. */
+  attachments?: { color: string; blocks: Block[]; fallback?: string }[];
 }
 
 /** Slack's Block Kit limits (api.slack.com/reference/block-kit): builders stay inside them so a message never fails to post. */

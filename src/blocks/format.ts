@@ -11,6 +11,14 @@ export function formatUtc(date: Date): string {
   return `${format(new UTCDate(date), 'yyyy-MM-dd HH:mm')} UTC`;
 }
 
+/**
+ * A time Slack shows in each reader's own time zone (`<!date^…>`), with the UTC form where a client cannot
+ * (notifications, plain text): `Nov 24 10:15` for a reader in Berlin, `2026-11-24 09:15 UTC` as the fallback.
+ */
+export function formatSlackTime(date: Date): string {
+  return `<!date^${Math.floor(date.getTime() / 1000)}^{date_short_pretty} {time}|${formatUtc(date)}>`;
+}
+
 /** `in 30 minutes` / `3 hours ago`, relative to `now`. */
 export function formatRelative(date: Date, now: Date): string {
   return formatDistanceStrict(date, now, { addSuffix: true });

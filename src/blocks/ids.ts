@@ -13,6 +13,15 @@ export const ACTION_IDS = {
   swapApprove: 'swap_approve',
   swapReject: 'swap_reject',
   swapNewQuote: 'swap_new_quote',
+  alertAcknowledge: 'alert_acknowledge',
+  alertResolve: 'alert_resolve',
+  alertSnooze: 'alert_snooze',
+} as const;
+
+/** Every modal callback_id the app binds. */
+export const VIEW_IDS = {
+  alertResolve: 'alert_resolve_modal',
+  alertResolveRefused: 'alert_resolve_refused',
 } as const;
 
 /** Every withdrawals pager button, including `withdrawals_page` on messages posted by earlier versions. */

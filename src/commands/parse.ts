@@ -49,7 +49,8 @@ export type TreasuryCommand =
   | { kind: 'swap-quote'; amount: string; from: string; to: string }
   | { kind: 'swap-info'; swapId: string }
   | { kind: 'swaps' }
-  | { kind: 'alerts' };
+  | { kind: 'alerts' }
+  | { kind: 'alerts-open' };
 
 /** Syntax of each subcommand, with an example; the help text is built from this. */
 export const USAGE = {
@@ -71,7 +72,8 @@ export const USAGE = {
   ],
   swapInfo: ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],
   swaps: ['swaps', 'recent swap quotes and who decided them'],
-  alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, next run'],
+  alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, open alerts, next run'],
+  alertsOpen: ['alerts open', 'alerts not resolved yet, oldest first: what, age, who has it, a link to each'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -211,7 +213,12 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
     case 'swaps':
       return { kind: 'swaps' };
     case 'alerts':
-      if (args.length > 0) throw new UsageError('`alerts` takes nothing after it.', USAGE.alerts[0]);
+      if (args.length === 1 && args[0]!.toLowerCase() === 'open') return { kind: 'alerts-open' };
+      if (args.length > 0)
+        throw new UsageError(
+          '`alerts` takes nothing after it, or `open`.',
+          `${USAGE.alerts[0]} | ${USAGE.alertsOpen[0]}`,
+        );
       return { kind: 'alerts' };
     default:
       // A typo is best answered by the list of what exists.

@@ -3,12 +3,14 @@ import { z } from 'zod';
 // ---------------------------------------------------------------------------------------------------------
 // The life of one alert (a failure, a flood summary, a stuck row): open → acknowledged → resolved, with a
 // version that every change raises. Pure: the stores apply these changes inside one transaction, the message
-// is rewritten from the result, and the thread gets the returned line. Times are ISO strings.
+// is rewritten from the result, and the thread gets the returned event. Times are ISO strings.
 
 /** Who resolved an alert, and why: a person with a note, or the facts (the row later succeeded). */
 export const AlertResolution = z.discriminatedUnion('by', [
   z.object({ by: z.literal('person'), userId: z.string(), note: z.string() }),
   z.object({ by: z.literal('facts'), reason: z.string() }),
+  /** Not handled, but no longer followed: more alerts were open at once than the bot keeps (the oldest go). */
+  z.object({ by: z.literal('retired'), openLimit: z.number().int().positive() }),
 ]);
 export type AlertResolution = z.infer<typeof AlertResolution>;
 
@@ -46,10 +48,38 @@ export type AlertRefusal =
   | { ok: false; reason: 'outdated'; current: AlertLife }
   | { ok: false; reason: 'note_required'; current: AlertLife };
 
-/** A change: the new life and the one line the alert's thread gets. */
-export type AlertChange = { ok: true; life: AlertLife; threadLine: string };
+/**
+ * What happened to an alert, as its thread tells it (one reply each). Kept as facts, worded by the builders
+ * (blocks/alert-messages.ts), so the record holds no presentation.
+ */
+export const AlertEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('acknowledged'), by: z.string(), at: z.string() }),
+  z.object({ type: z.literal('snoozed'), by: z.string(), at: z.string(), until: z.string() }),
+  z.object({ type: z.literal('resolved_by_person'), by: z.string(), at: z.string(), note: z.string() }),
+  z.object({ type: z.literal('resolved_by_facts'), at: z.string(), reason: z.string() }),
+  /** "Nobody has acknowledged this": `mentions` are Slack mention strings (`<@U…>`, `<!subteam^S…>`). */
+  z.object({
+    type: z.literal('reminder_unacknowledged'),
+    at: z.string(),
+    number: z.number().int().min(1).max(2),
+    openedAt: z.string(),
+    mentions: z.array(z.string()),
+  }),
+  z.object({
+    type: z.literal('reminder_stale'),
+    at: z.string(),
+    acknowledgedBy: z.string(),
+    acknowledgedAt: z.string(),
+  }),
+  /** Something more about the alert's object (a stuck row that failed, the same address failing again…). */
+  z.object({ type: z.literal('update'), at: z.string(), text: z.string() }),
+  /** The message had been deleted (or its channel was): it was posted again here. */
+  z.object({ type: z.literal('reposted'), at: z.string() }),
+]);
+export type AlertEvent = z.infer<typeof AlertEvent>;
 
-const mention = (userId: string) => `<@${userId}>`;
+/** A change: the new life and the event the alert's thread gets. */
+export type AlertChange = { ok: true; life: AlertLife; event: AlertEvent };
 
 /**
  * The checks every person's act goes through, in this order: a resolved alert stays resolved (whatever the
@@ -63,9 +93,10 @@ function refuseStale(life: AlertLife, act: PersonAct): AlertRefusal | undefined 
 
 /** Acknowledge: "I have it". Never reopens a resolved alert; a second person is told who has it. */
 export function acknowledgeAlert(life: AlertLife, act: PersonAct): AlertChange | AlertRefusal {
+  // Who has it matters more to the second clicker than which version their copy showed.
+  if (life.state === 'acknowledged') return { ok: false, reason: 'already_acknowledged', current: life };
   const refused = refuseStale(life, act);
   if (refused) return refused;
-  if (life.state === 'acknowledged') return { ok: false, reason: 'already_acknowledged', current: life };
   return {
     ok: true,
     life: {
@@ -75,7 +106,7 @@ export function acknowledgeAlert(life: AlertLife, act: PersonAct): AlertChange |
       acknowledgedBy: act.userId,
       acknowledgedAt: act.at.toISOString(),
     },
-    threadLine: `Acknowledged by ${mention(act.userId)}.`,
+    event: { type: 'acknowledged', by: act.userId, at: act.at.toISOString() },
   };
 }
 
@@ -86,7 +117,7 @@ export function snoozeAlert(life: AlertLife, act: PersonAct, until: Date): Alert
   return {
     ok: true,
     life: { ...life, version: life.version + 1, snoozedUntil: until.toISOString(), snoozedBy: act.userId },
-    threadLine: `Snoozed by ${mention(act.userId)} until ${until.toISOString()}.`,
+    event: { type: 'snoozed', by: act.userId, at: act.at.toISOString(), until: until.toISOString() },
   };
 }
 
@@ -104,7 +135,7 @@ export function resolveAlertByPerson(
   return {
     ok: true,
     life: resolved(life, act.at, { by: 'person', userId: act.userId, note: trimmed }),
-    threadLine: `Resolved by ${mention(act.userId)}${trimmed ? `: ${trimmed}` : '.'}`,
+    event: { type: 'resolved_by_person', by: act.userId, at: act.at.toISOString(), note: trimmed },
   };
 }
 
@@ -117,7 +148,24 @@ export function resolveAlertByFacts(life: AlertLife, at: Date, reason: string): 
   return {
     ok: true,
     life: resolved(life, at, { by: 'facts', reason }),
-    threadLine: `Resolved automatically: ${reason}.`,
+    event: { type: 'resolved_by_facts', at: at.toISOString(), reason },
+  };
+}
+
+/**
+ * The alert stops being followed without being handled (too many open at once): it ends like a resolved one
+ * (no buttons, no reminders), and the message says plainly that nobody handled it.
+ */
+export function retireAlert(life: AlertLife, at: Date, openLimit: number): AlertChange | undefined {
+  if (life.state === 'resolved') return undefined;
+  return {
+    ok: true,
+    life: resolved(life, at, { by: 'retired', openLimit }),
+    event: {
+      type: 'update',
+      at: at.toISOString(),
+      text: `:file_cabinet: No longer followed: more than ${openLimit} alerts were open at once, so the oldest stop being tracked. Nobody marked this one handled: check it by hand.`,
+    },
   };
 }
 

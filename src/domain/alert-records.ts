@@ -5,7 +5,17 @@
  * strings from Date.toISOString(), so they also compare as strings.
  */
 import { z } from 'zod';
-import { AlertFacts, GasAlertFacts, TaskAlertFacts, WithdrawalAlertFacts } from './alerts.js';
+import { AlertEvent, AlertLife } from './alert-lifecycle.js';
+import { ALERT_KINDS } from './alert-routing.js';
+import {
+  AlertFacts,
+  ApiDownFacts,
+  FailureFacts,
+  GasAlertFacts,
+  StuckFacts,
+  TaskAlertFacts,
+  WithdrawalAlertFacts,
+} from './alerts.js';
 
 /**
  * A post that may have reached Slack: written before the post is sent, cleared when Slack refused it. While it
@@ -110,6 +120,8 @@ export const AlertedEntry = z.object({ createdAt: z.string(), at: z.string().opt
 export const ThreadWork = z.object({
   /** The summary's ts: the parts are replies in its thread. */
   threadTs: z.string().min(1),
+  /** The summary's channel (its kind's route); absent in files from before routing: ALERT_CHANNEL. */
+  channel: z.string().optional(),
   kind: z.enum(['withdrawal', 'task', 'gas']),
   /** Failures in the whole list, and parts it was split into. */
   total: z.number().int().positive(),
@@ -127,6 +139,65 @@ export const ThreadWork = z.object({
   ),
 });
 export type ThreadWork = z.infer<typeof ThreadWork>;
+
+/** What an owned alert's message shows; kept so that the message can be rewritten, or posted again, from the record. */
+export const AlertSubject = z.discriminatedUnion('type', [
+  /** One failure. */
+  z.object({ type: z.literal('failure'), facts: FailureFacts }),
+  /** A flood of one kind in one message: the newest SUMMARY_LIST_CAP of `total` (the rest went to its thread). */
+  z.object({
+    type: z.literal('summary'),
+    kind: z.enum(['withdrawal', 'task', 'gas', 'stuck']),
+    total: z.number().int().positive(),
+    listed: z.array(z.union([FailureFacts, StuckFacts])),
+  }),
+  /** One row pending too long; `outcome` once it left pending (a failure keeps the alert open). */
+  z.object({
+    type: z.literal('stuck'),
+    facts: StuckFacts,
+    outcome: z.object({ status: z.string(), at: z.string() }).optional(),
+  }),
+  /** The poller cannot read the payment API; `recoveredAt` once it can again. */
+  z.object({ type: z.literal('watcher'), facts: ApiDownFacts, recoveredAt: z.string().optional() }),
+]);
+export type AlertSubject = z.infer<typeof AlertSubject>;
+
+/** One reply the alert's thread still owes: posted once (see SendAttempt), then it leaves the list. */
+export const ThreadLine = z.object({
+  seq: z.number().int().positive(),
+  event: AlertEvent,
+  sending: SendAttempt.optional(),
+});
+export type ThreadLine = z.infer<typeof ThreadLine>;
+
+/**
+ * An alert people own (part 13): its life (open → acknowledged → resolved), where its message is, what the
+ * message shows, and the Slack work it still owes: a rewrite while `shown` is behind `life.version`, and the
+ * thread lines not yet posted. The message is a view of this record.
+ */
+export const OwnedAlert = z.object({
+  /** The delivery key the message was posted with (`withdrawal:<id>`, `summary:<kind>:<uuid>`, `stuck:…`, `api_down:…`). */
+  key: z.string().min(1),
+  kind: z.enum(ALERT_KINDS),
+  /**
+   * What the alert is about, so a later event about the same object goes into its thread instead of a new
+   * message: `withdrawal:<id>`, `task:<id>`, `gas:<id>`, `gas-address:<network>:<address>`, `watcher`.
+   */
+  objects: z.array(z.string()),
+  channel: z.string().min(1),
+  ts: z.string().min(1),
+  postedAt: z.string(),
+  subject: AlertSubject,
+  life: AlertLife,
+  /** The version the message in Slack shows now. */
+  shown: z.number().int().nonnegative(),
+  /** Thread lines still to post, in order. */
+  thread: z.array(ThreadLine),
+  nextSeq: z.number().int().positive(),
+  /** Set while the message (gone from Slack) is being posted again (see SendAttempt). */
+  reposting: SendAttempt.optional(),
+});
+export type OwnedAlert = z.infer<typeof OwnedAlert>;
 
 /** The alert poller's persisted state; bounded by pruning at every poll. */
 export const AlertsState = z.object({
@@ -151,6 +222,8 @@ export const AlertsState = z.object({
   threadWork: z.array(ThreadWork).optional(),
   /** Failures Slack accepted, counted per hour (hour start ISO → count), the last 25 hours: `/treasury alerts`. */
   sentPerHour: z.record(z.string(), z.number().int().nonnegative()).optional(),
+  /** Alerts people own, by key: open and acknowledged ones, and resolved ones for a while (see ALERT_POLICY). */
+  owned: z.record(z.string(), OwnedAlert).optional(),
 });
 export type AlertsState = z.infer<typeof AlertsState>;
 

@@ -73,17 +73,35 @@ export const ApiRecoveredFacts = z.object({
   recoveredAt: z.string(),
 });
 
+/**
+ * A row pending longer than its STUCK_*_AFTER (part 12's ages; the poller makes no request for it): only what
+ * the poller keeps of a followed row, its id and createdAt.
+ */
+export const StuckFacts = z.object({
+  kind: z.literal('stuck'),
+  source: z.enum(['withdrawal', 'task', 'gas']),
+  id: z.string(),
+  createdAt: z.string(),
+  /** The threshold it passed (ms), to say "pending for over 2 h". */
+  afterMs: z.number().int().positive(),
+  /** When the poller saw it stuck. */
+  seenAt: z.string(),
+});
+export type StuckFacts = z.infer<typeof StuckFacts>;
+
 /** Everything an alert message is built from. */
 export const AlertFacts = z.discriminatedUnion('kind', [
   WithdrawalAlertFacts,
   TaskAlertFacts,
   GasAlertFacts,
+  StuckFacts,
   ApiDownFacts,
   ApiRecoveredFacts,
 ]);
 export type AlertFacts = z.infer<typeof AlertFacts>;
 /** The three kinds of failure the poller watches. */
 export type FailureFacts = Extract<AlertFacts, { kind: 'withdrawal' | 'task' | 'gas' }>;
+export const FailureFacts = z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts]);
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -122,6 +140,8 @@ export interface AlertStatusView {
   sentLast24h: number;
   /** Alerts waiting in the outbox for Slack to accept them. */
   waiting: number;
+  /** Alerts people own that are not resolved, and how many of them nobody has acknowledged. */
+  openAlerts?: { open: number; nobody: number };
   apiDownSince: Date | null;
   /** Replicated deployments: this replica's name, and which replica polls (undefined: none holds the lease now). */
   replicas?: { self: string; poller: string | undefined };

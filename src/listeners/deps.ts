@@ -1,4 +1,5 @@
 import type { AlertStatusView } from '../domain/alerts.js';
+import type { AlertService } from '../features/alerts/index.js';
 import type { FeatureDeps } from '../features/lookups.js';
 import type { SwapService } from '../features/swaps/index.js';
 import type { Logger } from '../logger.js';
@@ -13,6 +14,8 @@ export interface ListenerDeps extends FeatureDeps {
   swaps: SwapService;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts?: { status(): Promise<AlertStatusView> };
+  /** Acknowledge, snooze, resolve and list alerts people own; undefined when the poller is off. */
+  alertActions?: AlertService;
   /** Replies go through the Slack gateway (response_url with retries, then a message as fallback); shares are posted. */
   slack: Pick<SlackGateway, 'respond' | 'post'>;
   /** Where listeners put the work they do after their ack (drained at shutdown). */

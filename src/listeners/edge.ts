@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
-import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
+import { ACTION_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
 import { readTypedText } from '../domain/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
@@ -43,6 +43,19 @@ const BlockActionsBody = z.object({
     .length(1),
   response_url: ResponseUrl,
   channel: z.object({ id: z.string().max(64) }).optional(),
+});
+
+const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve]);
+
+/** What the listeners rely on in a dialog submission. */
+const ViewSubmissionBody = z.object({
+  type: z.literal('view_submission'),
+  user: z.object({ id: SlackId }),
+  view: z.object({
+    callback_id: z.string().max(255),
+    private_metadata: z.string().max(3_000),
+    state: z.object({ values: z.record(z.string(), z.record(z.string(), z.unknown())) }),
+  }),
 });
 
 /**
@@ -101,7 +114,21 @@ export function createEdgeMiddleware(
       return;
     }
 
-    // Events, shortcuts, views and anything else: this app has no listener for them. Answer at once.
+    if (kind === 'view_submission') {
+      const submission = ViewSubmissionBody.safeParse(body);
+      if (submission.success && KNOWN_VIEWS.has(submission.data.view.callback_id)) {
+        await next();
+        return;
+      }
+      // A dialog this version does not know (or an altered one): it closes, and nothing changes.
+      logger.warn('ignored a dialog submission the bot does not know', {
+        problem: submission.success ? 'unknown callback_id' : submission.error.issues[0]?.path.join('.') || '(body)',
+      });
+      await ack?.();
+      return;
+    }
+
+    // Events, shortcuts, other views and anything else: this app has no listener for them. Answer at once.
     // (A message event's text is escaped like a command's: read it with readTypedText here. A modal's input
     // values in `view.state.values` arrive unescaped: use them as they are.)
     logger.debug('acknowledged a Slack request the bot does not handle', {

@@ -1,5 +1,11 @@
 import type { App } from '@slack/bolt';
-import { ACTION_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
+import { ACTION_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
+import {
+  createAlertAcknowledgeListener,
+  createAlertResolveListener,
+  createAlertResolveSubmitListener,
+  createAlertSnoozeListener,
+} from './actions/alerts.js';
 import {
   createGasPageListener,
   createPayoutsPageListener,
@@ -26,4 +32,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(ACTION_IDS.swapApprove, createSwapApproveListener(deps));
   app.action(ACTION_IDS.swapReject, createSwapRejectListener(deps));
   app.action(ACTION_IDS.swapNewQuote, createSwapNewQuoteListener(deps));
+  app.action(ACTION_IDS.alertAcknowledge, createAlertAcknowledgeListener(deps));
+  app.action(ACTION_IDS.alertResolve, createAlertResolveListener(deps));
+  app.action(ACTION_IDS.alertSnooze, createAlertSnoozeListener(deps));
+  app.view(VIEW_IDS.alertResolve, createAlertResolveSubmitListener(deps));
 }

@@ -13,15 +13,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import {
-  buildAlert,
-  buildFailureAlert,
-  buildFailureSummary,
-  buildSummaryThreadPart,
-  planSummaryThread,
-} from '../blocks/alerts.js';
+import { buildAlertMessage } from '../blocks/alert-messages.js';
+import { buildAlert, buildSummaryThreadPart, planSummaryThread } from '../blocks/alerts.js';
 import type { OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
+import { mentionText } from '../domain/alert-routing.js';
 import type { FailureFacts } from '../domain/alerts.js';
+import { firstView, routingKindOf } from '../domain/owned-alerts.js';
 import { describeSlackError, isTransient, mayHaveHappened, needsAPerson } from '../slack/errors.js';
 import { type ChannelPacing, POLL_POLICY, type PollDeps } from './policy.js';
 import type { AlertMessage } from './slack.js';
@@ -29,6 +26,8 @@ import type { AlertMessage } from './slack.js';
 /** One message to post and the outbox items it covers. */
 export interface Delivery {
   items: OutboxItem[];
+  /** Where it goes: its kind's route (ALERT_ROUTES), else ALERT_CHANNEL. */
+  channel: string;
   message: AlertMessage;
   /** The key in the message's metadata: the alert's own key, or `summary:<kind>:<uuid>` for a summary. */
   key: string;
@@ -36,18 +35,38 @@ export interface Delivery {
   thread?: { kind: ThreadWork['kind']; total: number; parts: ThreadWork['remaining'] };
 }
 
-/** The message for items that go out together: one alert (or health message), or a summary of many failures. */
-function deliveryOf(items: OutboxItem[], now: Date, key: string): Delivery {
+/** Where alerts of each kind go, and whom they mention there. */
+export type RouteOf = (facts: OutboxItem['facts']) => { channel: string; mention?: string; timeZone?: string };
+
+/** The route of every alert when nothing else is set: ALERT_CHANNEL, no mention. */
+function routeOf(deps: Pick<PollDeps, 'channel' | 'routes' | 'timeZone'>): RouteOf {
+  const zone = deps.timeZone ? { timeZone: deps.timeZone } : {};
+  return (facts) => {
+    const route = deps.routes?.[routingKindOf(facts)];
+    return route
+      ? { channel: route.channel, ...(route.mention ? { mention: mentionText(route.mention) } : {}), ...zone }
+      : { channel: deps.channel, ...zone };
+  };
+}
+
+/**
+ * The message for items that go out together: one alert, or a summary of many of one kind, as an alert people
+ * own (with its buttons); the "API answers again" note alone when no alert about the outage is open.
+ */
+function deliveryOf(items: OutboxItem[], now: Date, key: string, route: RouteOf): Delivery {
   const facts = items[0]!.facts;
-  if (facts.kind === 'api_down' || facts.kind === 'api_recovered')
-    return { items, key, message: buildAlert(facts, now) };
-  if (items.length === 1) return { items, key, message: buildFailureAlert(facts) };
+  const { channel, ...options } = route(facts);
+  if (facts.kind === 'api_recovered') return { items, key, channel, message: buildAlert(facts, now) };
+  const message = buildAlertMessage(firstView(key, items, now), now, options);
+  if (items.length === 1 || facts.kind === 'stuck' || facts.kind === 'api_down')
+    return { items, key, channel, message };
   const failures = items.map((item) => item.facts as FailureFacts);
   const parts = planSummaryThread(failures);
   return {
     items,
     key,
-    message: buildFailureSummary(facts.kind, failures),
+    channel,
+    message,
     ...(parts.length > 0 ? { thread: { kind: facts.kind, total: failures.length, parts } } : {}),
   };
 }
@@ -60,6 +79,7 @@ export function planDeliveries(
   outbox: readonly OutboxItem[],
   now: Date,
   newKey: () => string = randomUUID,
+  route: RouteOf = routeOf({ channel: '' }),
 ): Delivery[] {
   const byKind = new Map<string, OutboxItem[]>();
   for (const item of outbox) byKind.set(item.facts.kind, [...(byKind.get(item.facts.kind) ?? []), item]);
@@ -69,10 +89,10 @@ export function planDeliveries(
     const kind = item.facts.kind;
     const group = byKind.get(kind) ?? [item];
     if (kind === 'api_down' || kind === 'api_recovered' || group.length <= POLL_POLICY.floodThreshold) {
-      deliveries.push(deliveryOf([item], now, item.key));
+      deliveries.push(deliveryOf([item], now, item.key, route));
     } else if (!summarized.has(kind)) {
       summarized.add(kind);
-      deliveries.push(deliveryOf(group, now, `summary:${kind}:${newKey()}`));
+      deliveries.push(deliveryOf(group, now, `summary:${kind}:${newKey()}`, route));
     }
   }
   return deliveries;
@@ -97,10 +117,11 @@ async function lookFor(
   deps: PollDeps,
   pacing: ChannelPacing,
   attempt: SendAttempt,
+  channel: string,
   threadTs?: string,
 ): Promise<LookupResult> {
   try {
-    const ts = await deps.slack.findPosted(deps.channel, {
+    const ts = await deps.slack.findPosted(channel, {
       key: attempt.key,
       since: new Date(attempt.since),
       ...(threadTs ? { threadTs } : {}),
@@ -113,10 +134,7 @@ async function lookFor(
       pacing.lookupRefusalLogged = true;
       deps.logger.warn(
         'alert poller: cannot read ALERT_CHANNEL to look for an alert whose answer was lost, so it is posted again (it may appear twice)',
-        {
-          reason,
-          channel: deps.channel,
-        },
+        { reason, channel },
       );
     }
     return { unreadable: true };
@@ -156,18 +174,28 @@ async function settleUncertainPosts(
     group.items.push(item);
     groups.set(item.sending.key, group);
   }
-  const uncertain: { attempt: SendAttempt; items?: OutboxItem[]; part?: { threadTs: string; part: number } }[] = [
-    ...groups.values(),
-  ];
+  const uncertain: {
+    attempt: SendAttempt;
+    items?: OutboxItem[];
+    part?: { threadTs: string; part: number };
+    channel?: string;
+  }[] = [...groups.values()];
   for (const work of state.threadWork ?? []) {
     for (const part of work.remaining)
-      if (part.sending) uncertain.push({ attempt: part.sending, part: { threadTs: work.threadTs, part: part.part } });
+      if (part.sending)
+        uncertain.push({
+          attempt: part.sending,
+          part: { threadTs: work.threadTs, part: part.part },
+          ...(work.channel ? { channel: work.channel } : {}),
+        });
   }
+  const route = routeOf(deps);
   let alerted = 0;
   let lookupError: string | undefined;
-  for (const { attempt, items, part } of uncertain) {
+  for (const { attempt, items, part, channel } of uncertain) {
     if (deps.signal?.aborted || !(await leading(deps))) return { stop: true };
-    const found = await lookFor(deps, pacing, attempt, part?.threadTs);
+    const where = channel ?? (items ? route(items[0]!.facts).channel : deps.channel);
+    const found = await lookFor(deps, pacing, attempt, where, part?.threadTs);
     const ageMs = deps.now().getTime() - new Date(attempt.since).getTime();
     const decision = settleDecision(found, ageMs);
     const target: SendTarget = part ?? { itemKeys: (items ?? []).map((item) => item.key) };
@@ -208,11 +236,12 @@ async function settleUncertainPosts(
       ts: decision.record,
     });
     // The message found covers exactly these items (they were marked together): its thread gets their full list.
-    const delivery = deliveryOf(items!, now, attempt.key);
+    const delivery = deliveryOf(items!, now, attempt.key, route);
     if (delivery.thread) {
       const { kind, total, parts } = delivery.thread;
       await deps.store.alerts.queueThreadWork({
         threadTs: decision.record,
+        channel: delivery.channel,
         kind,
         total,
         parts: parts.length,
@@ -220,7 +249,11 @@ async function settleUncertainPosts(
         remaining: parts,
       });
     }
-    alerted += await deps.store.alerts.recordDelivered(items!, now);
+    alerted += await deps.store.alerts.recordDelivered(items!, new Date(attempt.since), {
+      key: attempt.key,
+      channel: delivery.channel,
+      ts: decision.record,
+    });
   }
   if (lookupError !== undefined) await deps.store.alerts.recordDeliveryFailure(deps.now(), lookupError);
   return { alerted, ...(lookupError !== undefined ? { lookupError } : {}) };
@@ -229,6 +262,7 @@ async function settleUncertainPosts(
 /** One message to send: what it covers, its key, and where (a summary's thread). */
 interface SendJob {
   target: SendTarget;
+  channel: string;
   key: string;
   message: AlertMessage;
   threadTs?: string;
@@ -254,7 +288,7 @@ async function send(
   await deps.store.alerts.recordSending(job.target, { key: job.key, since: attemptedAt.toISOString() });
   try {
     return {
-      ts: await deps.slack.post(deps.channel, job.message, {
+      ts: await deps.slack.post(job.channel, job.message, {
         key: job.key,
         ...(job.threadTs ? { threadTs: job.threadTs } : {}),
       }),
@@ -264,7 +298,7 @@ async function send(
     const unknown = mayHaveHappened(error);
     const fields = {
       reason,
-      channel: deps.channel,
+      channel: job.channel,
       what: job.what,
       ...(unknown ? { outcome: 'unknown: looked for before the next attempt' } : {}),
     };
@@ -305,12 +339,13 @@ export async function deliverOutbox(
   const lookupFailed = settled.lookupError !== undefined ? { slackError: settled.lookupError } : {};
   // Items still marked wait for their lookup at the next poll; everything else is planned and posted now.
   const ready = (await deps.store.alerts.readAlerts()).outbox.filter((item) => item.sending === undefined);
-  for (const delivery of planDeliveries(ready, now)) {
+  for (const delivery of planDeliveries(ready, now, randomUUID, routeOf(deps))) {
     if (deps.signal?.aborted) break;
     const keys = delivery.items.map((item) => item.key);
     const attemptedAt = deps.now();
     const outcome = await send(deps, pacing, paced, {
       target: { itemKeys: keys },
+      channel: delivery.channel,
       key: delivery.key,
       message: delivery.message,
       what: keys.length === 1 ? keys[0]! : `summary of ${keys.length}`,
@@ -323,6 +358,7 @@ export async function deliverOutbox(
       const { kind, total, parts } = delivery.thread;
       await deps.store.alerts.queueThreadWork({
         threadTs: outcome.ts,
+        channel: delivery.channel,
         kind,
         total,
         parts: parts.length,
@@ -330,7 +366,11 @@ export async function deliverOutbox(
         remaining: parts,
       });
     }
-    alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt);
+    alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt, {
+      key: delivery.key,
+      channel: delivery.channel,
+      ts: outcome.ts,
+    });
     deps.logger.info('alert posted', { keys: keys.length === 1 ? keys[0] : `${keys.length} in one summary` });
   }
   // Then the summaries' full lists, part by part, in their threads; a part leaves only once Slack accepted it.
@@ -341,6 +381,7 @@ export async function deliverOutbox(
       if (part.sending !== undefined) break;
       const outcome = await send(deps, pacing, paced, {
         target: { threadTs: work.threadTs, part: part.part },
+        channel: work.channel ?? deps.channel,
         key: `thread:${work.threadTs}:${part.part}`,
         message: buildSummaryThreadPart(work.kind, part, work.parts, work.total),
         threadTs: work.threadTs,

@@ -26,7 +26,7 @@ import { detectWithdrawals } from './sources/withdrawals.js';
 export { planFollowUps } from './follow.js';
 export { listFloor, listOf, SOURCE_LISTS } from './place.js';
 export { describeReadError } from './read-error.js';
-export type { Detection, Found, ReadContext, SourcePlace } from './sources/read.js';
+export type { Detection, Found, ReadContext, Settled, SourcePlace } from './sources/read.js';
 export { PollAbortedError } from './walk.js';
 
 /** A source's read: what it found, or why it could not be read. */

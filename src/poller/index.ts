@@ -6,7 +6,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
 import type { BotRepositories } from '../store/repository.js';
-import { type ChannelPacing, type PollReport, pollOnce } from './poll.js';
+import { type ChannelPacing, type PollDeps, type PollReport, pollOnce } from './poll.js';
 import { createPollSchedule, type PollSchedule } from './schedule.js';
 import type { AlertPoster } from './slack.js';
 import { type AlertStatusView, readAlertStatus } from './status.js';
@@ -44,6 +44,12 @@ export interface AlertPollerOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Replicated deployments: only the replica holding the lease polls; the others stand by, asking each tick. */
   leadership?: PollLeadership;
+  /** ALERT_ROUTES, ALERT_TIME_ZONE and STUCK_*_AFTER (see PollDeps). */
+  routes?: PollDeps['routes'];
+  timeZone?: string;
+  stuckAfterMs?: PollDeps['stuckAfterMs'];
+  /** After each poll: the alerts people own (reminders, owed Slack work); see features/alerts. */
+  followUp?: () => Promise<void>;
 }
 
 /** One replica of several polls at a time (a lease in the shared database). */
@@ -75,6 +81,10 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
         now: options.now,
         lookbackMs: options.lookbackMs,
         logger: options.logger,
+        ...(options.routes ? { routes: options.routes } : {}),
+        ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+        ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
+        ...(options.followUp ? { followUp: options.followUp } : {}),
         sleep: options.sleep ?? ((ms) => sleepFor(ms)),
         pacing,
         signal,

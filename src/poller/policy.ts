@@ -1,4 +1,5 @@
 /** The poller's fixed rules, what one poll needs, and what it reports. */
+import type { AlertRoutes } from '../domain/alert-routing.js';
 import type { Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
 import type { BotRepositories } from '../store/repository.js';
@@ -95,7 +96,16 @@ export interface PollDeps {
   payments: PaymentsClient;
   store: Pick<BotRepositories, 'alerts'>;
   slack: AlertPoster;
+  /** ALERT_CHANNEL: where every kind of alert goes unless `routes` sends it elsewhere. */
   channel: string;
+  /** ALERT_ROUTES: a channel (and a mention) per kind of alert. */
+  routes?: AlertRoutes;
+  /** ALERT_TIME_ZONE: where the snooze menu's "tomorrow 09:00" is. */
+  timeZone?: string;
+  /** STUCK_*_AFTER: a row pending longer than this gets one "stuck" alert; absent: none. */
+  stuckAfterMs?: Readonly<Record<'withdrawal' | 'task' | 'gas', number>>;
+  /** After the outbox went out: reminders and the Slack work alerts people own still owe (the polling replica only). */
+  followUp?: () => Promise<void>;
   now: () => Date;
   /** ALERT_LOOKBACK: how far back the first poll of a source alerts; older failures are recorded, not alerted. */
   lookbackMs: number;

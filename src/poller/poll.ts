@@ -77,10 +77,14 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
     };
   }
   const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) =>
-    commitDetections(alerts, outcomes, now, deps.lookbackMs),
+    commitDetections(alerts, outcomes, now, deps.lookbackMs, {
+      ...(deps.stuckAfterMs ? { stuckAfterMs: deps.stuckAfterMs } : {}),
+    }),
   );
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
+  if (deps.followUp && !deps.signal?.aborted && (!deps.stillLeading || (await deps.stillLeading())))
+    await deps.followUp();
   return { at: now, sources: reportsOf(outcomes, newFailures), queued, ...delivery, waiting: await waitingNow() };
 }
 

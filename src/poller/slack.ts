@@ -8,8 +8,10 @@ import type { SlackGateway, SlackMessageContent } from '../slack/gateway.js';
 /** What is posted: the notification text, and blocks unless Slack refused them. */
 export type AlertMessage = SlackMessageContent;
 
-/** The metadata event type of every message the poller posts; its payload's `key` names the delivery. */
-export const ALERT_EVENT_TYPE = 'treasury_alert';
+import { ALERT_EVENT_TYPE } from '../domain/owned-alerts.js';
+
+/** The metadata event type of every message the poller posts (domain/owned-alerts.ts); its payload's `key` names the delivery. */
+export { ALERT_EVENT_TYPE };
 
 /** Where an alert goes besides its channel, and the key it carries so that a lost answer can be looked up. */
 export interface AlertPostOptions {

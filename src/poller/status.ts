@@ -69,7 +69,14 @@ export function readAlertStatus(
     lastError: errors[0] ?? null,
     sentLast24h,
     waiting: state.outbox.length,
+    openAlerts: openAlertCounts(state),
     apiDownSince: state.apiDown ? new Date(state.apiDown.since) : null,
     ...(schedule.replicas ? { replicas: schedule.replicas } : {}),
   };
+}
+
+/** Alerts not resolved yet, and those of them nobody has acknowledged. */
+function openAlertCounts(state: AlertsState): { open: number; nobody: number } {
+  const open = Object.values(state.owned ?? {}).filter((alert) => alert.life.state !== 'resolved');
+  return { open: open.length, nobody: open.filter((alert) => alert.life.state === 'open').length };
 }

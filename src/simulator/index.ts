@@ -3,6 +3,7 @@
 // of the wire.
 import type { AddressInfo } from 'node:net';
 import { type BulkHistoryOptions, type BulkHistorySummary, loadBulkHistory } from './bulk.js';
+import { formatUnits } from './money.js';
 import {
   renderAsset,
   renderDeposit,
@@ -148,6 +149,41 @@ export class PaymentsSimulator {
     return this.state.updateWithdrawal(id, patch);
   }
 
+  /**
+   * The pending withdrawals and gas top-ups of merchant A, oldest first: what may be stuck. Rows of a bulk history
+   * are left out (only those added one by one: seed, tests, the local workspace's controls).
+   */
+  pendingRows(): PendingRow[] {
+    const s = this.state;
+    const rows: PendingRow[] = [];
+    for (const w of s.withdrawals.objectRows()) {
+      if (w.status !== 'pending' || w.merchantId !== s.defaultMerchantId) continue;
+      const { crypto, network } = s.assetCurrency(s.asset(w.assetId));
+      const amount = `${formatUnits(BigInt(w.amount), crypto.decimals)} ${crypto.symbol}`;
+      rows.push({ kind: 'withdrawal', id: w.id, createdAt: w.createdAt, what: `${amount} on ${network.title}` });
+    }
+    for (const g of s.gas.objectRows()) {
+      if (g.status !== 'pending' || g.merchantId !== s.defaultMerchantId) continue;
+      const what = `gas to ${g.targetAddress.slice(0, 8)}… on ${s.network(g.networkId).title}`;
+      rows.push({ kind: 'gas', id: g.id, createdAt: g.createdAt, what });
+    }
+    return rows.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  /**
+   * Moves a pending withdrawal or gas top-up to `success` with a transaction hash, as the chain confirming it
+   * would; throws when the row is unknown or no longer pending.
+   */
+  completePending(kind: PendingRow['kind'], id: string): WithdrawalRecord | GasDistributionRecord {
+    const s = this.state;
+    const row = kind === 'withdrawal' ? s.withdrawals.get(id) : s.gas.get(id);
+    if (row === undefined) throw new SimulatorStateError(`unknown ${kind === 'gas' ? 'gas top-up' : kind} ${id}`);
+    if (row.status !== 'pending') throw new SimulatorStateError(`${kind} ${id} is ${row.status}, not pending`);
+    if (kind === 'withdrawal') return s.updateWithdrawal(id, { status: 'success' });
+    const txHash = (row as GasDistributionRecord).txHash || s.random.txHash();
+    return s.updateGasDistribution(id, { status: 'success', subStatus: 'sent', txHash, updatedAt: s.now() });
+  }
+
   /** Adds a payout task (defaults: newest payout of the asset, success, 500 tokens, now: top of the list). */
   addPayoutTask(partial: Partial<PayoutTaskRecord> = {}): PayoutTaskRecord {
     return this.state.addPayoutTask(partial);
@@ -230,6 +266,16 @@ export class PaymentsSimulator {
     this.state.advanceSwaps();
     return this.state.mapOf(kind).get(id);
   }
+}
+
+/** A pending withdrawal or gas top-up (see {@link PaymentsSimulator.pendingRows}). */
+export interface PendingRow {
+  kind: 'withdrawal' | 'gas';
+  id: string;
+  /** Epoch ms. */
+  createdAt: number;
+  /** In words: "100 USDT on Ethereum", "gas to 0x12ab34… on Tron". */
+  what: string;
 }
 
 function mapMaybe<T>(

@@ -77,6 +77,11 @@ export class RecordTable<T extends { id: string; merchantId: string; status: str
     return this.values();
   }
 
+  /** The rows kept as objects (added one by one, or bulk rows read since); no bulk row is materialized. */
+  objectRows(): IterableIterator<T> {
+    return this.objects.values();
+  }
+
   /** Adds a row, or replaces the row with the same id. */
   add(row: T): T {
     const existing = this.handleOf(row.id);

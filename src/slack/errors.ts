@@ -60,6 +60,16 @@ const NEEDS_A_PERSON = new Set([
   'not_allowed_token_type',
 ]);
 
+/**
+ * views.open's refusals of a click's trigger_id, in plain words. A trigger opens one view, within 3 seconds of the
+ * click: no retry can use it again, only a new click brings a new one. Nothing was opened.
+ */
+const TRIGGER_REFUSALS: Record<string, string> = {
+  expired_trigger_id: 'more than 3 seconds passed since the click, so Slack would not open the form',
+  exchanged_trigger_id: 'this click already opened a form; a click opens one',
+  invalid_trigger_id: 'Slack did not recognise the click that was to open the form',
+};
+
 /** Tokens Slack refuses outright: the start-up check names SLACK_BOT_TOKEN for these. */
 const REJECTED_TOKEN = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked']);
 
@@ -72,7 +82,7 @@ const TRANSIENT_PLATFORM = new Set(['internal_error', 'service_unavailable']);
 interface SlackErrorShape {
   code?: unknown;
   name?: unknown;
-  data?: { error?: unknown };
+  data?: { error?: unknown; response_metadata?: { messages?: unknown } };
   statusCode?: unknown;
   retryAfter?: unknown;
   original?: { message?: unknown; name?: unknown };
@@ -101,6 +111,15 @@ export function refusedContent(error: unknown): boolean {
 export function responseUrlRefusedContent(error: unknown): boolean {
   const e = shape(error);
   return (e.code === RESPOND || e.code === 'slack_response_url_error') && e.statusCode === 400;
+}
+
+/**
+ * True when views.open refused the click's trigger_id (`expired_trigger_id`, `exchanged_trigger_id`,
+ * `invalid_trigger_id`): permanent for that click, never retried; the person has to click again.
+ */
+export function triggerRefused(error: unknown): boolean {
+  const code = slackErrorCode(error);
+  return code !== undefined && Object.hasOwn(TRIGGER_REFUSALS, code);
 }
 
 /** True when only a person can fix it: the channel, the bot's membership, the token or its scopes. */
@@ -183,8 +202,16 @@ export function mayHaveHappened(error: unknown): boolean {
 export function describeSlackError(error: unknown): string {
   const e = shape(error);
   switch (e.code) {
-    case PLATFORM:
-      return typeof e.data?.error === 'string' ? e.data.error : 'refused';
+    case PLATFORM: {
+      const code = typeof e.data?.error === 'string' ? e.data.error : undefined;
+      if (code === undefined) return 'refused';
+      if (Object.hasOwn(TRIGGER_REFUSALS, code)) return `${code} (${TRIGGER_REFUSALS[code]})`;
+      // A view Slack refused names the broken fields in `[ERROR] … [json-pointer:…]` lines: say which.
+      const lines = e.data?.response_metadata?.messages;
+      if (code === 'invalid_arguments' && Array.isArray(lines) && lines.length > 0)
+        return `${code} (${lines.map(String).join('; ').slice(0, 300)})`;
+      return code;
+    }
     case RATE_LIMITED:
       return `ratelimited (retry after ${String(e.retryAfter)} s)`;
     case 'slack_backoff':

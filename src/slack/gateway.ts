@@ -23,10 +23,21 @@ import { plainTextOf } from './plain-text.js';
 // Block Kit as Bolt types it (the same type the builders in src/blocks use), so the gateway depends on no folder of ours.
 type Block = types.KnownBlock;
 
-/** What is posted: the notification text, and blocks unless Slack refused them. */
+/** What is posted: the notification text, and blocks (and attachments) unless Slack refused them. */
 export interface SlackMessageContent {
   text: string;
   blocks?: Block[];
+  /** Secondary content beside a colour bar (alerts: red while open, green once resolved). */
+  attachments?: MessageAttachment[];
+}
+
+/** An attachment as the builders make them: a colour bar beside Block Kit blocks. */
+export interface MessageAttachment {
+  /** `#RRGGBB`. */
+  color: string;
+  blocks: Block[];
+  /** Shown where the attachment cannot be (notifications). */
+  fallback?: string;
 }
 
 /** A reply to a command or click: text (the notification line) and optional blocks, as the builders make them. */
@@ -106,6 +117,18 @@ export interface SlackGateway {
   findPosted(channel: string, query: PostedQuery, options?: CallOptions): Promise<string | undefined>;
   /** conversations.join: the bot joins a public channel (needs `channels:join`). Throws Slack's error otherwise. */
   join(channel: string): Promise<void>;
+  /**
+   * views.open: opens a modal for the person whose click (or command) carried `triggerId`; resolves with the new
+   * view's id. One attempt, never retried: a trigger_id opens one view within 3 seconds of the click, so a retry
+   * could only be refused (`expired_trigger_id`, `exchanged_trigger_id`: see triggerRefused) or open the form twice.
+   * A method inside its Retry-After is not called at all (SlackBackoffError).
+   */
+  openView(triggerId: string, view: object): Promise<{ viewId: string }>;
+  /**
+   * chat.getPermalink: a link to the message `ts` in `channel` (a thread reply's link opens its thread). Read-only,
+   * so retried under the policy. Throws Slack's error (`channel_not_found`, `message_not_found`…) otherwise.
+   */
+  permalink(channel: string, ts: string, options?: CallOptions): Promise<string>;
   /** Any other Web API call (the start-up auth.test), under the same policy; a rate limit holds back only this method. */
   run<T>(method: string, send: () => Promise<T>): Promise<T>;
 }
@@ -237,6 +260,12 @@ export interface SlackChatClient {
     }): Promise<Answer>;
     update(args: { channel: string; ts: string; text: string; blocks?: Block[] }): Promise<Answer>;
     postEphemeral(args: { channel: string; user: string; text: string; blocks?: Block[] }): Promise<Answer>;
+    /** Only permalink uses it; a client without it cannot link to messages. */
+    getPermalink?(args: { channel: string; message_ts: string }): Promise<{ ok?: boolean; permalink?: string }>;
+  };
+  /** Only openView uses it; a client without it cannot open modals. */
+  views?: {
+    open(args: { trigger_id: string; view: types.View }): Promise<{ ok?: boolean; view?: { id?: string } }>;
   };
   /** Only findPosted and join use these; a client without them cannot look for lost posts. */
   conversations?: {
@@ -389,6 +418,7 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
   const content = (message: SlackMessageContent) => ({
     text: message.text,
     ...(message.blocks ? { blocks: message.blocks } : {}),
+    ...(message.attachments ? { attachments: message.attachments } : {}),
   });
 
   /**
@@ -405,9 +435,13 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
     try {
       return await send(message);
     } catch (error) {
-      const plain: SlackMessageContent = { text: plainTextOf(message), ...(clearBlocks ? { blocks: [] } : {}) };
+      const plain: SlackMessageContent = {
+        text: plainTextOf(message),
+        ...(clearBlocks ? { blocks: [], ...(message.attachments ? { attachments: [] } : {}) } : {}),
+      };
       // Nothing else to try when the message already was its own plain text.
-      if (!refusedContent(error) || (message.blocks === undefined && plain.text === message.text)) throw error;
+      const hadLayout = message.blocks !== undefined || message.attachments !== undefined;
+      if (!refusedContent(error) || (!hadLayout && plain.text === message.text)) throw error;
       logger.warn(`slack: Slack refused the content of a message (${method}); sending it as plain text`, {
         reason: describeSlackError(error),
       });
@@ -561,6 +595,30 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       const conversations = client.conversations;
       if (conversations === undefined) throw new Error('this Slack client cannot join conversations');
       await call('conversations.join', 'conversations.join', true, () => conversations.join({ channel }));
+    },
+
+    async openView(triggerId, view) {
+      const views = client.views;
+      if (views === undefined) throw new Error('this Slack client cannot open views');
+      // No wait and no retry (see the interface): the trigger is good for 3 seconds and one view.
+      // The builders' modal, as Slack's View type (checked by Slack, and by the stand-in in tests).
+      const modal = view as types.View;
+      const answer = await call('views.open', 'views.open', false, () =>
+        views.open({ trigger_id: triggerId, view: modal }),
+      );
+      if (!answer.ok || !answer.view?.id) throw new Error('Slack opened the view but returned no view id');
+      return { viewId: answer.view.id };
+    },
+
+    async permalink(channel, ts, callOptions = {}) {
+      const chat = client.chat;
+      if (chat.getPermalink === undefined) throw new Error('this Slack client cannot link to messages');
+      const answer = await call('chat.getPermalink', 'chat.getPermalink', callOptions.wait ?? true, () =>
+        chat.getPermalink!({ channel, message_ts: ts }),
+      );
+      if (!answer.ok || typeof answer.permalink !== 'string' || answer.permalink === '')
+        throw new Error('Slack answered chat.getPermalink without a permalink');
+      return answer.permalink;
     },
 
     run(method, send) {

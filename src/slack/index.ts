@@ -13,6 +13,7 @@ export {
   retryAfterSeconds,
   SlackBackoffError,
   slackErrorCode,
+  triggerRefused,
 } from './errors.js';
 export {
   type CallOptions,

@@ -15,6 +15,8 @@ export const BUTTONS_MISSING_NOTE =
 export interface MessageForFallback {
   text: string;
   blocks?: readonly unknown[] | undefined;
+  /** Attachments' blocks are read after the message's own. */
+  attachments?: readonly { blocks?: readonly unknown[] }[] | undefined;
 }
 
 /**
@@ -24,7 +26,8 @@ export interface MessageForFallback {
 export function plainTextOf(message: MessageForFallback): string {
   const lines: string[] = [message.text];
   let hadButtons = false;
-  for (const block of message.blocks ?? []) {
+  const blocks = [...(message.blocks ?? []), ...(message.attachments ?? []).flatMap((a) => a.blocks ?? [])];
+  for (const block of blocks) {
     if (!isRecord(block)) continue;
     switch (block.type) {
       case 'header':

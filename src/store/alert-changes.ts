@@ -4,16 +4,47 @@
  * change of the whole bookkeeping, so the rules exist once.
  */
 import {
+  type AlertChange,
+  type AlertRefusal,
+  dueReminder,
+  markReminderSent,
+  retireAlert,
+} from '../domain/alert-lifecycle.js';
+import {
   type AlertsState,
   keyedRecord,
   type OutboxItem,
+  type OwnedAlert,
   type SendAttempt,
   type SendTarget,
+  type ThreadLine,
   type ThreadWork,
 } from '../domain/alert-records.js';
-import type { AlertRepository } from './repository.js';
+import {
+  appendEvent,
+  findByRef,
+  isOwnable,
+  mayForget,
+  newOwnedAlert,
+  OWNED_ALERT_POLICY,
+  threadLineKey,
+} from '../domain/owned-alerts.js';
+import type { ActOutcome, AlertRepository, DueReminderPlan, PostedMessage, SyncClaim } from './repository.js';
 
-export function recordDelivered(alerts: AlertsState, items: readonly OutboxItem[], at: Date): number {
+export function recordDelivered(
+  alerts: AlertsState,
+  items: readonly OutboxItem[],
+  at: Date,
+  posted?: PostedMessage,
+): number {
+  // Slack accepted the message: from now on it is an alert people own (unless it only says the API is back).
+  if (posted && items.length > 0 && isOwnable(items[0]!.facts)) {
+    alerts.owned ??= keyedRecord<OwnedAlert>();
+    if (!Object.hasOwn(alerts.owned, posted.key)) {
+      alerts.owned[posted.key] = newOwnedAlert({ key: posted.key, items, channel: posted.channel, ts: posted.ts, at });
+      retireBeyondLimit(alerts, at);
+    }
+  }
   const keys = new Set(items.map((item) => item.key));
   alerts.outbox = alerts.outbox.filter((item) => !keys.has(item.key));
   let alerted = 0;
@@ -21,7 +52,8 @@ export function recordDelivered(alerts: AlertsState, items: readonly OutboxItem[
     // Health messages are not failures: nothing to remember once they are posted.
     if (item.facts.kind === 'api_down' || item.facts.kind === 'api_recovered') continue;
     alerts.alerted[item.key] = { createdAt: item.facts.createdAt, at: at.toISOString() };
-    alerted += 1;
+    // A row stuck in pending is not a failure: `/treasury alerts` counts failures.
+    if (item.facts.kind !== 'stuck') alerted += 1;
   }
   alerts.lastDelivery = { at: at.toISOString(), ok: true };
   if (alerted > 0) {
@@ -82,6 +114,149 @@ export function recordSending(alerts: AlertsState, target: SendTarget, attempt: 
   );
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Alerts people own.
+
+/** A person's act on the alert `ref` names: applied when the lifecycle allows it, with its thread line. */
+export function actOnAlert(
+  alerts: AlertsState,
+  ref: string,
+  act: (alert: OwnedAlert) => AlertChange | AlertRefusal,
+): ActOutcome {
+  const alert = findByRef(alerts.owned, ref);
+  if (!alert) return { found: false };
+  const outcome = act(alert);
+  if (!outcome.ok) return { found: true, ok: false, refusal: outcome, alert: structuredClone(alert) };
+  alert.life = outcome.life;
+  appendEvent(alert, outcome.event);
+  return { found: true, ok: true, alert: structuredClone(alert) };
+}
+
+/**
+ * Claims the Slack work this alert owes: its thread lines not being posted by anyone (each marked `sending`
+ * from `at`, so no other replica posts it too), at most OWNED_ALERT_POLICY.threadLinesPerSync. The rewrite needs
+ * no claim (chat.update with the record's state is the same whoever sends it).
+ */
+export function claimAlertSync(alerts: AlertsState, key: string, at: Date): SyncClaim | undefined {
+  const alert = alerts.owned?.[key];
+  if (!alert || !Object.hasOwn(alerts.owned!, key)) return undefined;
+  const lines: ThreadLine[] = [];
+  for (const line of alert.thread) {
+    if (lines.length >= OWNED_ALERT_POLICY.threadLinesPerSync) break;
+    if (line.sending !== undefined) break; // an earlier line may be in Slack already: keep the order
+    line.sending = { key: threadLineKey(key, line.seq), since: at.toISOString() };
+    lines.push(structuredClone(line));
+  }
+  return { alert: structuredClone(alert), lines };
+}
+
+/** Slack accepted a thread line (`posted`), or refused it (`refused`: it is not there, so it may go again). */
+export function recordThreadLine(alerts: AlertsState, key: string, seq: number, outcome: 'posted' | 'refused'): void {
+  const alert = alerts.owned?.[key];
+  if (!alert) return;
+  if (outcome === 'posted') alert.thread = alert.thread.filter((line) => line.seq !== seq);
+  else
+    alert.thread = alert.thread.map((line) => {
+      if (line.seq !== seq) return line;
+      const { sending: _sending, ...rest } = line;
+      return rest;
+    });
+}
+
+/** Slack shows `version` of the alert now; answers the alert as it stands (it may have moved on meanwhile). */
+export function recordShown(alerts: AlertsState, key: string, version: number): OwnedAlert | undefined {
+  const alert = alerts.owned?.[key];
+  if (!alert) return undefined;
+  alert.shown = Math.max(alert.shown, version);
+  return structuredClone(alert);
+}
+
+/** The alert's message is being posted again (it was gone), or that attempt was refused (`undefined`). */
+export function recordReposting(alerts: AlertsState, key: string, attempt: SendAttempt | undefined): void {
+  const alert = alerts.owned?.[key];
+  if (!alert) return;
+  if (attempt === undefined) delete alert.reposting;
+  else alert.reposting = attempt;
+}
+
+/**
+ * The alert's message was posted again at `ts` (in `channel`): it shows `version`, and the thread tells why.
+ * Lines still owed now go to the new thread.
+ */
+export function recordReposted(
+  alerts: AlertsState,
+  key: string,
+  posted: { channel: string; ts: string; version: number },
+  at: Date,
+): void {
+  const alert = alerts.owned?.[key];
+  if (!alert) return;
+  alert.channel = posted.channel;
+  alert.ts = posted.ts;
+  alert.shown = Math.max(alert.shown, posted.version);
+  delete alert.reposting;
+  alert.thread = alert.thread.map(({ sending: _sending, ...line }) => line);
+  appendEvent(alert, { type: 'reposted', at: at.toISOString() });
+}
+
+/**
+ * Every reminder due at `now`, decided and queued in this one change (a thread line each, marked as sent on
+ * the alert): after a crash the line is still queued, and the decision is never made twice.
+ */
+export function queueDueReminders(alerts: AlertsState, now: Date, plan: DueReminderPlan): string[] {
+  const queued: string[] = [];
+  for (const alert of Object.values(alerts.owned ?? {})) {
+    // A snooze that ended: the message must stop saying "snoozed" (a new version is drawn), and reminders resume.
+    if (alert.life.snoozedUntil !== undefined && alert.life.snoozedUntil <= now.toISOString()) {
+      const { snoozedUntil: _until, snoozedBy: _by, ...life } = alert.life;
+      alert.life = { ...life, version: life.version + 1 };
+    }
+    const due = dueReminder(alert.life, now, plan.policy(alert));
+    if (!due) continue;
+    alert.life = markReminderSent(alert.life, due);
+    const at = now.toISOString();
+    appendEvent(
+      alert,
+      due.kind === 'unacknowledged'
+        ? {
+            type: 'reminder_unacknowledged',
+            at,
+            number: due.number,
+            openedAt: alert.life.openedAt,
+            mentions: plan.mentions(alert),
+          }
+        : {
+            type: 'reminder_stale',
+            at,
+            acknowledgedBy: due.acknowledgedBy,
+            acknowledgedAt: alert.life.acknowledgedAt ?? at,
+          },
+    );
+    queued.push(alert.key);
+  }
+  return queued;
+}
+
+/** More alerts open than OWNED_ALERT_POLICY.maxOpen: the oldest are retired, saying so (see retireAlert). */
+function retireBeyondLimit(alerts: AlertsState, at: Date): void {
+  const open = Object.values(alerts.owned ?? {})
+    .filter((alert) => alert.life.state !== 'resolved')
+    .sort((a, b) => (a.postedAt < b.postedAt ? -1 : a.postedAt > b.postedAt ? 1 : a.key < b.key ? -1 : 1));
+  for (const alert of open.slice(0, Math.max(0, open.length - OWNED_ALERT_POLICY.maxOpen))) {
+    const change = retireAlert(alert.life, at, OWNED_ALERT_POLICY.maxOpen);
+    if (!change) continue;
+    alert.life = change.life;
+    appendEvent(alert, change.event);
+  }
+}
+
+/** Resolved alerts whose retention passed, and whose message and thread are up to date, leave the hot state. */
+export function pruneOwned(alerts: AlertsState, now: Date): void {
+  if (!alerts.owned) return;
+  for (const [key, alert] of Object.entries(alerts.owned)) if (mayForget(alert, now)) delete alerts.owned[key];
+  if (Object.keys(alerts.owned).length === 0) delete alerts.owned;
+}
+
 /** A storage's one atomic change of the whole bookkeeping (a failed `apply` changes nothing). */
 export type ChangeAlerts = <R>(apply: (alerts: AlertsState) => R) => Promise<R>;
 
@@ -89,11 +264,18 @@ export type ChangeAlerts = <R>(apply: (alerts: AlertsState) => R) => Promise<R>;
 export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 'readAlerts'> {
   return {
     commitPoll: (apply) => change(apply),
-    recordDelivered: (items, at) => change((alerts) => recordDelivered(alerts, items, at)),
+    recordDelivered: (items, at, posted) => change((alerts) => recordDelivered(alerts, items, at, posted)),
     recordDeliveryFailure: (at, reason) => change((alerts) => recordDeliveryFailure(alerts, at, reason)),
     recordSending: (target, attempt) => change((alerts) => recordSending(alerts, target, attempt)),
     queueThreadWork: (work) => change((alerts) => queueThreadWork(alerts, work)),
     recordThreadPartPosted: (threadTs, part, at) =>
       change((alerts) => recordThreadPartPosted(alerts, threadTs, part, at)),
+    actOnAlert: (ref, act) => change((alerts) => actOnAlert(alerts, ref, act)),
+    claimAlertSync: (key, at) => change((alerts) => claimAlertSync(alerts, key, at)),
+    recordThreadLine: (key, seq, outcome) => change((alerts) => recordThreadLine(alerts, key, seq, outcome)),
+    recordShown: (key, version) => change((alerts) => recordShown(alerts, key, version)),
+    recordReposting: (key, attempt) => change((alerts) => recordReposting(alerts, key, attempt)),
+    recordReposted: (key, posted, at) => change((alerts) => recordReposted(alerts, key, posted, at)),
+    queueDueReminders: (now, plan) => change((alerts) => queueDueReminders(alerts, now, plan)),
   };
 }

@@ -12,6 +12,7 @@ import {
   keyedRecord,
   ListState,
   OutboxItem,
+  OwnedAlert,
   ThreadWork,
 } from '../domain/alert-records.js';
 
@@ -183,5 +184,12 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
     rejected,
   );
   if (sentPerHour) alerts.sentPerHour = Object.assign(keyedRecord<number>(), sentPerHour);
+  // Alerts people own, one by one: a damaged one is set aside (its message stays as it was in Slack).
+  if (raw.owned !== undefined) {
+    const owned = loadKeyed(raw.owned, 'alerts.owned', OwnedAlert, rejected, (key, alert) =>
+      alert.key === key ? undefined : `filed under ${key} but its key is ${alert.key}`,
+    );
+    if (Object.keys(owned).length > 0) alerts.owned = owned;
+  }
   return alerts;
 }

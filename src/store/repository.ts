@@ -4,7 +4,16 @@
  * same methods (every one is async, and each is one statement or one transaction).
  */
 
-import type { AlertsState, OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
+import type { AlertChange, AlertRefusal, ReminderPolicy } from '../domain/alert-lifecycle.js';
+import type {
+  AlertsState,
+  OutboxItem,
+  OwnedAlert,
+  SendAttempt,
+  SendTarget,
+  ThreadLine,
+  ThreadWork,
+} from '../domain/alert-records.js';
 import type { DecisionOutcome } from '../domain/approval.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
 
@@ -77,8 +86,11 @@ export interface AlertRepository {
    * pruning). `apply` is a pure function of the current bookkeeping; it may run again if the store retries.
    */
   commitPoll<R>(apply: (alerts: AlertsState) => R): Promise<R>;
-  /** Slack accepted the message covering `items`: they leave the outbox, and failures count as alerted. Returns how many did. */
-  recordDelivered(items: readonly OutboxItem[], at: Date): Promise<number>;
+  /**
+   * Slack accepted the message covering `items`: they leave the outbox, and failures count as alerted. With
+   * `posted` (where the message is), the message becomes an alert people own. Returns how many failures.
+   */
+  recordDelivered(items: readonly OutboxItem[], at: Date, posted?: PostedMessage): Promise<number>;
   /** Slack did not take a message; the outbox stays as it is for the next poll. */
   recordDeliveryFailure(at: Date, reason: string): Promise<void>;
   /**
@@ -94,6 +106,51 @@ export interface AlertRepository {
   queueThreadWork(work: ThreadWork): Promise<void>;
   /** Slack accepted part `part` of the thread of `threadTs`: it leaves the work (the entry too, once empty). */
   recordThreadPartPosted(threadTs: string, part: number, at: Date): Promise<void>;
+
+  // Alerts people own (part 13). Each is one atomic change, so clicks on any replica run one at a time.
+
+  /**
+   * A person's act on the alert a click names (`ref`): `act` (a pure lifecycle rule, see alert-lifecycle.ts) sees
+   * the alert as committed; a change is stored with its thread line, a refusal changes nothing.
+   */
+  actOnAlert(ref: string, act: (alert: OwnedAlert) => AlertChange | AlertRefusal): Promise<ActOutcome>;
+  /** Claims the thread lines this alert owes that nobody is posting (see claimAlertSync in alert-changes.ts). */
+  claimAlertSync(key: string, at: Date): Promise<SyncClaim | undefined>;
+  /** A claimed thread line was accepted by Slack, or refused (then it may be claimed again). */
+  recordThreadLine(key: string, seq: number, outcome: 'posted' | 'refused'): Promise<void>;
+  /** The message shows `version` now; answers the alert as it stands. */
+  recordShown(key: string, version: number): Promise<OwnedAlert | undefined>;
+  /** The message (gone from Slack) is being posted again; `undefined` once Slack refused that post. */
+  recordReposting(key: string, attempt: SendAttempt | undefined): Promise<void>;
+  /** The message was posted again: the alert now lives at `posted`. */
+  recordReposted(key: string, posted: { channel: string; ts: string; version: number }, at: Date): Promise<void>;
+  /** Decides and queues every reminder due at `now` (one thread line each); answers the alerts concerned. */
+  queueDueReminders(now: Date, plan: DueReminderPlan): Promise<string[]>;
+}
+
+/** Where a message Slack accepted is: an owned alert's home. */
+export interface PostedMessage {
+  key: string;
+  channel: string;
+  ts: string;
+}
+
+/** What a person's act did: nothing found, a change (the alert after it), or a refusal (the alert as it is). */
+export type ActOutcome =
+  | { found: false }
+  | { found: true; ok: true; alert: OwnedAlert }
+  | { found: true; ok: false; refusal: AlertRefusal; alert: OwnedAlert };
+
+/** An alert and the thread lines claimed for posting. */
+export interface SyncClaim {
+  alert: OwnedAlert;
+  lines: ThreadLine[];
+}
+
+/** How reminders are decided: the policy of each alert (by its kind), and whom its first reminders mention. */
+export interface DueReminderPlan {
+  policy(alert: OwnedAlert): ReminderPolicy;
+  mentions(alert: OwnedAlert): string[];
 }
 
 /** What the bot runs on: the two repositories, from the lowdb file or from PostgreSQL. */

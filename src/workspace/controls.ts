@@ -10,8 +10,19 @@ export interface Control {
   description: string;
   /** The heading the page shows it under. */
   group: 'Payment service' | 'Slack' | 'Slack connection (Socket Mode)' | 'Clock';
-  /** Says what happened; throws with a plain reason when it cannot act now. */
-  run(): string;
+  /**
+   * For a control that acts on one thing the person picks (a pending row): what there is to pick now, the
+   * default first. The page shows them as a menu next to the button.
+   */
+  choices?(): ControlChoice[];
+  /** Says what happened; throws with a plain reason when it cannot act now. `choice` is the id of one of `choices`. */
+  run(choice?: string): string;
+}
+
+/** One thing a control can act on. */
+export interface ControlChoice {
+  id: string;
+  label: string;
 }
 
 export interface ControlDeps {
@@ -32,6 +43,20 @@ export function createControls(deps: ControlDeps): Control[] {
     if (!socket?.connected())
       throw new Error('The bot has no connection open right now (it is reconnecting); try again in a moment.');
     return socket;
+  };
+  // Rows made stuck here, newest last: "Let it succeed" offers them first.
+  const madeStuck: string[] = [];
+  const pendingChoices = (): Array<ControlChoice & { kind: 'withdrawal' | 'gas'; rowId: string }> => {
+    const rows = simulator.pendingRows();
+    const rank = (id: string) => madeStuck.lastIndexOf(id);
+    const ours = rows.filter((row) => rank(row.id) >= 0).sort((a, b) => rank(b.id) - rank(a.id));
+    const others = rows.filter((row) => rank(row.id) < 0);
+    return [...ours, ...others].map((row) => ({
+      id: `${row.kind}:${row.id}`,
+      kind: row.kind,
+      rowId: row.id,
+      label: `${row.kind === 'gas' ? 'Gas top-up' : 'Withdrawal'} ${row.id.slice(0, 8)}… · ${row.what} · pending ${pendingFor(simulator.now() - row.createdAt)}`,
+    }));
   };
   const payments: Control[] = [
     {
@@ -62,6 +87,46 @@ export function createControls(deps: ControlDeps): Control[] {
       run: () => {
         const row = simulator.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance' });
         return `Gas top-up ${row.id.slice(0, 8)}… failed for lack of donor balance. ${nextPoll}`;
+      },
+    },
+    {
+      id: 'withdrawal-stuck',
+      label: 'Make a withdrawal stuck',
+      description:
+        'A withdrawal that has been pending for 3 hours (longer than STUCK_WITHDRAWAL_AFTER, 2 h by default).',
+      group: 'Payment service',
+      run: () => {
+        const row = simulator.addWithdrawal({ status: 'pending', createdAt: simulator.now() - 3 * HOUR_MS });
+        madeStuck.push(row.id);
+        return `Withdrawal ${row.id.slice(0, 8)}… has been pending for 3 hours. Its stuck alert arrives in #treasury-alerts at the next poll (within 10 seconds).`;
+      },
+    },
+    {
+      id: 'gas-stuck',
+      label: 'Make a gas top-up stuck',
+      description: 'A gas top-up that has been pending for 2 hours (longer than STUCK_GAS_AFTER, 1 h by default).',
+      group: 'Payment service',
+      run: () => {
+        const row = simulator.addGasDistribution({ status: 'pending', createdAt: simulator.now() - 2 * HOUR_MS });
+        madeStuck.push(row.id);
+        return `Gas top-up ${row.id.slice(0, 8)}… has been pending for 2 hours. Its stuck alert arrives in #treasury-alerts at the next poll (within 10 seconds).`;
+      },
+    },
+    {
+      id: 'stuck-succeeds',
+      label: 'Let it succeed',
+      description:
+        'The pending withdrawal or gas top-up you pick goes through (success, with a transaction hash): its stuck alert resolves itself at the next poll.',
+      group: 'Payment service',
+      choices: () => pendingChoices().map(({ id, label }) => ({ id, label })),
+      run: (choice) => {
+        const choices = pendingChoices();
+        if (choices.length === 0) throw new Error('Nothing is pending: make a withdrawal or a gas top-up stuck first.');
+        const chosen = choice === undefined ? choices[0] : choices.find((c) => c.id === choice);
+        if (!chosen) throw new Error('That one is no longer pending; pick another.');
+        simulator.completePending(chosen.kind, chosen.rowId);
+        const what = chosen.kind === 'gas' ? 'Gas top-up' : 'Withdrawal';
+        return `${what} ${chosen.rowId.slice(0, 8)}… succeeded. Its stuck alert resolves itself at the next poll (within 10 seconds).`;
       },
     },
     {
@@ -153,6 +218,17 @@ export function createControls(deps: ControlDeps): Control[] {
     },
   ];
   return [...payments, ...slackControls, ...connection, ...clock];
+}
+
+const HOUR_MS = 60 * 60_000;
+
+/** "3 h 5 min", "12 min", "40 s": how long a row has been pending. */
+function pendingFor(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return `${Math.max(0, Math.floor(ms / 1000))} s`;
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ''}`;
 }
 
 /** A little life in the simulated merchant: a deposit now and then, a withdrawal that goes pending → success. */

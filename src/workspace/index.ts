@@ -17,18 +17,12 @@ import { createPaymentsClient } from '../payments/index.js';
 import { type PaymentsSimulator, startSimulator } from '../simulator/index.js';
 import { openBotStore } from '../store/lowdb/index.js';
 import { createControls, startLiveActivity } from './controls.js';
+import { createInteractions } from './interactions.js';
 import { startWorkspaceServer } from './server.js';
-import {
-  blockActionsPayload,
-  formBody,
-  type RequestKind,
-  signedHeaders,
-  slashCommandPayload,
-  type Team,
-} from './slack-requests.js';
+import { postToApp, type RequestKind } from './slack-requests.js';
 import { type SlackStandIn, startSlackStandIn } from './slack-stand-in.js';
 import { type SocketModeStandIn, startSocketModeStandIn } from './socket-mode-stand-in.js';
-import { createTimeline, type ResponseTarget, type Timeline } from './timeline.js';
+import { createTimeline, type Timeline } from './timeline.js';
 
 export const TEAM = {
   id: 'T0LOCAL',
@@ -217,54 +211,22 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     const healthUrl = `http://127.0.0.1:${botPort}/healthz`;
 
     const timeline = createTimeline(nowMs);
-    const targets = new Map<string, ResponseTarget>();
-    cleanups.push(slack.onEvent((event) => timeline.apply(event, (url) => targets.get(url))));
-    const team: Team = TEAM;
+    // What people do in the page reaches the bot as Slack would send it: in Socket Mode as an envelope on the
+    // bot's connection, otherwise as a signed request (a command form-encoded, an interaction as `payload`).
+    const interactions = createInteractions({
+      team: TEAM,
+      people: USERS,
+      conversations: CHANNELS,
+      slack,
+      timeline,
+      deliver: (kind: RequestKind, payload: Record<string, unknown>) =>
+        socket ? socket.send(kind, payload) : postToApp(eventsUrl, signingSecret, kind, payload),
+      logger,
+      now: nowMs,
+    });
+    cleanups.push(() => interactions.close());
 
-    /** Shows what the bot's ack itself said (a refusal, for instance), privately, as Slack does. */
-    const showAck = (ack: unknown, target: ResponseTarget): void => {
-      const { text, blocks } = (typeof ack === 'object' && ack !== null ? ack : {}) as {
-        text?: string;
-        blocks?: unknown[];
-      };
-      if (text !== undefined || blocks !== undefined)
-        timeline.addPrivate(target.channel, target.userId, {
-          ...(text !== undefined ? { text } : {}),
-          ...(blocks ? { blocks } : {}),
-        });
-    };
-
-    /**
-     * Hands a command or a click to the bot as Slack would: in Socket Mode as an envelope on the bot's connection,
-     * otherwise as a signed request (a command form-encoded, a click as the form field `payload`).
-     */
-    const sendToBot = async (
-      type: RequestKind,
-      payload: Record<string, unknown>,
-      target: ResponseTarget,
-    ): Promise<void> => {
-      if (socket) return showAck(await socket.send(type, payload), target);
-      const body = formBody(type, payload);
-      const response = await fetch(eventsUrl, {
-        method: 'POST',
-        headers: signedHeaders(signingSecret, body),
-        body,
-        signal: AbortSignal.timeout(5_000),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new Error(`the bot answered HTTP ${response.status}`);
-      if (text.trim() === '') return;
-      try {
-        showAck(JSON.parse(text), target);
-      } catch {
-        timeline.addPrivate(target.channel, target.userId, { text }, 'system');
-      }
-    };
-
-    const person = (userId: string) => USERS.find((u) => u.id === userId);
     const channelOf = (channelId: string) => CHANNELS.find((c) => c.id === channelId);
-    // What Slack puts in a command or click from this conversation: its id and the name it sends for it.
-    const placeOf = (channel: (typeof CHANNELS)[number]) => ({ id: channel.id, name: channel.slackName });
 
     const server = await startWorkspaceServer({
       port: options.port ?? 3000,
@@ -285,60 +247,10 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         hints: HINTS,
         mode: socket ? 'socket' : 'http',
       },
-      async command({ user, channel, text }) {
-        const who = person(user);
-        const where = channelOf(channel);
-        if (!who || !where) throw new Error('unknown user or channel');
-        if (!isIn(where, who.id)) throw new Error(`${who.displayName} is not in that conversation.`);
-        const [command, ...rest] = text.trim().split(/\s+/);
-        timeline.addTyped(where.id, who.id, text.trim());
-        if (command !== '/treasury') {
-          timeline.addPrivate(
-            where.id,
-            who.id,
-            {
-              text: `${command ?? 'That'} is not a command here: this workspace only has the bot's /treasury command.`,
-            },
-            'system',
-          );
-          return;
-        }
-        const responseUrl = slack.createResponseUrl();
-        targets.set(responseUrl, { channel: where.id, userId: who.id });
-        await sendToBot(
-          'slash_commands',
-          slashCommandPayload(team, who, placeOf(where), '/treasury', rest.join(' '), responseUrl),
-          { channel: where.id, userId: who.id },
-        );
-      },
-      async action({ user, entryId, blockId, actionId, value }) {
-        const who = person(user);
-        const entry = timeline.find(entryId);
-        const where = entry && channelOf(entry.channel);
-        if (!who || !entry || !where) throw new Error('That message is gone.');
-        if (!isIn(where, who.id)) throw new Error(`${who.displayName} is not in that conversation.`);
-        if (entry.ephemeral && entry.userId !== who.id) throw new Error('That message is not yours.');
-        const responseUrl = slack.createResponseUrl({ channel: where.id, ts: entry.ts });
-        targets.set(responseUrl, { channel: where.id, userId: who.id });
-        const text = buttonText(entry.blocks, actionId) ?? actionId;
-        const click = {
-          actionId,
-          blockId,
-          text,
-          ...(value !== undefined ? { value } : {}),
-          message: {
-            ts: entry.ts,
-            ephemeral: entry.ephemeral,
-            ...(entry.text !== undefined ? { text: entry.text } : {}),
-            ...(entry.blocks ? { blocks: entry.blocks } : {}),
-          },
-        };
-        await sendToBot(
-          'interactive',
-          blockActionsPayload(team, who, placeOf(where), click, slack.botUserId, responseUrl),
-          { channel: where.id, userId: who.id },
-        );
-      },
+      command: interactions.command,
+      action: interactions.action,
+      submitView: interactions.submitView,
+      closeView: interactions.closeView,
       controls: createControls({
         simulator,
         slack,
@@ -362,6 +274,8 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       },
     });
     cleanups.push(() => server.close());
+    // Links to messages (chat.getPermalink) open them on this page rather than at slack.com.
+    slack.setPermalinkPage(`http://localhost:${server.port}/`);
 
     const activity = startLiveActivity(simulator, (options.activityEverySeconds ?? 20) * 1000);
     cleanups.push(activity);
@@ -382,16 +296,4 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     await close();
     throw error;
   }
-}
-
-/** The text of the button with `actionId` in `blocks` (what Slack puts in the click payload). */
-function buttonText(blocks: unknown[] | undefined, actionId: string): string | undefined {
-  for (const block of blocks ?? []) {
-    const b = block as { elements?: unknown[]; accessory?: unknown };
-    for (const element of [...(b.elements ?? []), b.accessory]) {
-      const e = element as { action_id?: string; text?: { text?: string } } | undefined;
-      if (e?.action_id === actionId) return e.text?.text;
-    }
-  }
-  return undefined;
 }

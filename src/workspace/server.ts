@@ -1,6 +1,6 @@
 /**
  * The local workspace's web server (loopback only): the page (src/workspace/page), its JSON API and a
- * Server-Sent Events stream that tells the page when the timeline changed.
+ * Server-Sent Events stream that tells the page when the timeline (its messages, or a person's modals) changed.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,6 +20,7 @@ const PAGE_MODULES = [
   'emoji.js',
   'html.js',
   'live.js',
+  'modal.js',
   'mrkdwn.js',
 ];
 /** Everything served from disk, by exact path: nothing else in page/ (or above it) is ever read. */
@@ -45,7 +46,27 @@ const ActionRequest = z.object({
   blockId: z.string().max(255),
   actionId: z.string().min(1).max(255),
   value: z.string().max(2_000).optional(),
+  /** An option chosen in a static menu: its value. */
+  selectedValue: z.string().max(150).optional(),
 });
+// What was entered in a modal, by block_id then action_id (a plain-text input takes at most 3,000 characters).
+const EnteredValues = z.record(z.string().max(255), z.record(z.string().max(255), z.string().max(3_000).nullable()));
+const ViewSubmissionRequest = z.object({
+  user: z.string().min(1).max(64),
+  viewId: z.string().min(1).max(64),
+  values: EnteredValues,
+});
+const ViewClosedRequest = z.object({
+  user: z.string().min(1).max(64),
+  viewId: z.string().min(1).max(64),
+  values: EnteredValues.optional(),
+});
+
+/** A control run: the id of what was picked, for a control that offers choices. */
+const ControlRequest = z.object({ choice: z.string().min(1).max(200).optional() });
+
+/** What the page asked for cannot be done (a closed form, an empty required input): answered 400 with the reason. */
+export class PageRequestError extends Error {}
 
 export interface WorkspaceServerOptions {
   port: number;
@@ -54,6 +75,10 @@ export interface WorkspaceServerOptions {
   workspace: Record<string, unknown> & { users: Array<{ id: string }> };
   command(request: z.infer<typeof CommandRequest>): Promise<void>;
   action(request: z.infer<typeof ActionRequest>): Promise<void>;
+  /** A modal submitted: resolves with the bot's answer (null when empty), which the page acts on. */
+  submitView?(request: z.infer<typeof ViewSubmissionRequest>): Promise<unknown>;
+  /** A modal closed by the person. */
+  closeView?(request: z.infer<typeof ViewClosedRequest>): Promise<void>;
   controls: Control[];
   /** What the bot's /healthz says about its Socket Mode connection (`socket`, `since`, `reconnects`). */
   botConnection?(): Promise<{
@@ -103,7 +128,9 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
     if (req.method === 'GET' && url.pathname === '/api/timeline') {
       const user = url.searchParams.get('user') ?? '';
       const entries = timeline.visibleTo(user).filter((entry) => options.isMember?.(user, entry.channel) ?? true);
-      return sendJson(res, 200, { version: timeline.version, entries });
+      // The person's open modals, bottom of the stack first: the page shows the last one over everything.
+      const modals = timeline.modalsOf(user).map(({ id, view, hash }) => ({ id, view, hash }));
+      return sendJson(res, 200, { version: timeline.version, entries, modals });
     }
     if (req.method === 'GET' && url.pathname === '/api/events') {
       res.writeHead(200, {
@@ -120,14 +147,23 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       return sendJson(
         res,
         200,
-        options.controls.map(({ id, label, description, group }) => ({ id, label, description, group })),
+        options.controls.map(({ id, label, description, group, choices }) => ({
+          id,
+          label,
+          description,
+          group,
+          // What there is to pick now (pending rows, say): asked for again whenever the page opens the menu.
+          ...(choices ? { choices: choices() } : {}),
+        })),
       );
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/controls/')) {
       const control = options.controls.find((c) => c.id === url.pathname.slice('/api/controls/'.length));
       if (!control) return sendJson(res, 404, { ok: false, message: 'No such control.' });
+      const picked = ControlRequest.safeParse((await readJson(req)) ?? {});
+      if (!picked.success) return sendJson(res, 400, { ok: false, message: 'The page sent a choice it cannot read.' });
       try {
-        return sendJson(res, 200, { ok: true, message: control.run() });
+        return sendJson(res, 200, { ok: true, message: control.run(picked.data.choice) });
       } catch (error) {
         // A control that cannot act now (no connection to drop) says why; the page shows it.
         return sendJson(res, 409, { ok: false, message: error instanceof Error ? error.message : String(error) });
@@ -148,6 +184,20 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
         return sendJson(res, 200, { ok: false, error: 'The bot does not answer /healthz.' });
       }
     }
+    const submitView = options.submitView;
+    if (req.method === 'POST' && url.pathname === '/api/view-submission' && submitView) {
+      return answerPage(res, ViewSubmissionRequest, await readJson(req), async (request) => ({
+        // The bot's answer, as Slack acted on it: null (closed), errors, update, push or clear.
+        answer: (await submitView(request)) ?? null,
+      }));
+    }
+    const closeView = options.closeView;
+    if (req.method === 'POST' && url.pathname === '/api/view-closed' && closeView) {
+      return answerPage(res, ViewClosedRequest, await readJson(req), async (request) => {
+        await closeView(request);
+        return {};
+      });
+    }
     if (req.method === 'POST' && (url.pathname === '/api/command' || url.pathname === '/api/action')) {
       const parsed = (url.pathname === '/api/command' ? CommandRequest : ActionRequest).safeParse(await readJson(req));
       if (!parsed.success)
@@ -160,6 +210,7 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
         else await options.action(parsed.data as z.infer<typeof ActionRequest>);
         return sendJson(res, 200, { ok: true });
       } catch (error) {
+        if (error instanceof PageRequestError) return sendJson(res, 400, { ok: false, error: error.message });
         logger.warn('workspace: a request to the bot failed', {
           error: error instanceof Error ? error.message : String(error),
         });
@@ -170,6 +221,29 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       }
     }
     sendJson(res, 404, { ok: false, error: 'Not found' });
+  };
+
+  /** Reads the page's request, runs it, and answers `{ ok: true, …result }`, 400 with the reason, or 502. */
+  const answerPage = async <T>(
+    res: ServerResponse,
+    schema: z.ZodType<T>,
+    body: unknown,
+    run: (request: T) => Promise<Record<string, unknown>>,
+  ): Promise<void> => {
+    const parsed = schema.safeParse(body);
+    if (!parsed.success)
+      return sendJson(res, 400, {
+        ok: false,
+        error: 'The page sent a request the workspace cannot read; reload the page.',
+      });
+    try {
+      return sendJson(res, 200, { ok: true, ...(await run(parsed.data)) });
+    } catch (error) {
+      if (error instanceof PageRequestError) return sendJson(res, 400, { ok: false, error: error.message });
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn('workspace: a request to the bot failed', { error: reason });
+      return sendJson(res, 502, { ok: false, error: `The bot did not take it: ${reason}` });
+    }
   };
 
   const server = createServer((req, res) => {

@@ -151,8 +151,8 @@ export interface Rejection {
 
 /**
  * What a Slack client would see change, in order: a message posted or edited in a channel, a private
- * (ephemeral) message, or an accepted response_url post with what it did. The local workspace's page is
- * built from these.
+ * (ephemeral) message, an accepted response_url post with what it did, or a modal opened (`views.open`, for the
+ * person whose trigger it used) or changed (`views.update`). The local workspace's page is built from these.
  */
 export type StandInEvent =
   | {
@@ -178,6 +178,14 @@ export type StandInEvent =
       effect: ResponseEffect;
       origin: ResponseUrlOrigin | undefined;
       response: RecordedResponse;
+    }
+  | {
+      type: 'view';
+      change: 'opened' | 'updated';
+      id: string;
+      triggerId: string;
+      view: Record<string, unknown>;
+      hash: string;
     };
 
 /** A running stand-in for Slack's Web API and response_url endpoints. */
@@ -229,6 +237,12 @@ export interface SlackStandIn {
   onEvent(listener: (event: StandInEvent) => void): () => void;
   /** Where `apps.connections.open` sends Socket Mode clients (set by the Socket Mode stand-in). */
   setSocketModeUrl(url: string): void;
+  /**
+   * Points `chat.getPermalink` at a page (the local workspace's, `http://localhost:3000/`): its links are then
+   * `<page>#archives/<channel>/p<ts digits>` (a reply's with `?thread_ts=<parent ts>&cid=<channel>`), Slack's own
+   * path in the fragment, for the page to open. Unset, they are Slack's: `https://<team>.slack.com/archives/…`.
+   */
+  setPermalinkPage(url: string): void;
   /** The modals opened with `views.open` (and updated since), oldest first. */
   views(): OpenedView[];
   /** Declares a conversation (or replaces the one with its id); `reset()` goes back to the options' list. */
@@ -422,6 +436,19 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   };
 
   let socketModeUrl: string | undefined;
+  let permalinkPage: string | undefined;
+  /**
+   * A message's permalink as Slack writes it: `/archives/<channel>/p<ts without its dot>`, and for a thread reply
+   * `?thread_ts=<parent ts>&cid=<channel>` (the chat.getPermalink reference). On the workspace's page it is the
+   * fragment, so a click stays on the page.
+   */
+  const permalinkOf = (message: StoredMessage): string => {
+    const isReply = message.threadTs !== undefined && message.threadTs !== message.ts;
+    const path = `archives/${message.channel}/p${message.ts.replace('.', '')}${
+      isReply ? `?thread_ts=${message.threadTs}&cid=${message.channel}` : ''
+    }`;
+    return permalinkPage === undefined ? `https://${teamDomain}.slack.com/${path}` : `${permalinkPage}#${path}`;
+  };
   const handlers: Record<string, (args: Args) => ApiAnswer> = {
     'apps.connections.open': () =>
       socketModeUrl === undefined
@@ -497,6 +524,19 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         blocks: content.blocks,
       });
       return { ok: true, message_ts: ts };
+    },
+    /*
+     * chat.getPermalink (no scope needed): `channel` and `message_ts` of an existing message, in any conversation
+     * the bot can see; `channel_not_found` for one it cannot (as chat.postMessage), `message_not_found` for a ts
+     * with no message there. Ephemeral messages are not messages of the channel: they have no permalink.
+     */
+    'chat.getPermalink': (args) => {
+      const channel = asString(args.channel) ?? '';
+      if (channel === '' || !botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
+      const ts = asString(args.message_ts);
+      const message = ts === undefined ? undefined : findMessage(channel, ts);
+      if (message === undefined) return { ok: false, error: 'message_not_found' };
+      return { ok: true, channel, permalink: permalinkOf(message) };
     },
     // Top-level messages, newest first, as Slack pages them (a thread's replies are not in a channel's history).
     'conversations.history': (args) => {
@@ -577,6 +617,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       };
       openedViews.push(opened);
       changes.emit('change');
+      emit(viewEvent('opened', opened));
       return { ok: true, view: viewObject(opened) };
     },
     // views.update: by view_id; with a hash, only if the view has not changed since (hash_conflict otherwise).
@@ -590,6 +631,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       opened.view = args.view as Record<string, unknown>;
       opened.hash = newHash();
       changes.emit('change');
+      emit(viewEvent('updated', opened));
       return { ok: true, view: viewObject(opened) };
     },
     'views.publish': (args) => {
@@ -608,6 +650,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     return { ok: false, error: 'invalid_arguments', response_metadata: { messages } };
   };
   const newHash = () => `${Math.floor(clock() / 1000)}.${randomBytes(6).toString('hex')}`;
+  const viewEvent = (change: 'opened' | 'updated', opened: OpenedView): StandInEvent => ({
+    type: 'view',
+    change,
+    id: opened.id,
+    triggerId: opened.triggerId,
+    view: structuredClone(opened.view),
+    hash: opened.hash,
+  });
   const viewObject = (opened: OpenedView) => ({
     ...opened.view,
     id: opened.id,
@@ -966,6 +1016,9 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     },
     setSocketModeUrl: (url) => {
       socketModeUrl = url;
+    },
+    setPermalinkPage: (url) => {
+      permalinkPage = url;
     },
     addConversation: (spec) => {
       declare(spec);

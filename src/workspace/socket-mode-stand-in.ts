@@ -149,9 +149,11 @@ export async function startSocketModeStandIn(
         resolve(ackPayload);
       });
     });
-    // Slack waits for a response payload with slash commands (it is shown to the person), not with clicks.
+    // Slack waits for a response payload with slash commands (it is shown to the person) and view submissions
+    // (errors, update, push, clear), not with clicks.
+    const acceptsResponsePayload = type === 'slash_commands' || payload.type === 'view_submission';
     ws.send(
-      JSON.stringify({ envelope_id: envelopeId, type, accepts_response_payload: type === 'slash_commands', payload }),
+      JSON.stringify({ envelope_id: envelopeId, type, accepts_response_payload: acceptsResponsePayload, payload }),
     );
     return acked;
   };

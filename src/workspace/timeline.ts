@@ -1,7 +1,8 @@
 /**
  * What the local workspace's page shows: the messages of each channel as a Slack client would show them to one
- * person. Built from what the Slack stand-in saw (posts, edits, private messages, response_url posts) and what
- * people typed. Ephemeral entries are seen by their person only.
+ * person, and the modals open for them. Built from what the Slack stand-in saw (posts, edits, private messages,
+ * response_url posts, views opened) and what people typed. Ephemeral entries and modals are seen by their person
+ * only.
  */
 import type { StandInEvent } from './slack-stand-in.js';
 
@@ -20,6 +21,17 @@ export interface Entry {
   ephemeral: boolean;
   edited: boolean;
   at: number;
+}
+
+/**
+ * A modal open for one person, as Slack holds it: the view the app opened (or last put there), Slack's id and
+ * hash. A person's modals form a stack (`push` adds one on top); the page shows the top one.
+ */
+export interface OpenModal {
+  id: string;
+  userId: string;
+  view: Record<string, unknown>;
+  hash: string;
 }
 
 /** Who a response_url was issued to, and where. */
@@ -45,11 +57,21 @@ export interface Timeline {
   ): Entry;
   /** Applies what the stand-in saw; `targetOf` says whom a response_url belongs to (undefined: not ours). */
   apply(event: StandInEvent, targetOf: (url: string) => ResponseTarget | undefined): void;
+  /** The modals open for a person, bottom of the stack first. */
+  modalsOf(userId: string): OpenModal[];
+  findModal(id: string): OpenModal | undefined;
+  /** Opens a modal on top of the person's stack, or replaces the open one with its id (in its place). */
+  showModal(modal: OpenModal): void;
+  /** Closes one modal (a person closed or submitted it); nothing when it is not open. */
+  closeModal(id: string): void;
+  /** Closes every modal of a person (`response_action: clear`). */
+  closeModalsOf(userId: string): void;
   onChange(listener: () => void): () => void;
 }
 
 export function createTimeline(now: () => number = Date.now): Timeline {
   const entries: Entry[] = [];
+  const modals: OpenModal[] = [];
   const listeners = new Set<() => void>();
   let version = 0;
   let counter = 0;
@@ -115,6 +137,9 @@ export function createTimeline(now: () => number = Date.now): Timeline {
             ephemeral: true,
           });
           return;
+        case 'view':
+          // Whose modal it is depends on whose trigger it used: the workspace's interactions know and call showModal.
+          return;
         case 'response': {
           const target = targetOf(event.url);
           if (target === undefined) return;
@@ -141,6 +166,28 @@ export function createTimeline(now: () => number = Date.now): Timeline {
           return;
         }
       }
+    },
+    modalsOf: (userId) => modals.filter((m) => m.userId === userId).map((m) => structuredClone(m)),
+    findModal: (id) => {
+      const modal = modals.find((m) => m.id === id);
+      return modal && structuredClone(modal);
+    },
+    showModal(modal) {
+      const at = modals.findIndex((m) => m.id === modal.id);
+      if (at >= 0) modals[at] = structuredClone(modal);
+      else modals.push(structuredClone(modal));
+      changed();
+    },
+    closeModal(id) {
+      const at = modals.findIndex((m) => m.id === id);
+      if (at < 0) return;
+      modals.splice(at, 1);
+      changed();
+    },
+    closeModalsOf(userId) {
+      const before = modals.length;
+      for (let i = modals.length - 1; i >= 0; i -= 1) if (modals[i]!.userId === userId) modals.splice(i, 1);
+      if (modals.length !== before) changed();
     },
     onChange(listener) {
       listeners.add(listener);

@@ -23,7 +23,7 @@ describe('acknowledge, snooze, resolve', () => {
   it('open → acknowledged → resolved, each change raising the version and leaving one thread line', () => {
     const open = openAlertLife(T0);
     const ack = acknowledgeAlert(open, { userId: 'U1', at: at(5), seenVersion: 0 });
-    expect(ack).toMatchObject({ ok: true, threadLine: 'Acknowledged by <@U1>.' });
+    expect(ack).toMatchObject({ ok: true, event: { type: 'acknowledged', by: 'U1', at: at(5).toISOString() } });
     const acknowledged = mustChange(ack);
     expect(acknowledged).toMatchObject({
       state: 'acknowledged',
@@ -37,7 +37,10 @@ describe('acknowledge, snooze, resolve', () => {
       '  refilled the donor ',
       true,
     );
-    expect(done).toMatchObject({ ok: true, threadLine: 'Resolved by <@U2>: refilled the donor' });
+    expect(done).toMatchObject({
+      ok: true,
+      event: { type: 'resolved_by_person', by: 'U2', note: 'refilled the donor' },
+    });
     expect(mustChange(done)).toMatchObject({
       state: 'resolved',
       version: 2,
@@ -56,12 +59,12 @@ describe('acknowledge, snooze, resolve', () => {
     });
   });
 
-  it('two people clicking the same message: the first wins, the second click is outdated', () => {
+  it('two people clicking Acknowledge on the same message: the first wins, the second is told who has it', () => {
     const open = openAlertLife(T0);
     const first = mustChange(acknowledgeAlert(open, { userId: 'U1', at: at(1), seenVersion: 0 }));
     expect(acknowledgeAlert(first, { userId: 'U2', at: at(1), seenVersion: 0 })).toMatchObject({
       ok: false,
-      reason: 'outdated',
+      reason: 'already_acknowledged',
       current: { state: 'acknowledged', acknowledgedBy: 'U1' },
     });
   });
@@ -91,14 +94,18 @@ describe('acknowledge, snooze, resolve', () => {
     const result = resolveAlertByPerson(openAlertLife(T0), { userId: 'U1', at: at(1), seenVersion: 0 }, note, required);
     if (refusal) expect(result).toMatchObject({ ok: false, reason: refusal });
     else
-      expect(result).toMatchObject({ ok: true, threadLine: 'Resolved by <@U1>.', life: { resolution: { note: '' } } });
+      expect(result).toMatchObject({
+        ok: true,
+        event: { type: 'resolved_by_person', note: '' },
+        life: { resolution: { note: '' } },
+      });
   });
 
   it('resolved by the facts regardless of the version; a resolved alert is left as it was', () => {
     const acknowledged = mustChange(acknowledgeAlert(openAlertLife(T0), { userId: 'U1', at: at(1), seenVersion: 0 }));
     const byFacts = resolveAlertByFacts(acknowledged, at(4), 'the withdrawal succeeded');
     expect(byFacts).toMatchObject({
-      threadLine: 'Resolved automatically: the withdrawal succeeded.',
+      event: { type: 'resolved_by_facts', reason: 'the withdrawal succeeded', at: at(4).toISOString() },
       life: { state: 'resolved', version: 2, resolution: { by: 'facts', reason: 'the withdrawal succeeded' } },
     });
     expect(resolveAlertByFacts(byFacts!.life, at(5), 'again')).toBeUndefined();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildAlertStatus } from '../../src/blocks/alerts.js';
+import { OWNED_ALERT_POLICY } from '../../src/domain/owned-alerts.js';
 import { readAlertStatus } from '../../src/poller/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { DAY, HOUR, mentions, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
@@ -146,7 +147,13 @@ describe('an idle poll costs what changes, not what exists', () => {
       await r.poll();
     }
     expect(r.store.read().alerts.outbox).toEqual([]);
-    expect(r.fileSize()).toBeLessThan(100_000);
+    // Part 13: the alerts people own are kept until someone resolves them, at most OWNED_ALERT_POLICY.maxOpen
+    // (the oldest are retired beyond it); the rest of the bookkeeping stays as small as before.
+    const { owned = {}, ...bookkeeping } = r.store.read().alerts;
+    expect(JSON.stringify(bookkeeping).length).toBeLessThan(100_000);
+    const open = Object.values(owned).filter((alert) => alert.life.state !== 'resolved');
+    expect(open).toHaveLength(OWNED_ALERT_POLICY.maxOpen);
+    expect(Object.values(owned).filter((alert) => alert.life.resolution?.by === 'retired').length).toBeGreaterThan(0);
     // Handled keys are kept only near the watermarks, not for 31 days.
     expect(Object.keys(r.store.read().alerts.alerted).length).toBeLessThan(200);
   }, 60_000);

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
+import { blocksToText, messageToText } from '../support/rig/blocks-text.js';
 import { createSlackDriver } from '../support/rig/slack-driver.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
@@ -65,8 +65,7 @@ async function start(extra: Record<string, string>): Promise<BotProcess> {
   return bot;
 }
 
-const alertsMentioning = (id: string) =>
-  slack.messages(ALERTS).filter((m) => blocksToText(m.blocks ?? []).includes(id));
+const alertsMentioning = (id: string) => slack.messages(ALERTS).filter((m) => messageToText(m).includes(id));
 
 /** Makes a failure, holds the answer to the post of its alert, and waits until Slack has posted it. */
 async function failureWithHeldAnswer(): Promise<{ id: string; postedAt: number }> {

@@ -7,7 +7,7 @@ import { type ChannelPacing, createAlertPoster, type PollReport, pollOnce } from
 import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/index.js';
 import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
+import { messageToText } from '../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 export const CHANNEL = 'C0ALERTS';
@@ -44,6 +44,8 @@ export interface PollerRigOptions {
   maxAttempts?: number;
   /** The bot's clock minus the API's (the simulator's): clocks that disagree. */
   clockOffsetMs?: number;
+  /** STUCK_*_AFTER (none: no stuck alerts, as before part 13). */
+  stuckAfterMs?: { withdrawal: number; task: number; gas: number };
 }
 
 export async function startPollerRig(options: PollerRigOptions = {}): Promise<PollerRig> {
@@ -91,6 +93,7 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
         channel: CHANNEL,
         now,
         lookbackMs: options.lookbackMs ?? 24 * HOUR,
+        ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
         logger,
         sleep: async (ms) => {
           sleeps.push(ms);
@@ -104,7 +107,7 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
       pacing = { lastPostMs: undefined };
     },
     messages: () => slack.messages(CHANNEL),
-    texts: () => slack.messages(CHANNEL).map((m) => blocksToText(m.blocks ?? [])),
+    texts: () => slack.messages(CHANNEL).map((m) => messageToText(m)),
     fileSize: () => statSync(file).size,
     async close() {
       await store.close();

@@ -104,6 +104,6 @@ describe('flood grouping', () => {
     };
     const plan = planDeliveries([down, ...six, item(gas(1))], NOW);
     expect(plan.map((d) => d.items.length)).toEqual([1, 6, 1]);
-    expect(plan[1]!.message.text).toMatch(/^6 withdrawals failed/);
+    expect(plan[1]!.message.text).toMatch(/^Open: 6 withdrawals failed/);
   });
 });

@@ -22,7 +22,7 @@ import { createSlackGateway, createSlackWebClient } from '../../src/slack/gatewa
 import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
+import { blocksToText, messageToText } from '../support/rig/blocks-text.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const CHANNEL = 'C0ALERTS';
@@ -97,7 +97,7 @@ describe('a summary and its thread', () => {
     const report = await deliverOutbox(deps(), NOW);
     const { summary, replies, ids } = thread();
     expect(report.slackError).toBeUndefined();
-    expect(blocksToText(summary!.blocks)).toContain(
+    expect(messageToText(summary!)).toContain(
       `…and ${250 - SUMMARY_LIST_CAP} more. The full list of 250 is in this message's thread.`,
     );
     expect(summary!.threadTs).toBeUndefined();

@@ -18,7 +18,9 @@ import {
   SlackBackoffError,
   type SlackGateway,
   type SlackRetryPolicy,
+  triggerRefused,
 } from '../../src/slack/index.js';
+import { triggerId } from '../../src/workspace/slack-requests.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const TOKEN = 'xoxb-gateway-test';
@@ -508,5 +510,128 @@ describe('other calls', () => {
     const refused = await failure(gateway.run('auth.test', () => wrong.auth.test()));
     expect(describeSlackError(refused)).toBe('invalid_auth');
     expect(sleeps).toEqual([500]);
+  });
+});
+
+describe('modals: openView (views.open)', () => {
+  // A trigger_id opens one view within 3 s of the click: nothing about views.open is ever retried or waited for.
+  const plain = (text: string) => ({ type: 'plain_text', text });
+  const modal = (title = 'Resolve alert') => ({
+    type: 'modal',
+    callback_id: 'alert_resolve',
+    title: plain(title),
+    submit: plain('Resolve'),
+    close: plain('Cancel'),
+    blocks: [
+      {
+        type: 'input',
+        block_id: 'note',
+        label: plain('What was done'),
+        element: { type: 'plain_text_input', action_id: 'note', multiline: true },
+      },
+    ],
+  });
+
+  it("opens the modal with a fresh trigger and answers the new view's id", async () => {
+    const { gateway } = gatewayRig();
+    const trigger = triggerId();
+    const { viewId } = await gateway.openView(trigger, modal());
+    expect(slack.views()).toEqual([expect.objectContaining({ id: viewId, triggerId: trigger })]);
+    expect(slack.views()[0]?.view).toMatchObject({ callback_id: 'alert_resolve', title: plain('Resolve alert') });
+  });
+
+  it.each([
+    ['expired_trigger_id', () => triggerId(Date.now() - 5_000), /more than 3 seconds passed since the click/],
+    ['invalid_trigger_id', () => 'not-a-trigger', /Slack did not recognise the click/],
+  ])('%s: one call, no wait, permanent for that click, nothing opened', async (code, trigger, plainWords) => {
+    const { gateway, sleeps } = gatewayRig();
+    const error = await failure(gateway.openView(trigger(), modal()));
+    expect(error).toMatchObject({ data: { error: code } });
+    expect(triggerRefused(error)).toBe(true);
+    expect(isTransient(error)).toBe(false);
+    expect(mayHaveHappened(error)).toBe(false);
+    expect(needsAPerson(error)).toBe(false);
+    expect(describeSlackError(error)).toMatch(new RegExp(`^${code} \\(`));
+    expect(describeSlackError(error)).toMatch(plainWords);
+    expect(slack.callsOf('views.open')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    expect(slack.views()).toEqual([]);
+  });
+
+  it('a trigger that already opened a view is refused as exchanged_trigger_id: one view in all', async () => {
+    const { gateway } = gatewayRig();
+    const trigger = triggerId();
+    await gateway.openView(trigger, modal());
+    const error = await failure(gateway.openView(trigger, modal()));
+    expect(triggerRefused(error)).toBe(true);
+    expect(describeSlackError(error)).toMatch(/^exchanged_trigger_id \(this click already opened a form/);
+    expect(slack.views()).toHaveLength(1);
+  });
+
+  it.each([
+    ['HTTP 500', { status: 500 }, 'HTTP 500'],
+    ['HTTP 503', { status: 503 }, 'HTTP 503'],
+    ['ratelimited', { status: 429, retryAfter: 1 }, 'ratelimited (retry after 1 s)'],
+  ])('%s is not retried either: the trigger would be stale by then', async (_name, injected, described) => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.failNext('views.open', injected);
+    const error = await failure(gateway.openView(triggerId(), modal()));
+    expect(describeSlackError(error)).toBe(described);
+    expect(triggerRefused(error)).toBe(false);
+    expect(slack.callsOf('views.open')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('inside a Retry-After of views.open, the next modal is refused at once without calling Slack', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.failNext('views.open', { status: 429, retryAfter: 10 });
+    await failure(gateway.openView(triggerId(), modal()));
+    const error = await failure(gateway.openView(triggerId(), modal()));
+    expect(error).toBeInstanceOf(SlackBackoffError);
+    expect(slack.callsOf('views.open')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+    // Other methods are not held back.
+    await gateway.post('C_DESK', { text: 'still posting' });
+  });
+
+  it("a modal that breaks Slack's limits is refused as invalid_arguments, naming the field; the trigger is not used up", async () => {
+    const { gateway } = gatewayRig();
+    const trigger = triggerId();
+    const error = await failure(gateway.openView(trigger, modal('A title far too long for a modal')));
+    expect(triggerRefused(error)).toBe(false);
+    expect(describeSlackError(error)).toBe(
+      'invalid_arguments ([ERROR] must be less than 25 characters [json-pointer:/view/title/text])',
+    );
+    expect(slack.callsOf('views.open')).toHaveLength(1);
+    await expect(gateway.openView(trigger, modal())).resolves.toMatchObject({ viewId: expect.any(String) });
+  });
+});
+
+describe('links to messages: permalink (chat.getPermalink)', () => {
+  it('answers the link Slack gives for the message', async () => {
+    const { gateway } = gatewayRig();
+    const ts = await gateway.post('C_ALERTS', { text: 'Withdrawal failed' });
+    expect(await gateway.permalink('C_ALERTS', ts)).toBe(
+      `https://${slack.teamDomain}.slack.com/archives/C_ALERTS/p${ts.replace('.', '')}`,
+    );
+    expect(slack.callsOf('chat.getPermalink')[0]?.args).toMatchObject({ channel: 'C_ALERTS', message_ts: ts });
+  });
+
+  it('is a read: a 5xx is tried again under the policy', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const ts = await gateway.post('C_ALERTS', { text: 'Withdrawal failed' });
+    slack.failNext('chat.getPermalink', { status: 502 });
+    await expect(gateway.permalink('C_ALERTS', ts)).resolves.toMatch(/\/archives\/C_ALERTS\//);
+    expect(slack.callsOf('chat.getPermalink')).toHaveLength(2);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it("a message that is gone answers Slack's message_not_found, not retried", async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const error = await failure(gateway.permalink('C_ALERTS', '1700000000.000100'));
+    expect(describeSlackError(error)).toBe('message_not_found');
+    expect(error).toMatchObject({ data: { error: 'message_not_found' } });
+    expect(slack.callsOf('chat.getPermalink')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { blockTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
+import { checkEntered, modalTree, REQUIRED_FIELD } from '../../src/workspace/page/modal.js';
 import { plainHtml, renderMrkdwn } from '../../src/workspace/page/mrkdwn.js';
 
 const directory = {
@@ -285,5 +286,167 @@ describe('Block Kit', () => {
     expect(image).toContain('It could not be read: image without an http(s) image_url');
     const good = block({ type: 'image', image_url: 'https://example.com/a.png', alt_text: '"><script>' });
     expect(good).toContain('<img class="bk-image-img" src="https://example.com/a.png" alt="&quot;&gt;&lt;script&gt;"');
+  });
+});
+
+describe('static menus', () => {
+  const snooze = {
+    type: 'static_select',
+    action_id: 'alert_snooze',
+    placeholder: { type: 'plain_text', text: 'Snooze' },
+    options: [
+      { text: { type: 'plain_text', text: '1 h' }, value: '1h' },
+      { text: { type: 'plain_text', text: '<b>4 h</b>' }, value: '4"h' },
+    ],
+  };
+
+  it('draws a static_select in an actions block as a menu whose placeholder is chosen until someone picks', () => {
+    const tree = blockTree({ type: 'actions', block_id: 'alert_actions', elements: [snooze] }, { entryId: 'E1' });
+    const [menu] = tree.children as Array<Exclude<(typeof tree.children)[number], string | null | { html: string }>>;
+    expect(menu?.select).toMatchObject({ entryId: 'E1', element: { action_id: 'alert_snooze' } });
+    expect(toHtml(menu ?? null)).toBe(
+      '<select class="bk-select" aria-label="Snooze" data-testid="static-select" data-action-id="alert_snooze" ' +
+        'data-action-key="E1\u0000alert_actions\u0000alert_snooze">' +
+        '<option value="" disabled="" selected="">Snooze</option>' +
+        '<option value="1h">1 h</option>' +
+        '<option value="4&quot;h">&lt;b&gt;4 h&lt;/b&gt;</option></select>',
+    );
+  });
+
+  it('starts on the initial option, keeps option groups, and shows a menu it cannot read raw', () => {
+    const grouped = block({
+      type: 'actions',
+      elements: [
+        {
+          type: 'static_select',
+          action_id: 'when',
+          initial_option: { text: { type: 'plain_text', text: 'Tomorrow' }, value: 'tomorrow' },
+          option_groups: [
+            {
+              label: { type: 'plain_text', text: 'Later' },
+              options: [{ text: { type: 'plain_text', text: 'Tomorrow' }, value: 'tomorrow' }],
+            },
+          ],
+        },
+      ],
+    });
+    expect(grouped).toContain('<option value="" disabled="">Select an item</option>');
+    expect(grouped).toContain(
+      '<optgroup label="Later"><option value="tomorrow" selected="">Tomorrow</option></optgroup>',
+    );
+    const broken = block({
+      type: 'actions',
+      elements: [
+        { type: 'static_select', action_id: 'x', options: [{ text: { type: 'mrkdwn', text: '*no*' }, value: 'x' }] },
+      ],
+    });
+    expect(broken).toContain('It could not be read: option 1 text is not plain_text');
+  });
+});
+
+describe('modals', () => {
+  const plainText = (text: string) => ({ type: 'plain_text', text });
+  const resolveView = {
+    type: 'modal',
+    callback_id: 'alert_resolve',
+    title: plainText('Resolve <alert>'),
+    submit: plainText('Resolve'),
+    close: plainText('Cancel'),
+    blocks: [
+      { type: 'section', block_id: 'what', text: { type: 'mrkdwn', text: '*Withdrawal failed* &lt;img&gt;' } },
+      { type: 'context', block_id: 'ctx', elements: [{ type: 'mrkdwn', text: 'Opened by <@U1>' }] },
+      {
+        type: 'input',
+        block_id: 'note',
+        label: plainText('What was done'),
+        hint: plainText('Shown on the alert'),
+        element: {
+          type: 'plain_text_input',
+          action_id: 'note_input',
+          multiline: true,
+          max_length: 3000,
+          placeholder: plainText('Refunded by hand'),
+        },
+      },
+      {
+        type: 'input',
+        block_id: 'ticket',
+        optional: true,
+        label: plainText('Ticket'),
+        element: { type: 'plain_text_input', action_id: 'ticket_input', initial_value: 'OPS-1', min_length: 3 },
+      },
+    ],
+  };
+  const modal = (options: Parameters<typeof modalTree>[1] = {}) =>
+    toHtml(modalTree({ id: 'V1', hash: 'h1', view: resolveView }, { directory, ...options }));
+
+  it('draws the title, the blocks, each input with its label, hint, placeholder and "(optional)", Close and Submit', () => {
+    const html = modal();
+    expect(html).toContain('data-testid="modal" data-view-id="V1" data-callback-id="alert_resolve"');
+    expect(html).toContain(
+      '<h2 class="modal-title" id="modal-title-V1" data-testid="modal-title">Resolve &lt;alert&gt;</h2>',
+    );
+    expect(html).toContain('<b>Withdrawal failed</b> &lt;img&gt;');
+    expect(html).toContain('@riley');
+    expect(html).toMatch(
+      /<label class="modal-label" for="modal-V1-note">What was done<\/label><textarea class="modal-control" rows="4" id="modal-V1-note" name="note" data-testid="modal-input-note" data-block-id="note" data-action-id="note_input" required="" maxlength="3000" placeholder="Refunded by hand"><\/textarea><div class="modal-hint">Shown on the alert<\/div>/,
+    );
+    expect(html).toContain('<span class="modal-optional"> (optional)</span>');
+    expect(html).toMatch(
+      /<input class="modal-control" type="text" value="OPS-1" [^>]*data-testid="modal-input-ticket"/,
+    );
+    expect(html).toContain('data-testid="modal-close" data-modal-close="">Cancel</button>');
+    expect(html).toContain('data-testid="modal-submit">Resolve</button>');
+    expect(html).not.toContain('modal-error');
+  });
+
+  it('shows an error under the input it names, keeps what was typed, and says what went wrong with the form', () => {
+    const html = modal({
+      errors: { note: 'Say what was done <b>' },
+      entered: { note: { note_input: 'typed <i>' }, ticket: { ticket_input: '' } },
+      problem: 'The bot did not take it',
+    });
+    expect(html).toContain(
+      '<div class="modal-error" id="modal-V1-note-error" data-testid="modal-error-note" role="alert">Say what was done &lt;b&gt;</div>',
+    );
+    expect(html).toContain('aria-invalid="true" aria-describedby="modal-V1-note-error"');
+    expect(html).toContain('>typed &lt;i&gt;</textarea>');
+    expect(html).toMatch(/<input class="modal-control" type="text" value="" /);
+    expect(html).toContain('data-testid="modal-problem" role="alert">The bot did not take it</div>');
+  });
+
+  it('has no Submit when the view has none, and shows an input it cannot fill in raw', () => {
+    const html = toHtml(
+      modalTree({
+        id: 'V2',
+        view: {
+          type: 'modal',
+          title: plainText('Info'),
+          blocks: [
+            {
+              type: 'input',
+              block_id: 'when',
+              label: plainText('When'),
+              element: { type: 'datepicker', action_id: 'd' },
+            },
+          ],
+        },
+      }),
+    );
+    expect(html).not.toContain('modal-submit');
+    expect(html).toContain('data-testid="modal-close" data-modal-close="">Cancel</button>');
+    expect(html).toContain(
+      'It could not be read: this workspace fills in plain-text inputs and static menus, not datepicker',
+    );
+  });
+
+  it('refuses, as Slack’s client does, a required input left empty and a text shorter than its min_length', () => {
+    expect(checkEntered(resolveView, { note: { note_input: '' }, ticket: { ticket_input: '' } })).toEqual({
+      note: REQUIRED_FIELD,
+    });
+    expect(checkEntered(resolveView, { note: { note_input: 'done' }, ticket: { ticket_input: 'AB' } })).toEqual({
+      ticket: 'Please enter at least 3 characters.',
+    });
+    expect(checkEntered(resolveView, { note: { note_input: 'done' } })).toEqual({});
   });
 });

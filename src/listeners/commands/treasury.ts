@@ -47,6 +47,8 @@ async function run(
       return deps.swaps.showHistory();
     case 'alerts':
       return buildAlertStatus((await deps.alerts?.status()) ?? null, deps.now());
+    case 'alerts-open':
+      return deps.alertActions ? deps.alertActions.listOpen() : buildAlertStatus(null, deps.now());
   }
 }
 

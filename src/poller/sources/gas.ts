@@ -5,7 +5,7 @@ import { windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
-import { addFound, type Detection, detection, isBaseline, type ReadContext, reader } from './read.js';
+import { addFound, addSettled, type Detection, detection, isBaseline, type ReadContext, reader } from './read.js';
 
 const FINAL_GAS_STATUSES = new Set(['success', 'failed', 'cancelled']);
 const SECOND = 1_000;
@@ -67,10 +67,17 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   const syncing = listed !== undefined && source.pendingSyncedAt === undefined;
   const handled = new Set(source.handledPending ?? []);
   const apply = (row: GasDistribution, via: 'scan' | 'follow') => {
-    if (row.subStatus === NOT_ENOUGH_DONOR_BALANCE) {
+    const pending = !FINAL_GAS_STATUSES.has(row.status);
+    if (pending) {
+      r.tracking[row.id] = iso(row.createdAt);
+    } else {
+      // Left pending: an alert about it (stuck, or short of donor balance and now sent) learns how it ended.
+      addSettled(r, failureKey('gas', row.id), row.id, row.status, row.subStatus);
       delete r.tracking[row.id];
+    }
+    if (row.subStatus === NOT_ENOUGH_DONOR_BALANCE) {
       // Matched while pending: found once; it stays in the pending list (and may turn failed), the same top-up.
-      const pending = !FINAL_GAS_STATUSES.has(row.status);
+      // It is still followed, so that its alert resolves itself once the top-up is sent.
       if (handled.has(row.id)) {
         if (!pending) handled.delete(row.id);
         return;
@@ -88,10 +95,8 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
         via,
         handledBefore || isBaseline(r, row.createdAt, via),
       );
-    } else if (FINAL_GAS_STATUSES.has(row.status)) {
-      delete r.tracking[row.id];
-    } else {
-      r.tracking[row.id] = iso(row.createdAt);
+    } else if (!pending) {
+      handled.delete(row.id);
     }
   };
   for (const row of seen.values()) apply(row, 'scan');
@@ -131,8 +136,11 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
     }
   }
   // Matched rows no longer pending and not seen in this poll: nothing will list them as pending again. Only a
-  // read of the whole pending list can tell (the ids are kept without their createdAt).
-  if (listed && window === 'all') for (const id of handled) if (!listed.has(id) && !seen.has(id)) handled.delete(id);
+  // read of the whole pending list can tell (the ids are kept without their createdAt). A row still followed
+  // keeps its id until its final state is read (else that read would find it again as a new failure).
+  if (listed && window === 'all')
+    for (const id of handled)
+      if (!listed.has(id) && !seen.has(id) && !Object.hasOwn(r.tracking, id)) handled.delete(id);
   return detection(r, {
     ...(window
       ? {

@@ -29,9 +29,21 @@ export interface SourcePlace {
   checkedAt?: Record<string, string>;
 }
 
+/**
+ * A followed row (in the source's tracking before the read) that the read saw in a final state: what it became.
+ * `key` names the row as alerts do (`withdrawal:<id>`, `task:<id>`, `gas:<id>`).
+ */
+export interface Settled {
+  key: string;
+  status: string;
+  subStatus: string | null;
+}
+
 /** What reading one source found. */
 export interface Detection {
   found: Found[];
+  /** Followed rows that left pending in this read (alerts about them are updated or resolved by the facts). */
+  settled: Settled[];
   requests: number;
   place: SourcePlace;
 }
@@ -52,6 +64,7 @@ export interface Reader {
   now: Date;
   nowMs: number;
   found: Found[];
+  settled: Settled[];
   tracking: Record<string, string>;
   lists: Record<string, ListState>;
   requests: number;
@@ -61,7 +74,7 @@ export interface Reader {
 export function reader(deps: PollDeps, source: AlertSourceState, now: Date): Reader {
   // Prototype-free like the stored record: an id such as `__proto__` or `constructor` is a plain key.
   const tracking: Record<string, string> = Object.assign(Object.create(null), source.tracking);
-  return { deps, source, now, nowMs: now.getTime(), found: [], tracking, lists: {}, requests: 0 };
+  return { deps, source, now, nowMs: now.getTime(), found: [], settled: [], tracking, lists: {}, requests: 0 };
 }
 
 /**
@@ -86,9 +99,23 @@ export function addFound(
   r.found.push({ key, createdAt: iso(createdAt), baseline, facts, via });
 }
 
+/**
+ * Records that the row `id` was seen final (`status`), when it was followed before this read (a row first seen
+ * already final was never pending for us, so no alert can be about it pending). Once per row.
+ */
+export function addSettled(r: Reader, key: string, id: string, status: string, subStatus: string | null): void {
+  if (!Object.hasOwn(r.source.tracking, id) || r.settled.some((row) => row.key === key)) return;
+  r.settled.push({ key, status, subStatus });
+}
+
 /** The read's result, with the source's new place (plus what only some sources keep). */
 export function detection(r: Reader, extra: Partial<SourcePlace> = {}): Detection {
-  return { found: r.found, requests: r.requests, place: { lists: r.lists, tracking: r.tracking, ...extra } };
+  return {
+    found: r.found,
+    settled: r.settled,
+    requests: r.requests,
+    place: { lists: r.lists, tracking: r.tracking, ...extra },
+  };
 }
 
 /** A lookup by id whose row is gone (404) gives undefined; other errors fail the read. */

@@ -5,7 +5,15 @@ import { windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
-import { addFound, type Detection, detection, notFoundAsUndefined, type ReadContext, reader } from './read.js';
+import {
+  addFound,
+  addSettled,
+  type Detection,
+  detection,
+  notFoundAsUndefined,
+  type ReadContext,
+  reader,
+} from './read.js';
 
 /**
  * Payout tasks: `status=pending` over the window the follow plan chose, if any (the last hour or day: one page;
@@ -42,6 +50,7 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
   for (const task of read.rows) {
     if (task.status !== 'failed') continue;
     failedSeen.add(task.id);
+    addSettled(r, failureKey('task', task.id), task.id, task.status, task.subStatus);
     delete r.tracking[task.id];
     addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), 'scan');
   }
@@ -52,7 +61,9 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
     for (const [id, createdAt] of Object.entries(r.tracking)) {
       if (listed.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs)) continue;
       if (!list.walk && isoMs(createdAt) >= floor) {
-        // Inside the failed rows just read in full: not among them, so it did not fail.
+        // Inside the failed rows just read in full: not among them, so it did not fail. Neither pending nor
+        // failed is success (the documented states; docs/payments-api.md#statuses).
+        addSettled(r, failureKey('task', id), id, 'success', null);
         delete r.tracking[id];
         continue;
       }
@@ -67,9 +78,11 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
         });
         delete r.tracking[id];
       } else if (task.status === 'failed') {
+        addSettled(r, failureKey('task', id), id, task.status, task.subStatus);
         delete r.tracking[id];
         addFound(r, failureKey('task', id), task.createdAt, taskFacts(task), 'follow');
       } else if (task.status === 'success') {
+        addSettled(r, failureKey('task', id), id, task.status, task.subStatus);
         delete r.tracking[id];
       }
       // Another status: still pending for us; followed on.

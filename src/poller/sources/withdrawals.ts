@@ -5,7 +5,15 @@ import { dueWithdrawals } from '../follow.js';
 import { firstRunSpan, iso, listFloor, listOf } from '../place.js';
 import type { PollDeps } from '../policy.js';
 import { checkAborted, readWithdrawals } from '../walk.js';
-import { addFound, type Detection, detection, notFoundAsUndefined, type ReadContext, reader } from './read.js';
+import {
+  addFound,
+  addSettled,
+  type Detection,
+  detection,
+  notFoundAsUndefined,
+  type ReadContext,
+  reader,
+} from './read.js';
 
 /**
  * Withdrawals: newest first from the top down to the floor (one page when idle). A pending withdrawal is
@@ -27,10 +35,13 @@ export async function detectWithdrawals(
   const checkedAt: Record<string, string> = Object.assign(Object.create(null), source.checkedAt);
   const apply = (row: Withdrawal, via: 'scan' | 'follow') => {
     seen.add(row.id);
+    const key = failureKey('withdrawal', row.id);
     if (row.status === 'failed') {
+      addSettled(r, key, row.id, row.status, null);
       delete r.tracking[row.id];
-      addFound(r, failureKey('withdrawal', row.id), row.createdAt, withdrawalFacts(row), via);
+      addFound(r, key, row.createdAt, withdrawalFacts(row), via);
     } else if (row.status === 'success') {
+      addSettled(r, key, row.id, row.status, null);
       delete r.tracking[row.id];
     } else {
       // pending, or a status the API documentation does not list (docs/payments-api.md#statuses): it may still fail.

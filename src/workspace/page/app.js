@@ -15,6 +15,7 @@ import { clock, localeDate, relativeDay } from './dates.js';
 import { $, build, fromHtml, h } from './dom.js';
 import { isObject } from './html.js';
 import { watchTimeline } from './live.js';
+import { checkEntered, modalTree } from './modal.js';
 import { plainHtml } from './mrkdwn.js';
 
 const BOT_NAME = 'Treasury Bot';
@@ -62,6 +63,7 @@ function storageSet(storage, key, value) {
  *   id: string, channel: string, ts?: string, threadTs?: string, at: number, author?: string, userId?: string,
  *   text?: unknown, blocks?: unknown, ephemeral?: boolean, edited?: boolean,
  * }} Entry
+ * @typedef {import('./modal.js').Modal} Modal
  */
 
 const state = {
@@ -88,6 +90,14 @@ const state = {
   expandedThreads: new Set(),
   /** @type {Set<string>} */
   pendingActions: new Set(),
+  /** The person's open modals, bottom of the stack first (/api/timeline): the last one is shown. @type {Modal[]} */
+  modals: /** @type {Modal[]} */ ([]),
+  /**
+   * The modal on screen: which view and version it draws (redrawn only when they change, so typing survives the
+   * timeline's refreshes), and its form.
+   * @type {{ id: string, hash: unknown, form: HTMLFormElement, busy: boolean } | null}
+   */
+  shownModal: /** @type {{ id: string, hash: unknown, form: HTMLFormElement, busy: boolean } | null} */ (null),
   stickToBottom: true,
   /** The top-level entries of the last render, to tell when new ones arrive. */
   renderedTop: { key: '', ids: /** @type {Set<string> | null} */ (null) },
@@ -123,13 +133,14 @@ function findElements() {
     composer: /** @type {HTMLInputElement} */ ($('composer')),
     notice: $('composer-notice'),
     dialog: /** @type {HTMLDialogElement} */ ($('confirm-dialog')),
+    modalRoot: $('modal-root'),
   };
 }
 
 /** @type {ReturnType<typeof findElements>} */
 let els;
 
-/** @typedef {{ id: string, label?: string, description?: string, group?: unknown }} Control */
+/** @typedef {{ id: string, label?: string, description?: string, group?: unknown, choices?: unknown }} Control */
 
 // ---------------------------------------------------------------------------------------------------------
 // Rendering: sidebar and header
@@ -267,6 +278,10 @@ function live(tree) {
     button: (button, action) => {
       if (state.pendingActions.has(action.key)) button.disabled = true;
       button.addEventListener('click', () => onButton(action));
+    },
+    select: (select, action) => {
+      if (state.pendingActions.has(action.key)) select.disabled = true;
+      select.addEventListener('change', () => onSelect(action, select));
     },
   });
   return node ?? document.createTextNode('');
@@ -547,8 +562,12 @@ function applyTimeline(data, user) {
   }
   state.entries = entries;
   state.version = typeof data?.version === 'number' ? data.version : state.version;
+  state.modals = Array.isArray(data?.modals)
+    ? data.modals.filter((/** @type {unknown} */ m) => isObject(m) && typeof m.id === 'string' && isObject(m.view))
+    : [];
   renderChannels();
   renderTimeline();
+  renderModal();
 }
 
 async function refreshTimeline() {
@@ -619,8 +638,10 @@ function switchUser(userId) {
     renderHeader();
   }
   state.entries = [];
+  state.modals = [];
   state.unread.clear();
   state.expandedThreads.clear();
+  renderModal();
   rememberView();
   renderUser();
   renderChannels();
@@ -779,11 +800,11 @@ function confirmDialog(confirm) {
 function setPending(key, pending) {
   if (pending) state.pendingActions.add(key);
   else state.pendingActions.delete(key);
-  const buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (
-    els.timeline.querySelectorAll('button[data-action-key]')
+  const controls = /** @type {NodeListOf<HTMLButtonElement | HTMLSelectElement>} */ (
+    els.timeline.querySelectorAll('button[data-action-key], select[data-action-key]')
   );
-  for (const button of buttons) {
-    if (button.dataset.actionKey === key) button.disabled = pending;
+  for (const control of controls) {
+    if (control.dataset.actionKey === key) control.disabled = pending;
   }
 }
 
@@ -819,6 +840,143 @@ async function onButton({ key, entryId, element, block, url, label }) {
   if (!result.ok) setNotice(`“${label}” did not go through: ${errorText(result, 'the server refused it.')}`, 'error');
 }
 
+/**
+ * An option chosen in a static menu: sent as Slack's client sends it (block_actions with the option).
+ * @param {import('./blocks.js').SelectAction} action
+ * @param {HTMLSelectElement} select
+ */
+async function onSelect({ key, entryId, element, block }, select) {
+  const selectedValue = select.value;
+  if (selectedValue === '' || state.pendingActions.has(key)) return;
+  if (isObject(element.confirm) && !(await confirmDialog(element.confirm))) {
+    select.value = '';
+    return;
+  }
+  setPending(key, true);
+  const result = await postJson('/api/action', {
+    user: state.user,
+    entryId,
+    blockId: typeof block.block_id === 'string' ? block.block_id : '',
+    actionId: typeof element.action_id === 'string' ? element.action_id : '',
+    selectedValue,
+  });
+  setPending(key, false);
+  if (!result.ok) setNotice(`The choice did not go through: ${errorText(result, 'the server refused it.')}`, 'error');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Modals: the one on top of the person's stack, over everything, until it is submitted or closed
+
+/**
+ * What is entered in the form now, by block_id then action_id.
+ * @param {HTMLFormElement} form
+ * @returns {import('./modal.js').Entered}
+ */
+function enteredIn(form) {
+  /** @type {import('./modal.js').Entered} */
+  const entered = {};
+  const fields = /** @type {NodeListOf<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>} */ (
+    form.querySelectorAll('[data-block-id][data-action-id]')
+  );
+  for (const field of fields) {
+    const blockId = field.dataset.blockId ?? '';
+    const actionId = field.dataset.actionId ?? '';
+    entered[blockId] = { ...entered[blockId], [actionId]: field.value };
+  }
+  return entered;
+}
+
+/**
+ * Draws the modal (again), keeping what was typed.
+ * @param {Modal} modal
+ * @param {{ errors?: Record<string, string>, entered?: import('./modal.js').Entered, problem?: string | null, busy?: boolean }} [options]
+ */
+function drawModal(modal, options = {}) {
+  const node = build(modalTree(modal, { ...options, directory: directory() }), {
+    image: () => {},
+    button: (button) =>
+      button.addEventListener('click', () =>
+        drawModal(modal, {
+          entered: enteredIn(form),
+          problem: 'Buttons inside a modal are not sent in this workspace.',
+        }),
+      ),
+  });
+  const form = /** @type {HTMLFormElement} */ (node && /** @type {Element} */ (node).querySelector('form'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submitModal(modal);
+  });
+  for (const closer of form.querySelectorAll('[data-modal-close]')) {
+    closer.addEventListener('click', () => closeModal(modal));
+  }
+  els.modalRoot.replaceChildren(node ?? '');
+  els.modalRoot.hidden = false;
+  state.shownModal = { id: modal.id, hash: modal.hash, form, busy: options.busy ?? false };
+  const invalid = /** @type {HTMLElement | null} */ (form.querySelector('[aria-invalid="true"]'));
+  const first = /** @type {HTMLElement | null} */ (form.querySelector('.modal-control'));
+  (invalid ?? first ?? form.querySelector('[data-testid="modal-submit"]'))?.focus?.();
+}
+
+/** Shows the top modal of the person's stack; nothing when none is open. */
+function renderModal() {
+  const top = state.modals.at(-1);
+  const shown = state.shownModal;
+  if (!top) {
+    if (shown) {
+      els.modalRoot.replaceChildren();
+      els.modalRoot.hidden = true;
+      state.shownModal = null;
+    }
+    return;
+  }
+  if (shown && shown.id === top.id && shown.hash === top.hash) return;
+  // The same view updated keeps what was typed in the inputs it still has, as Slack's client does.
+  drawModal(top, shown && shown.id === top.id ? { entered: enteredIn(shown.form) } : {});
+}
+
+/** @param {Modal} modal */
+async function submitModal(modal) {
+  const shown = state.shownModal;
+  if (!shown || shown.id !== modal.id || shown.busy) return;
+  const entered = enteredIn(shown.form);
+  const errors = checkEntered(modal.view, entered);
+  if (Object.keys(errors).length > 0) {
+    drawModal(modal, { errors, entered });
+    return;
+  }
+  drawModal(modal, { entered, busy: true });
+  const result = await postJson('/api/view-submission', { user: state.user, viewId: modal.id, values: entered });
+  if (state.shownModal?.id !== modal.id) return;
+  if (!result.ok) {
+    drawModal(modal, { entered, problem: errorText(result, 'The form was not sent.') });
+    return;
+  }
+  const answer = isObject(result.answer) ? result.answer : null;
+  if (answer?.response_action === 'errors' && isObject(answer.errors)) {
+    drawModal(modal, { entered, errors: /** @type {Record<string, string>} */ (answer.errors) });
+    return;
+  }
+  // Closed (an empty answer), cleared, updated or pushed: the server holds what is open now.
+  if (answer === null) state.modals = state.modals.filter((m) => m.id !== modal.id);
+  if (answer?.response_action === 'clear') state.modals = [];
+  if (answer === null || answer.response_action === 'clear') renderModal();
+  else drawModal(modal, { entered });
+  refreshTimeline();
+}
+
+/** @param {Modal} modal */
+async function closeModal(modal) {
+  const shown = state.shownModal;
+  const entered = shown?.id === modal.id ? enteredIn(shown.form) : {};
+  state.modals = state.modals.filter((m) => m.id !== modal.id);
+  renderModal();
+  const result = await postJson('/api/view-closed', { user: state.user, viewId: modal.id, values: entered });
+  if (!result.ok)
+    setNotice(`Closing the form did not go through: ${errorText(result, 'the server refused it.')}`, 'error');
+  refreshTimeline();
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Simulator controls
 
@@ -851,6 +1009,24 @@ function groupedControls(controls) {
   return groups;
 }
 
+/**
+ * Puts a control's choices in its menu, keeping the one picked when it is still there.
+ * @param {HTMLSelectElement} menu
+ * @param {unknown} choices
+ */
+function fillChoices(menu, choices) {
+  const picked = menu.value;
+  const list = Array.isArray(choices)
+    ? choices.filter((c) => isObject(c) && typeof c.id === 'string' && typeof c.label === 'string')
+    : [];
+  menu.replaceChildren(
+    ...(list.length === 0
+      ? [h('option', { value: '', text: 'Nothing to pick yet' })]
+      : list.map((choice) => h('option', { value: choice.id, text: choice.label }))),
+  );
+  if (list.some((choice) => choice.id === picked)) menu.value = picked;
+}
+
 async function loadControls() {
   let controls;
   try {
@@ -868,6 +1044,23 @@ async function loadControls() {
     els.controlList.replaceChildren(h('div', { class: 'side-note', text: 'No controls.' }));
     return;
   }
+  /** Menus of the controls that act on one thing picked (a pending row), by control id. */
+  /** @type {Map<string, HTMLSelectElement>} */
+  const menus = new Map();
+  /** Asks the server what there is to pick now, keeping each menu's choice while it is still there. */
+  const refreshChoices = async () => {
+    if (menus.size === 0) return;
+    let fresh;
+    try {
+      fresh = await getJson('/api/controls');
+    } catch {
+      return;
+    }
+    for (const control of Array.isArray(fresh) ? fresh : []) {
+      const menu = isObject(control) ? menus.get(control.id) : undefined;
+      if (menu) fillChoices(menu, control.choices);
+    }
+  };
   const controlNode = (/** @type {Control} */ control) => {
     const button = h('button', {
       type: 'button',
@@ -876,9 +1069,23 @@ async function loadControls() {
       title: control.description ?? '',
       text: control.label ?? control.id,
     });
+    const menu =
+      control.choices === undefined
+        ? null
+        : h('select', {
+            class: 'control-choice',
+            'data-testid': `control-${control.id}-choice`,
+            'aria-label': `${control.label ?? control.id}: which one`,
+          });
+    if (menu) {
+      fillChoices(menu, control.choices);
+      menus.set(control.id, menu);
+      menu.addEventListener('focus', refreshChoices);
+    }
     const node = h(
       'div',
       { class: 'control' },
+      menu,
       button,
       control.description ? h('div', { class: 'control-description', text: control.description }) : null,
     );
@@ -887,10 +1094,15 @@ async function loadControls() {
       // Right under the button clicked, where the eye is (the list is longer than the sidebar).
       node.after(els.controlStatus);
       setControlStatus(`${control.label ?? control.id}…`, true);
-      const result = await postJson(`/api/controls/${encodeURIComponent(control.id)}`);
+      const result = await postJson(
+        `/api/controls/${encodeURIComponent(control.id)}`,
+        menu && menu.value !== '' ? { choice: menu.value } : undefined,
+      );
       button.disabled = false;
       setControlStatus(errorText(result, result.ok ? 'Done.' : 'It did not work.'), result.ok);
       if (state.ws?.mode === 'socket') refreshBotConnection();
+      // What there is to pick has changed (a row made stuck, one that succeeded).
+      refreshChoices();
     });
     return node;
   };
@@ -1033,6 +1245,14 @@ async function start() {
     if (state.stickToBottom) els.newMessages.hidden = true;
   });
   els.newMessages.addEventListener('click', scrollToBottom);
+  // Escape closes the modal, as in Slack (the confirm dialog handles its own).
+  els.modalRoot.addEventListener('keydown', (event) => {
+    const modal = state.modals.find((m) => m.id === state.shownModal?.id);
+    if (event.key === 'Escape' && modal && !els.dialog.open) {
+      event.preventDefault();
+      closeModal(modal);
+    }
+  });
   window.addEventListener('resize', keepBottom);
 
   els.composerForm.addEventListener('submit', (event) => {

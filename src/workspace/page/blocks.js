@@ -17,7 +17,15 @@ import { plainHtml, renderMrkdwn } from './mrkdwn.js';
  */
 
 /**
- * @typedef {{ tag: string, attrs: Record<string, string | undefined>, children: Child[], action?: ButtonAction }} Tree
+ * A static menu, for the page to wire: choosing an option sends its value.
+ * @typedef {{ key: string, entryId: string, element: Json, block: Json }} SelectAction
+ */
+
+/**
+ * @typedef {{
+ *   tag: string, attrs: Record<string, string | undefined>, children: Child[], action?: ButtonAction,
+ *   select?: SelectAction,
+ * }} Tree
  * @typedef {Tree | { html: string } | string | null} Child
  */
 
@@ -160,6 +168,76 @@ function buttonTree(element, block, context) {
 }
 
 /**
+ * The options of a static menu, flat or in groups, each as `{ text, value }` (plain_text text).
+ * @param {Json} element
+ * @returns {Array<{ group: string | null, options: Array<{ text: string, value: string }> }>}
+ */
+export function menuGroups(element) {
+  /** @param {unknown} options */
+  const read = (options) => {
+    if (!Array.isArray(options)) throw new BlockError('menu options is not a list');
+    return options.map((option, i) => {
+      if (!isObject(option) || typeof option.value !== 'string') throw new BlockError(`option ${i + 1} has no value`);
+      // A menu's options are plain_text only (mrkdwn is for radio buttons and checkboxes).
+      if (requireText(option.text, `option ${i + 1} text`).type !== 'plain_text')
+        throw new BlockError(`option ${i + 1} text is not plain_text`);
+      return { text: option.text.text, value: option.value };
+    });
+  };
+  if (element.option_groups !== undefined) {
+    if (!Array.isArray(element.option_groups)) throw new BlockError('option_groups is not a list');
+    return element.option_groups.map((group, i) => {
+      if (!isObject(group)) throw new BlockError(`option group ${i + 1} is not an object`);
+      return { group: plainLabel(group.label, `option group ${i + 1} label`), options: read(group.options) };
+    });
+  }
+  return [{ group: null, options: read(element.options) }];
+}
+
+/**
+ * A `<select>` for a static menu: its placeholder first (chosen until the person picks), then the options; the
+ * option `chosen` (by default the menu's initial option), when there is one, starts chosen.
+ * @param {Json} element
+ * @param {Record<string, string | undefined>} attrs
+ * @param {string | undefined} [chosen]
+ * @returns {Tree}
+ */
+export function selectTree(element, attrs, chosen) {
+  const placeholder =
+    element.placeholder === undefined ? 'Select an item' : plainLabel(element.placeholder, 'menu placeholder');
+  const initial = chosen ?? (isObject(element.initial_option) ? element.initial_option.value : undefined);
+  /** @param {{ text: string, value: string }} option */
+  const optionTree = (option) =>
+    el('option', { value: option.value, selected: option.value === initial ? '' : undefined }, option.text);
+  return el(
+    'select',
+    { class: 'bk-select', 'aria-label': placeholder, ...attrs },
+    el('option', { value: '', disabled: '', selected: initial === undefined ? '' : undefined }, placeholder),
+    ...menuGroups(element).flatMap(({ group, options }) =>
+      group === null ? options.map(optionTree) : [el('optgroup', { label: group }, ...options.map(optionTree))],
+    ),
+  );
+}
+
+/**
+ * A static menu in a message: choosing sends `block_actions` with the option.
+ * @param {Json} element
+ * @param {Json} block
+ * @param {BlockContext} context
+ * @returns {Tree}
+ */
+function staticSelectTree(element, block, context) {
+  const key = actionKey(context.entryId, block.block_id, element.action_id);
+  const select = selectTree(element, {
+    'data-testid': 'static-select',
+    'data-action-id': typeof element.action_id === 'string' ? element.action_id : undefined,
+    'data-action-key': key,
+  });
+  select.select = { key, entryId: context.entryId, element, block };
+  return select;
+}
+
+/**
  * @param {unknown} element
  * @param {Json} block
  * @param {'accessory' | 'actions' | 'context'} where
@@ -171,6 +249,7 @@ function elementTree(element, block, where, context) {
   try {
     if (where === 'accessory' || where === 'actions') {
       if (element.type === 'button') return buttonTree(element, block, context);
+      if (element.type === 'static_select') return staticSelectTree(element, block, context);
       if (element.type === 'image' && where === 'accessory') return imageTree(element, 'bk-accessory-image');
     }
     if (where === 'context') {

@@ -55,8 +55,12 @@ export function fromHtml(html) {
 }
 
 /**
- * What the page does with the live parts of a tree: images that load, buttons that are clicked.
- * @typedef {{ image(img: HTMLImageElement): void, button(button: HTMLButtonElement, action: import('./blocks.js').ButtonAction): void }} TreeHooks
+ * What the page does with the live parts of a tree: images that load, buttons that are clicked, menus chosen in.
+ * @typedef {{
+ *   image(img: HTMLImageElement): void,
+ *   button(button: HTMLButtonElement, action: import('./blocks.js').ButtonAction): void,
+ *   select?(select: HTMLSelectElement, action: import('./blocks.js').SelectAction): void,
+ * }} TreeHooks
  */
 
 /**
@@ -79,5 +83,6 @@ export function build(child, hooks) {
   }
   if (el instanceof HTMLImageElement) hooks.image(el);
   if (el instanceof HTMLButtonElement && child.action) hooks.button(el, child.action);
+  if (el instanceof HTMLSelectElement && child.select) hooks.select?.(el, child.select);
   return el;
 }

@@ -119,3 +119,12 @@ function records(value: unknown): Json[] {
 function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/** A whole message as a reader sees it: its own blocks, then the blocks of each attachment (alerts' colour bars). */
+export function messageToText(message: {
+  blocks?: readonly unknown[] | null;
+  attachments?: readonly unknown[] | null;
+}): string {
+  const attachmentBlocks = records(message.attachments).flatMap((attachment) => records(attachment.blocks));
+  return [blocksToText(message.blocks), blocksToText(attachmentBlocks)].filter((text) => text !== '').join('\n');
+}

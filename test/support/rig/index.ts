@@ -21,13 +21,17 @@ export { startAppOnFreePort } from './bolt-server.js';
 export type {
   ClickableMessage,
   ClickButtonOptions,
+  CloseViewOptions,
   CommandOptions,
   DriverResult,
   DriverStandIn,
   RawResult,
+  SelectOptionOptions,
   SenderOptions,
   SlackDriver,
   SlackDriverOptions,
+  SubmitViewOptions,
+  ViewSenderOptions,
 } from './slack-driver.js';
 export { createSlackDriver, sign } from './slack-driver.js';
 export type {

@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { sign, slashCommandBody } from '../../../src/workspace/slack-requests.js';
+import {
+  blockActionsPayload,
+  type EnteredValues,
+  formBody,
+  type HeldView,
+  menuOptions,
+  type OptionChoice,
+  sign,
+  slashCommandBody,
+  triggerId,
+  viewClosedPayload,
+  viewStateValues,
+  viewSubmissionPayload,
+} from '../../../src/workspace/slack-requests.js';
 import { findButtons } from './blocks-text.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
 
@@ -18,6 +31,11 @@ export interface SlackDriverOptions {
   apiAppId?: string;
   /** Abort a request the app has not answered after this long (default 10 s). */
   requestTimeoutMs?: number;
+  /**
+   * The clock trigger_ids are issued by (default Date.now): give the stand-in's clock, since views.open takes a
+   * trigger for 3 s of it.
+   */
+  now?: () => number;
 }
 
 /** Who sends a request and from where; every field has a default. */
@@ -50,8 +68,11 @@ export interface ClickButtonOptions extends SenderOptions {
   blockId?: string;
   /** The button's label, as Slack echoes it in the action (default: the action_id). */
   text?: string;
-  /** The message holding the button; its `ts` becomes `container.message_ts`. */
-  message?: { ts: string; text?: string; blocks?: unknown[] };
+  /**
+   * The message holding the button; its `ts` becomes `container.message_ts`, and a reply's `threadTs` (its
+   * parent's ts) becomes `container.thread_ts` and `message.thread_ts`, as Slack sends a click in a thread.
+   */
+  message?: { ts: string; text?: string; blocks?: unknown[]; threadTs?: string };
   /** Defaults to a fresh one from the stand-in. */
   responseUrl?: string;
 }
@@ -62,6 +83,32 @@ export interface ClickableMessage {
   blocks?: unknown[] | undefined;
   text?: string | undefined;
   channel?: string;
+  /** The parent's ts when the message is a reply in a thread. */
+  threadTs?: string | undefined;
+}
+
+/** Options for {@link SlackDriver.selectOption}. */
+export interface SelectOptionOptions extends SenderOptions {
+  /** Defaults to a fresh one from the stand-in, belonging to the message. */
+  responseUrl?: string;
+}
+
+/** Who submits or closes a modal; every field has a default. */
+export type ViewSenderOptions = Pick<SenderOptions, 'userId' | 'userName' | 'timestamp' | 'signature'>;
+
+/** Options for {@link SlackDriver.submitView}. */
+export interface SubmitViewOptions extends ViewSenderOptions {
+  /**
+   * What was entered, by block_id then action_id: the text typed in a plain-text input, the value of the option
+   * chosen in a static menu; left out or null, the input is empty (`value: null`), as Slack sends it.
+   */
+  values?: EnteredValues;
+}
+
+/** Options for {@link SlackDriver.closeView}. */
+export interface CloseViewOptions extends SubmitViewOptions {
+  /** The whole stack was closed at once (`is_cleared`). */
+  isCleared?: boolean;
 }
 
 /** The app's HTTP answer to a raw request. */
@@ -94,6 +141,26 @@ export interface SlackDriver {
     actionId: string,
     options?: Omit<ClickButtonOptions, 'actionId' | 'value' | 'blockId' | 'message'>,
   ): Promise<DriverResult>;
+  /**
+   * Chooses the option with `value` in the `static_select` with `actionId` found in `message.blocks`: a signed
+   * `block_actions` with the action's `selected_option` ({ text, value }) and the menu in `state.values`, as Slack
+   * sends a choice. Throws when the message has no such menu or option.
+   */
+  selectOption(
+    message: ClickableMessage,
+    actionId: string,
+    value: string,
+    options?: SelectOptionOptions,
+  ): Promise<DriverResult>;
+  /**
+   * Submits a modal the app opened (pass one of `standIn.views()`, or any `{ id, hash, view }`): a signed
+   * `view_submission` with `values` in `view.state.values`. Resolves with the app's answer as JSON (`{
+   * response_action: 'errors', errors }`, `update`, `push`, `clear`), or null when it answered with an empty body
+   * (the modal closes); rejects when it answered anything else or not 200.
+   */
+  submitView(view: HeldView, options?: SubmitViewOptions): Promise<Record<string, unknown> | null>;
+  /** Closes a modal as Slack reports it to an app that asked (`notify_on_close`): a signed `view_closed`. */
+  closeView(view: HeldView, options?: CloseViewOptions): Promise<RawResult>;
   /** Sends a signed Events API callback (JSON), e.g. `{ type: 'app_home_opened', user, tab: 'home' }`. */
   event(event: Record<string, unknown>, options?: Pick<SenderOptions, 'timestamp' | 'signature'>): Promise<RawResult>;
   /** Sends a body with exactly these headers: nothing added, nothing signed. */
@@ -112,6 +179,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   const teamDomain = options.teamDomain ?? 'treasury-test';
   const apiAppId = options.apiAppId ?? 'A_TEST';
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+  const now = options.now ?? Date.now;
   // The deprecated verification token: Slack still sends it, Bolt ignores it.
   const verificationToken = 'verification-token-from-rig';
 
@@ -158,17 +226,33 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     waitForResponses: (count, timeoutMs) => standIn.waitForResponses(responseUrl, count, timeoutMs),
   });
 
+  const team = { id: teamId, domain: teamDomain, appId: apiAppId };
+  const person = (o: Pick<SenderOptions, 'userId' | 'userName'>) => {
+    const who = sender(o);
+    return { id: who.userId, name: who.userName };
+  };
+
   const clickButton = async (o: ClickButtonOptions): Promise<DriverResult> => {
     const who = sender(o);
     // A click's response_url belongs to the clicked message: only that message can be replaced or deleted.
     const responseUrl = o.responseUrl ?? standIn.createResponseUrl({ channel: who.channelId, ts: o.message?.ts });
+    const { threadTs: messageThreadTs, ...message } = o.message ?? { ts: undefined };
+    // Slack names the thread of a reply; a message at the top of the channel has none.
+    const threadTs = messageThreadTs !== undefined && messageThreadTs !== o.message?.ts ? messageThreadTs : undefined;
     const payload = {
       type: 'block_actions',
       user: { id: who.userId, username: who.userName, name: who.userName, team_id: teamId },
       api_app_id: apiAppId,
       token: verificationToken,
-      container: { type: 'message', message_ts: o.message?.ts, channel_id: who.channelId, is_ephemeral: false },
-      trigger_id: triggerId(),
+      container: {
+        type: 'message',
+        message_ts: o.message?.ts,
+        channel_id: who.channelId,
+        is_ephemeral: false,
+        ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
+      },
+      // Issued now, as the stand-in's views.open expects (a trigger is good for 3 s, once).
+      trigger_id: triggerId(now()),
       team: { id: teamId, domain: teamDomain },
       enterprise: null,
       is_enterprise_install: false,
@@ -180,7 +264,8 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
               user: standIn.botUserId,
               bot_id: standIn.botId,
               team: teamId,
-              ...o.message,
+              ...message,
+              ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
             },
           }
         : {}),
@@ -237,8 +322,77 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
           ts: message.ts,
           ...(message.text !== undefined ? { text: message.text } : {}),
           ...(message.blocks !== undefined ? { blocks: message.blocks } : {}),
+          ...(message.threadTs !== undefined ? { threadTs: message.threadTs } : {}),
         },
       });
+    },
+    selectOption: async (message, actionId, value, o = {}) => {
+      const menus = findStaticSelects(message.blocks);
+      const menu = menus.find((m) => m.element.action_id === actionId);
+      if (menu === undefined) {
+        const available = menus.map((m) => String(m.element.action_id)).join(', ') || '(no static menus)';
+        throw new Error(
+          `No static_select with action_id "${actionId}" in message ${message.ts}; available: ${available}`,
+        );
+      }
+      const options = menuOptions(menu.element);
+      const option = options.find((candidate) => candidate.value === value);
+      if (option === undefined) {
+        const available = options.map((candidate) => candidate.value).join(', ') || '(no options)';
+        throw new Error(`The menu "${actionId}" has no option with value "${value}"; available: ${available}`);
+      }
+      const who = sender({ channelId: message.channel, ...o });
+      const responseUrl = o.responseUrl ?? standIn.createResponseUrl({ channel: who.channelId, ts: message.ts });
+      const choice: OptionChoice = {
+        actionId,
+        blockId: menu.blockId ?? randomBytes(3).toString('hex'),
+        selectedOption: option,
+        ...(menu.element.placeholder !== undefined ? { placeholder: menu.element.placeholder } : {}),
+        message: {
+          ts: message.ts,
+          ephemeral: false,
+          ...(message.text !== undefined ? { text: message.text } : {}),
+          ...(message.blocks !== undefined ? { blocks: message.blocks } : {}),
+          ...(message.threadTs !== undefined ? { threadTs: message.threadTs } : {}),
+        },
+      };
+      const payload = blockActionsPayload(
+        team,
+        person(o),
+        { id: who.channelId, name: who.channelName },
+        choice,
+        standIn.botUserId ?? 'U_BOT',
+        responseUrl,
+        now(),
+      );
+      return withResponseUrl(await sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, o), responseUrl);
+    },
+    submitView: async (view, o = {}) => {
+      const payload = viewSubmissionPayload(
+        team,
+        person(o),
+        view,
+        viewStateValues(view.view, o.values),
+        standIn.botId ?? 'B_BOT',
+        now(),
+      );
+      const result = await sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, o);
+      if (result.status !== 200) throw new Error(`The app answered the view submission with HTTP ${result.status}`);
+      if (result.body === '') return null;
+      if (typeof result.body !== 'object' || result.body === null || Array.isArray(result.body))
+        throw new Error(`The app answered the view submission with ${JSON.stringify(result.body)}, not JSON`);
+      return result.body as Record<string, unknown>;
+    },
+    closeView: (view, o = {}) => {
+      const payload = viewClosedPayload(
+        team,
+        person(o),
+        view,
+        viewStateValues(view.view, o.values),
+        standIn.botId ?? 'B_BOT',
+        { isCleared: o.isCleared ?? false },
+      );
+      return sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, o);
     },
     event: (event, o = {}) => {
       const body = JSON.stringify({
@@ -259,6 +413,20 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   };
 }
 
+/** The static menus in blocks (actions blocks and section accessories), with their block's id. */
+function findStaticSelects(
+  blocks: readonly unknown[] | undefined,
+): Array<{ blockId: string | undefined; element: Record<string, unknown> }> {
+  const isRecord = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  return (blocks ?? []).filter(isRecord).flatMap((block) => {
+    const elements = block.type === 'actions' && Array.isArray(block.elements) ? block.elements : [block.accessory];
+    return elements
+      .filter((element): element is Record<string, unknown> => isRecord(element) && element.type === 'static_select')
+      .map((element) => ({ blockId: typeof block.block_id === 'string' ? block.block_id : undefined, element }));
+  });
+}
+
 /** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (src/workspace). */
 export { sign };
 
@@ -270,10 +438,4 @@ function nowSeconds(): number {
 function slackTs(): string {
   const ms = Date.now();
   return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1000 + Math.floor(Math.random() * 1000)).padStart(6, '0')}`;
-}
-
-// Shaped like Slack's trigger_ids ("13345224609.738474920.8088930838d88f008e0").
-function triggerId(): string {
-  const digits = (n: number): string => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
-  return `${digits(11)}.${digits(9)}.${randomBytes(11).toString('hex').slice(0, 21)}`;
 }

@@ -1,0 +1,108 @@
+// The control panel's "stuck" controls, through the workspace server as the page uses them: a withdrawal or a gas
+// top-up made stuck is pending in the simulator since hours ago, and "Let it succeed" offers the pending rows (the
+// ones made stuck first) and moves the one picked to success, with a transaction hash.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.js';
+import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { createControls } from '../../src/workspace/controls.js';
+import { startWorkspaceServer, type WorkspaceServer } from '../../src/workspace/server.js';
+import { type SlackStandIn, startSlackStandIn } from '../../src/workspace/slack-stand-in.js';
+import { createTimeline } from '../../src/workspace/timeline.js';
+
+const HOUR = 60 * 60_000;
+
+let simulator: PaymentsSimulator;
+let slack: SlackStandIn;
+let server: WorkspaceServer;
+
+async function api(path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    method: path.startsWith('/api/controls/') ? 'POST' : 'GET',
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The choices "Let it succeed" offers now, as the page receives them. */
+async function succeedChoices(): Promise<Array<{ id: string; label: string }>> {
+  const controls = (await api('/api/controls')).body as unknown as Array<{ id: string; choices?: [] }>;
+  return controls.find((control) => control.id === 'stuck-succeeds')?.choices ?? [];
+}
+
+describe('the stuck controls', () => {
+  beforeAll(async () => {
+    simulator = await startSimulator({ quiet: true });
+    slack = await startSlackStandIn();
+    server = await startWorkspaceServer({
+      port: 0,
+      logger: silentLogger,
+      timeline: createTimeline(),
+      workspace: { users: [] },
+      command: async () => {},
+      action: async () => {},
+      controls: createControls({ simulator, slack, alertChannel: 'C0ALERTS', shiftClock: () => {} }),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await slack?.close();
+    await simulator?.close();
+  });
+
+  it('makes a withdrawal pending since 3 hours ago and a gas top-up since 2 hours ago', async () => {
+    const withdrawal = await api('/api/controls/withdrawal-stuck');
+    expect(withdrawal.body).toMatchObject({ ok: true, message: expect.stringContaining('pending for 3 hours') });
+    const gas = await api('/api/controls/gas-stuck');
+    expect(gas.body).toMatchObject({ ok: true, message: expect.stringContaining('pending for 2 hours') });
+
+    const [newest, older] = await succeedChoices();
+    expect(newest?.id).toMatch(/^gas:/);
+    expect(older?.id).toMatch(/^withdrawal:/);
+    const withdrawalRow = simulator.getRaw('withdrawal', older!.id.slice('withdrawal:'.length));
+    expect(withdrawalRow).toMatchObject({ status: 'pending', txHash: null });
+    const age = simulator.now() - Date.parse(`${String(withdrawalRow?.createdAt).replace(' ', 'T')}Z`);
+    expect(age).toBeGreaterThanOrEqual(3 * HOUR - 5_000);
+    expect(age).toBeLessThan(3 * HOUR + 5_000);
+    expect(older?.label).toMatch(/^Withdrawal [0-9a-f]{8}… · .+ on .+ · pending 3 h$/);
+    expect(newest?.label).toMatch(/^Gas top-up [0-9a-f]{8}… · gas to 0x.+ · pending 2 h$/);
+  });
+
+  it('lets the withdrawal picked succeed with a transaction hash, and then no longer offers it', async () => {
+    await api('/api/controls/withdrawal-stuck');
+    const [picked] = await succeedChoices();
+    const id = picked!.id.slice('withdrawal:'.length);
+    const result = await api('/api/controls/stuck-succeeds', { choice: picked!.id });
+    expect(result.body).toMatchObject({
+      ok: true,
+      message: expect.stringContaining(`Withdrawal ${id.slice(0, 8)}… succeeded`),
+    });
+    expect(simulator.getRaw('withdrawal', id)).toMatchObject({
+      status: 'success',
+      txHash: expect.stringMatching(/^0x[0-9a-f]+$/),
+    });
+    expect((await succeedChoices()).map((choice) => choice.id)).not.toContain(picked!.id);
+    expect(await api('/api/controls/stuck-succeeds', { choice: picked!.id })).toEqual({
+      status: 409,
+      body: { ok: false, message: 'That one is no longer pending; pick another.' },
+    });
+  });
+
+  it('lets a gas top-up succeed: sent, with a transaction hash', async () => {
+    await api('/api/controls/gas-stuck');
+    const [picked] = await succeedChoices();
+    expect(picked?.id).toMatch(/^gas:/);
+    expect((await api('/api/controls/stuck-succeeds', { choice: picked!.id })).body).toMatchObject({ ok: true });
+    expect(simulator.getRaw('gas', picked!.id.slice('gas:'.length))).toMatchObject({
+      status: 'success',
+      subStatus: 'sent',
+      txHash: expect.stringMatching(/^0x[0-9a-f]+$/),
+    });
+  });
+
+  it('without a choice, lets the newest row made stuck succeed', async () => {
+    await api('/api/controls/withdrawal-stuck');
+    const [first] = await succeedChoices();
+    expect((await api('/api/controls/stuck-succeeds')).body).toMatchObject({ ok: true });
+    expect(simulator.getRaw('withdrawal', first!.id.slice('withdrawal:'.length))).toMatchObject({ status: 'success' });
+  });
+});
