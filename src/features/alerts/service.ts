@@ -182,6 +182,8 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     if (!claim) return;
     let alert = claim.alert;
     if (alert.reposting) {
+      // The lines wait for the new message (they would go to a thread that is gone).
+      for (const line of claim.lines) await store.alerts.recordThreadLine(key, line.seq, 'refused');
       await repost(alert);
       return;
     }
