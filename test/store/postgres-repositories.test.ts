@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acknowledgeAlert } from '../../src/domain/alert-lifecycle.js';
 import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/domain/alert-records.js';
 import type { AuditEntry, SwapQuote } from '../../src/domain/swap-quote.js';
 import { createLogger } from '../../src/logger.js';
@@ -485,12 +486,128 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       }),
     );
   });
+
+  describe.skipIf(backend.skip)('alerts people own', () => {
+    const posted = { key: outboxItem(1).key, channel: 'C0ALERTS', ts: '1700000000.000100' };
+    const deliver = async (alerts: AlertRepository) => {
+      await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1)));
+      await alerts.recordDelivered([outboxItem(1)], AT, posted);
+    };
+    const act = (userId: string, seenVersion: number) => ({ userId, at: AT, seenVersion });
+
+    it(
+      'a delivered alert becomes an owned record; acts change it once, with a thread line each, and refusals change nothing',
+      run(async ({ alerts }) => {
+        await deliver(alerts);
+        const owned = (await alerts.readAlerts()).owned?.[posted.key];
+        expect(owned).toMatchObject({
+          channel: 'C0ALERTS',
+          ts: posted.ts,
+          life: { state: 'open', version: 0 },
+          shown: 0,
+        });
+        expect(owned?.objects).toEqual([`withdrawal:${failedWithdrawalFacts(1, AT).id}`]);
+        const first = await alerts.actOnAlert(posted.key, (alert) => acknowledgeAlert(alert.life, act('U1', 0)));
+        expect(first).toMatchObject({ found: true, ok: true, alert: { life: { state: 'acknowledged', version: 1 } } });
+        const second = await alerts.actOnAlert(posted.key, (alert) => acknowledgeAlert(alert.life, act('U2', 0)));
+        expect(second).toMatchObject({ found: true, ok: false, refusal: { reason: 'already_acknowledged' } });
+        expect(
+          await alerts.actOnAlert('withdrawal:nope', (alert) => acknowledgeAlert(alert.life, act('U1', 0))),
+        ).toEqual({
+          found: false,
+        });
+        const read = (await alerts.readAlerts()).owned?.[posted.key];
+        expect(read?.thread.map((line) => line.event.type)).toEqual(['acknowledged']);
+        expect(read?.life.acknowledgedBy).toBe('U1');
+      }),
+    );
+
+    it(
+      'thread lines are claimed once (a second claim gets none), posted or released; the shown version only rises',
+      run(async ({ alerts }) => {
+        await deliver(alerts);
+        await alerts.actOnAlert(posted.key, (alert) => acknowledgeAlert(alert.life, act('U1', 0)));
+        const claim = await alerts.claimAlertSync(posted.key, AT);
+        expect(claim?.lines.map((line) => line.seq)).toEqual([1]);
+        expect((await alerts.claimAlertSync(posted.key, AT))?.lines).toEqual([]);
+        await alerts.recordThreadLine(posted.key, 1, 'refused');
+        expect((await alerts.claimAlertSync(posted.key, AT))?.lines.map((line) => line.seq)).toEqual([1]);
+        await alerts.recordThreadLine(posted.key, 1, 'posted');
+        expect((await alerts.readAlerts()).owned?.[posted.key]?.thread).toEqual([]);
+        expect((await alerts.recordShown(posted.key, 1))?.shown).toBe(1);
+        expect((await alerts.recordShown(posted.key, 0))?.shown).toBe(1);
+      }),
+    );
+
+    it(
+      'reminders are decided once: queued with their line, never again for the same step',
+      run(async ({ alerts }) => {
+        await deliver(alerts);
+        const plan = {
+          policy: () => ({ remindAfterMs: 30 * 60_000, staleAfterMs: 24 * 3_600_000 }),
+          mentions: () => ['<!subteam^S0ONCALL>'],
+        };
+        const later = (minutes: number) => new Date(AT.getTime() + minutes * 60_000);
+        expect(await alerts.queueDueReminders(later(29), plan)).toEqual([]);
+        expect(await alerts.queueDueReminders(later(31), plan)).toEqual([posted.key]);
+        expect(await alerts.queueDueReminders(later(45), plan)).toEqual([]);
+        expect(await alerts.queueDueReminders(later(61), plan)).toEqual([posted.key]);
+        expect(await alerts.queueDueReminders(later(600), plan)).toEqual([]);
+        const thread = (await alerts.readAlerts()).owned?.[posted.key]?.thread ?? [];
+        expect(thread.map((line) => line.event)).toMatchObject([
+          { type: 'reminder_unacknowledged', number: 1, mentions: ['<!subteam^S0ONCALL>'] },
+          { type: 'reminder_unacknowledged', number: 2 },
+        ]);
+      }),
+    );
+
+    it(
+      'a message posted again is relinked; its owed lines go to the new thread, which says why',
+      run(async ({ alerts }) => {
+        await deliver(alerts);
+        await alerts.actOnAlert(posted.key, (alert) => acknowledgeAlert(alert.life, act('U1', 0)));
+        await alerts.claimAlertSync(posted.key, AT);
+        await alerts.recordReposting(posted.key, { key: `repost:2:${posted.key}`, since: AT.toISOString() });
+        expect((await alerts.readAlerts()).owned?.[posted.key]?.reposting?.key).toBe(`repost:2:${posted.key}`);
+        await alerts.recordReposted(posted.key, { channel: 'C0OTHER', ts: '1700000001.000100', version: 1 }, AT);
+        const alert = (await alerts.readAlerts()).owned?.[posted.key];
+        expect(alert).toMatchObject({ channel: 'C0OTHER', ts: '1700000001.000100', shown: 1 });
+        expect(alert?.reposting).toBeUndefined();
+        expect(alert?.thread.map((line) => [line.event.type, line.sending])).toEqual([
+          ['acknowledged', undefined],
+          ['reposted', undefined],
+        ]);
+      }),
+    );
+  });
 });
 
 describe.skipIf(!available)('PostgreSQL: two replicas on one database', () => {
   const postgres = backends[1]!;
   const replicas = (test: (a: StoreUnderTest, b: StoreUnderTest) => Promise<void>) => () =>
     withStores(postgres, ([a, b]) => test(a!, b!), true);
+
+  it(
+    'acknowledges an alert exactly once among 20 concurrent acts split over two replicas; one thread line',
+    replicas(async (a, b) => {
+      const item = outboxItem(1);
+      await a.alerts.commitPoll((state) => void state.outbox.push(item));
+      await a.alerts.recordDelivered([item], AT, { key: item.key, channel: 'C0ALERTS', ts: '1.1' });
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 === 0 ? a : b).alerts.actOnAlert(item.key, (alert) =>
+            acknowledgeAlert(alert.life, { userId: `U${i}`, at: AT, seenVersion: 0 }),
+          ),
+        ),
+      );
+      const winners = outcomes.filter((outcome) => outcome.found && outcome.ok);
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]!.found && winners[0]!.ok ? winners[0]!.alert.life.acknowledgedBy : undefined;
+      for (const outcome of outcomes)
+        if (outcome.found && !outcome.ok) expect(outcome.alert.life.acknowledgedBy).toBe(winner);
+      expect((await b.alerts.readAlerts()).owned?.[item.key]?.thread).toHaveLength(1);
+    }),
+  );
 
   it(
     'claims a decision exactly once among 20 claims split over two stores; both see the winner',
