@@ -13,6 +13,7 @@ import {
 } from '../../src/blocks/alert-messages.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import {
+  type AlertEvent,
   type AlertLife,
   acknowledgeAlert,
   openAlertLife,
@@ -129,7 +130,7 @@ describe('the alert message, drawn from its record', () => {
 
 describe('thread lines, refusals, the modal and the open list', () => {
   it('a line for each change, every one within the limits', () => {
-    const events = [
+    const events: AlertEvent[] = [
       { type: 'acknowledged', by: 'U1', at: NOW.toISOString() },
       { type: 'snoozed', by: 'U1', at: NOW.toISOString(), until: NOW.toISOString() },
       { type: 'resolved_by_person', by: 'U1', at: NOW.toISOString(), note: 'x'.repeat(3_000) },
@@ -143,9 +144,9 @@ describe('thread lines, refusals, the modal and the open list', () => {
       },
       { type: 'reminder_stale', at: NOW.toISOString(), acknowledgedBy: 'U1', acknowledgedAt: NOW.toISOString() },
       { type: 'reposted', at: NOW.toISOString() },
-    ] as const;
+    ];
     for (const event of events) expectWithinSlackLimits(buildAlertThreadLine(event, NOW));
-    expect(buildAlertThreadLine(events[4], NOW).text).toMatch(/^:bell: <@U9> Nobody has acknowledged/);
+    expect(buildAlertThreadLine(events[4]!, NOW).text).toMatch(/^:bell: <@U9> Nobody has acknowledged/);
   });
 
   it('a refused click names who acted', () => {
