@@ -396,7 +396,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         }
         alerts?.start();
         // In the background: joining and reading the alert channel only tells a person what to fix; it never blocks start-up.
-        if (alerts) void prepareAlertChannel(slack, alerts.channel, logger, now);
+        // Routed kinds' channels too (ALERT_ROUTES): each is joined and read back once, one at a time.
+        if (alerts) {
+          const channels = [
+            alerts.channel,
+            ...Object.values(config.alertRoutes).map((route) => route.channel),
+          ].filter((channel, index, all) => all.indexOf(channel) === index);
+          void (async () => {
+            for (const channel of channels) await prepareAlertChannel(slack, channel, logger, now);
+          })();
+        }
         return { port, ...(socket ? { socket } : {}) };
       } catch (error) {
         if (error instanceof StartupError) throw error;
