@@ -398,10 +398,9 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         // In the background: joining and reading the alert channel only tells a person what to fix; it never blocks start-up.
         // Routed kinds' channels too (ALERT_ROUTES): each is joined and read back once, one at a time.
         if (alerts) {
-          const channels = [
-            alerts.channel,
-            ...Object.values(config.alertRoutes).map((route) => route.channel),
-          ].filter((channel, index, all) => all.indexOf(channel) === index);
+          const channels = [alerts.channel, ...Object.values(config.alertRoutes).map((route) => route.channel)].filter(
+            (channel, index, all) => all.indexOf(channel) === index,
+          );
           void (async () => {
             for (const channel of channels) await prepareAlertChannel(slack, channel, logger, now);
           })();

@@ -385,7 +385,7 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
         [
           'Open alerts',
           view.openAlerts
-            ? `${count(view.openAlerts.open)}${view.openAlerts.nobody > 0 ? ` (${count(view.openAlerts.nobody)} with nobody on it)` : ''} · \`/treasury alerts open\``
+            ? `${count(view.openAlerts.open)}${view.openAlerts.nobody > 0 ? ` (${count(view.openAlerts.nobody)} with nobody on ${view.openAlerts.nobody === 1 ? 'it' : 'them'})` : ''} · \`/treasury alerts open\``
             : '0',
         ],
         [

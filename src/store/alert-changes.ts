@@ -171,12 +171,32 @@ export function recordShown(alerts: AlertsState, key: string, version: number): 
   return structuredClone(alert);
 }
 
-/** The alert's message is being posted again (it was gone), or that attempt was refused (`undefined`). */
-export function recordReposting(alerts: AlertsState, key: string, attempt: SendAttempt | undefined): void {
+/**
+ * The alert's message is being posted again (it was gone), or that attempt was refused (`undefined`). With `seen`
+ * (the message and the attempt the caller's copy of the alert showed), the attempt is recorded only while the alert
+ * still shows both: two that found the message gone at once (clicks on two replicas, a click and the poll) post it
+ * again once. Answers whether it was recorded.
+ */
+export function recordReposting(
+  alerts: AlertsState,
+  key: string,
+  attempt: SendAttempt | undefined,
+  seen?: { ts: string; attempt?: SendAttempt },
+): boolean {
   const alert = alerts.owned?.[key];
-  if (!alert) return;
-  if (attempt === undefined) delete alert.reposting;
-  else alert.reposting = attempt;
+  if (!alert) return false;
+  if (attempt === undefined) {
+    delete alert.reposting;
+    return true;
+  }
+  const moved =
+    seen !== undefined &&
+    (alert.ts !== seen.ts ||
+      alert.reposting?.key !== seen.attempt?.key ||
+      alert.reposting?.since !== seen.attempt?.since);
+  if (moved) return false;
+  alert.reposting = attempt;
+  return true;
 }
 
 /**
@@ -191,6 +211,8 @@ export function recordReposted(
 ): void {
   const alert = alerts.owned?.[key];
   if (!alert) return;
+  // Recorded already (two that looked for the same lost post both found it): one relink, one line.
+  if (alert.channel === posted.channel && alert.ts === posted.ts) return;
   alert.channel = posted.channel;
   alert.ts = posted.ts;
   alert.shown = Math.max(alert.shown, posted.version);
@@ -274,7 +296,7 @@ export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 
     claimAlertSync: (key, at) => change((alerts) => claimAlertSync(alerts, key, at)),
     recordThreadLine: (key, seq, outcome) => change((alerts) => recordThreadLine(alerts, key, seq, outcome)),
     recordShown: (key, version) => change((alerts) => recordShown(alerts, key, version)),
-    recordReposting: (key, attempt) => change((alerts) => recordReposting(alerts, key, attempt)),
+    recordReposting: (key, attempt, seen) => change((alerts) => recordReposting(alerts, key, attempt, seen)),
     recordReposted: (key, posted, at) => change((alerts) => recordReposted(alerts, key, posted, at)),
     queueDueReminders: (now, plan) => change((alerts) => queueDueReminders(alerts, now, plan)),
   };

@@ -120,8 +120,15 @@ export interface AlertRepository {
   recordThreadLine(key: string, seq: number, outcome: 'posted' | 'refused'): Promise<void>;
   /** The message shows `version` now; answers the alert as it stands. */
   recordShown(key: string, version: number): Promise<OwnedAlert | undefined>;
-  /** The message (gone from Slack) is being posted again; `undefined` once Slack refused that post. */
-  recordReposting(key: string, attempt: SendAttempt | undefined): Promise<void>;
+  /**
+   * The message (gone from Slack) is being posted again; `undefined` once Slack refused that post. With `seen` (the
+   * message and attempt the caller read), recorded only if the alert still shows them; answers whether it was.
+   */
+  recordReposting(
+    key: string,
+    attempt: SendAttempt | undefined,
+    seen?: { ts: string; attempt?: SendAttempt },
+  ): Promise<boolean>;
   /** The message was posted again: the alert now lives at `posted`. */
   recordReposted(key: string, posted: { channel: string; ts: string; version: number }, at: Date): Promise<void>;
   /** Decides and queues every reminder due at `now` (one thread line each); answers the alerts concerned. */

@@ -66,6 +66,16 @@ export const MODAL_LIMITS = {
   optionValue: 150,
 } as const;
 
+/**
+ * Limits of legacy secondary attachments ("Legacy secondary message attachments" reference; the chat.postMessage
+ * reference for `too_many_attachments`: "A maximum of 100 attachments are allowed on a message").
+ */
+export const ATTACHMENT_LIMITS = {
+  attachments: 100,
+  /** Blocks in one attachment, as in a message (past it Slack answers invalid_attachments, appKODE/build-publish-plugin #54). */
+  blocks: 50,
+} as const;
+
 /** Block types Slack accepts in messages; the ones our builders use are checked field by field. */
 const MESSAGE_BLOCK_TYPES = new Set([
   'actions',
@@ -178,10 +188,102 @@ export function blocksTextLength(value: unknown): number {
   return total;
 }
 
-/** Why Slack refuses a message, as its error name plus the problems it lists (only for `invalid_blocks`). */
+/** Why Slack refuses a message, as its error name plus the problems it lists (`invalid_blocks`, `invalid_attachments`). */
 export interface MessageRefusal {
-  error: 'invalid_blocks_format' | 'invalid_blocks' | 'msg_blocks_too_long' | 'msg_too_long';
+  error:
+    | 'invalid_blocks_format'
+    | 'invalid_blocks'
+    | 'msg_blocks_too_long'
+    | 'msg_too_long'
+    | 'invalid_attachments'
+    | 'too_many_attachments';
   problems: BlockKitProblem[];
+}
+
+// "Legacy secondary message attachments": `color` is good, warning, danger or a hex colour code (eg. #439FE0).
+const NAMED_COLORS = ['good', 'warning', 'danger'];
+const HEX_COLOR = /^#?(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+// The legacy fields that are text (URLs included); `fields`, `mrkdwn_in` and `ts` are checked on their own.
+const LEGACY_TEXT_FIELDS = [
+  'pretext',
+  'author_name',
+  'author_link',
+  'author_icon',
+  'title',
+  'title_link',
+  'text',
+  'image_url',
+  'thumb_url',
+  'footer',
+  'footer_icon',
+];
+/*
+ * What an attachment with `blocks` may carry besides them: its colour bar and notification text (and the `id`
+ * Slack gives it). Slack answers invalid_attachments when blocks come with a legacy field, even an empty `text` or
+ * a `false` flag (slack-go/slack #588, #784; slackapi/java-slack-sdk #184, #187).
+ */
+const WITH_BLOCKS = new Set(['blocks', 'color', 'fallback', 'id']);
+
+/**
+ * Every problem Slack would report for a message's `attachments` (pointers start at `/attachments`); empty when it
+ * would accept them. The count (at most 100) is {@link checkMessage}'s `too_many_attachments`, not a problem here.
+ */
+export function validateAttachments(attachments: readonly unknown[]): BlockKitProblem[] {
+  const problems: BlockKitProblem[] = [];
+  attachments.forEach((attachment, i) => {
+    const pointer = `/attachments/${i}`;
+    if (!isRecord(attachment)) {
+      problems.push({ pointer, message: 'must be an object' });
+      return;
+    }
+    if (attachment.color !== undefined) {
+      const color = attachment.color;
+      if (typeof color !== 'string' || !(NAMED_COLORS.includes(color) || HEX_COLOR.test(color)))
+        problems.push({
+          pointer: `${pointer}/color`,
+          message: 'must be good, warning, danger or a hex color code (eg. #439FE0)',
+        });
+    }
+    if (attachment.fallback !== undefined && typeof attachment.fallback !== 'string')
+      problems.push({ pointer: `${pointer}/fallback`, message: 'must be a string' });
+    if (attachment.blocks !== undefined) {
+      if (!Array.isArray(attachment.blocks)) {
+        problems.push({ pointer: `${pointer}/blocks`, message: 'must be an array' });
+      } else {
+        problems.push(
+          ...validateBlocks(attachment.blocks, { maxBlocks: ATTACHMENT_LIMITS.blocks, pointer: `${pointer}/blocks` }),
+        );
+      }
+      for (const field of Object.keys(attachment)) {
+        if (!WITH_BLOCKS.has(field))
+          problems.push({ pointer: `${pointer}/${field}`, message: 'cannot be used together with blocks' });
+      }
+      return;
+    }
+    for (const field of LEGACY_TEXT_FIELDS) {
+      if (attachment[field] !== undefined && typeof attachment[field] !== 'string')
+        problems.push({ pointer: `${pointer}/${field}`, message: 'must be a string' });
+    }
+    if (attachment.fields !== undefined) {
+      if (!Array.isArray(attachment.fields))
+        problems.push({ pointer: `${pointer}/fields`, message: 'must be an array' });
+      else
+        attachment.fields.forEach((field, j) => {
+          const at = `${pointer}/fields/${j}`;
+          if (!isRecord(field)) problems.push({ pointer: at, message: 'must be an object' });
+          else
+            for (const key of ['title', 'value'] as const)
+              if (field[key] !== undefined && typeof field[key] !== 'string')
+                problems.push({ pointer: `${at}/${key}`, message: 'must be a string' });
+        });
+    }
+    if (
+      attachment.mrkdwn_in !== undefined &&
+      !(Array.isArray(attachment.mrkdwn_in) && attachment.mrkdwn_in.every((f) => typeof f === 'string'))
+    )
+      problems.push({ pointer: `${pointer}/mrkdwn_in`, message: 'must be an array of field names' });
+  });
+  return problems;
 }
 
 /** Options of {@link checkMessage}. */
@@ -194,13 +296,23 @@ export interface CheckMessageOptions {
 }
 
 /**
- * Checks the `text` and `blocks` of a message as Slack's chat methods do; undefined when Slack would accept it.
- * `blocks` is what the request carried: an array, a JSON string of one, or nothing.
+ * Checks the `text`, `blocks` and `attachments` of a message as Slack's chat methods do; undefined when Slack would
+ * accept it. `blocks` and `attachments` are what the request carried: an array, a JSON string of one, or nothing.
  */
 export function checkMessage(
-  message: { text?: unknown; blocks?: unknown },
+  message: { text?: unknown; blocks?: unknown; attachments?: unknown },
   options: CheckMessageOptions = {},
 ): MessageRefusal | undefined {
+  if (message.attachments !== undefined) {
+    const attachments = typeof message.attachments === 'string' ? parseJson(message.attachments) : message.attachments;
+    if (!Array.isArray(attachments))
+      return { error: 'invalid_attachments', problems: [{ pointer: '/attachments', message: 'must be an array' }] };
+    if (attachments.length > ATTACHMENT_LIMITS.attachments) return { error: 'too_many_attachments', problems: [] };
+    const problems = validateAttachments(attachments);
+    // Slack is not known to list why (its docs give only the name); the stand-in does, as for invalid_blocks.
+    // Block text inside attachments is not counted towards msg_blocks_too_long: no limit of Slack's is known there.
+    if (problems.length > 0) return { error: 'invalid_attachments', problems };
+  }
   if (message.blocks !== undefined) {
     const blocks = typeof message.blocks === 'string' ? parseJson(message.blocks) : message.blocks;
     if (!Array.isArray(blocks)) return { error: 'invalid_blocks_format', problems: [] };

@@ -74,6 +74,8 @@ export interface ActionRequest {
   value?: string | undefined;
   /** The value of the option chosen in the `static_select` with this action_id. */
   selectedValue?: string | undefined;
+  /** The control is in this attachment of the message (1 first, Slack's `attachment_id`), not in its blocks. */
+  attachmentId?: number | undefined;
 }
 
 /** A modal submitted with what was entered in it (by block_id, then action_id). */
@@ -213,7 +215,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       showAck(await deliver('slash_commands', issued(payload, who.id)), target);
     },
 
-    async action({ user, entryId, blockId, actionId, value, selectedValue }) {
+    async action({ user, entryId, blockId, actionId, value, selectedValue, attachmentId }) {
       const who = person(user);
       const entry = timeline.find(entryId);
       const where = entry && conversation(entry.channel);
@@ -223,14 +225,23 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       const responseUrl = slack.createResponseUrl({ channel: where.id, ts: entry.ts });
       const target = { channel: where.id, userId: who.id };
       targets.set(responseUrl, target);
-      const element = findElement(entry.blocks, blockId, actionId);
+      let blocks = entry.blocks;
+      if (attachmentId !== undefined) {
+        const attachment = entry.attachments?.[attachmentId - 1];
+        if (!isJson(attachment)) throw new PageRequestError('That part of the message is not there any more.');
+        blocks = Array.isArray(attachment.blocks) ? attachment.blocks : [];
+      }
+      const element = findElement(blocks, blockId, actionId);
       const message = {
         ts: entry.ts,
         ephemeral: entry.ephemeral,
         ...(entry.text !== undefined ? { text: entry.text } : {}),
         ...(entry.blocks ? { blocks: entry.blocks } : {}),
+        ...(entry.attachments ? { attachments: entry.attachments } : {}),
         ...(entry.threadTs !== undefined ? { threadTs: entry.threadTs } : {}),
       };
+      // Slack reports where the control is: a click in an attachment names it.
+      const inAttachment = attachmentId !== undefined ? { attachmentId } : {};
       let click: ButtonClick | OptionChoice;
       if (selectedValue !== undefined) {
         if (element?.type !== 'static_select') throw new PageRequestError('That menu is not in the message any more.');
@@ -242,6 +253,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
           selectedOption: option,
           ...(element.placeholder !== undefined ? { placeholder: element.placeholder } : {}),
           message,
+          ...inAttachment,
         };
       } else {
         const label = (element?.text as { text?: unknown } | undefined)?.text;
@@ -251,6 +263,7 @@ export function createInteractions(options: InteractionsOptions): Interactions {
           text: typeof label === 'string' ? label : actionId,
           ...(value !== undefined ? { value } : {}),
           message,
+          ...inAttachment,
         };
       }
       const payload = blockActionsPayload(team, who, placeOf(where), click, slack.botUserId, responseUrl, now());

@@ -48,6 +48,8 @@ const ActionRequest = z.object({
   value: z.string().max(2_000).optional(),
   /** An option chosen in a static menu: its value. */
   selectedValue: z.string().max(150).optional(),
+  /** The control is in this attachment of the message (1 first; a message has at most 100). */
+  attachmentId: z.number().int().min(1).max(100).optional(),
 });
 // What was entered in a modal, by block_id then action_id (a plain-text input takes at most 3,000 characters).
 const EnteredValues = z.record(z.string().max(255), z.record(z.string().max(255), z.string().max(3_000).nullable()));

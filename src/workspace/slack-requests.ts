@@ -5,6 +5,7 @@
  * Socket Mode carries the same payloads in its envelopes (socket-mode-stand-in.ts).
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { slackAttachments } from './slack-stand-in.js';
 
 export interface Team {
   id: string;
@@ -122,6 +123,8 @@ export interface ClickedMessage {
   ephemeral: boolean;
   text?: string;
   blocks?: unknown[];
+  /** Its legacy attachments, as posted: Slack sends them back numbered (`id`, 1 first). */
+  attachments?: unknown[];
   /** The parent's ts when the message is a reply in a thread (Slack then names the thread in the payload). */
   threadTs?: string;
 }
@@ -133,6 +136,8 @@ export interface ButtonClick {
   value?: string;
   text: string;
   message: ClickedMessage;
+  /** The control is in this attachment of the message (Slack's `attachment_id`, 1 first), not in its blocks. */
+  attachmentId?: number;
 }
 
 /** An option chosen in a `static_select` menu of a message, and the message. */
@@ -144,6 +149,8 @@ export interface OptionChoice {
   /** The menu's placeholder, when it has one: Slack echoes it in the action. */
   placeholder?: unknown;
   message: ClickedMessage;
+  /** The menu is in this attachment of the message (Slack's `attachment_id`, 1 first), not in its blocks. */
+  attachmentId?: number;
 }
 
 /** An option object of a select menu. */
@@ -167,7 +174,9 @@ export function blockActionsBody(
 /**
  * The `block_actions` payload of one button click or one option chosen in a static menu (in Socket Mode, the
  * `payload` of an `interactive` envelope). A choice is also in `state.values`, as Slack reports a message's menus;
- * a message in a thread names its thread in `container.thread_ts` and `message.thread_ts`.
+ * a message in a thread names its thread in `container.thread_ts` and `message.thread_ts`. A control inside an
+ * attachment makes the container a `message_attachment` naming it (`attachment_id`), as the block_actions payload
+ * reference shows; `message` is still the whole message, its attachments included.
  */
 export function blockActionsPayload(
   team: Team,
@@ -189,13 +198,24 @@ export function blockActionsPayload(
     user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
     api_app_id: team.appId,
     token: 'local-workspace-verification-token',
-    container: {
-      type: 'message',
-      message_ts: click.message.ts,
-      channel_id: channel.id,
-      is_ephemeral: click.message.ephemeral,
-      ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
-    },
+    container:
+      click.attachmentId !== undefined
+        ? {
+            type: 'message_attachment',
+            message_ts: click.message.ts,
+            attachment_id: click.attachmentId,
+            channel_id: channel.id,
+            is_ephemeral: click.message.ephemeral,
+            is_app_unfurl: false,
+            ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
+          }
+        : {
+            type: 'message',
+            message_ts: click.message.ts,
+            channel_id: channel.id,
+            is_ephemeral: click.message.ephemeral,
+            ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
+          },
     trigger_id: triggerId(now),
     team: { id: team.id, domain: team.domain },
     enterprise: null,
@@ -212,6 +232,7 @@ export function blockActionsPayload(
             ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
             text: click.message.text ?? '',
             ...(click.message.blocks ? { blocks: click.message.blocks } : {}),
+            ...(click.message.attachments ? { attachments: slackAttachments(click.message.attachments) } : {}),
           },
         }),
     state: {

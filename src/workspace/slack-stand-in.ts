@@ -78,6 +78,7 @@ export interface StoredMessage {
   threadTs: string | undefined;
   text: string | undefined;
   blocks: unknown[] | undefined;
+  /** As posted; what the API hands back numbers them (`id`, see {@link slackAttachments}). */
   attachments: unknown[] | undefined;
   /** Slack message metadata (`event_type`, `event_payload`) as posted or last updated; absent when none was given. */
   metadata: MessageMetadata | undefined;
@@ -132,6 +133,7 @@ export interface RecordedResponse {
   body: Record<string, unknown>;
   text: string | undefined;
   blocks: unknown[] | undefined;
+  attachments: unknown[] | undefined;
   responseType: string | undefined;
   replaceOriginal: boolean | undefined;
   deleteOriginal: boolean | undefined;
@@ -162,8 +164,16 @@ export type StandInEvent =
       threadTs: string | undefined;
       text: string | undefined;
       blocks: unknown[] | undefined;
+      attachments: unknown[] | undefined;
     }
-  | { type: 'update'; channel: string; ts: string; text: string | undefined; blocks: unknown[] | undefined }
+  | {
+      type: 'update';
+      channel: string;
+      ts: string;
+      text: string | undefined;
+      blocks: unknown[] | undefined;
+      attachments: unknown[] | undefined;
+    }
   | {
       type: 'ephemeral';
       channel: string;
@@ -171,6 +181,7 @@ export type StandInEvent =
       ts: string;
       text: string | undefined;
       blocks: unknown[] | undefined;
+      attachments: unknown[] | undefined;
     }
   | {
       type: 'response';
@@ -243,6 +254,12 @@ export interface SlackStandIn {
    * path in the fragment, for the page to open. Unset, they are Slack's: `https://<team>.slack.com/archives/…`.
    */
   setPermalinkPage(url: string): void;
+  /**
+   * Deletes a message as a person (or an admin) does in Slack's client: it is gone from the channel, and
+   * `chat.update`, `chat.getPermalink` and `conversations.replies` on it answer as Slack does for a deleted message
+   * (`message_not_found`, `thread_not_found`). Its replies stay. False when there was no such message.
+   */
+  deleteMessage(channel: string, ts: string): boolean;
   /** The modals opened with `views.open` (and updated since), oldest first. */
   views(): OpenedView[];
   /** Declares a conversation (or replaces the one with its id); `reset()` goes back to the options' list. */
@@ -427,7 +444,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   // What chat.postMessage, chat.update and chat.postEphemeral refuse for their content (block-kit-validation).
   const refuseContent = (method: string, args: Args): ApiAnswer | undefined => {
     const refusal = checkMessage(
-      { text: args.text, blocks: args.blocks },
+      { text: args.text, blocks: args.blocks, attachments: args.attachments },
       { checkBlocksSize: true, checkTextSize: true, maxBlocksTextChars: options.maxBlocksTextChars },
     );
     if (refusal === undefined) return undefined;
@@ -481,7 +498,15 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       const threadTs = asString(args.thread_ts);
       const at = clock();
       stored.push({ channel, ts, threadTs, ...content, metadata, history: [{ ...content, at }] });
-      emit({ type: 'message', channel, ts, threadTs, text: content.text, blocks: content.blocks });
+      emit({
+        type: 'message',
+        channel,
+        ts,
+        threadTs,
+        text: content.text,
+        blocks: content.blocks,
+        attachments: content.attachments,
+      });
       return { ok: true, channel, ts, message: slackMessage(content, ts, threadTs) };
     },
     'chat.update': (args) => {
@@ -500,7 +525,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       if ('attachments' in args) message.attachments = content.attachments;
       const current = { text: message.text, blocks: message.blocks, attachments: message.attachments };
       message.history.push({ ...current, at: clock() });
-      emit({ type: 'update', channel, ts, text: message.text, blocks: message.blocks });
+      emit({
+        type: 'update',
+        channel,
+        ts,
+        text: message.text,
+        blocks: message.blocks,
+        attachments: message.attachments,
+      });
       return { ok: true, channel, ts, text: message.text ?? '', message: slackMessage(current, ts, message.threadTs) };
     },
     'chat.postEphemeral': (args) => {
@@ -522,6 +554,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         ts,
         text: content.text,
         blocks: content.blocks,
+        attachments: content.attachments,
       });
       return { ok: true, message_ts: ts };
     },
@@ -713,7 +746,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
     text: content.text ?? '',
     ...(content.blocks !== undefined ? { blocks: content.blocks } : {}),
-    ...(content.attachments !== undefined ? { attachments: content.attachments } : {}),
+    ...(content.attachments !== undefined ? { attachments: slackAttachments(content.attachments) } : {}),
   });
 
   const handleApi = async (method: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
@@ -779,7 +812,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
      * Slack's docs do not say what a response_url answers for bad blocks. Its webhook hosts answer 400 with just
      * the error name (slackapi/java-slack-sdk issue #1017), so do we; the details go to `rejections`.
      */
-    const refusal = checkMessage({ text: body.text, blocks: body.blocks });
+    const refusal = checkMessage({ text: body.text, blocks: body.blocks, attachments: body.attachments });
     if (refusal !== undefined) {
       reject(url, refusal);
       return sendJson(res, 400, { ok: false, error: refusal.error });
@@ -798,6 +831,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       body,
       text: content.text,
       blocks: content.blocks,
+      attachments: content.attachments,
       responseType: asString(body.response_type),
       replaceOriginal,
       deleteOriginal,
@@ -1017,6 +1051,13 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     setSocketModeUrl: (url) => {
       socketModeUrl = url;
     },
+    deleteMessage: (channel, ts) => {
+      const message = findMessage(channel, ts);
+      if (message === undefined) return false;
+      stored.splice(stored.indexOf(message), 1);
+      changes.emit('change');
+      return true;
+    },
     setPermalinkPage: (url) => {
       permalinkPage = url;
     },
@@ -1049,13 +1090,23 @@ interface MessageContent {
 }
 
 function messageContent(args: Args): MessageContent {
-  // A JSON body may carry blocks as a JSON string, as a form body does.
+  // A JSON body may carry blocks and attachments as JSON strings, as a form body does.
   const blocks: unknown = typeof args.blocks === 'string' ? parseJsonOrUndefined(args.blocks) : args.blocks;
+  const attachments: unknown =
+    typeof args.attachments === 'string' ? parseJsonOrUndefined(args.attachments) : args.attachments;
   return {
     text: asString(args.text),
     blocks: Array.isArray(blocks) ? blocks : undefined,
-    attachments: Array.isArray(args.attachments) ? args.attachments : undefined,
+    attachments: Array.isArray(attachments) ? attachments : undefined,
   };
+}
+
+/**
+ * Attachments as Slack hands them back (in API answers, conversations.history and interaction payloads): each
+ * numbered by its `id`, 1 first, the number a click inside one reports as `container.attachment_id`.
+ */
+export function slackAttachments(attachments: readonly unknown[]): unknown[] {
+  return attachments.map((attachment, i) => (isRecord(attachment) ? { id: i + 1, ...attachment } : attachment));
 }
 
 function parseJsonOrUndefined(text: string): unknown {

@@ -18,6 +18,8 @@ export interface Entry {
   userId?: string;
   text?: string;
   blocks?: unknown[];
+  /** Legacy secondary attachments (each a colour bar beside its blocks), shown below the blocks. */
+  attachments?: unknown[];
   ephemeral: boolean;
   edited: boolean;
   at: number;
@@ -87,13 +89,16 @@ export function createTimeline(now: () => number = Date.now): Timeline {
     changed();
     return full;
   };
-  const content = (source: { text: string | undefined; blocks: unknown[] | undefined }) => ({
+  type Content = { text: string | undefined; blocks: unknown[] | undefined; attachments: unknown[] | undefined };
+  const content = (source: Content) => ({
     ...(source.text !== undefined ? { text: source.text } : {}),
     ...(source.blocks !== undefined ? { blocks: source.blocks } : {}),
+    ...(source.attachments !== undefined ? { attachments: source.attachments } : {}),
   });
-  const replace = (entry: Entry, source: { text: string | undefined; blocks: unknown[] | undefined }) => {
+  const replace = (entry: Entry, source: Content) => {
     delete entry.text;
     delete entry.blocks;
+    delete entry.attachments;
     Object.assign(entry, content(source), { edited: true });
     changed();
   };

@@ -4,11 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  ATTACHMENT_LIMITS,
   blocksTextLength,
   checkMessage,
   describeProblem,
   MESSAGE_LIMITS,
   refusalBody,
+  validateAttachments,
   validateBlocks,
 } from '../support/rig/block-kit-validation.js';
 
@@ -402,5 +404,97 @@ describe('checkMessage: the whole request as the chat methods see it', () => {
     expect(describeProblem({ pointer: '/blocks', message: 'no more than 50 items allowed' })).toBe(
       'no more than 50 items allowed [json-pointer:/blocks]',
     );
+  });
+});
+
+/** The problems of a message's attachments, as `message @ pointer`. */
+function attachmentProblemsOf(...attachments: unknown[]): string[] {
+  return validateAttachments(attachments).map((p) => `${p.message} @ ${p.pointer}`);
+}
+
+describe('legacy secondary attachments ("Legacy secondary message attachments" reference)', () => {
+  it("Slack's own examples: blocks beside a colour bar, and the legacy fields", () => {
+    expect(
+      attachmentProblemsOf(
+        {
+          color: '#E01E5A',
+          fallback: 'Open: Withdrawal failed',
+          blocks: [sectionOf('facts'), actionsOf(buttonOf('a'))],
+        },
+        { color: 'good', blocks: [] },
+        {
+          mrkdwn_in: ['text'],
+          color: '#36a64f',
+          pretext: 'Optional pre-text that appears above the attachment block',
+          author_name: 'author_name',
+          title: 'title',
+          title_link: 'https://api.slack.com/',
+          text: 'Optional `text` that appears within the attachment',
+          fields: [{ title: "A field's title", value: "This field's value", short: false }],
+          footer: 'footer',
+          ts: 123456789,
+        },
+      ),
+    ).toEqual([]);
+  });
+
+  it('color is good, warning, danger or a hex colour code', () => {
+    for (const color of ['good', 'warning', 'danger', '#439FE0', '#fff', '2eb886'])
+      expect(attachmentProblemsOf({ color, fallback: 'x' })).toEqual([]);
+    for (const color of ['red', '#12345', 'rgb(0,0,0)', 7])
+      expect(attachmentProblemsOf({ color, fallback: 'x' })).toEqual([
+        'must be good, warning, danger or a hex color code (eg. #439FE0) @ /attachments/0/color',
+      ]);
+  });
+
+  it('blocks inside an attachment are held to the rules of a message’s blocks, 50 at most', () => {
+    const duplicate = actionsOf(buttonOf('alert_snooze'), buttonOf('alert_snooze'));
+    expect(attachmentProblemsOf({ color: 'good', blocks: [sectionOf(x(3001)), duplicate] })).toEqual([
+      'must be less than 3001 characters @ /attachments/0/blocks/0/text/text',
+      'duplicate action_id: alert_snooze @ /attachments/0/blocks/1/elements/1/action_id',
+    ]);
+    const fifty = Array.from({ length: ATTACHMENT_LIMITS.blocks }, () => ({ type: 'divider' }));
+    expect(attachmentProblemsOf({ blocks: fifty })).toEqual([]);
+    expect(attachmentProblemsOf({ blocks: [...fifty, { type: 'divider' }] })).toEqual([
+      'no more than 50 items allowed @ /attachments/0/blocks',
+    ]);
+    expect(attachmentProblemsOf({ blocks: { type: 'divider' } })).toEqual(['must be an array @ /attachments/0/blocks']);
+  });
+
+  it('an attachment with blocks takes no legacy field, not even an empty text or a false flag', () => {
+    expect(attachmentProblemsOf({ color: 'good', text: '', blocks: [sectionOf('x')] })).toEqual([
+      'cannot be used together with blocks @ /attachments/0/text',
+    ]);
+    expect(attachmentProblemsOf({ blocks: [sectionOf('x')], is_app_unfurl: false })).toEqual([
+      'cannot be used together with blocks @ /attachments/0/is_app_unfurl',
+    ]);
+  });
+
+  it('an attachment is an object, its fallback and legacy texts strings, its fields objects', () => {
+    expect(attachmentProblemsOf('just text', { fallback: 7, title: ['t'], fields: [{ title: 1 }, 'x'] })).toEqual([
+      'must be an object @ /attachments/0',
+      'must be a string @ /attachments/1/fallback',
+      'must be a string @ /attachments/1/title',
+      'must be a string @ /attachments/1/fields/0/title',
+      'must be an object @ /attachments/1/fields/1',
+    ]);
+  });
+
+  it('checkMessage: invalid_attachments (not a list, not JSON, a bad one), too_many_attachments past 100', () => {
+    expect(checkMessage({ attachments: '[{"color":' })).toMatchObject({ error: 'invalid_attachments' });
+    expect(checkMessage({ attachments: { color: 'good' } })).toMatchObject({ error: 'invalid_attachments' });
+    expect(checkMessage({ attachments: '[{"color":"good","fallback":"x"}]' })).toBeUndefined();
+    const refusal = checkMessage({ text: 'x', attachments: [{ color: 'red', blocks: [] }] });
+    expect(refusalBody(refusal!)).toMatchObject({
+      ok: false,
+      error: 'invalid_attachments',
+      errors: ['must be good, warning, danger or a hex color code (eg. #439FE0) [json-pointer:/attachments/0/color]'],
+    });
+    const hundred = Array.from({ length: ATTACHMENT_LIMITS.attachments }, () => ({ fallback: 'x' }));
+    expect(checkMessage({ attachments: hundred })).toBeUndefined();
+    expect(checkMessage({ attachments: [...hundred, { fallback: 'x' }] })).toEqual({
+      error: 'too_many_attachments',
+      problems: [],
+    });
   });
 });

@@ -70,6 +70,23 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
   const asUser = (userId: string) => page.getByTestId('user-switcher').selectOption(userId);
   const openChannel = (name: string) => page.getByTestId(`channel-${name}`).click();
   const lastMessageWith = (text: string | RegExp): Locator => messages().filter({ hasText: text }).last();
+  /** The id prefix of the withdrawal the control panel just made fail. */
+  const failWithdrawal = async (): Promise<string> => {
+    const status = page.getByTestId('control-status');
+    const before = await status.innerText();
+    await page.getByTestId('control-withdrawal-fails').click();
+    let idPrefix: string | undefined;
+    await expect
+      .poll(async () => {
+        const text = await status.innerText();
+        idPrefix = text === before ? undefined : /Withdrawal ([0-9a-f]{8})/.exec(text)?.[1];
+        return idPrefix;
+      })
+      .toBeTruthy();
+    return idPrefix!;
+  };
+  /** The alert about a withdrawal made to fail (the first one, from the alert test, when it ran). */
+  let failedWithdrawal: string | undefined;
 
   it('shows what to type first', async () => {
     await expect.poll(() => page.getByTestId('hints').innerText()).toContain('/treasury balances');
@@ -160,15 +177,11 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
   });
 
   it('a withdrawal made to fail from the control panel becomes exactly one alert in #treasury-alerts', async () => {
-    await page.getByTestId('control-withdrawal-fails').click();
-    const status = await expect
-      .poll(() => page.getByTestId('control-status').innerText())
-      .toMatch(/Withdrawal [0-9a-f]{8}/);
-    void status;
-    const idPrefix = /Withdrawal ([0-9a-f]{8})/.exec(await page.getByTestId('control-status').innerText())![1]!;
+    const idPrefix = await failWithdrawal();
     await openChannel('treasury-alerts');
     const alerts = () => messages().filter({ hasText: idPrefix });
     await expect.poll(() => alerts().count(), { timeout: 30_000, interval: 500 }).toBe(1);
+    failedWithdrawal = idPrefix;
     // Another poll (every 10 s here) must not post it again.
     await page.waitForTimeout(11_000);
     expect(await alerts().count()).toBe(1);
@@ -177,14 +190,74 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await page.screenshot({ path: screenshot('workspace.png') });
   }, 60_000);
 
+  it('an alert is acknowledged by Riley, then resolved with a note by Avery: the message and its thread show both', async () => {
+    await asUser('U0RILEY');
+    const idPrefix = failedWithdrawal ?? (await failWithdrawal());
+    await openChannel('treasury-alerts');
+    const found = messages()
+      .filter({ hasText: idPrefix })
+      .filter({ has: page.getByTestId('attachment') });
+    await found.waitFor({ timeout: 30_000 });
+    const entryId = await found.getAttribute('data-entry-id');
+    const alert = page.locator(`[data-testid="message"][data-entry-id="${entryId}"]`);
+    const bar = alert.getByTestId('attachment');
+    const group = page.locator('.msg-group').filter({ has: alert });
+    const showThread = async () => {
+      const toggle = group.getByTestId('thread-toggle');
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      return group.getByTestId('thread-replies');
+    };
+    // Open: a red bar, the first word, and the three controls.
+    expect(await bar.getAttribute('data-color')).toBe('#E01E5A');
+    expect(await alert.innerText()).toContain('OPEN');
+    expect(await alert.getByTestId('static-select').getAttribute('data-action-id')).toBe('alert_snooze');
+
+    await alert.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(() => bar.getAttribute('data-color'), { timeout: 10_000 }).toBe('#ECB22E');
+    expect(await alert.innerText()).toContain('ACKNOWLEDGED');
+    expect(await bar.locator('.mention', { hasText: '@Riley Chen' }).count()).toBe(1);
+    expect(await alert.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+    await expect.poll(async () => (await showThread()).innerText()).toMatch(/@Riley Chen acknowledged this/);
+
+    await asUser('U0AVERY');
+    await alert.getByRole('button', { name: 'Resolve' }).click();
+    const modal = page.getByTestId('modal');
+    await modal.waitFor();
+    expect(await modal.getByTestId('modal-title').innerText()).toBe('Resolve alert');
+    // Slack's client keeps a required note from being sent empty.
+    await modal.getByTestId('modal-submit').click();
+    expect(await modal.getByTestId('modal-error-resolve_note').innerText()).toBe(
+      'Please complete this required field.',
+    );
+    await modal.getByTestId('modal-input-resolve_note').fill('Retried from the hot wallet <ok> & done');
+    await modal.getByTestId('modal-submit').click();
+    await modal.waitFor({ state: 'detached' });
+
+    await expect.poll(() => bar.getAttribute('data-color'), { timeout: 10_000 }).toBe('#2EB67D');
+    const resolved = await alert.innerText();
+    expect(resolved).toContain('RESOLVED');
+    expect(resolved).toContain('Retried from the hot wallet <ok> & done');
+    expect(await bar.locator('.mention', { hasText: '@Avery Patel' }).count()).toBe(1);
+    expect(await alert.getByRole('button').count()).toBe(0);
+    expect(await alert.getByTestId('static-select').count()).toBe(0);
+    const thread = await showThread();
+    await expect
+      .poll(() => thread.innerText())
+      .toMatch(/@Avery Patel resolved this: “Retried from the hot wallet <ok> & done”/);
+    expect(await thread.innerText()).toMatch(/@Riley Chen acknowledged this/);
+    // The whole story in one picture: the resolved alert and, below it, its thread.
+    await group.evaluate((element) => element.scrollIntoView({ block: 'end' }));
+    await page.screenshot({ path: screenshot('workspace-alert-flow.png') });
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+  }, 60_000);
+
   it('an alert whose answer Slack lost is in #treasury-alerts once: the bot finds it at the next poll instead of posting it again', async () => {
     const lookups = () => workspace.slack.callsOf('conversations.history').length;
     await page.getByTestId('control-lose-alert-answer').click();
     await expect.poll(() => page.getByTestId('control-status').innerText()).toContain('lose its answer');
     const lookupsBefore = lookups();
-    await page.getByTestId('control-withdrawal-fails').click();
-    await expect.poll(() => page.getByTestId('control-status').innerText()).toMatch(/Withdrawal [0-9a-f]{8}/);
-    const idPrefix = /Withdrawal ([0-9a-f]{8})/.exec(await page.getByTestId('control-status').innerText())![1]!;
+    const idPrefix = await failWithdrawal();
     await openChannel('treasury-alerts');
     const alerts = () => messages().filter({ hasText: idPrefix });
     await expect.poll(() => alerts().count(), { timeout: 30_000, interval: 500 }).toBe(1);
@@ -204,6 +277,7 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
   }, 60_000);
 
   it('renders Block Kit and mrkdwn as Slack does, shows an unknown block raw, and never runs text as HTML', async () => {
+    await openChannel('treasury');
     // Posted through the stand-in's Web API with the bot's token, as the bot posts.
     const at = Math.floor(Date.UTC(2026, 1, 18, 12, 0) / 1000); // noon UTC: the same date in every time zone but the extremes
     const text =

@@ -2,8 +2,8 @@
 // signed HTTP and back: a click whose listener opens a modal (views.open on the Slack stand-in) shows it to the
 // person who clicked and to nobody else; the page's submission reaches the app as Slack's view_submission and the
 // app's answer is acted on as Slack does (errors under inputs, update, clear, or closed on an empty answer); Close
-// sends view_closed only when the view asked for it; a choice in a static menu and a click in a thread reach the
-// app as Slack sends them.
+// sends view_closed only when the view asked for it; a choice in a static menu, a click in a thread and a control
+// inside an attachment reach the app as Slack sends them.
 import { App, type BlockAction, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
@@ -402,6 +402,56 @@ describe('modals and menus through the workspace server', () => {
       message: { ts: reply.ts, thread_ts: parent.ts },
       actions: [{ type: 'button', action_id: 'reply_ack', block_id: 'reply_actions', text: plain('OK') }],
     });
+  });
+
+  it('sends a click inside an attachment as Slack does: a message_attachment container naming it, the whole message', async () => {
+    const posted = await app.client.chat.postMessage({
+      channel: ALERTS.id,
+      text: 'Open: A withdrawal failed',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: '*OPEN* · A withdrawal failed' } }],
+      attachments: [{ color: '#E01E5A', fallback: 'Open: A withdrawal failed', blocks: ALERT_BLOCKS as never }],
+    });
+    const alert = timeline.visibleTo(RILEY.id).find((entry) => entry.ts === posted.ts)!;
+    expect(alert.attachments).toMatchObject([{ color: '#E01E5A', blocks: ALERT_BLOCKS }]);
+    const choose = (attachmentId?: number) =>
+      page('/api/action', {
+        user: RILEY.id,
+        entryId: alert.id,
+        blockId: 'alert_actions',
+        actionId: 'alert_snooze',
+        selectedValue: '1h',
+        ...(attachmentId !== undefined ? { attachmentId } : {}),
+      });
+    expect(await choose(1)).toEqual({ status: 200, body: { ok: true } });
+    expect(received.at(-1)).toMatchObject({
+      container: {
+        type: 'message_attachment',
+        message_ts: alert.ts,
+        attachment_id: 1,
+        channel_id: ALERTS.id,
+        is_ephemeral: false,
+        is_app_unfurl: false,
+      },
+      message: { ts: alert.ts, attachments: [{ id: 1, color: '#E01E5A', blocks: ALERT_BLOCKS }] },
+      actions: [{ type: 'static_select', action_id: 'alert_snooze', selected_option: { value: '1h' } }],
+    });
+    // The menu is in the attachment, not in the message's own blocks; there is no second attachment.
+    received.length = 0;
+    expect((await choose()).status).toBe(400);
+    expect(await choose(2)).toEqual({
+      status: 400,
+      body: { ok: false, error: 'That part of the message is not there any more.' },
+    });
+    expect(received).toEqual([]);
+
+    // chat.update replaces the attachment the page shows.
+    await app.client.chat.update({
+      channel: ALERTS.id,
+      ts: posted.ts!,
+      text: 'Resolved',
+      attachments: [{ color: '#2EB67D', fallback: 'Resolved', blocks: [ALERT_BLOCKS[0]] as never }],
+    });
+    expect(timeline.find(alert.id)).toMatchObject({ edited: true, attachments: [{ color: '#2EB67D' }] });
   });
 });
 

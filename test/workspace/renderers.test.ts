@@ -1,9 +1,10 @@
 // The page's renderers in Node (they import nothing browser-only): mrkdwn and Block Kit become HTML in which
 // every piece of text is escaped and the only tags are the renderers' own. Hostile text comes from the bot's
 // output and from what people typed, so this is the page's safety rule.
+import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { blockTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
+import { attachmentTree, barColor, blockTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
 import { checkEntered, modalTree, REQUIRED_FIELD } from '../../src/workspace/page/modal.js';
 import { plainHtml, renderMrkdwn } from '../../src/workspace/page/mrkdwn.js';
 
@@ -13,6 +14,7 @@ const directory = {
   me: 'U2',
 };
 const mrkdwn = (text: string) => renderMrkdwn(text, directory);
+const BLOCKS_DIR = new URL('../../src/blocks/', import.meta.url);
 const block = (value: unknown) => toHtml(blockTree(value, { entryId: 'E1', directory }));
 
 /** Tags the renderers write themselves (emoji are inline SVG). */
@@ -130,6 +132,15 @@ describe('renderMrkdwn', () => {
     const quoted = mrkdwn('<https://a.example/"onmouseover="alert(1)|y>');
     expect(quoted).toContain('href="https://a.example/&quot;onmouseover=&quot;alert(1)"');
     expectOnlyOwnMarkup(quoted);
+  });
+
+  it('draws every emoji the bot’s messages use (src/blocks), as Slack does', () => {
+    const used = new Set<string>();
+    for (const file of readdirSync(BLOCKS_DIR).filter((name) => name.endsWith('.ts')))
+      for (const [, name] of readFileSync(new URL(file, BLOCKS_DIR), 'utf8').matchAll(/:([a-z0-9_]+):(?![a-z0-9_])/g))
+        used.add(name!);
+    expect(used.size).toBeGreaterThan(10);
+    expect([...used].filter((name) => !mrkdwn(`:${name}:`).includes('class="emoji"'))).toEqual([]);
   });
 
   it('leaves unknown emoji (and object keys) as text', () => {
@@ -341,6 +352,96 @@ describe('static menus', () => {
       ],
     });
     expect(broken).toContain('It could not be read: option 1 text is not plain_text');
+  });
+});
+
+describe('attachments (legacy secondary, as Slack draws them below the blocks)', () => {
+  type Node = Exclude<ReturnType<typeof attachmentTree>['children'][number], string | null | { html: string }>;
+  /** Every node of a tree, depth first. */
+  const nodes = (tree: Node): Node[] => [
+    tree,
+    ...tree.children.flatMap((child) =>
+      child === null || typeof child === 'string' || !('tag' in child) ? [] : nodes(child),
+    ),
+  ];
+  const alert = {
+    color: '#ECB22E',
+    fallback: 'Acknowledged: Withdrawal failed',
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: 'Acknowledged by <@U1>' } },
+      {
+        type: 'actions',
+        block_id: 'alert:2:w-1',
+        elements: [
+          {
+            type: 'button',
+            action_id: 'alert_resolve',
+            value: 'resolve',
+            text: { type: 'plain_text', text: 'Resolve' },
+          },
+          {
+            type: 'static_select',
+            action_id: 'alert_snooze',
+            placeholder: { type: 'plain_text', text: 'Snooze' },
+            options: [{ text: { type: 'plain_text', text: '1 h' }, value: '1h' }],
+          },
+        ],
+      },
+    ],
+  };
+
+  it('draws a colour bar beside the blocks, drawn as a message’s are, and says its colour', () => {
+    const tree = attachmentTree(alert, 1, { entryId: 'E1', directory });
+    const html = toHtml(tree);
+    expect(html).toContain('data-testid="attachment" data-color="#ECB22E" data-attachment-id="1"');
+    expect(html).toContain('<div class="att-bar" style="background:#ECB22E" aria-hidden="true"></div>');
+    expect(html).toContain('@riley');
+    expectOnlyOwnMarkup(html.replace(/<\/?(select|option|button|hr)\b[^>]*>/g, ''));
+  });
+
+  it('buttons and menus inside say which attachment they are in (Slack’s attachment_id), with keys of their own', () => {
+    const all = nodes(attachmentTree(alert, 2, { entryId: 'E1' }));
+    const button = all.find((node) => node.action)?.action;
+    const menu = all.find((node) => node.select)?.select;
+    expect(button).toMatchObject({ entryId: 'E1', attachmentId: 2, element: { action_id: 'alert_resolve' } });
+    expect(menu).toMatchObject({ entryId: 'E1', attachmentId: 2, element: { action_id: 'alert_snooze' } });
+    expect(button?.key).not.toBe(
+      nodes(blockTree(alert.blocks[1], { entryId: 'E1' })).find((node) => node.action)?.action?.key,
+    );
+  });
+
+  it('named colours as Slack draws them, hex codes with or without #, and grey for anything else', () => {
+    expect([barColor('good'), barColor('warning'), barColor('danger')]).toEqual(['#2EB886', '#DAA038', '#A30200']);
+    expect([barColor('#439FE0'), barColor('439fe0'), barColor('#fff')]).toEqual(['#439FE0', '#439fe0', '#fff']);
+    for (const hostile of ['red;background:url(x)', 'expression(alert(1))', undefined, 7])
+      expect(barColor(hostile)).toBe('#DDDDDD');
+  });
+
+  it('draws the legacy fields of an attachment without blocks, escaped; mrkdwn only where mrkdwn_in says', () => {
+    const html = toHtml(
+      attachmentTree(
+        {
+          color: 'danger',
+          pretext: '*not bold*',
+          title: '<b>Title</b>',
+          title_link: 'javascript:alert(1)',
+          text: '*bold*',
+          mrkdwn_in: ['text'],
+          fields: [{ title: 'Priority', value: '<i>High</i>', short: true }],
+          footer: 'footer',
+        },
+        1,
+        { entryId: 'E1', directory },
+      ),
+    );
+    expectOnlyOwnMarkup(html);
+    expect(html).toContain('*not bold*');
+    expect(html).toContain('<b>bold</b>');
+    expect(textOf(html)).toContain('<b>Title</b>');
+    expect(textOf(html)).toContain('<i>High</i>');
+    expect(html).not.toContain('javascript:');
+    expect(toHtml(attachmentTree({ fallback: 'Only a fallback' }, 1, { entryId: 'E1' }))).toContain('Only a fallback');
+    expect(toHtml(attachmentTree('not an object', 1, { entryId: 'E1' }))).toContain('an attachment is not an object');
   });
 });
 

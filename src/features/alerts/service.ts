@@ -143,23 +143,32 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     }
   }
 
-  /** The message is gone from Slack: post it again (once: marked before the post, looked for after a lost answer). */
-  async function repost(alert: OwnedAlert): Promise<void> {
+  /**
+   * The message is gone from Slack: post it again (once: marked before the post, looked for after a lost answer).
+   * True when the record now points at the new message.
+   */
+  async function repost(alert: OwnedAlert): Promise<boolean> {
     const channel = options.routes[alert.kind]?.channel ?? options.alertChannel ?? alert.channel;
     if (alert.reposting) {
       const found = await settle(channel, alert.reposting);
-      if (found === 'wait') return;
+      if (found === 'wait') return false;
       if (found !== 'again') {
         await store.alerts.recordReposted(
           alert.key,
           { channel, ts: found.ts, version: alert.life.version },
           options.now(),
         );
-        return;
+        return true;
       }
     }
     const attempt = { key: `repost:${alert.nextSeq}:${alert.key}`, since: options.now().toISOString() };
-    await store.alerts.recordReposting(alert.key, attempt);
+    const seen = { ts: alert.ts, ...(alert.reposting ? { attempt: alert.reposting } : {}) };
+    if (!(await store.alerts.recordReposting(alert.key, attempt, seen))) {
+      // Someone else found it gone too (a click on another replica, the poll): they post it; once they have, the
+      // lines owed may follow it there.
+      const now = (await store.alerts.readAlerts()).owned?.[alert.key];
+      return now !== undefined && now.ts !== alert.ts && now.reposting === undefined;
+    }
     try {
       const ts = await slack.post(channel, messageOf(alert), {
         wait: false,
@@ -168,23 +177,33 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       });
       await store.alerts.recordReposted(alert.key, { channel, ts, version: alert.life.version }, options.now());
       logger.warn("alerts: an alert's message was gone from Slack; posted it again", { key: alert.key, channel });
+      return true;
     } catch (error) {
       if (!mayHaveHappened(error)) await store.alerts.recordReposting(alert.key, undefined);
       logger.warn('alerts: could not post a deleted alert again; trying at the next poll', {
         key: alert.key,
         reason: describeSlackError(error),
       });
+      return false;
     }
   }
 
-  async function sync(key: string): Promise<void> {
+  /**
+   * Posts the alert again; once it is relinked, the lines still owed (the change that found the message gone, and
+   * why it is new) go to the new message's thread now, not at the next poll. At most one repost per sync.
+   */
+  async function repostAndContinue(alert: OwnedAlert, afterRepost: boolean): Promise<void> {
+    if ((await repost(alert)) && !afterRepost) await sync(alert.key, true);
+  }
+
+  async function sync(key: string, afterRepost = false): Promise<void> {
     const claim = await store.alerts.claimAlertSync(key, options.now());
     if (!claim) return;
     let alert = claim.alert;
     if (alert.reposting) {
       // The lines wait for the new message (they would go to a thread that is gone).
       for (const line of claim.lines) await store.alerts.recordThreadLine(key, line.seq, 'refused');
-      await repost(alert);
+      await repostAndContinue(alert, afterRepost);
       return;
     }
     // The message first (people look at it), as many times as the record moved on meanwhile (bounded).
@@ -196,7 +215,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
         if (GONE.has(slackErrorCode(error) ?? '')) {
           // Its thread is gone with it: the lines claimed go to the new message's thread instead.
           for (const line of claim.lines) await store.alerts.recordThreadLine(key, line.seq, 'refused');
-          await repost(alert);
+          await repostAndContinue(alert, afterRepost);
           return;
         }
         logger.warn("alerts: could not rewrite an alert's message; trying at the next poll", {
@@ -214,7 +233,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       if (found === 'wait') break;
       await store.alerts.recordThreadLine(key, line.seq, found === 'again' ? 'refused' : 'posted');
     }
-    for (const line of claim.lines) {
+    for (const [index, line] of claim.lines.entries()) {
       try {
         await slack.post(alert.channel, buildAlertThreadLine(line.event, options.now()), {
           threadTs: alert.ts,
@@ -226,6 +245,9 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
         // A refusal means it is not there: it may be claimed again. An unknown outcome stays marked (looked for later).
         const unknown = mayHaveHappened(error);
         if (!unknown) await store.alerts.recordThreadLine(key, line.seq, 'refused');
+        // The lines claimed after it were never sent: released, so the next sync posts them without looking first.
+        for (const later of claim.lines.slice(index + 1))
+          await store.alerts.recordThreadLine(key, later.seq, 'refused');
         const gone = GONE.has(slackErrorCode(error) ?? '');
         logger.warn('alerts: a line of an alert thread did not go out; trying at the next poll', {
           key,
@@ -233,7 +255,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
           ...(unknown ? { outcome: 'unknown: looked for before it is posted again' } : {}),
         });
         // A thread whose message is gone: repost the message, the lines follow it there.
-        if (gone) await repost(alert);
+        if (gone) await repostAndContinue(alert, afterRepost);
         break;
       }
     }
@@ -289,8 +311,10 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     },
 
     async submitResolve(state, userId, note) {
+      // The click was checked against its message's version when the dialog opened. Meanwhile someone may have
+      // acknowledged or snoozed it: the person who wrote a note still resolves it; only "already resolved" refuses.
       const outcome = await store.alerts.actOnAlert(state.ref, (alert) =>
-        resolveAlertByPerson(alert.life, act(userId, state.version), note, options.noteRequired),
+        resolveAlertByPerson(alert.life, act(userId, alert.life.version), note, options.noteRequired),
       );
       if (!outcome.found) return { refused: buildAlertRefusal({ reason: 'not_found' }).text };
       if (!outcome.ok) {

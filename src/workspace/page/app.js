@@ -10,7 +10,7 @@
  * HTML-escape every piece of text and only ever add their own tags.
  */
 import { errorText, getJson, postJson } from './api.js';
-import { blockTree, mrkdwnTree, rawTree } from './blocks.js';
+import { attachmentTree, blockTree, mrkdwnTree, rawTree } from './blocks.js';
 import { clock, localeDate, relativeDay } from './dates.js';
 import { $, build, fromHtml, h } from './dom.js';
 import { isObject } from './html.js';
@@ -61,7 +61,7 @@ function storageSet(storage, key, value) {
  * }} Workspace
  * @typedef {{
  *   id: string, channel: string, ts?: string, threadTs?: string, at: number, author?: string, userId?: string,
- *   text?: unknown, blocks?: unknown, ephemeral?: boolean, edited?: boolean,
+ *   text?: unknown, blocks?: unknown, attachments?: unknown, ephemeral?: boolean, edited?: boolean,
  * }} Entry
  * @typedef {import('./modal.js').Modal} Modal
  */
@@ -303,8 +303,17 @@ function bodyNode(entry) {
     } else {
       body.append(live(mrkdwnTree(entry.text, directory())));
     }
-  } else {
+  } else if (!Array.isArray(entry.attachments) || entry.attachments.length === 0) {
     body.append(h('div', { class: 'msg-empty', text: '(no text)' }));
+  }
+  // Slack's client draws a message's attachments below its blocks, each beside its colour bar.
+  if (Array.isArray(entry.attachments)) {
+    const context = { entryId: entry.id, directory: directory() };
+    entry.attachments.forEach((attachment, i) => {
+      body.append(live(attachmentTree(attachment, i + 1, context)));
+    });
+  } else if (entry.attachments !== undefined && entry.attachments !== null) {
+    body.append(live(rawTree(entry.attachments, 'attachments is not a list')));
   }
   return body;
 }
@@ -811,7 +820,7 @@ function setPending(key, pending) {
 /**
  * @param {import('./blocks.js').ButtonAction} action
  */
-async function onButton({ key, entryId, element, block, url, label }) {
+async function onButton({ key, entryId, element, block, url, label, attachmentId }) {
   if (url) {
     window.open(url, '_blank', 'noopener,noreferrer');
     return;
@@ -824,7 +833,7 @@ async function onButton({ key, entryId, element, block, url, label }) {
   setPending(key, true);
   const started = Date.now();
   // blockId is '' when the block has none; value is left out when the button has none (as in Slack's payload).
-  /** @type {{ user: string, entryId: string, blockId: string, actionId: string, value?: string }} */
+  /** @type {{ user: string, entryId: string, blockId: string, actionId: string, value?: string, attachmentId?: number }} */
   const request = {
     user: state.user,
     entryId,
@@ -832,6 +841,8 @@ async function onButton({ key, entryId, element, block, url, label }) {
     actionId: typeof element.action_id === 'string' ? element.action_id : '',
   };
   if (typeof element.value === 'string') request.value = element.value;
+  // A control in an attachment: Slack's payload names the attachment.
+  if (attachmentId !== undefined) request.attachmentId = attachmentId;
   const result = await postJson('/api/action', request);
   // Keep the button visibly disabled for a moment even when the answer is instant.
   const wait = 300 - (Date.now() - started);
@@ -845,7 +856,7 @@ async function onButton({ key, entryId, element, block, url, label }) {
  * @param {import('./blocks.js').SelectAction} action
  * @param {HTMLSelectElement} select
  */
-async function onSelect({ key, entryId, element, block }, select) {
+async function onSelect({ key, entryId, element, block, attachmentId }, select) {
   const selectedValue = select.value;
   if (selectedValue === '' || state.pendingActions.has(key)) return;
   if (isObject(element.confirm) && !(await confirmDialog(element.confirm))) {
@@ -859,6 +870,7 @@ async function onSelect({ key, entryId, element, block }, select) {
     blockId: typeof block.block_id === 'string' ? block.block_id : '',
     actionId: typeof element.action_id === 'string' ? element.action_id : '',
     selectedValue,
+    ...(attachmentId !== undefined ? { attachmentId } : {}),
   });
   setPending(key, false);
   if (!result.ok) setNotice(`The choice did not go through: ${errorText(result, 'the server refused it.')}`, 'error');

@@ -12,13 +12,17 @@ import { plainHtml, renderMrkdwn } from './mrkdwn.js';
 /** @typedef {Record<string, any>} Json */
 
 /**
- * A button's click, for the page to wire: the element and block as sent, its http(s) url if it opens a link.
- * @typedef {{ key: string, entryId: string, element: Json, block: Json, url: string | null, label: string }} ButtonAction
+ * A button's click, for the page to wire: the element and block as sent, its http(s) url if it opens a link, and
+ * the attachment it is in (Slack's attachment_id, 1 first; undefined in the message's own blocks).
+ * @typedef {{
+ *   key: string, entryId: string, element: Json, block: Json, url: string | null, label: string,
+ *   attachmentId?: number | undefined,
+ * }} ButtonAction
  */
 
 /**
  * A static menu, for the page to wire: choosing an option sends its value.
- * @typedef {{ key: string, entryId: string, element: Json, block: Json }} SelectAction
+ * @typedef {{ key: string, entryId: string, element: Json, block: Json, attachmentId?: number | undefined }} SelectAction
  */
 
 /**
@@ -29,8 +33,11 @@ import { plainHtml, renderMrkdwn } from './mrkdwn.js';
  * @typedef {Tree | { html: string } | string | null} Child
  */
 
-/** What a message's blocks are drawn for: the entry (its buttons' keys) and who the mentioned ids are. */
-/** @typedef {{ entryId: string, directory?: Directory | undefined }} BlockContext */
+/**
+ * What a message's blocks are drawn for: the entry (its buttons' keys), who the mentioned ids are, and the
+ * attachment they are in (1 first; undefined for the message's own blocks).
+ * @typedef {{ entryId: string, directory?: Directory | undefined, attachmentId?: number | undefined }} BlockContext
+ */
 
 /**
  * @param {string} tag
@@ -49,8 +56,10 @@ class BlockError extends Error {}
  * @param {unknown} entryId
  * @param {unknown} blockId
  * @param {unknown} actionId
+ * @param {number} [attachmentId]
  */
-export const actionKey = (entryId, blockId, actionId) => `${entryId}\u0000${blockId ?? ''}\u0000${actionId ?? ''}`;
+export const actionKey = (entryId, blockId, actionId, attachmentId) =>
+  `${entryId}\u0000${blockId ?? ''}\u0000${actionId ?? ''}${attachmentId === undefined ? '' : `\u0000${attachmentId}`}`;
 
 /**
  * @param {unknown} obj
@@ -148,7 +157,7 @@ function buttonTree(element, block, context) {
   const style = element.style === 'primary' ? ' bk-btn-primary' : element.style === 'danger' ? ' bk-btn-danger' : '';
   const url = element.url === undefined ? null : safeUrl(element.url, { mailto: false });
   if (element.url !== undefined && !url) throw new BlockError('button url is not http(s)');
-  const key = actionKey(context.entryId, block.block_id, element.action_id);
+  const key = actionKey(context.entryId, block.block_id, element.action_id, context.attachmentId);
   const button = el(
     'button',
     {
@@ -163,7 +172,7 @@ function buttonTree(element, block, context) {
     { html: plainHtml(label, element.text.emoji !== false) },
     url ? el('span', { class: 'bk-btn-ext', 'aria-hidden': 'true' }, ' ↗') : null,
   );
-  button.action = { key, entryId: context.entryId, element, block, url, label };
+  button.action = { key, entryId: context.entryId, element, block, url, label, attachmentId: context.attachmentId };
   return button;
 }
 
@@ -227,13 +236,13 @@ export function selectTree(element, attrs, chosen) {
  * @returns {Tree}
  */
 function staticSelectTree(element, block, context) {
-  const key = actionKey(context.entryId, block.block_id, element.action_id);
+  const key = actionKey(context.entryId, block.block_id, element.action_id, context.attachmentId);
   const select = selectTree(element, {
     'data-testid': 'static-select',
     'data-action-id': typeof element.action_id === 'string' ? element.action_id : undefined,
     'data-action-key': key,
   });
-  select.select = { key, entryId: context.entryId, element, block };
+  select.select = { key, entryId: context.entryId, element, block, attachmentId: context.attachmentId };
   return select;
 }
 
@@ -338,6 +347,126 @@ export function blockTree(block, context) {
   } catch (error) {
     return rawTree(block, error instanceof Error ? error.message : String(error));
   }
+}
+
+// "Legacy secondary message attachments": good (green), warning (yellow), danger (red), as Slack's client draws them.
+const NAMED_BAR_COLORS = /** @type {Record<string, string>} */ ({
+  good: '#2EB886',
+  warning: '#DAA038',
+  danger: '#A30200',
+});
+// Slack's default bar, for an attachment without a colour.
+const DEFAULT_BAR_COLOR = '#DDDDDD';
+
+/**
+ * The colour of an attachment's bar as CSS: a named one, or a hex code (Slack takes it with or without `#`); grey
+ * for anything else, so nothing the bot sends reaches the style attribute unchecked.
+ * @param {unknown} color
+ */
+export function barColor(color) {
+  if (typeof color !== 'string') return DEFAULT_BAR_COLOR;
+  const named = NAMED_BAR_COLORS[color];
+  if (named) return named;
+  const hex = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color);
+  return hex ? `#${hex[1]}` : DEFAULT_BAR_COLOR;
+}
+
+/**
+ * A legacy text field of an attachment: mrkdwn when the attachment lists it in `mrkdwn_in`, else shown as written.
+ * @param {Json} attachment
+ * @param {string} field
+ * @param {string} className
+ * @param {BlockContext} context
+ */
+function legacyText(attachment, field, className, context) {
+  const value = attachment[field];
+  if (typeof value !== 'string' || value === '') return null;
+  const mrkdwn = Array.isArray(attachment.mrkdwn_in) && attachment.mrkdwn_in.includes(field);
+  return mrkdwn
+    ? mrkdwnTree(value, context.directory, `mk ${className}`)
+    : el('div', { class: `plain ${className}` }, value);
+}
+
+/**
+ * The legacy fields of an attachment without blocks: author, title (a link when it has an http(s) one), text,
+ * fields and footer; the fallback when it has none of them.
+ * @param {Json} attachment
+ * @param {BlockContext} context
+ * @returns {Child[]}
+ */
+function legacyParts(attachment, context) {
+  /** @type {Child[]} */
+  const parts = [];
+  if (typeof attachment.author_name === 'string' && attachment.author_name !== '')
+    parts.push(el('div', { class: 'att-author' }, attachment.author_name));
+  if (typeof attachment.title === 'string' && attachment.title !== '') {
+    const href = safeUrl(attachment.title_link, { mailto: false });
+    parts.push(
+      el(
+        'div',
+        { class: 'att-title' },
+        href ? el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, attachment.title) : attachment.title,
+      ),
+    );
+  }
+  parts.push(legacyText(attachment, 'text', 'att-text', context));
+  if (Array.isArray(attachment.fields) && attachment.fields.length > 0) {
+    parts.push(
+      el(
+        'div',
+        { class: 'bk-fields att-fields' },
+        ...attachment.fields
+          .filter(isObject)
+          .map((field) =>
+            el(
+              'div',
+              { class: `att-field${field.short === true ? ' att-field-short' : ''}` },
+              typeof field.title === 'string' ? el('div', { class: 'att-field-title' }, field.title) : null,
+              typeof field.value === 'string' ? el('div', { class: 'att-field-value' }, field.value) : null,
+            ),
+          ),
+      ),
+    );
+  }
+  if (typeof attachment.footer === 'string' && attachment.footer !== '')
+    parts.push(el('div', { class: 'att-footer' }, attachment.footer));
+  if (!parts.some((part) => part !== null) && typeof attachment.fallback === 'string')
+    parts.push(el('div', { class: 'plain att-text' }, attachment.fallback));
+  return parts;
+}
+
+/**
+ * One legacy secondary attachment as Slack's client draws it below the message's blocks: a vertical bar in its
+ * colour beside its content (its blocks, drawn as a message's are, or its legacy fields), the pretext above.
+ * Buttons and menus in it report the attachment (`attachmentId`, 1 first), as Slack's payloads do.
+ * @param {unknown} attachment
+ * @param {number} attachmentId
+ * @param {BlockContext} context
+ * @returns {Tree}
+ */
+export function attachmentTree(attachment, attachmentId, context) {
+  if (!isObject(attachment)) return rawTree(attachment, 'an attachment is not an object');
+  const color = barColor(attachment.color);
+  const inside = { ...context, attachmentId };
+  const body = el('div', { class: 'att-body' });
+  if (Array.isArray(attachment.blocks)) {
+    for (const block of attachment.blocks) body.children.push(blockTree(block, inside));
+  } else if (attachment.blocks !== undefined) {
+    body.children.push(rawTree(attachment.blocks, 'attachment blocks is not a list'));
+  } else {
+    body.children.push(...legacyParts(attachment, inside));
+  }
+  return el(
+    'div',
+    { class: 'att', 'data-testid': 'attachment', 'data-color': color, 'data-attachment-id': String(attachmentId) },
+    legacyText(attachment, 'pretext', 'att-pretext', inside),
+    el(
+      'div',
+      { class: 'att-row' },
+      el('div', { class: 'att-bar', style: `background:${color}`, 'aria-hidden': 'true' }),
+      body,
+    ),
+  );
 }
 
 const VOID_TAGS = new Set(['img', 'hr', 'br']);

@@ -42,6 +42,16 @@ const EMOJI_SVG = {
   large_yellow_circle: '<circle cx="10" cy="10" r="8.5" fill="#FDCB58"/>',
   arrows_counterclockwise:
     '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#3B88C3"/><path d="M14.6 8a5 5 0 0 0-9.1-.4M5.4 12a5 5 0 0 0 9.1.4" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round"/><path d="m15 4.6-.2 3.6-3.5-.5M5 15.4l.2-3.6 3.5.5" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/>',
+  // The alert lifecycle's words (acknowledged, snoozed, reminders, reposted, no longer followed).
+  eyes: '<rect x="1.8" y="3" width="7.6" height="14" rx="3.8" fill="#fff" stroke="#66757F"/><rect x="10.6" y="3" width="7.6" height="14" rx="3.8" fill="#fff" stroke="#66757F"/><circle cx="6.6" cy="11.4" r="2.3" fill="#31373D"/><circle cx="15.4" cy="11.4" r="2.3" fill="#31373D"/>',
+  zzz: '<text x="2" y="18" font-family="Arial, sans-serif" font-weight="700" font-size="10" fill="#55ACEE">z</text><text x="8.5" y="12" font-family="Arial, sans-serif" font-weight="700" font-size="8" fill="#55ACEE">z</text><text x="13.5" y="6.5" font-family="Arial, sans-serif" font-weight="700" font-size="6" fill="#55ACEE">z</text>',
+  bell: '<path d="M10 2.2c-3.3 0-5.4 2.6-5.4 5.8v3.8l-1.8 2.8h14.4l-1.8-2.8V8c0-3.2-2.1-5.8-5.4-5.8Z" fill="#FFAC33"/><circle cx="10" cy="16.8" r="2" fill="#F4900C"/>',
+  recycle:
+    '<path d="M10 3.5a6.5 6.5 0 1 1-6.2 4.6" fill="none" stroke="#3E721D" stroke-width="2.4" stroke-linecap="round"/><path d="m2.4 4.4 1.4 3.8 3.8-1.2" fill="none" stroke="#3E721D" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>',
+  repeat:
+    '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#3B88C3"/><path d="M5 9V8a2 2 0 0 1 2-2h7M15 11v1a2 2 0 0 1-2 2H6" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round"/><path d="m12.4 4 2 2-2 2M7.6 12l-2 2 2 2" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/>',
+  file_cabinet:
+    '<rect x="3.5" y="1.5" width="13" height="17" rx="1.5" fill="#99AAB5"/><path d="M3.5 7.2h13M3.5 12.8h13" stroke="#66757F"/><rect x="8" y="3.6" width="4" height="1.4" rx=".6" fill="#31373D"/><rect x="8" y="9.2" width="4" height="1.4" rx=".6" fill="#31373D"/><rect x="8" y="14.8" width="4" height="1.4" rx=".6" fill="#31373D"/>',
   tada: '<path d="m2 18 4.5-12 7.5 7.5Z" fill="#FFAC33"/><path d="m6.5 6 7.5 7.5" stroke="#F4900C" stroke-width="1.2"/><circle cx="14.5" cy="3.5" r="1.3" fill="#DD2E44"/><circle cx="17" cy="9" r="1.2" fill="#55ACEE"/><circle cx="11" cy="2.2" r="1" fill="#77B255"/><path d="M12.5 7.5c1.5-2 3.5-2.5 5.5-2" stroke="#AA8DD8" stroke-width="1.4" fill="none" stroke-linecap="round"/>',
 };
 /** @type {Record<string, string>} */
@@ -67,6 +77,12 @@ const EMOJI_CHAR = {
   red_circle: '🔴',
   large_yellow_circle: '🟡',
   arrows_counterclockwise: '🔄',
+  eyes: '👀',
+  zzz: '💤',
+  bell: '🔔',
+  recycle: '♻️',
+  repeat: '🔁',
+  file_cabinet: '🗄️',
   tada: '🎉',
 };
 

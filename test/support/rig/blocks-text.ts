@@ -120,6 +120,62 @@ function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A button found in a whole message: in its blocks, or in one of its attachments (`attachmentId`, 1 first). */
+export interface FoundMessageButton extends FoundButton {
+  attachmentId: number | undefined;
+}
+
+/** A static menu found in a message (actions blocks and section accessories), with where it is. */
+export interface FoundStaticSelect {
+  blockId: string | undefined;
+  element: Json;
+  attachmentId: number | undefined;
+}
+
+/** Where a message's controls can be: its own blocks, then each attachment's blocks (numbered as Slack does). */
+function blockGroups(message: {
+  blocks?: readonly unknown[] | null | undefined;
+  attachments?: readonly unknown[] | null | undefined;
+}): Array<{ blocks: readonly unknown[] | null | undefined; attachmentId: number | undefined }> {
+  const attachments = Array.isArray(message.attachments) ? message.attachments : [];
+  return [
+    { blocks: message.blocks, attachmentId: undefined },
+    ...attachments.map((attachment, i) => ({
+      blocks: isRecord(attachment) && Array.isArray(attachment.blocks) ? attachment.blocks : [],
+      attachmentId: i + 1,
+    })),
+  ];
+}
+
+/** Every button in a message: its blocks first, then those of each attachment (alert controls live in one). */
+export function findMessageButtons(message: {
+  blocks?: readonly unknown[] | null | undefined;
+  attachments?: readonly unknown[] | null | undefined;
+}): FoundMessageButton[] {
+  return blockGroups(message).flatMap(({ blocks, attachmentId }) =>
+    findButtons(blocks).map((button) => ({ ...button, attachmentId })),
+  );
+}
+
+/** Every static menu in a message: in its blocks, then in each attachment's. */
+export function findMessageStaticSelects(message: {
+  blocks?: readonly unknown[] | null | undefined;
+  attachments?: readonly unknown[] | null | undefined;
+}): FoundStaticSelect[] {
+  return blockGroups(message).flatMap(({ blocks, attachmentId }) =>
+    records(blocks).flatMap((block) => {
+      const elements = block.type === 'actions' ? records(block.elements) : records([block.accessory]);
+      return elements
+        .filter((element) => element.type === 'static_select')
+        .map((element) => ({
+          blockId: typeof block.block_id === 'string' ? block.block_id : undefined,
+          element,
+          attachmentId,
+        }));
+    }),
+  );
+}
+
 /** A whole message as a reader sees it: its own blocks, then the blocks of each attachment (alerts' colour bars). */
 export function messageToText(message: {
   blocks?: readonly unknown[] | null;

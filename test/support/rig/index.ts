@@ -7,15 +7,23 @@ export type {
   ValidateBlocksOptions,
 } from './block-kit-validation.js';
 export {
+  ATTACHMENT_LIMITS,
   blocksTextLength,
   checkMessage,
   describeProblem,
   MESSAGE_LIMITS,
   refusalBody,
+  validateAttachments,
   validateBlocks,
 } from './block-kit-validation.js';
-export type { FoundButton } from './blocks-text.js';
-export { blocksToText, findButtons } from './blocks-text.js';
+export type { FoundButton, FoundMessageButton, FoundStaticSelect } from './blocks-text.js';
+export {
+  blocksToText,
+  findButtons,
+  findMessageButtons,
+  findMessageStaticSelects,
+  messageToText,
+} from './blocks-text.js';
 export type { RunningApp } from './bolt-server.js';
 export { startAppOnFreePort } from './bolt-server.js';
 export type {
@@ -46,6 +54,7 @@ export type {
   ResponseUrlOrigin,
   SlackStandIn,
   SlackStandInOptions,
+  StandInEvent,
   StoredMessage,
 } from './slack-stand-in.js';
 export { startSlackStandIn } from './slack-stand-in.js';

@@ -13,7 +13,8 @@ import {
   viewStateValues,
   viewSubmissionPayload,
 } from '../../../src/workspace/slack-requests.js';
-import { findButtons } from './blocks-text.js';
+import { slackAttachments } from '../../../src/workspace/slack-stand-in.js';
+import { findMessageButtons, findMessageStaticSelects } from './blocks-text.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
 
 /** What the driver needs from the stand-in: fresh response_urls and what was posted to them. */
@@ -72,7 +73,12 @@ export interface ClickButtonOptions extends SenderOptions {
    * The message holding the button; its `ts` becomes `container.message_ts`, and a reply's `threadTs` (its
    * parent's ts) becomes `container.thread_ts` and `message.thread_ts`, as Slack sends a click in a thread.
    */
-  message?: { ts: string; text?: string; blocks?: unknown[]; threadTs?: string };
+  message?: { ts: string; text?: string; blocks?: unknown[]; attachments?: unknown[]; threadTs?: string };
+  /**
+   * The button is in this attachment of the message (1 first): the container is then a `message_attachment`
+   * naming it, as Slack sends a click inside an attachment.
+   */
+  attachmentId?: number;
   /** Defaults to a fresh one from the stand-in. */
   responseUrl?: string;
 }
@@ -81,6 +87,8 @@ export interface ClickButtonOptions extends SenderOptions {
 export interface ClickableMessage {
   ts: string;
   blocks?: unknown[] | undefined;
+  /** Legacy attachments: their buttons and menus are found too (an alert's controls are in one). */
+  attachments?: unknown[] | undefined;
   text?: string | undefined;
   channel?: string;
   /** The parent's ts when the message is a reply in a thread. */
@@ -236,7 +244,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     const who = sender(o);
     // A click's response_url belongs to the clicked message: only that message can be replaced or deleted.
     const responseUrl = o.responseUrl ?? standIn.createResponseUrl({ channel: who.channelId, ts: o.message?.ts });
-    const { threadTs: messageThreadTs, ...message } = o.message ?? { ts: undefined };
+    const { threadTs: messageThreadTs, attachments, ...message } = o.message ?? { ts: undefined };
     // Slack names the thread of a reply; a message at the top of the channel has none.
     const threadTs = messageThreadTs !== undefined && messageThreadTs !== o.message?.ts ? messageThreadTs : undefined;
     const payload = {
@@ -244,13 +252,25 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       user: { id: who.userId, username: who.userName, name: who.userName, team_id: teamId },
       api_app_id: apiAppId,
       token: verificationToken,
-      container: {
-        type: 'message',
-        message_ts: o.message?.ts,
-        channel_id: who.channelId,
-        is_ephemeral: false,
-        ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
-      },
+      // A click inside an attachment names it (the block_actions payload reference).
+      container:
+        o.attachmentId !== undefined
+          ? {
+              type: 'message_attachment',
+              message_ts: o.message?.ts,
+              attachment_id: o.attachmentId,
+              channel_id: who.channelId,
+              is_ephemeral: false,
+              is_app_unfurl: false,
+              ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
+            }
+          : {
+              type: 'message',
+              message_ts: o.message?.ts,
+              channel_id: who.channelId,
+              is_ephemeral: false,
+              ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
+            },
       // Issued now, as the stand-in's views.open expects (a trigger is good for 3 s, once).
       trigger_id: triggerId(now()),
       team: { id: teamId, domain: teamDomain },
@@ -265,6 +285,8 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
               bot_id: standIn.botId,
               team: teamId,
               ...message,
+              // Slack sends the whole message, its attachments numbered.
+              ...(attachments !== undefined ? { attachments: slackAttachments(attachments) } : {}),
               ...(threadTs !== undefined ? { thread_ts: threadTs } : {}),
             },
           }
@@ -305,7 +327,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     },
     clickButton,
     clickButtonIn: (message, actionId, o = {}) => {
-      const buttons = findButtons(message.blocks);
+      const buttons = findMessageButtons(message);
       const button = buttons.find((b) => b.actionId === actionId);
       if (button === undefined) {
         const available = buttons.map((b) => b.actionId).join(', ') || '(no buttons)';
@@ -317,17 +339,19 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         actionId,
         ...(button.value !== undefined ? { value: button.value } : {}),
         ...(button.blockId !== undefined ? { blockId: button.blockId } : {}),
+        ...(button.attachmentId !== undefined ? { attachmentId: button.attachmentId } : {}),
         text: o.text ?? button.text,
         message: {
           ts: message.ts,
           ...(message.text !== undefined ? { text: message.text } : {}),
           ...(message.blocks !== undefined ? { blocks: message.blocks } : {}),
+          ...(message.attachments !== undefined ? { attachments: message.attachments } : {}),
           ...(message.threadTs !== undefined ? { threadTs: message.threadTs } : {}),
         },
       });
     },
     selectOption: async (message, actionId, value, o = {}) => {
-      const menus = findStaticSelects(message.blocks);
+      const menus = findMessageStaticSelects(message);
       const menu = menus.find((m) => m.element.action_id === actionId);
       if (menu === undefined) {
         const available = menus.map((m) => String(m.element.action_id)).join(', ') || '(no static menus)';
@@ -348,11 +372,13 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         blockId: menu.blockId ?? randomBytes(3).toString('hex'),
         selectedOption: option,
         ...(menu.element.placeholder !== undefined ? { placeholder: menu.element.placeholder } : {}),
+        ...(menu.attachmentId !== undefined ? { attachmentId: menu.attachmentId } : {}),
         message: {
           ts: message.ts,
           ephemeral: false,
           ...(message.text !== undefined ? { text: message.text } : {}),
           ...(message.blocks !== undefined ? { blocks: message.blocks } : {}),
+          ...(message.attachments !== undefined ? { attachments: message.attachments } : {}),
           ...(message.threadTs !== undefined ? { threadTs: message.threadTs } : {}),
         },
       };
@@ -411,20 +437,6 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     sendRaw,
     signatureHeaders,
   };
-}
-
-/** The static menus in blocks (actions blocks and section accessories), with their block's id. */
-function findStaticSelects(
-  blocks: readonly unknown[] | undefined,
-): Array<{ blockId: string | undefined; element: Record<string, unknown> }> {
-  const isRecord = (value: unknown): value is Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
-  return (blocks ?? []).filter(isRecord).flatMap((block) => {
-    const elements = block.type === 'actions' && Array.isArray(block.elements) ? block.elements : [block.accessory];
-    return elements
-      .filter((element): element is Record<string, unknown> => isRecord(element) && element.type === 'static_select')
-      .map((element) => ({ blockId: typeof block.block_id === 'string' ? block.block_id : undefined, element }));
-  });
 }
 
 /** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (src/workspace). */
