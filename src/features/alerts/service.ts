@@ -28,7 +28,7 @@ import { type AlertRoutes, type Mentionable, mentionText } from '../../domain/al
 import { ALERT_EVENT_TYPE, findByRef, slackIsCurrent, threadLineKey } from '../../domain/owned-alerts.js';
 import type { SnoozeChoice } from '../../domain/snooze.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
 import type { ActOutcome, BotRepositories } from '../../store/repository.js';
 import { snoozeUntil } from './snooze-until.js';
@@ -105,13 +105,10 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
   /** After a person's act: the clicker hears nothing when it worked (the message says it), else why not. */
   async function afterAct(outcome: ActOutcome): Promise<ClickAnswer> {
     if (!outcome.found) return { notice: buildAlertRefusal({ reason: 'not_found' }).text };
-    if (!outcome.ok) {
-      // The clicker's copy may be behind: bring the message up to date for everyone.
-      await sync(outcome.alert.key);
-      return { notice: buildAlertRefusal(outcome.refusal).text };
-    }
-    await sync(outcome.alert.key);
-    return {};
+    // The act is stored: a Slack or store hiccup while redrawing is logged and retried after the next poll, never
+    // told to the clicker as a failure of what they did. (A refused act: their copy may be behind; redraw it too.)
+    await guarded('bringing an alert message up to date', () => sync(outcome.alert.key));
+    return outcome.ok ? {} : { notice: buildAlertRefusal(outcome.refusal).text };
   }
 
   const act = (userId: string, version: number): PersonAct => ({ userId, at: options.now(), seenVersion: version });
@@ -304,8 +301,9 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       } catch (error) {
         logger.warn('alerts: could not open the Resolve dialog', { reason: describeSlackError(error) });
         return {
-          notice:
-            'Slack did not open the Resolve dialog in time (it allows 3 seconds after a click). Please click Resolve again.',
+          notice: triggerRefused(error)
+            ? 'Slack did not open the Resolve dialog in time (it allows 3 seconds after a click). Please click Resolve again.'
+            : 'Slack did not open the Resolve dialog. Please click Resolve again in a moment.',
         };
       }
     },
