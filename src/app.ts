@@ -276,6 +276,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     logger,
     now,
     policy: { approvers: config.swapApprovers, allowSelfApproval: config.allowSelfApproval },
+    ...(config.swapMaxUsdCents !== undefined ? { maxUsdCents: config.swapMaxUsdCents } : {}),
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
   });
 

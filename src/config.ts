@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './domain/alert-routing.js';
+import { parseUsdLimit, usdLabel } from './domain/swap-policy.js';
 
 /** Log levels understood by LOG_LEVEL, most verbose first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -41,6 +42,8 @@ export interface Config {
   stuckAfterMs: StuckAfterMs;
   swapApprovers: string[];
   allowSelfApproval: boolean;
+  /** SWAP_MAX_USD in cents: the most one swap may be worth; unset: no maximum. */
+  swapMaxUsdCents: bigint | undefined;
   /** Empty: everyone in the workspace may use the bot. */
   treasuryUsers: string[];
   dataFile: string;
@@ -211,6 +214,7 @@ const EnvSchema = z.object({
   STUCK_TASK_AFTER: duration('6h'),
   STUCK_GAS_AFTER: duration('1h'),
   SWAP_APPROVERS: slackUserIdList,
+  SWAP_MAX_USD: parsedBy('SWAP_MAX_USD', (text) => parseUsdLimit(text, 'SWAP_MAX_USD')),
   ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
     if (v === undefined) return false;
     if (/^(true|1|yes)$/i.test(v)) return true;
@@ -282,6 +286,7 @@ export const DEPLOYMENT_VARIABLES = [
   'STUCK_GAS_AFTER',
   'SWAP_APPROVERS',
   'ALLOW_SELF_APPROVAL',
+  'SWAP_MAX_USD',
   'TREASURY_USERS',
 ] as const;
 
@@ -337,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     stuckAfterMs: { withdrawal: e.STUCK_WITHDRAWAL_AFTER, task: e.STUCK_TASK_AFTER, gas: e.STUCK_GAS_AFTER },
     swapApprovers: e.SWAP_APPROVERS,
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
+    swapMaxUsdCents: e.SWAP_MAX_USD.limitCents,
     treasuryUsers: e.TREASURY_USERS,
     dataFile: e.DATA_FILE,
     databaseUrl: e.DATABASE_URL,
@@ -408,6 +414,7 @@ export function describeConfig(config: Config): Record<string, string> {
     STUCK_GAS_AFTER: formatDuration(config.stuckAfterMs.gas),
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
+    SWAP_MAX_USD: config.swapMaxUsdCents === undefined ? '(no maximum)' : usdLabel(config.swapMaxUsdCents),
     TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
     DATA_FILE: config.databaseUrl ? '(unused: DATABASE_URL is set)' : config.dataFile,
     DATABASE_URL: config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : '(unset: the state file is the store)',

@@ -154,6 +154,8 @@ describe('loadConfig', () => {
     ['ALERT_LOOKBACK', '0h', /duration/],
     ['SWAP_APPROVERS', '@alice,bob', /Slack user ids/],
     ['ALLOW_SELF_APPROVAL', 'maybe', /true or false/],
+    ['SWAP_MAX_USD', 'lots', /"lots" is not a USD amount/],
+    ['SWAP_MAX_USD', '$0', /more than \$0/],
     ['TREASURY_USERS', 'alice', /Slack user ids/],
     ['LOG_LEVEL', 'verbose', /debug, info, warn, error/],
     ['ALERT_ONCALL', '@alice', /"@alice" is not a Slack user id \(U…\) or user group id \(S…\)/],
@@ -255,6 +257,15 @@ describe('describeConfig', () => {
     });
   });
 
+  it('reads SWAP_MAX_USD as exact cents, written with or without $ and thousands separators', () => {
+    expect(loadConfig(validHttpEnv).swapMaxUsdCents).toBeUndefined();
+    expect(loadConfig({ ...validHttpEnv, SWAP_MAX_USD: '$250,000' }).swapMaxUsdCents).toBe(25_000_000n);
+    expect(loadConfig({ ...validHttpEnv, SWAP_MAX_USD: '250000.50' }).swapMaxUsdCents).toBe(25_000_050n);
+    expect(describeConfig(loadConfig({ ...validHttpEnv, SWAP_MAX_USD: '250000.5' }))).toMatchObject({
+      SWAP_MAX_USD: '$250,000.50',
+    });
+  });
+
   it('prints the alert lifecycle settings as they are written', () => {
     expect(describeConfig(loadConfig(validHttpEnv))).toMatchObject({
       ALERT_ROUTES: '(none: every kind goes to ALERT_CHANNEL)',
@@ -351,6 +362,7 @@ describe('.env.example and README', () => {
     'STUCK_GAS_AFTER',
     'SWAP_APPROVERS',
     'ALLOW_SELF_APPROVAL',
+    'SWAP_MAX_USD',
     'TREASURY_USERS',
     'DATA_FILE',
     'LOG_LEVEL',

@@ -165,7 +165,10 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
       fields([
         ['Requested by', mention(quote.requestedBy)],
         ['Route', escapeText(quote.routeType)],
-        ['From', `${fromAmount} on ${escapeText(quote.from.networkTitle)}\n${code(quote.amountFrom)} base units`],
+        [
+          'From',
+          `${fromAmount} on ${escapeText(quote.from.networkTitle)}${valueText(quote)}\n${code(quote.amountFrom)} base units`,
+        ],
         ['Estimated to receive', `about ${toAmount} on ${escapeText(quote.to.networkTitle)}`],
         [
           'Quote valid until',
@@ -176,6 +179,22 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
       context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
     ],
   };
+}
+
+/**
+ * What the source amount was worth at quote time, from the asset's own price: ` ≈ $1,000.00`, or why it is not
+ * known (quotes made before it was recorded show nothing).
+ */
+function valueText(quote: Pick<SwapQuote, 'valueUsd'>): string {
+  const value = quote.valueUsd;
+  if (value === undefined) return '';
+  if ('cents' in value) return ` ≈ ${formatUsd(centsToDollars(BigInt(value.cents)))}`;
+  return `\n_USD value unknown: ${escapeText(value.reason)}_`;
+}
+
+/** Cents as the USD decimal string formatUsd reads (`123456` → `1234.56`). */
+function centsToDollars(cents: bigint): string {
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
 /** The requester's private note once the quote is in the channel: until when it is valid, or that nobody can approve. */

@@ -10,7 +10,6 @@
 import { z } from 'zod';
 import { mentionText, parseMentionable } from './alert-routing.js';
 import { assertDecimals, baseUnitsToBigInt, parseApiDecimal } from './money.js';
-import type { QuoteStatus } from './swap-quote.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // What a quote is worth in USD.
@@ -405,7 +404,8 @@ export type Approval = z.infer<typeof Approval>;
 
 /** What the quorum rules read of a quote: its status and the approvals recorded so far. */
 export interface QuorumState {
-  status: QuoteStatus;
+  /** The quote's status (swap-quote.ts): only a `pending` quote gains approvals. */
+  status: string;
   approvals: readonly Approval[];
 }
 

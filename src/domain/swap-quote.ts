@@ -3,6 +3,7 @@
  * may make. Plain data and pure functions: the store persists it, the features move it, the views show it.
  */
 import { z } from 'zod';
+import { StoredUsdValue } from './swap-policy.js';
 
 /**
  * Where a swap quote stands. The order matters for exactly-once: `approving` is written to disk BEFORE the
@@ -63,6 +64,11 @@ export const SwapQuote = z.object({
   amountFrom: z.string(),
   /** Estimated base units of `to`. */
   estimatedAmount: z.string(),
+  /**
+   * What `amountFrom` was worth in USD at quote time, from the asset's own price (balanceInUsd / balance), or
+   * why that is unknown. Absent on quotes made before it was recorded.
+   */
+  valueUsd: StoredUsdValue.optional(),
   routeType: z.string(),
   serviceId: z.string(),
   status: z.enum(QUOTE_STATUSES),
@@ -200,6 +206,8 @@ export interface NewQuoteInput {
   serviceId: string;
   /** The quote this one replaces ("New quote"). */
   replaces?: string | undefined;
+  /** What amountFrom was worth in USD at quote time, or why that is unknown. */
+  valueUsd?: StoredUsdValue | undefined;
 }
 
 /** A pending quote, valid ESTIMATE_VALIDITY_MS from its estimate, with its first audit entry. */
@@ -218,6 +226,7 @@ export function newSwapQuote(input: NewQuoteInput): SwapQuote {
     routeType: input.routeType,
     serviceId: input.serviceId,
     status: 'pending',
+    ...(input.valueUsd ? { valueUsd: input.valueUsd } : {}),
     ...(input.replaces ? { replaces: input.replaces } : {}),
     history: [auditEntry(input.estimatedAt, 'quoted', input.requestedBy, `estimate ${input.estimateId}`)],
   };

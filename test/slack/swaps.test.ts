@@ -103,6 +103,8 @@ describe('a swap quote', () => {
     expect(text).toContain('Swap USDT → USDC');
     expect(text).toContain(`<@${REQUESTER}>`);
     expect(text).toContain('1,000 USDT on Ethereum');
+    // Its USD value from the asset's own price (the simulator prices USDT at $1.00).
+    expect(text).toContain('1,000 USDT on Ethereum ≈ $1,000.00');
     expect(text).toContain('`1000000000` base units');
     expect(text).toMatch(/about [\d.,]+ USDC on Ethereum/);
     expect(text).toMatch(/\*Quote valid until\*\n.* UTC \(in 30 minutes\)/);
@@ -116,6 +118,20 @@ describe('a swap quote', () => {
       assetIdTo: s.simulator.ids.assets.usdcEth,
       amount: '1000000000',
     });
+  });
+
+  it('SWAP_MAX_USD: a larger quote is refused in plain words before any estimate or post; one within it is posted', async () => {
+    const s = await start({ SWAP_MAX_USD: '$500' });
+    const before = s.slack.messages(CHANNEL).length;
+    const refused = await ask(s, 'swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL });
+    expect(refused.reply.responseType).toBe('ephemeral');
+    expect(refused.text).toContain(
+      'No quote was made: this swap is worth about $1,000, above the $500 allowed for one swap (`SWAP_MAX_USD`).',
+    );
+    expect(s.simulator.requests.filter((r) => r.operation === 'estimateSwap')).toHaveLength(0);
+    expect(s.slack.messages(CHANNEL)).toHaveLength(before);
+    const quote = await requestQuote(s, 'swap 500 USDT@ETH to USDC@ETH');
+    expect(textOf(quote)).toContain('500 USDT on Ethereum ≈ $500.00');
   });
 
   it('says so in the quote when no approvers are configured', async () => {

@@ -110,6 +110,14 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       run(async ({ swapQuotes }) => {
         await swapQuotes.saveQuote(quote('q1'));
         expect(await swapQuotes.getQuote('q1')).toEqual(quote('q1'));
+        // The USD value at quote time (exact cents as digits, or why it is unknown) is kept as it was.
+        for (const [id, valueUsd] of [
+          ['q-cents', { cents: '123456789012345678901234567890' }],
+          ['q-unknown', { unknown: 'no_balance', reason: 'zero balance' }],
+        ] as const) {
+          await swapQuotes.saveQuote(quote(id, { valueUsd }));
+          expect((await swapQuotes.getQuote(id))?.valueUsd).toEqual(valueUsd);
+        }
         await expect(swapQuotes.saveQuote(quote('q1', { requestedBy: 'U9' }))).rejects.toThrow(StoreError);
         expect((await swapQuotes.getQuote('q1'))?.requestedBy).toBe('U1');
         for (const id of ['nope', 'constructor', '__proto__', 'a\u0000b', '\ud800'])

@@ -31,6 +31,13 @@ import {
 } from '../../domain/approval.js';
 import { resolveAsset } from '../../domain/assets.js';
 import { UserFacingError } from '../../domain/errors.js';
+import {
+  checkMaxUsd,
+  isKnownValue,
+  quoteValueUsd,
+  type StoredUsdValue,
+  type UsdValue,
+} from '../../domain/swap-policy.js';
 import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from '../../domain/swap-quote.js';
 import { escapeText } from '../../domain/text.js';
 import { errorFields, type Logger } from '../../logger.js';
@@ -53,6 +60,8 @@ export interface SwapDeps {
   logger: Logger;
   now: () => Date;
   policy: ApprovalPolicy;
+  /** SWAP_MAX_USD in cents: a larger quote (or one whose USD value is unknown) is refused before it is posted. */
+  maxUsdCents?: bigint;
   follow: FollowPolicy;
   /** When failed message edits are retried; default Node timers. */
   scheduler?: Scheduler;
@@ -147,6 +156,29 @@ export function createSwapService(deps: SwapDeps) {
     return [from.asset, to.asset];
   }
 
+  /**
+   * What `amount` of `from` is worth in USD now, from the asset's own price in the asset list (exact, to the
+   * cent), checked against SWAP_MAX_USD: over it, or unknown while a maximum is set, the quote is refused in plain
+   * words before anything is estimated or posted.
+   */
+  function valueWithinMaximum(from: Asset | undefined, amount: bigint): StoredUsdValue {
+    const value: UsdValue = from
+      ? quoteValueUsd({
+          amount: amount.toString(),
+          decimals: from.crypto.decimals,
+          balance: from.balance,
+          balanceInUsd: from.balanceInUsd,
+        })
+      : { unknown: 'no_balance', reason: 'the asset is no longer in the asset list, so its price is unknown' };
+    const allowed = checkMaxUsd(deps.maxUsdCents, value);
+    if (!allowed.ok)
+      throw new UserFacingError(
+        `No quote was made: ${allowed.reason} (\`SWAP_MAX_USD\`). Ask for a smaller amount.`,
+        'swap_above_maximum',
+      );
+    return isKnownValue(value) ? { cents: value.cents.toString() } : value;
+  }
+
   /** Estimates, records the quote, and posts it in the channel for approval. */
   async function postQuote(input: {
     requestedBy: string;
@@ -154,6 +186,7 @@ export function createSwapService(deps: SwapDeps) {
     from: AssetSnapshot;
     to: AssetSnapshot;
     amountFrom: bigint;
+    valueUsd: StoredUsdValue;
     replaces?: string;
     /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
     conversation: ConversationKind;
@@ -263,6 +296,7 @@ export function createSwapService(deps: SwapDeps) {
       parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
       const [from, to] = await resolveBoth(input.fromRef, input.toRef);
       const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
+      const valueUsd = valueWithinMaximum(from, amountFrom);
       const quote = await postQuote({
         requestedBy: input.userId,
         channelId: input.channelId,
@@ -270,6 +304,7 @@ export function createSwapService(deps: SwapDeps) {
         from: snapshotOf(from),
         to: snapshotOf(to),
         amountFrom,
+        valueUsd,
       });
       return buildQuotePostedNote(quote, deps.policy);
     },
@@ -311,7 +346,14 @@ export function createSwapService(deps: SwapDeps) {
       );
       if (!claimed) return { notice: REQUOTE_TAKEN_NOTICE };
       try {
+        // A fresh price for the fresh estimate: the value (and SWAP_MAX_USD) is checked again.
+        const assets = await deps.payments.listAssets();
+        const valueUsd = valueWithinMaximum(
+          assets.find((asset) => asset.id === quote.from.assetId),
+          BigInt(quote.amountFrom),
+        );
         const successor = await postQuote({
+          valueUsd,
           requestedBy: quote.requestedBy,
           channelId: quote.channelId,
           from: quote.from,

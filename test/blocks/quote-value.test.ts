@@ -1,0 +1,36 @@
+// A quote shows what its source amount was worth in USD at quote time, or why that is unknown, and an old quote
+// (recorded before the value was) shows neither; every form within Slack's limits.
+import { describe, expect, it } from 'vitest';
+import { buildQuoteMessage } from '../../src/blocks/swaps.js';
+import { SwapQuote } from '../../src/domain/swap-quote.js';
+import { expectWithinSlackLimits } from '../support/block-limits.js';
+import { swapQuoteRecord } from '../support/fixtures.js';
+import { blocksToText } from '../support/rig/blocks-text.js';
+
+const NOW = new Date('2026-11-22T00:05:00.000Z');
+const POLICY = { approvers: ['U2'], allowSelfApproval: false };
+const quoteWith = (overrides: Record<string, unknown>) =>
+  SwapQuote.parse(swapQuoteRecord('q1', { amountFrom: '1000000000', ...overrides }));
+
+describe('the USD value on a quote', () => {
+  it.each([
+    [{ valueUsd: { cents: '100000' } }, '1,000 USDT on Ethereum ≈ $1,000.00'],
+    [{ valueUsd: { cents: '5' } }, '≈ $0.05'],
+    [{ valueUsd: { cents: '123456789012345678901234' } }, '≈ $1,234,567,890,123,456,789,012.34'],
+    [
+      { valueUsd: { unknown: 'no_balance', reason: 'the asset has no balance <now> & no price' } },
+      '_USD value unknown: the asset has no balance &lt;now&gt; &amp; no price_',
+    ],
+  ])('%j → %s', (overrides, shown) => {
+    const message = buildQuoteMessage(quoteWith(overrides), POLICY, NOW);
+    expectWithinSlackLimits(message);
+    expect(blocksToText(message.blocks)).toContain(shown);
+  });
+
+  it('a quote recorded before values were kept shows none', () => {
+    const text = blocksToText(buildQuoteMessage(quoteWith({}), POLICY, NOW).blocks);
+    expect(text).toContain('1,000 USDT on Ethereum\n');
+    expect(text).not.toContain('≈');
+    expect(text).not.toContain('USD value unknown');
+  });
+});
