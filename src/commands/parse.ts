@@ -4,6 +4,7 @@
  */
 import { parseDuration } from '../config.js';
 import { UserFacingError } from '../domain/errors.js';
+import { parseUsdLimit } from '../domain/swap-policy.js';
 import { escapeText } from '../domain/text.js';
 import { MAX_PAYMENT_DELAY_SECONDS } from '../payments/index.js';
 
@@ -49,6 +50,7 @@ export type TreasuryCommand =
   | { kind: 'swap-quote'; amount: string; from: string; to: string }
   | { kind: 'swap-info'; swapId: string }
   | { kind: 'swaps' }
+  | { kind: 'policy'; amountCents?: bigint }
   | { kind: 'alerts' }
   | { kind: 'alerts-open' };
 
@@ -72,6 +74,7 @@ export const USAGE = {
   ],
   swapInfo: ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],
   swaps: ['swaps', 'recent swap quotes and who decided them'],
+  policy: ['policy [usd-amount]', 'who approves swaps, the limits; e.g. `policy $250,000` says what that amount needs'],
   alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, open alerts, next run'],
   alertsOpen: ['alerts open', 'alerts not resolved yet, oldest first: what, age, who has it, a link to each'],
 } as const satisfies Record<string, readonly [string, string]>;
@@ -212,6 +215,16 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
     }
     case 'swaps':
       return { kind: 'swaps' };
+    case 'policy': {
+      if (args.length === 0) return { kind: 'policy' };
+      const { limitCents, problems } = parseUsdLimit(args.join(' '), 'policy');
+      if (limitCents === undefined)
+        throw new UsageError(
+          `${problems[0]?.replace(/^policy: /, '') ?? 'Give a USD amount'}: e.g. \`policy $250,000\`.`,
+          USAGE.policy[0],
+        );
+      return { kind: 'policy', amountCents: limitCents };
+    }
     case 'alerts':
       if (args.length === 1 && args[0]!.toLowerCase() === 'open') return { kind: 'alerts-open' };
       if (args.length > 0)

@@ -1,6 +1,7 @@
 // A quote shows what its source amount was worth in USD at quote time, or why that is unknown, and an old quote
 // (recorded before the value was) shows neither; every form within Slack's limits.
 import { describe, expect, it } from 'vitest';
+import { buildPolicy } from '../../src/blocks/policy.js';
 import { buildQuoteMessage } from '../../src/blocks/swaps.js';
 import { SwapQuote } from '../../src/domain/swap-quote.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
@@ -32,5 +33,27 @@ describe('the USD value on a quote', () => {
     expect(text).toContain('1,000 USDT on Ethereum\n');
     expect(text).not.toContain('≈');
     expect(text).not.toContain('USD value unknown');
+  });
+});
+
+describe('/treasury policy', () => {
+  it('stays within Slack limits with long lists of people, and says how many are not named', () => {
+    const many = Array.from({ length: 500 }, (_, i) => `U${String(i).padStart(9, '0')}`);
+    const message = buildPolicy(
+      { approvers: many, allowSelfApproval: true, treasuryUsers: many, maxUsdCents: 25_000_000n },
+      30_000_000n,
+    );
+    expectWithinSlackLimits(message);
+    const text = blocksToText(message.blocks);
+    expect(text).toContain('and 480 more');
+    expect(text).toContain('*Self-approval:* allowed');
+    expect(text).toContain('A swap worth $300,000 would be *refused*');
+  });
+
+  it('with nobody to approve, says no swap can be approved', () => {
+    const text = blocksToText(buildPolicy({ approvers: [], allowSelfApproval: false, treasuryUsers: [] }, 100n).blocks);
+    expect(text).toContain('A swap worth $1 could not be approved: nobody is an approver.');
+    expect(text).toContain('*Who may ask for a swap:* everyone in this workspace.');
+    expect(text).toContain('*Maximum per swap:* none.');
   });
 });

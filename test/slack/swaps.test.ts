@@ -134,6 +134,26 @@ describe('a swap quote', () => {
     expect(textOf(quote)).toContain('500 USDT on Ethereum ≈ $500.00');
   });
 
+  it('/treasury policy says who approves and the limits in plain words, and what an amount would need', async () => {
+    const s = await start({ SWAP_MAX_USD: '250000', TREASURY_USERS: `${REQUESTER},${APPROVER},${SECOND_APPROVER}` });
+    const policy = await ask(s, 'policy', { userId: REQUESTER, channelId: CHANNEL });
+    expect(policy.reply.responseType).toBe('ephemeral');
+    expect(policy.text).toContain(`*Who approves:* one approval from <@${APPROVER}>, <@${SECOND_APPROVER}>`);
+    expect(policy.text).toContain('*Self-approval:* not allowed');
+    expect(policy.text).toContain('*Maximum per swap:* $250,000');
+    expect(policy.text).toContain('*Quotes:* valid for 30 minutes');
+    expect(policy.text).toContain('never something done from Slack');
+    expect((await ask(s, 'policy $10,000.50', { userId: REQUESTER, channelId: CHANNEL })).text).toContain(
+      'A swap worth $10,000.50 needs *one approval* from an approver other than the requester.',
+    );
+    expect((await ask(s, 'policy 300000', { userId: REQUESTER, channelId: CHANNEL })).text).toContain(
+      'A swap worth $300,000 would be *refused*: it is above the $250,000 allowed for one swap.',
+    );
+    expect((await ask(s, 'policy lots', { userId: REQUESTER, channelId: CHANNEL })).text).toContain(
+      '"lots" is not a USD amount',
+    );
+  });
+
   it('says so in the quote when no approvers are configured', async () => {
     const s = await start({ SWAP_APPROVERS: '' });
     const quote = await requestQuote(s);

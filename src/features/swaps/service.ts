@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
 import { code } from '../../blocks/mrkdwn.js';
+import { buildPolicy } from '../../blocks/policy.js';
 import { buildQuoteMessage, buildQuotePostedNote } from '../../blocks/swaps.js';
 import { parseTokenAmount } from '../../commands/amounts.js';
 import {
@@ -409,6 +410,18 @@ export function createSwapService(deps: SwapDeps) {
 
     /** `/treasury swap <swap-id>`. */
     showSwap: (swapId: string): Promise<SlackMessage> => showSwap(deps.payments, swapId),
+
+    /** `/treasury policy [amount]`: the approval policy in plain words, and what an amount would need. */
+    describePolicy: (treasuryUsers: readonly string[], amountCents?: bigint): SlackMessage =>
+      buildPolicy(
+        {
+          approvers: deps.policy.approvers,
+          allowSelfApproval: deps.policy.allowSelfApproval,
+          treasuryUsers,
+          ...(deps.maxUsdCents !== undefined ? { maxUsdCents: deps.maxUsdCents } : {}),
+        },
+        amountCents,
+      ),
 
     /** `/treasury swaps`: the audit trail, newest first. */
     showHistory: (limit = 15): Promise<SlackMessage> => showSwapHistory(quotes, limit),

@@ -45,6 +45,8 @@ async function run(
       return deps.swaps.showSwap(command.swapId);
     case 'swaps':
       return deps.swaps.showHistory();
+    case 'policy':
+      return deps.swaps.describePolicy(deps.treasuryUsers, command.amountCents);
     case 'alerts':
       return buildAlertStatus((await deps.alerts?.status()) ?? null, deps.now());
     case 'alerts-open':
