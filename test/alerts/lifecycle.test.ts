@@ -1,10 +1,9 @@
 // An alert people own, end to end through the real app on both stores: acknowledged by one person, resolved with a
 // note by another (the modal opened with the click's trigger, an empty note refused under the input), snoozed,
 // stale clicks refused with the current state, and people outside the treasury team refused politely.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ALERT_COLORS } from '../../src/blocks/alert-messages.js';
 import { NOT_A_TREASURY_USER } from '../../src/domain/access.js';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { expectStaysAt } from '../support/waiting.js';
 import {
   ALERTS,
@@ -16,37 +15,15 @@ import {
   HOUR,
   MINUTE,
   SAM,
-  type StoreChoice,
   startAlertRig,
+  storesUnderTest,
   textOf,
+  usePostgres,
 } from './rig.js';
 
-const available = postgresAvailable();
-if (!available) console.warn(postgresSkipReason);
+const postgres = usePostgres('alerts_lifecycle');
 
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const stores: Array<[string, () => Promise<StoreChoice>]> = [
-  ['the state file', async () => ({ kind: 'file' })],
-  ...(available
-    ? ([
-        [
-          'PostgreSQL',
-          async () => ({
-            kind: 'postgres',
-            databaseUrl: await cluster!.createDatabase(`alerts_lifecycle_${++databases}`),
-          }),
-        ],
-      ] as Array<[string, () => Promise<StoreChoice>]>)
-    : []),
-];
+const stores = storesUnderTest(postgres);
 
 describe.each(stores)('an alert people own, on %s', (_name, storeChoice) => {
   let rig: AlertRig | undefined;

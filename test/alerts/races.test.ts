@@ -1,8 +1,7 @@
 // Two people click Acknowledge on the same alert at the same moment: one wins, the other is told privately who
 // has it, and the thread says it once. On the state file, on PostgreSQL, and on two replicas sharing PostgreSQL
 // (one click reaching each), through the real app.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { expectStaysAt } from '../support/waiting.js';
 import {
   type AlertRig,
@@ -13,32 +12,19 @@ import {
   type StoredMessage,
   startAlertRig,
   textOf,
+  usePostgres,
 } from './rig.js';
 
-const available = postgresAvailable();
-if (!available) console.warn(postgresSkipReason);
-
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-const database = async (): Promise<StoreChoice> => ({
-  kind: 'postgres',
-  databaseUrl: await cluster!.createDatabase(`alerts_races_${++databases}`),
-});
+const postgres = usePostgres('alerts_races');
 
 const setups: Array<[string, () => Promise<{ store: StoreChoice; replicas: string[] }>]> = [
   ['the state file', async () => ({ store: { kind: 'file' }, replicas: ['a'] })],
-  ...(available
+  ...(postgres.available
     ? ([
-        ['PostgreSQL', async () => ({ store: await database(), replicas: ['a'] })],
+        ['PostgreSQL', async () => ({ store: await postgres.database(), replicas: ['a'] })],
         [
           'two replicas sharing PostgreSQL, one click to each',
-          async () => ({ store: await database(), replicas: ['a', 'b'] }),
+          async () => ({ store: await postgres.database(), replicas: ['a', 'b'] }),
         ],
       ] as Array<[string, () => Promise<{ store: StoreChoice; replicas: string[] }>]>)
     : []),

@@ -2,37 +2,13 @@
 // on-call after ALERT_REMIND_AFTER, a second after twice that, never a third; acknowledging stops them; an
 // acknowledged alert not resolved after ALERT_STALE_AFTER gets one reminder to whoever acknowledged it. Time is the
 // simulator's clock (the bot's too), moved forward between polls.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { expectStaysAt } from '../support/waiting.js';
-import { type AlertRig, AVERY, HOUR, MINUTE, type StoreChoice, startAlertRig, textOf } from './rig.js';
+import { type AlertRig, AVERY, HOUR, MINUTE, startAlertRig, storesUnderTest, textOf, usePostgres } from './rig.js';
 
-const available = postgresAvailable();
-if (!available) console.warn(postgresSkipReason);
+const postgres = usePostgres('alerts_reminders');
 
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const stores: Array<[string, () => Promise<StoreChoice>]> = [
-  ['the state file', async () => ({ kind: 'file' })],
-  ...(available
-    ? ([
-        [
-          'PostgreSQL',
-          async () => ({
-            kind: 'postgres',
-            databaseUrl: await cluster!.createDatabase(`alerts_reminders_${++databases}`),
-          }),
-        ],
-      ] as Array<[string, () => Promise<StoreChoice>]>)
-    : []),
-];
+const stores = storesUnderTest(postgres);
 
 const ENV = { ALERT_REMIND_AFTER: '30m', ALERT_STALE_AFTER: '4h', ALERT_ONCALL: 'U0ONCALL,S0GROUP' };
 

@@ -1,8 +1,7 @@
 // An alert whose message was deleted in Slack is never lost: the next click or poll that has to rewrite it finds it
 // gone (chat.update answers message_not_found), posts it again with its current state, and relinks the record, so
 // its thread and later clicks continue on the new message.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { expectStaysAt } from '../support/waiting.js';
 import {
   ALERTS,
@@ -15,18 +14,10 @@ import {
   type StoredMessage,
   startAlertRig,
   textOf,
+  usePostgres,
 } from './rig.js';
 
-const available = postgresAvailable();
-if (!available) console.warn(postgresSkipReason);
-
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const postgres = usePostgres('alerts_repost');
 
 let rig: AlertRig | undefined;
 afterEach(async () => {
@@ -116,12 +107,12 @@ describe('an alert whose message was deleted', () => {
 
 const setups: Array<[string, () => Promise<{ store: StoreChoice; replicas: string[] }>]> = [
   ['the state file', async () => ({ store: { kind: 'file' }, replicas: ['a'] })],
-  ...(available
+  ...(postgres.available
     ? ([
         [
           'two replicas sharing PostgreSQL, one click to each',
           async () => ({
-            store: { kind: 'postgres', databaseUrl: await cluster!.createDatabase('alerts_repost_race') },
+            store: await postgres.database(),
             replicas: ['a', 'b'],
           }),
         ],

@@ -4,6 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -18,6 +19,7 @@ import {
   menuOptions,
   type OptionChoice,
 } from '../../src/workspace/slack-requests.js';
+import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
 import {
@@ -29,6 +31,35 @@ import {
 } from '../support/rig/slack-stand-in.js';
 
 export type { StoredMessage };
+
+/**
+ * A throwaway PostgreSQL server for the calling test file: started before its tests and stopped after, when this
+ * machine has PostgreSQL (else the file's PostgreSQL cases are left out, with the reason logged once).
+ */
+export function usePostgres(name: string): { available: boolean; database(): Promise<StoreChoice> } {
+  const available = postgresAvailable();
+  if (!available) console.warn(postgresSkipReason);
+  let cluster: TestCluster | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    if (available) cluster = await startTestCluster();
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return {
+    available,
+    database: async () => ({ kind: 'postgres', databaseUrl: await cluster!.createDatabase(`${name}_${++databases}`) }),
+  };
+}
+
+/** The stores every end-to-end case runs on: the state file, and PostgreSQL where there is one. */
+export function storesUnderTest(postgres: ReturnType<typeof usePostgres>): Array<[string, () => Promise<StoreChoice>]> {
+  return [
+    ['the state file', async () => ({ kind: 'file' })],
+    ...(postgres.available ? [['PostgreSQL', () => postgres.database()] as [string, () => Promise<StoreChoice>]] : []),
+  ];
+}
 
 export const ALERTS = 'C0ALERTS';
 const TOKEN = 'xoxb-alerts-e2e';
