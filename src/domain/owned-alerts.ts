@@ -6,6 +6,7 @@ import { type AlertEvent, type AlertLife, openAlertLife } from './alert-lifecycl
 import type { AlertSubject, OwnedAlert, OutboxItem as StoredOutboxItem } from './alert-records.js';
 import type { AlertKind } from './alert-routing.js';
 import type { AlertFacts, FailureFacts, StuckFacts } from './alerts.js';
+import { compareText } from './compare.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -94,7 +95,7 @@ export function subjectOf(
   const listed = items
     .map((item) => item.facts)
     .filter((facts): facts is FailureFacts | StuckFacts => facts.kind !== 'api_down' && facts.kind !== 'api_recovered')
-    .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a.id < b.id ? -1 : 1))
+    .sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(a.id, b.id))
     .slice(0, listCap);
   return { type: 'summary', kind: first.kind as 'withdrawal' | 'task' | 'gas' | 'stuck', total: items.length, listed };
 }
@@ -168,7 +169,12 @@ export function openAlertAbout(
   const wanted = new Set(objects);
   return Object.values(owned)
     .filter((alert) => alert.life.state !== 'resolved' && alert.objects.some((object) => wanted.has(object)))
-    .sort((a, b) => (a.postedAt < b.postedAt ? -1 : a.postedAt > b.postedAt ? 1 : 0))[0];
+    .sort(oldestFirst)[0];
+}
+
+/** Alerts in the order they were posted (ties by key): the order of `/treasury alerts open` and of retiring. */
+export function oldestFirst(a: Pick<OwnedAlert, 'postedAt' | 'key'>, b: Pick<OwnedAlert, 'postedAt' | 'key'>): number {
+  return compareText(a.postedAt, b.postedAt) || compareText(a.key, b.key);
 }
 
 /** Whether Slack shows everything about this alert: no rewrite owed, no thread line waiting, nothing reposting. */

@@ -27,6 +27,7 @@ import {
   mayForget,
   newOwnedAlert,
   OWNED_ALERT_POLICY,
+  oldestFirst,
   threadLineKey,
 } from '../domain/owned-alerts.js';
 import type { ActOutcome, AlertRepository, DueReminderPlan, PostedMessage, SyncClaim } from './repository.js';
@@ -263,7 +264,7 @@ export function queueDueReminders(alerts: AlertsState, now: Date, plan: DueRemin
 function retireBeyondLimit(alerts: AlertsState, at: Date): void {
   const open = Object.values(alerts.owned ?? {})
     .filter((alert) => alert.life.state !== 'resolved')
-    .sort((a, b) => (a.postedAt < b.postedAt ? -1 : a.postedAt > b.postedAt ? 1 : a.key < b.key ? -1 : 1));
+    .sort(oldestFirst);
   for (const alert of open.slice(0, Math.max(0, open.length - OWNED_ALERT_POLICY.maxOpen))) {
     const change = retireAlert(alert.life, at, OWNED_ALERT_POLICY.maxOpen);
     if (!change) continue;

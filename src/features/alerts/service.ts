@@ -25,7 +25,7 @@ import {
 } from '../../domain/alert-lifecycle.js';
 import type { OwnedAlert, SendAttempt } from '../../domain/alert-records.js';
 import { type AlertRoutes, type Mentionable, mentionText } from '../../domain/alert-routing.js';
-import { ALERT_EVENT_TYPE, findByRef, slackIsCurrent, threadLineKey } from '../../domain/owned-alerts.js';
+import { ALERT_EVENT_TYPE, findByRef, oldestFirst, slackIsCurrent, threadLineKey } from '../../domain/owned-alerts.js';
 import type { SnoozeChoice } from '../../domain/snooze.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } from '../../slack/errors.js';
@@ -346,7 +346,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
     async listOpen() {
       const open = Object.values((await store.alerts.readAlerts()).owned ?? {})
         .filter((alert) => alert.life.state !== 'resolved')
-        .sort((a, b) => (a.postedAt < b.postedAt ? -1 : a.postedAt > b.postedAt ? 1 : 0));
+        .sort(oldestFirst);
       // One chat.getPermalink per line shown: the list shows the oldest OPEN_LIST_CAP, then says how many more.
       const lines = await Promise.all(
         open.slice(0, OPEN_LIST_CAP).map(async (alert) => {
