@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
 import { createAlertService } from './features/alerts/index.js';
-import { createSwapService, type FollowPolicy, type QuoteMessenger, type SwapService } from './features/swaps/index.js';
+import {
+  createApproverGroups,
+  createSwapService,
+  type FollowPolicy,
+  type QuoteMessenger,
+  type SwapService,
+} from './features/swaps/index.js';
 import { guardSlackRequests } from './http-guard.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
@@ -37,6 +43,11 @@ import type { BotRepositories } from './store/repository.js';
 const APPROVING_STUCK_MS = 10 * 60_000;
 /** Replicas: how often each looks for swaps another replica left (to follow, or to mark interrupted). */
 const RECOVER_EVERY_MS = 15_000;
+/**
+ * How often waiting quotes are looked at (the "expires soon" reminder, marking expired ones): every replica does
+ * it, each step is claimed in the store, so it happens once.
+ */
+const SWEEP_QUOTES_EVERY_MS = 30_000;
 
 /** How long stop() waits for answers under way (a payment API read times out well within it). */
 const ANSWERS_AT_SHUTDOWN_MS = 15_000;
@@ -265,18 +276,29 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const messenger: QuoteMessenger = {
     post: (channel, message) => slack.post(channel, message),
     update: (channel, ts, message) => slack.update(channel, ts, message),
+    reply: async (channel, threadTs, message) => {
+      await slack.post(channel, message, { threadTs });
+    },
   };
   // Several processes share the store (PostgreSQL): recovery must not take another replica's work for a leftover.
   const replicated = options.leadership !== undefined;
   let recoverTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
   const swaps = createSwapService({
     payments: options.payments,
     store: options.store,
     messenger,
     logger,
     now,
-    policy: { approvers: config.swapApprovers, allowSelfApproval: config.allowSelfApproval },
-    ...(config.swapMaxUsdCents !== undefined ? { maxUsdCents: config.swapMaxUsdCents } : {}),
+    policy: {
+      tiers: config.swapPolicyTiers,
+      approvers: config.swapApprovers,
+      allowSelfApproval: config.allowSelfApproval,
+      maxUsdCents: config.swapMaxUsdCents,
+      dailyLimitUsdCents: config.swapDailyLimitUsdCents,
+    },
+    // Members of approver groups (SWAP_APPROVERS S… ids), from Slack, at most five minutes old.
+    approverGroups: createApproverGroups({ slack, now, logger }),
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
   });
 
@@ -395,6 +417,14 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
           }, RECOVER_EVERY_MS);
           recoverTimer.unref();
         }
+        sweepTimer = setInterval(() => {
+          swaps.sweep().catch((error: unknown) =>
+            logger.warn('could not look at the quotes waiting for approval; trying again later', {
+              error: errorFields(error),
+            }),
+          );
+        }, SWEEP_QUOTES_EVERY_MS);
+        sweepTimer.unref();
         alerts?.start();
         // In the background: joining and reading the alert channel only tells a person what to fix; it never blocks start-up.
         // Routed kinds' channels too (ALERT_ROUTES): each is joined and read back once, one at a time.
@@ -431,6 +461,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       const left = await background.drain(ANSWERS_AT_SHUTDOWN_MS);
       if (left > 0) logger.warn('stopped with answers still under way; they are not delivered', { left });
       clearInterval(recoverTimer);
+      clearInterval(sweepTimer);
       // Then the poller, so a poll in flight ends before the store is closed.
       await alerts?.stop();
       swaps.stop();

@@ -4,7 +4,7 @@ import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './domain/alert-routing.js';
-import { parseUsdLimit, usdLabel } from './domain/swap-policy.js';
+import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './domain/swap-policy.js';
 
 /** Log levels understood by LOG_LEVEL, most verbose first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -40,10 +40,15 @@ export interface Config {
   alertStaleAfterMs: number;
   /** How long a row may stay pending before it gets a "stuck" alert, per kind of row. */
   stuckAfterMs: StuckAfterMs;
+  /** SWAP_APPROVERS: user ids (U…/W…) and user group ids (S…) whose members approve. */
   swapApprovers: string[];
   allowSelfApproval: boolean;
+  /** SWAP_POLICY: how many distinct approvers each USD amount needs, from each threshold up. */
+  swapPolicyTiers: PolicyTier[];
   /** SWAP_MAX_USD in cents: the most one swap may be worth; unset: no maximum. */
   swapMaxUsdCents: bigint | undefined;
+  /** SWAP_DAILY_LIMIT_USD in cents: what swaps out of one asset may add up to in any 24 hours; unset: no limit. */
+  swapDailyLimitUsdCents: bigint | undefined;
   /** Empty: everyone in the workspace may use the bot. */
   treasuryUsers: string[];
   dataFile: string;
@@ -213,7 +218,21 @@ const EnvSchema = z.object({
   STUCK_WITHDRAWAL_AFTER: duration('2h'),
   STUCK_TASK_AFTER: duration('6h'),
   STUCK_GAS_AFTER: duration('1h'),
-  SWAP_APPROVERS: slackUserIdList,
+  SWAP_APPROVERS: optionalText.transform((v, ctx) => {
+    const ids = (v ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    for (const id of ids)
+      if (!/^[UW][A-Z0-9]{2,}$/.test(id) && !/^S[A-Z0-9]{2,}$/.test(id))
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF); names and @mentions are not accepted`,
+        });
+    return ids;
+  }),
+  SWAP_POLICY: parsedBy('SWAP_POLICY', parseSwapPolicy),
+  SWAP_DAILY_LIMIT_USD: parsedBy('SWAP_DAILY_LIMIT_USD', (text) => parseUsdLimit(text, 'SWAP_DAILY_LIMIT_USD')),
   SWAP_MAX_USD: parsedBy('SWAP_MAX_USD', (text) => parseUsdLimit(text, 'SWAP_MAX_USD')),
   ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
     if (v === undefined) return false;
@@ -286,7 +305,9 @@ export const DEPLOYMENT_VARIABLES = [
   'STUCK_GAS_AFTER',
   'SWAP_APPROVERS',
   'ALLOW_SELF_APPROVAL',
+  'SWAP_POLICY',
   'SWAP_MAX_USD',
+  'SWAP_DAILY_LIMIT_USD',
   'TREASURY_USERS',
 ] as const;
 
@@ -342,7 +363,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     stuckAfterMs: { withdrawal: e.STUCK_WITHDRAWAL_AFTER, task: e.STUCK_TASK_AFTER, gas: e.STUCK_GAS_AFTER },
     swapApprovers: e.SWAP_APPROVERS,
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
+    swapPolicyTiers: e.SWAP_POLICY.tiers,
     swapMaxUsdCents: e.SWAP_MAX_USD.limitCents,
+    swapDailyLimitUsdCents: e.SWAP_DAILY_LIMIT_USD.limitCents,
     treasuryUsers: e.TREASURY_USERS,
     dataFile: e.DATA_FILE,
     databaseUrl: e.DATABASE_URL,
@@ -414,7 +437,10 @@ export function describeConfig(config: Config): Record<string, string> {
     STUCK_GAS_AFTER: formatDuration(config.stuckAfterMs.gas),
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
+    SWAP_POLICY: formatTiers(config.swapPolicyTiers),
     SWAP_MAX_USD: config.swapMaxUsdCents === undefined ? '(no maximum)' : usdLabel(config.swapMaxUsdCents),
+    SWAP_DAILY_LIMIT_USD:
+      config.swapDailyLimitUsdCents === undefined ? '(no daily limit)' : usdLabel(config.swapDailyLimitUsdCents),
     TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
     DATA_FILE: config.databaseUrl ? '(unused: DATABASE_URL is set)' : config.dataFile,
     DATABASE_URL: config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : '(unset: the state file is the store)',

@@ -152,7 +152,13 @@ describe('loadConfig', () => {
     ['POLL_SCHEDULE', '* * * * * * *', /cron expression/],
     ['ALERT_LOOKBACK', '24 hours', /duration/],
     ['ALERT_LOOKBACK', '0h', /duration/],
-    ['SWAP_APPROVERS', '@alice,bob', /Slack user ids/],
+    ['SWAP_APPROVERS', '@alice,U0BOB', /"@alice" is not a Slack user id \(U012ABCDEF\) or user group id \(S012ABCDEF\)/],
+    ['SWAP_APPROVERS', 'U0AVERY,C0CHANNEL', /"C0CHANNEL" is not a Slack user id/],
+    ['SWAP_POLICY', '10000:2', /start it at 0/],
+    ['SWAP_POLICY', '0:1,10000:0', /asks for 0 approvers/],
+    ['SWAP_POLICY', '0:2,10000:1', /fewer than the 2 of \$0 below it/],
+    ['SWAP_DAILY_LIMIT_USD', 'a lot', /"a lot" is not a USD amount/],
+    ['SWAP_DAILY_LIMIT_USD', '0', /more than \$0/],
     ['ALLOW_SELF_APPROVAL', 'maybe', /true or false/],
     ['SWAP_MAX_USD', 'lots', /"lots" is not a USD amount/],
     ['SWAP_MAX_USD', '$0', /more than \$0/],
@@ -266,6 +272,31 @@ describe('describeConfig', () => {
     });
   });
 
+  it('reads SWAP_POLICY tiers, SWAP_DAILY_LIMIT_USD and approver groups; unset, one approval and no limit as before', () => {
+    const plain = loadConfig(validHttpEnv);
+    expect(plain.swapPolicyTiers).toEqual([{ minCents: 0n, approvals: 1 }]);
+    expect(plain.swapDailyLimitUsdCents).toBeUndefined();
+    const tiered = loadConfig({
+      ...validHttpEnv,
+      SWAP_POLICY: '0:1, 10000:2, 250000.50:3',
+      SWAP_DAILY_LIMIT_USD: '$1,000,000',
+      SWAP_APPROVERS: 'U0AVERY, S0TREASURYLEADS',
+    });
+    expect(tiered.swapPolicyTiers).toEqual([
+      { minCents: 0n, approvals: 1 },
+      { minCents: 1_000_000n, approvals: 2 },
+      { minCents: 25_000_050n, approvals: 3 },
+    ]);
+    expect(tiered.swapDailyLimitUsdCents).toBe(100_000_000n);
+    expect(tiered.swapApprovers).toEqual(['U0AVERY', 'S0TREASURYLEADS']);
+    expect(describeConfig(tiered)).toMatchObject({
+      SWAP_POLICY: '0:1,10000:2,250000.50:3',
+      SWAP_DAILY_LIMIT_USD: '$1,000,000',
+      SWAP_APPROVERS: 'U0AVERY,S0TREASURYLEADS',
+    });
+    expect(describeConfig(plain)).toMatchObject({ SWAP_POLICY: '0:1', SWAP_DAILY_LIMIT_USD: '(no daily limit)' });
+  });
+
   it('prints the alert lifecycle settings as they are written', () => {
     expect(describeConfig(loadConfig(validHttpEnv))).toMatchObject({
       ALERT_ROUTES: '(none: every kind goes to ALERT_CHANNEL)',
@@ -362,7 +393,9 @@ describe('.env.example and README', () => {
     'STUCK_GAS_AFTER',
     'SWAP_APPROVERS',
     'ALLOW_SELF_APPROVAL',
+    'SWAP_POLICY',
     'SWAP_MAX_USD',
+    'SWAP_DAILY_LIMIT_USD',
     'TREASURY_USERS',
     'DATA_FILE',
     'LOG_LEVEL',

@@ -40,6 +40,7 @@ describe.each(['manifest.json', 'manifest.http.json'])('%s', (file) => {
       'chat:write.public',
       'commands',
       'groups:history',
+      'usergroups:read',
     ]);
   });
 });

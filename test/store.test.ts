@@ -6,6 +6,7 @@ import { createLogger } from '../src/logger.js';
 import { StoreError } from '../src/store/errors.js';
 import { emptyState } from '../src/store/lowdb/bot-state.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
+import { claimDecision } from './support/claim-decision.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
 function tempFile(): string {
@@ -115,8 +116,8 @@ describe('the swap quote repository', () => {
     const store = await openBotStore(file);
     await store.swapQuotes.saveQuote(sampleQuote('q1'));
     const [first, second] = await Promise.all([
-      store.swapQuotes.claimDecision('q1', 'approving', 'U2', at, entry('approved', 'U2')),
-      store.swapQuotes.claimDecision('q1', 'rejected', 'U3', at, entry('rejected', 'U3')),
+      claimDecision(store.swapQuotes, 'q1', 'approving', 'U2', at, entry('approved', 'U2')),
+      claimDecision(store.swapQuotes, 'q1', 'rejected', 'U3', at, entry('rejected', 'U3')),
     ]);
     expect(first).toMatchObject({ claimed: true, quote: { status: 'approving', decidedBy: 'U2' } });
     expect(second).toMatchObject({ claimed: false, quote: { status: 'approving', decidedBy: 'U2' } });
@@ -148,7 +149,7 @@ describe('the swap quote repository', () => {
     const store = await openBotStore(tempFile());
     await store.swapQuotes.saveQuote(sampleQuote('q1'));
     expect(await store.swapQuotes.markOutcomeUnknown('q1', 'stopped', at, entry('outcome_unknown'))).toBe(false);
-    await store.swapQuotes.claimDecision('q1', 'approving', 'U2', at, entry('approved', 'U2'));
+    await claimDecision(store.swapQuotes, 'q1', 'approving', 'U2', at, entry('approved', 'U2'));
     expect(await store.swapQuotes.markOutcomeUnknown('q1', 'stopped', at, entry('outcome_unknown'))).toBe(true);
     expect(await store.swapQuotes.getQuote('q1')).toMatchObject({
       status: 'outcome_unknown',
@@ -171,7 +172,7 @@ describe('the swap quote repository', () => {
     const store = await openBotStore(tempFile());
     expect(await store.swapQuotes.getQuote('constructor')).toBeUndefined();
     expect(await store.swapQuotes.getQuote('__proto__')).toBeUndefined();
-    await expect(store.swapQuotes.claimDecision('toString', 'rejected', 'U2', at, entry('rejected'))).rejects.toThrow(
+    await expect(claimDecision(store.swapQuotes, 'toString', 'rejected', 'U2', at, entry('rejected'))).rejects.toThrow(
       StoreError,
     );
     await store.close();

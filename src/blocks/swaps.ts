@@ -1,4 +1,6 @@
-import type { ApprovalPolicy } from '../domain/approval.js';
+import { mentionText } from '../domain/alert-routing.js';
+import { type ApprovalPolicy, approvalsOf, policyOf } from '../domain/quote-decision.js';
+import { type PolicySnapshot, usdLabel } from '../domain/swap-policy.js';
 import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from '../domain/swap-quote.js';
 import type { Swap } from '../payments/index.js';
 import {
@@ -16,7 +18,7 @@ import { formatFeeLeg, formatRelative, formatStatus, formatTokenAmount, formatUs
 import { ACTION_IDS } from './ids.js';
 import { code, escapeText, mention } from './mrkdwn.js';
 
-export type { ApprovalPolicy } from '../domain/approval.js';
+export type { ApprovalPolicy } from '../domain/quote-decision.js';
 
 /** `1,000 USDT` (escaped). */
 export function formatSnapshotAmount(baseUnits: string, asset: AssetSnapshot): string {
@@ -27,12 +29,85 @@ function assetLabel(asset: AssetSnapshot): string {
   return escapeText(`${asset.symbol} on ${asset.networkTitle}`);
 }
 
-function approverList(policy: ApprovalPolicy): string {
-  return policy.approvers.map(mention).join(', ');
+/** "one approval", "2 approvals". */
+function approvalsWord(count: number): string {
+  return count === 1 ? 'one approval' : `${count} approvals`;
 }
 
+/** People (or groups) named on a quote message at most; more are counted (a section holds 3,000 characters). */
+const NAMES_SHOWN = 20;
+
+/** `items` joined by `, ` and a last `joiner`, at most NAMES_SHOWN of them, then "and N more". */
+function listOf(items: readonly string[], joiner: string): string {
+  if (items.length > NAMES_SHOWN)
+    return `${items.slice(0, NAMES_SHOWN).join(', ')} and ${items.length - NAMES_SHOWN} more`;
+  if (items.length <= 1) return items[0] ?? '';
+  return joiner === ',' ? items.join(', ') : `${items.slice(0, -1).join(', ')} ${joiner} ${items.at(-1)}`;
+}
+
+/** The quote's approvers who may still act, then its groups: `<@B> or a member of <!subteam^S>`. */
+function approverList(snapshot: PolicySnapshot, approvedBy: ReadonlySet<string>): string {
+  const people = snapshot.approvers.userIds.filter((id) => !approvedBy.has(id)).map(mention);
+  const groups = snapshot.approvers.groupIds.map((id) => `members of ${mentionText({ type: 'group', id })}`);
+  return listOf([...people, ...groups], ',');
+}
+
+/** "Approved by <@A> and <@B> at …" (every approval), or who decided as recorded before approvals were. */
 function decisionLine(quote: SwapQuote, verb: string): string {
-  return `${verb} by ${mention(quote.decidedBy ?? '?')} at ${quote.decidedAt ? formatUtc(new Date(quote.decidedAt)) : '?'}`;
+  const approvals = approvalsOf(quote);
+  const who =
+    verb === 'Approved' && approvals.length > 0
+      ? listOf(
+          approvals.map((approval) => mention(approval.userId)),
+          'and',
+        )
+      : mention(quote.decidedBy ?? '?');
+  return `${verb} by ${who} at ${quote.decidedAt ? formatUtc(new Date(quote.decidedAt)) : '?'}`;
+}
+
+/** "It had 1 of 2 approvals (<@A>)." for a quote that ended without its quorum; nothing when it had none. */
+function approvalsHad(quote: SwapQuote, snapshot: PolicySnapshot): string {
+  const approvals = approvalsOf(quote);
+  if (approvals.length === 0) return '';
+  return ` It had ${approvals.length} of ${snapshot.needed} approvals (${listOf(
+    approvals.map((approval) => mention(approval.userId)),
+    'and',
+  )}).`;
+}
+
+/** The policy fixed on the quote, in one line: what it needs and why, and the day it was fixed. */
+function policyLine(quote: SwapQuote, snapshot: PolicySnapshot): string {
+  if (!quote.policy) return 'Needs one approval (quoted before approval tiers were recorded).';
+  const tier =
+    snapshot.failClosed !== undefined
+      ? ` (${escapeText(snapshot.failClosed)})`
+      : snapshot.tiers.length > 1
+        ? ` (swaps from ${usdLabel(BigInt(snapshot.tier.minCents))} need ${snapshot.tier.approvals})`
+        : '';
+  const limit =
+    snapshot.dailyLimitUsdCents !== undefined
+      ? ` · daily limit ${usdLabel(BigInt(snapshot.dailyLimitUsdCents))} for swaps out of ${escapeText(quote.from.symbol)}`
+      : '';
+  return `Needs ${approvalsWord(snapshot.needed)} from distinct approvers: policy of ${snapshot.fixedAt.slice(0, 10)}${tier}${limit}.`;
+}
+
+/** What a waiting quote shows: how many approvals it has and needs, who approved, who may. */
+function waitingText(quote: SwapQuote, snapshot: PolicySnapshot): string {
+  const approvals = approvalsOf(quote);
+  if (snapshot.approvers.userIds.length + snapshot.approvers.groupIds.length === 0)
+    return ':no_entry: *No swap approvers are configured* (`SWAP_APPROVERS` is empty), so nobody can approve this quote.';
+  const approvedBy = new Set(approvals.map((approval) => approval.userId));
+  const left = snapshot.needed - approvals.length;
+  const progress =
+    approvals.length === 0
+      ? `Waiting for ${snapshot.needed === 1 ? 'approval' : `*${snapshot.needed} approvals*`} by ${approverList(snapshot, approvedBy)}.`
+      : `*Approved ${approvals.length} of ${snapshot.needed}* — ${listOf(
+          approvals.map((approval) => `${mention(approval.userId)} ✓`),
+          'and',
+        )} — waiting for ${left === 1 ? 'one more' : `${left} more`} by ${approverList(snapshot, approvedBy) || 'nobody else: no other approver is configured'}.`;
+  const self = snapshot.allowSelfApproval ? '' : ' The requester cannot approve their own swap.';
+  const once = snapshot.needed > 1 ? ' Each approver counts once.' : '';
+  return `${progress}${self}${once}`;
 }
 
 function swapProgress(quote: SwapQuote): string[] {
@@ -57,14 +132,11 @@ function confirmText(amounts: string): string {
 }
 
 /** The status part of the quote message: what happened, derived from the record alone. */
-function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Block[] {
+function statusBlocks(quote: SwapQuote, snapshot: PolicySnapshot, now: Date): Block[] {
   const swapId = quote.swapId ? ` (${code(quote.swapId)})` : '';
   switch (quote.status) {
     case 'pending': {
-      const who =
-        policy.approvers.length === 0
-          ? ':no_entry: *No swap approvers are configured* (`SWAP_APPROVERS` is empty), so nobody can approve this quote.'
-          : `Waiting for approval by ${approverList(policy)}.${policy.allowSelfApproval ? '' : ' The requester cannot approve their own swap.'}`;
+      const who = waitingText(quote, snapshot);
       const literal = (baseUnits: string, asset: AssetSnapshot) =>
         formatTokenAmount(baseUnits, asset.decimals, asset.symbol);
       const amounts = `${literal(quote.amountFrom, quote.from)} → about ${literal(quote.estimatedAmount, quote.to)}`;
@@ -85,6 +157,7 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
           ],
           `swap_quote_${quote.id}`,
         ),
+        context(policyLine(quote, snapshot)),
       ];
     }
     case 'approving':
@@ -130,12 +203,16 @@ function statusBlocks(quote: SwapQuote, policy: ApprovalPolicy, now: Date): Bloc
       ];
     }
     case 'rejected':
-      return [section(`:no_entry_sign: ${decisionLine(quote, 'Rejected')}. No swap was made.`)];
+      return [
+        section(
+          `:no_entry_sign: ${decisionLine(quote, 'Rejected')}. No swap was made.${approvalsHad(quote, snapshot)}`,
+        ),
+      ];
     case 'expired':
       return [
         section(
           `:alarm_clock: Expired: the quote was valid until ${formatUtc(new Date(quote.expiresAt))} (${formatRelative(new Date(quote.expiresAt), now)}).` +
-            `${quote.decidedBy ? ` ${decisionLine(quote, 'Approve clicked')}.` : ''} No swap was made.`,
+            `${quote.decidedBy ? ` ${decisionLine(quote, 'Approve clicked')}.` : ''} No swap was made.${approvalsHad(quote, snapshot)}`,
         ),
         ...newQuoteActions(quote),
       ];
@@ -175,7 +252,7 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
           `${formatUtc(expiresAt)}${quote.status === 'pending' ? ` (${formatRelative(expiresAt, now)})` : ''}`,
         ],
       ]),
-      ...statusBlocks(quote, policy, now),
+      ...statusBlocks(quote, policyOf(quote, policy), now),
       context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
     ],
   };
@@ -197,12 +274,42 @@ function centsToDollars(cents: bigint): string {
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
 }
 
+/** Mentions named in one reminder at most; more are counted. */
+const REMINDER_MENTIONS = 20;
+
+/**
+ * The one reply in a waiting quote's thread ten minutes before it expires: how long is left, how many approvals
+ * are missing, and a mention of each approver who has not acted (never those who have).
+ */
+export function buildQuoteReminder(
+  quote: SwapQuote,
+  snapshot: PolicySnapshot,
+  yetToAct: { userIds: readonly string[]; groupIds: readonly string[] },
+  now: Date,
+): SlackMessage {
+  const expiresAt = new Date(quote.expiresAt);
+  const left = snapshot.needed - approvalsOf(quote).length;
+  const named = [
+    ...yetToAct.userIds.map(mention),
+    ...yetToAct.groupIds.map((id) => mentionText({ type: 'group', id })),
+  ];
+  const shown = named.slice(0, REMINDER_MENTIONS).join(', ');
+  const more = named.length > REMINDER_MENTIONS ? ` and ${named.length - REMINDER_MENTIONS} more` : '';
+  const who =
+    named.length === 0
+      ? 'Nobody who has not acted yet can approve it, so it will expire unless the policy allows it.'
+      : `${shown}${more}: approve or reject it on the message above.`;
+  const text = `:alarm_clock: This quote expires at ${formatUtc(expiresAt)} (${formatRelative(expiresAt, now)}) and still needs ${approvalsWord(left)}. ${who}`;
+  return { text, blocks: [section(text)] };
+}
+
 /** The requester's private note once the quote is in the channel: until when it is valid, or that nobody can approve. */
-export function buildQuotePostedNote(quote: Pick<SwapQuote, 'expiresAt'>, policy: ApprovalPolicy): SlackMessage {
+export function buildQuotePostedNote(quote: SwapQuote, policy: ApprovalPolicy): SlackMessage {
+  const snapshot = policyOf(quote, policy);
   const note =
-    policy.approvers.length === 0
+    snapshot.approvers.userIds.length + snapshot.approvers.groupIds.length === 0
       ? 'Quote posted, but no swap approvers are configured (`SWAP_APPROVERS`), so nobody can approve it.'
-      : `Quote posted in the channel for approval. It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
+      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}. It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
   return { text: note, blocks: [section(note)] };
 }
 
@@ -259,10 +366,26 @@ export function buildSwapHistory(quotes: readonly SwapQuote[]): SlackMessage {
       ],
     };
   const lines = quotes.map((quote) => {
+    const approvals = approvalsOf(quote);
+    const needed = quote.policy?.needed;
+    const approvedBy =
+      approvals.length > 0
+        ? listOf(
+            approvals.map((approval) => mention(approval.userId)),
+            'and',
+          )
+        : undefined;
+    const count = needed !== undefined && needed > 1 ? ` (${approvals.length} of ${needed})` : '';
     const decided =
-      quote.decidedBy && quote.status !== 'expired'
-        ? ` · ${quote.status === 'rejected' ? 'rejected' : 'approved'} by ${mention(quote.decidedBy)}`
-        : '';
+      quote.status === 'rejected'
+        ? ` · rejected by ${mention(quote.decidedBy ?? '?')}${approvedBy ? ` after approvals by ${approvedBy}${count}` : ''}`
+        : approvedBy
+          ? ` · approved by ${approvedBy}${count}`
+          : quote.decidedBy && quote.status !== 'expired'
+            ? ` · approved by ${mention(quote.decidedBy)}`
+            : needed !== undefined && quote.status === 'pending'
+              ? ` · 0 of ${needed} approvals`
+              : '';
     const swap = quote.swapId ? ` · swap ${code(quote.swapId)} ${escapeText(quote.swapStatus ?? '')}` : '';
     const received = quote.amountTo ? ` · received ${formatSnapshotAmount(quote.amountTo, quote.to)}` : '';
     return (

@@ -3,13 +3,7 @@
  * on a quote that is no longer pending means, which clicks may act at all, and what a failed swap/create
  * means. Each returns a value the caller acts on; the notices are what the clicker is told privately.
  */
-import { type AuditEntry, auditEntry, type QuoteStatus, type SwapQuote } from './swap-quote.js';
-
-/** Who may decide: SWAP_APPROVERS and ALLOW_SELF_APPROVAL. */
-export interface ApprovalPolicy {
-  approvers: readonly string[];
-  allowSelfApproval: boolean;
-}
+import type { SwapQuote } from './swap-quote.js';
 
 /** Approvals this close to expiry are refused: the create call must reach the service while the estimate lives. */
 export const EXPIRY_SAFETY_MS = 30_000;
@@ -94,27 +88,8 @@ export function checkClick<Q extends Pick<SwapQuote, 'channelId' | 'messageTs'>>
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Who may decide, and what a decision does.
-
-/** Approve or Reject. */
-export type Decision = 'approve' | 'reject';
-
-/** The status a decision writes when it wins the claim. */
-export type DecisionOutcome = Extract<QuoteStatus, 'approving' | 'rejected' | 'expired'>;
-
-/** Why a click on Approve or Reject changes nothing. */
-export type DecisionRefusalReason =
-  | 'no_approvers'
-  | 'not_an_approver'
-  | 'own_swap'
-  | 'not_requester_or_approver'
-  | 'already_decided'
-  | 'expired';
-
-/** What a click on Approve or Reject means. */
-export type DecisionVerdict =
-  | { allowed: true; outcome: DecisionOutcome; notice?: string }
-  | Refusal<DecisionRefusalReason>;
+// Until when a quote can be approved, and what a click on a decided quote is told. Counting approvals under a
+// quote's policy is quote-decision.ts.
 
 /** The notice for an approval that came too late (the quote is then marked expired, no create call is made). */
 export const APPROVED_TOO_LATE_NOTICE =
@@ -125,123 +100,43 @@ export function isTooLateToApprove(quote: Pick<SwapQuote, 'expiresAt'>, now: Dat
   return now.getTime() >= new Date(quote.expiresAt).getTime() - EXPIRY_SAFETY_MS;
 }
 
-/**
- * Whether `userId` may make this decision, by the policy alone: only approvers approve (none configured means
- * nobody), a requester approves their own swap only with self approval on; the requester or an approver rejects.
- */
-export function mayDecide(
-  policy: ApprovalPolicy,
-  quote: Pick<SwapQuote, 'requestedBy'>,
-  userId: string,
-  decision: Decision,
-): { allowed: true } | Refusal<Exclude<DecisionRefusalReason, 'already_decided' | 'expired'>> {
-  const isApprover = policy.approvers.includes(userId);
-  if (decision === 'approve') {
-    if (policy.approvers.length === 0) {
-      return {
-        allowed: false,
-        reason: 'no_approvers',
-        notice:
-          'No swap approvers are configured (`SWAP_APPROVERS` is empty), so nobody can approve swaps. Nothing was done.',
-      };
-    }
-    if (!isApprover) {
-      return {
-        allowed: false,
-        reason: 'not_an_approver',
-        notice: `Only the swap approvers (${policy.approvers.map(mention).join(', ')}) can approve. Nothing was done.`,
-      };
-    }
-    if (userId === quote.requestedBy && !policy.allowSelfApproval) {
-      return {
-        allowed: false,
-        reason: 'own_swap',
-        notice: 'You requested this swap, so someone else must approve it (separation of duties). Nothing was done.',
-      };
-    }
-    return { allowed: true };
-  }
-  if (!isApprover && userId !== quote.requestedBy) {
-    return {
-      allowed: false,
-      reason: 'not_requester_or_approver',
-      notice: 'Only the requester or a swap approver can reject this quote. Nothing was done.',
-    };
-  }
-  return { allowed: true };
-}
-
-/** The status a decision on a pending quote writes: an approval too close to expiry only marks it expired. */
-export function decisionOutcome(quote: Pick<SwapQuote, 'expiresAt'>, decision: Decision, now: Date): DecisionOutcome {
-  if (decision === 'reject') return 'rejected';
-  return isTooLateToApprove(quote, now) ? 'expired' : 'approving';
-}
-
-/**
- * What a click on Approve or Reject means for the quote as it is: first who may decide (the policy), then
- * whether the quote can still be decided. On `allowed`, the decision must still win the store's atomic claim;
- * a lost claim is answered with alreadyDecidedNotice of the winner.
- */
-export function judgeDecision(
-  policy: ApprovalPolicy,
-  quote: SwapQuote,
-  userId: string,
-  decision: Decision,
-  now: Date,
-): DecisionVerdict {
-  const permitted = mayDecide(policy, quote, userId, decision);
-  if (!permitted.allowed) return permitted;
-  if (quote.status !== 'pending') {
-    return {
-      allowed: false,
-      reason: quote.status === 'expired' ? 'expired' : 'already_decided',
-      notice: alreadyDecidedNotice(quote),
-    };
-  }
-  const outcome = decisionOutcome(quote, decision, now);
-  return outcome === 'expired'
-    ? { allowed: true, outcome, notice: APPROVED_TOO_LATE_NOTICE }
-    : { allowed: true, outcome };
-}
-
-/** The audit entry a winning decision writes. */
-export function decisionEntry(
-  quote: Pick<SwapQuote, 'estimateId'>,
-  outcome: DecisionOutcome,
-  by: string,
-  at: Date,
-): AuditEntry {
-  switch (outcome) {
-    case 'rejected':
-      return auditEntry(at, 'rejected', by);
-    case 'expired':
-      return auditEntry(at, 'approve_after_expiry', by, 'no create call made');
-    case 'approving':
-      return auditEntry(at, 'approved', by, `swap/create of estimate ${quote.estimateId} about to be sent`);
-  }
+/** "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>". */
+export function peopleText(userIds: readonly string[]): string {
+  const named = userIds.map(mention);
+  return named.length <= 1 ? (named[0] ?? '') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
 }
 
 /** What a click on a quote that is no longer pending is told: who decided and when, or that it expired. */
-export function alreadyDecidedNotice(quote: Pick<SwapQuote, 'status' | 'decidedBy' | 'decidedAt'>): string {
-  const who = quote.decidedBy ? mention(quote.decidedBy) : 'someone';
+export function alreadyDecidedNotice(
+  quote: Pick<SwapQuote, 'status' | 'decidedBy' | 'decidedAt' | 'approvals'>,
+): string {
   const when = quote.decidedAt ? ` at ${quote.decidedAt.slice(0, 16).replace('T', ' ')} UTC` : '';
   switch (quote.status) {
     case 'rejected':
-      return `Already decided: rejected by ${who}${when}. Nothing was done.`;
+      return `Already decided: rejected by ${quote.decidedBy ? mention(quote.decidedBy) : 'someone'}${when}. Nothing was done.`;
     case 'expired':
       return 'This quote has expired; no swap was made. Use "New quote" for a fresh one.';
-    default:
-      return `Already decided: approved by ${who}${when}. Nothing was done; the swap is created at most once.`;
+    default: {
+      const approvers = quote.approvals?.length
+        ? peopleText(quote.approvals.map((approval) => approval.userId))
+        : quote.decidedBy
+          ? mention(quote.decidedBy)
+          : 'someone';
+      return `Already decided: approved by ${approvers}${when}. Nothing was done; the swap is created at most once.`;
+    }
   }
 }
 
-/** Whether `userId` may ask for a new quote in place of this one: the requester or an approver. */
+/**
+ * Whether `userId` may ask for a new quote in place of this one: the requester or an approver of it
+ * (`isApprover`: named, or a member of an approver group Slack could list).
+ */
 export function mayRequote(
-  policy: ApprovalPolicy,
   quote: Pick<SwapQuote, 'requestedBy'>,
   userId: string,
+  isApprover: boolean | { unknown: string },
 ): { allowed: true } | Refusal<'not_requester_or_approver'> {
-  if (userId === quote.requestedBy || policy.approvers.includes(userId)) return { allowed: true };
+  if (userId === quote.requestedBy || isApprover === true) return { allowed: true };
   return {
     allowed: false,
     reason: 'not_requester_or_approver',

@@ -195,6 +195,17 @@ export function parseSwapPolicy(text: string | undefined): { tiers: PolicyTier[]
   return { tiers, problems };
 }
 
+/** Tiers as SWAP_POLICY is written (`0:1,10000:2,250000.50:3`), for the start-up summary. */
+export function formatTiers(tiers: readonly PolicyTier[]): string {
+  return tiers
+    .map((tier) => {
+      const cents = tier.minCents % 100n;
+      const dollars = `${tier.minCents / 100n}${cents === 0n ? '' : `.${cents.toString().padStart(2, '0')}`}`;
+      return `${dollars}:${tier.approvals}`;
+    })
+    .join(',');
+}
+
 function approversWord(count: number): string {
   return count === 1 ? 'approver' : 'approvers';
 }
@@ -382,15 +393,19 @@ export function approverCheck(
 ): ApproverCheck {
   if (snapshot.approvers.userIds.includes(userId)) return true;
   const unlisted: string[] = [];
+  const reasons: string[] = [];
   for (const groupId of snapshot.approvers.groupIds) {
     const members = groups.get(groupId);
-    if (members === undefined || !Array.isArray(members)) unlisted.push(groupId);
-    else if (members.includes(userId)) return true;
+    if (members === undefined || !Array.isArray(members)) {
+      unlisted.push(groupId);
+      if (members !== undefined && 'error' in members && !reasons.includes(members.error)) reasons.push(members.error);
+    } else if (members.includes(userId)) return true;
   }
   if (unlisted.length === 0) return false;
   const named = unlisted.map((id) => mentionText({ type: 'group', id })).join(', ');
+  const why = reasons.length > 0 ? ` (${reasons.join('; ')})` : '';
   return {
-    unknown: `Slack could not say who is in ${named}, so nobody from ${unlisted.length === 1 ? 'it' : 'them'} can approve right now`,
+    unknown: `Slack could not say who is in ${named}${why}, so nobody from ${unlisted.length === 1 ? 'it' : 'them'} can approve right now; try again in a few minutes`,
   };
 }
 
@@ -477,17 +492,20 @@ export function countApproval(
     return { ok: false, reason: 'approvers_unknown', notice: `${isApprover.unknown}. Nothing was done.` };
   }
   if (!isApprover) {
+    const none = snapshot.approvers.userIds.length + snapshot.approvers.groupIds.length === 0;
     return {
       ok: false,
       reason: 'not_an_approver',
-      notice: `Only the swap approvers (${approversText(snapshot)}) can approve this quote. Nothing was done.`,
+      notice: none
+        ? 'No swap approvers are configured (`SWAP_APPROVERS` is empty), so nobody can approve swaps. Nothing was done.'
+        : `Only the swap approvers (${approversText(snapshot)}) can approve this quote. Nothing was done.`,
     };
   }
   if (userId === click.requesterId && !snapshot.allowSelfApproval) {
     return {
       ok: false,
       reason: 'self_approval',
-      notice: 'You requested this swap, so others must approve it (separation of duties). Nothing was done.',
+      notice: 'You requested this swap, so someone else must approve it (separation of duties). Nothing was done.',
     };
   }
   const decided = refuseDecided(state);

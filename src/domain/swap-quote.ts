@@ -3,7 +3,7 @@
  * may make. Plain data and pure functions: the store persists it, the features move it, the views show it.
  */
 import { z } from 'zod';
-import { StoredUsdValue } from './swap-policy.js';
+import { Approval, PolicySnapshot, StoredUsdValue } from './swap-policy.js';
 
 /**
  * Where a swap quote stands. The order matters for exactly-once: `approving` is written to disk BEFORE the
@@ -69,6 +69,16 @@ export const SwapQuote = z.object({
    * why that is unknown. Absent on quotes made before it was recorded.
    */
   valueUsd: StoredUsdValue.optional(),
+  /**
+   * The approval policy that applied when the quote was made (tier, approvals needed, approvers, limits): it alone
+   * decides the quote, whatever the configuration says later. Absent on quotes made before it was recorded (they
+   * need one approval from the approvers configured now: the rule they were made under).
+   */
+  policy: PolicySnapshot.optional(),
+  /** Each distinct approval so far, in order; the one that reached the quorum is last. */
+  approvals: z.array(Approval).optional(),
+  /** When the "expires soon" reminder was claimed for posting (once per quote). */
+  remindedAt: z.string().optional(),
   routeType: z.string(),
   serviceId: z.string(),
   status: z.enum(QUOTE_STATUSES),
@@ -208,6 +218,8 @@ export interface NewQuoteInput {
   replaces?: string | undefined;
   /** What amountFrom was worth in USD at quote time, or why that is unknown. */
   valueUsd?: StoredUsdValue | undefined;
+  /** The approval policy fixed for this quote. */
+  policy?: PolicySnapshot | undefined;
 }
 
 /** A pending quote, valid ESTIMATE_VALIDITY_MS from its estimate, with its first audit entry. */
@@ -227,6 +239,7 @@ export function newSwapQuote(input: NewQuoteInput): SwapQuote {
     serviceId: input.serviceId,
     status: 'pending',
     ...(input.valueUsd ? { valueUsd: input.valueUsd } : {}),
+    ...(input.policy ? { policy: input.policy, approvals: [] } : {}),
     ...(input.replaces ? { replaces: input.replaces } : {}),
     history: [auditEntry(input.estimatedAt, 'quoted', input.requestedBy, `estimate ${input.estimateId}`)],
   };

@@ -129,6 +129,11 @@ export interface SlackGateway {
    * so retried under the policy. Throws Slack's error (`channel_not_found`, `message_not_found`…) otherwise.
    */
   permalink(channel: string, ts: string, options?: CallOptions): Promise<string>;
+  /**
+   * usergroups.users.list: the user ids in the user group `groupId` (`S…`; scope `usergroups:read`). Without
+   * `include_disabled`, so a disabled group makes nobody an approver. Read-only, so retried under the policy. Throws Slack's error (`no_such_subteam`, `missing_scope`, `plan_upgrade_required`…) otherwise.
+   */
+  groupMembers(groupId: string, options?: CallOptions): Promise<string[]>;
   /** Any other Web API call (the start-up auth.test), under the same policy; a rate limit holds back only this method. */
   run<T>(method: string, send: () => Promise<T>): Promise<T>;
 }
@@ -272,6 +277,12 @@ export interface SlackChatClient {
     history(args: HistoryArgs): Promise<HistoryAnswer>;
     replies(args: HistoryArgs & { ts: string }): Promise<HistoryAnswer>;
     join(args: { channel: string }): Promise<Answer>;
+  };
+  /** Only groupMembers uses it; a client without it cannot read user groups. */
+  usergroups?: {
+    users: {
+      list(args: { usergroup: string; include_disabled?: boolean }): Promise<{ ok?: boolean; users?: string[] }>;
+    };
   };
 }
 
@@ -619,6 +630,18 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       if (!answer.ok || typeof answer.permalink !== 'string' || answer.permalink === '')
         throw new Error('Slack answered chat.getPermalink without a permalink');
       return answer.permalink;
+    },
+
+    async groupMembers(groupId, callOptions = {}) {
+      const usergroups = client.usergroups;
+      if (usergroups === undefined) throw new Error('this Slack client cannot read user groups');
+      const answer = await call('usergroups.users.list', 'usergroups.users.list', callOptions.wait ?? true, () =>
+        usergroups.users.list({ usergroup: groupId }),
+      );
+      const users = answer.users;
+      if (!answer.ok || !Array.isArray(users) || !users.every((id) => typeof id === 'string'))
+        throw new Error('Slack answered usergroups.users.list without a list of users');
+      return [...users];
     },
 
     run(method, send) {

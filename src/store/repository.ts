@@ -14,11 +14,17 @@ import type {
   ThreadLine,
   ThreadWork,
 } from '../domain/alert-records.js';
-import type { DecisionOutcome } from '../domain/approval.js';
+import type { QuoteDecision } from '../domain/quote-decision.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
 
-/** The outcome of claimDecision: the caller's decision won, or the quote as the earlier winner left it. */
-export type DecisionClaim = { claimed: true; quote: SwapQuote } | { claimed: false; quote: SwapQuote };
+/** The outcome of decideQuote: the decision as judged inside the atomic change, and the quote after it. */
+export interface DecisionResult {
+  decision: QuoteDecision;
+  quote: SwapQuote;
+}
+
+/** Judges a click on the quote as committed, seeing the other quotes out of the same source asset. */
+export type JudgeDecision = (quote: SwapQuote, sameAsset: readonly SwapQuote[]) => QuoteDecision;
 
 /** What came back from the one swap/create of an approved quote. */
 export type CreateResult =
@@ -37,16 +43,27 @@ export interface SwapQuoteRepository {
   listQuotesByStatus(status: QuoteStatus): Promise<SwapQuote[]>;
   /** Every created quote whose swap is still being followed (start-up recovery). */
   listQuotesToFollow(): Promise<SwapQuote[]>;
+  /** Every quote estimated after `since`, oldest first (daily limits, the expiry sweep). */
+  listQuotesSince(since: Date): Promise<SwapQuote[]>;
   /** Where the quote message was posted: from now on only a click on it can decide the quote. */
   recordMessageTs(id: string, messageTs: string): Promise<void>;
   /** The quote message could not be posted: the quote ends as expired, with the reason. */
   markPostFailed(id: string, reason: string, slackError: string, at: Date): Promise<void>;
   /**
-   * Atomically: if the quote is still pending, writes `outcome`, who decided and when, and `entry` to the
-   * audit trail, and returns `claimed: true`; otherwise changes nothing and returns the quote as it is (the
-   * winner's decision). This write comes BEFORE any swap/create: it is what makes the create happen once.
+   * Atomically: `judge` sees the quote as committed and every other quote out of the same source asset estimated
+   * after `since` (what counts against its daily limit), and the change it decides (an approval counted, the
+   * quorum reached, a rejection) is written with its audit entry; a refusal changes nothing. On PostgreSQL the
+   * decisions of one asset run one at a time across replicas (the limit's check and the decision are one
+   * transaction). Reaching the quorum writes `approving` BEFORE any swap/create: it is what makes the create
+   * happen once.
    */
-  claimDecision(id: string, outcome: DecisionOutcome, by: string, at: Date, entry: AuditEntry): Promise<DecisionClaim>;
+  decideQuote(id: string, since: Date, judge: JudgeDecision): Promise<DecisionResult>;
+  /** A quote still pending at `at` ran out of time: it becomes `expired` with `entry`. Says whether it did. */
+  expireLapsed(id: string, entry: AuditEntry): Promise<boolean>;
+  /** Claims the one "expires soon" reminder of a pending quote; false when it was claimed before (or ended). */
+  claimReminder(id: string, at: Date): Promise<boolean>;
+  /** The reminder could not be posted: the claim is released, so a later sweep tries again. */
+  releaseReminder(id: string): Promise<void>;
   /** Records the answer (or the failure) of the swap/create of an `approving` quote. */
   recordCreateResult(id: string, result: CreateResult, at: Date, entry: AuditEntry): Promise<SwapQuote>;
   /** Applies what swap/get reported; ends following at a final swap status. Says whether anything changed. */

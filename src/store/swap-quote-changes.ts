@@ -3,7 +3,7 @@
  * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic change
  * of one quote, so the business rules exist once.
  */
-import type { DecisionOutcome } from '../domain/approval.js';
+import type { DecisionChange } from '../domain/quote-decision.js';
 import {
   type AuditEntry,
   applySwapProgress,
@@ -16,7 +16,7 @@ import {
 } from '../domain/swap-quote.js';
 import { cloneJson } from './clone-json.js';
 import { StoreError } from './errors.js';
-import type { CreateResult, DecisionClaim, SwapQuoteRepository } from './repository.js';
+import type { CreateResult, DecisionResult, JudgeDecision, SwapQuoteRepository } from './repository.js';
 
 /** Moves `quote` to `to`, refusing any move the quote lifecycle does not allow. */
 function move(quote: SwapQuote, to: QuoteStatus): void {
@@ -35,19 +35,39 @@ export function markPostFailed(quote: SwapQuote, reason: string, slackError: str
   quote.history.push(auditEntry(at, 'post_failed', undefined, slackError));
 }
 
-export function claimDecision(
-  quote: SwapQuote,
-  outcome: DecisionOutcome,
-  by: string,
-  at: Date,
-  entry: AuditEntry,
-): DecisionClaim {
-  if (quote.status !== 'pending') return { claimed: false, quote: cloneJson(quote) };
-  move(quote, outcome);
-  quote.decidedBy = by;
-  quote.decidedAt = at.toISOString();
+/** Runs `judge` on a copy of the quote and applies the change it decides; a refusal changes nothing. */
+export function decideQuote(quote: SwapQuote, sameAsset: readonly SwapQuote[], judge: JudgeDecision): DecisionResult {
+  const decision = judge(cloneJson(quote), sameAsset);
+  if (decision.ok) applyDecision(quote, decision.change);
+  return { decision, quote: cloneJson(quote) };
+}
+
+function applyDecision(quote: SwapQuote, change: DecisionChange): void {
+  // A counted approval short of the quorum leaves the quote pending.
+  if (change.status !== quote.status) move(quote, change.status);
+  quote.approvals = change.approvals;
+  if (change.decided) {
+    quote.decidedBy = change.decided.by;
+    quote.decidedAt = change.decided.at;
+  }
+  quote.history.push(change.entry);
+}
+
+export function expireLapsed(quote: SwapQuote, entry: AuditEntry): boolean {
+  if (quote.status !== 'pending') return false;
+  move(quote, 'expired');
   quote.history.push(entry);
-  return { claimed: true, quote: cloneJson(quote) };
+  return true;
+}
+
+export function claimReminder(quote: SwapQuote, at: Date): boolean {
+  if (quote.status !== 'pending' || quote.remindedAt !== undefined) return false;
+  quote.remindedAt = at.toISOString();
+  return true;
+}
+
+export function releaseReminder(quote: SwapQuote): void {
+  delete quote.remindedAt;
 }
 
 export function recordCreateResult(quote: SwapQuote, result: CreateResult, entry: AuditEntry): SwapQuote {
@@ -112,18 +132,35 @@ export function releaseRequote(quote: SwapQuote, entry: AuditEntry): void {
 /** A storage's one atomic change of an existing quote (a StoreError when there is no such quote). */
 export type ChangeQuote = <R>(id: string, apply: (quote: SwapQuote) => R) => Promise<R>;
 
+/**
+ * As ChangeQuote, also reading (in the same atomic change) the other quotes out of the quote's source asset
+ * estimated after `since`: copies, never changed.
+ */
+export type ChangeQuoteOfAsset = <R>(
+  id: string,
+  since: Date,
+  apply: (quote: SwapQuote, sameAsset: readonly SwapQuote[]) => R,
+) => Promise<R>;
+
 type ChangingMethods = Exclude<
   keyof SwapQuoteRepository,
-  'saveQuote' | 'getQuote' | 'listRecentQuotes' | 'listQuotesByStatus' | 'listQuotesToFollow'
+  'saveQuote' | 'getQuote' | 'listRecentQuotes' | 'listQuotesByStatus' | 'listQuotesToFollow' | 'listQuotesSince'
 >;
 
-/** The repository methods that change a quote, each one `change` of the storage. */
-export function swapQuoteChangeMethods(change: ChangeQuote): Pick<SwapQuoteRepository, ChangingMethods> {
+/** The repository methods that change a quote, each one `change` (or `changeOfAsset`) of the storage. */
+export function swapQuoteChangeMethods(
+  change: ChangeQuote,
+  changeOfAsset: ChangeQuoteOfAsset,
+): Pick<SwapQuoteRepository, ChangingMethods> {
   return {
+    decideQuote: (id, since, judge) =>
+      changeOfAsset(id, since, (quote, sameAsset) => decideQuote(quote, sameAsset, judge)),
+    expireLapsed: (id, entry) => change(id, (quote) => expireLapsed(quote, entry)),
+    claimReminder: (id, at) => change(id, (quote) => claimReminder(quote, at)),
+    releaseReminder: async (id) => change(id, (quote) => releaseReminder(quote)),
     recordMessageTs: async (id, messageTs) => change(id, (quote) => recordMessageTs(quote, messageTs)),
     markPostFailed: async (id, reason, slackError, at) =>
       change(id, (quote) => markPostFailed(quote, reason, slackError, at)),
-    claimDecision: (id, outcome, by, at, entry) => change(id, (quote) => claimDecision(quote, outcome, by, at, entry)),
     recordCreateResult: (id, result, _at, entry) => change(id, (quote) => recordCreateResult(quote, result, entry)),
     recordSwapProgress: (id, progress, at, { final }) =>
       change(id, (quote) => recordSwapProgress(quote, progress, at, final)),

@@ -31,18 +31,35 @@ export const TEAM = {
   name: 'Acme Treasury (local)',
 } as const;
 
-/** The people of the workspace: who asks, who approves, and someone outside the treasury team. */
+/**
+ * The people of the workspace: who asks, who approves (Avery by name, Jordan through the approver group), and
+ * someone outside the treasury team.
+ */
 export const USERS = [
   { id: 'U0RILEY', name: 'riley', displayName: 'Riley Chen', title: 'Treasury operator (requests swaps)' },
   { id: 'U0AVERY', name: 'avery', displayName: 'Avery Patel', title: 'Approver (SWAP_APPROVERS)' },
+  {
+    id: 'U0JORDAN',
+    name: 'jordan',
+    displayName: 'Jordan Kim',
+    title: 'Approver via @treasury-leads (SWAP_APPROVERS group)',
+  },
   { id: 'U0SAM', name: 'sam', displayName: 'Sam Lee', title: 'Sales, not on the treasury team' },
+] as const;
+
+/**
+ * The workspace's user groups: SWAP_APPROVERS names @treasury-leads (not Jordan), so the bot learns who approves
+ * from Slack (usergroups.users.list) at the click.
+ */
+export const USERGROUPS = [
+  { id: 'S0TREASURYLEADS', handle: 'treasury-leads', name: 'Treasury leads', users: ['U0JORDAN'] },
 ] as const;
 
 /** The bot's user id in the workspace's Slack stand-in. */
 const BOT_USER_ID = 'U0TREASURYBOT';
 
 const EVERYONE = USERS.map((u) => u.id);
-const TREASURY_TEAM = ['U0RILEY', 'U0AVERY'];
+const TREASURY_TEAM = ['U0RILEY', 'U0AVERY', 'U0JORDAN'];
 
 /**
  * The conversations, as Slack has them: two public channels, a private channel of the treasury team with the bot
@@ -73,7 +90,7 @@ export const CHANNELS = [
     kind: 'private',
     slackName: 'privategroup',
     members: [...TREASURY_TEAM, BOT_USER_ID],
-    topic: 'Private channel of the treasury team (Riley, Avery and the bot)',
+    topic: 'Private channel of the treasury team (Riley, Avery, Jordan and the bot)',
   },
   ...USERS.map((u) => ({
     id: `D0${u.name.toUpperCase()}BOT`,
@@ -170,6 +187,7 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         kind: c.kind,
         members: [...c.members],
       })),
+      usergroups: USERGROUPS.map((g) => ({ ...g, users: [...g.users] })),
     });
     cleanups.push(() => slack.close());
     const socket = options.socketMode ? await startSocketModeStandIn(slack, { appId: TEAM.appId }) : undefined;
@@ -187,8 +205,10 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       ALERT_CHANNEL: CHANNELS[1].id,
       POLL_SCHEDULE,
       ALERT_LOOKBACK: '1h',
-      SWAP_APPROVERS: approver.id,
-      TREASURY_USERS: `${requester.id},${approver.id}`,
+      // Avery by name and Jordan through the group; from $10,000 a swap needs both.
+      SWAP_APPROVERS: `${approver.id},${USERGROUPS[0].id}`,
+      SWAP_POLICY: '0:1,10000:2',
+      TREASURY_USERS: TREASURY_TEAM.join(','),
       DATA_FILE: join(dataDir, 'state.json'),
       LOG_LEVEL: options.logLevel ?? 'warn',
     });
@@ -235,6 +255,8 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       workspace: {
         team: { name: TEAM.name },
         users: USERS.map((u) => ({ id: u.id, name: u.displayName, title: u.title })),
+        // For the page: `<!subteam^S…>` shows as @handle, and the switcher says who is in which group.
+        groups: USERGROUPS.map((g) => ({ id: g.id, handle: g.handle, name: g.name, members: [...g.users] })),
         channels: CHANNELS.map((c) => ({
           id: c.id,
           name: c.name,

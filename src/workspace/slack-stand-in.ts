@@ -40,6 +40,23 @@ export interface SlackStandInOptions {
    * posting in a public channel the bot is not in answers `not_in_channel`.
    */
   chatWritePublic?: boolean;
+  /** The workspace's user groups, for `usergroups.users.list` (see {@link UserGroupSpec}); none by default. */
+  usergroups?: UserGroupSpec[];
+  /**
+   * Whether the bot has the `usergroups:read` scope (default true, as the manifests ask for it). Without it,
+   * `usergroups.users.list` answers `missing_scope`.
+   */
+  usergroupsRead?: boolean;
+}
+
+/** A user group (`S…`): mentioned as `<!subteam^id>`, shown as `@handle`; `users` are its members' ids. */
+export interface UserGroupSpec {
+  id: string;
+  handle: string;
+  name: string;
+  users: string[];
+  /** A disabled group keeps its members but lists them only when asked with `include_disabled`. */
+  disabled?: boolean;
 }
 
 /** The four kinds of Slack conversation: public and private channels, 1:1 DMs (`im`) and group DMs (`mpim`). */
@@ -242,7 +259,10 @@ export interface SlackStandIn {
   waitForCalls(method: string, count: number, timeoutMs?: number): Promise<RecordedCall[]>;
   /** Resolves with the posts to `url` once there are at least `count`. */
   waitForResponses(url: string, count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
-  /** Forgets calls, messages, response_urls and pending failures; conversations go back to the options' list. */
+  /**
+   * Forgets calls, messages, response_urls and pending failures; conversations and user groups go back to the
+   * options' lists.
+   */
   reset(): void;
   /** Calls `listener` with every {@link StandInEvent}; returns the unsubscribe function. */
   onEvent(listener: (event: StandInEvent) => void): () => void;
@@ -264,6 +284,13 @@ export interface SlackStandIn {
   views(): OpenedView[];
   /** Declares a conversation (or replaces the one with its id); `reset()` goes back to the options' list. */
   addConversation(spec: ConversationSpec): void;
+  /**
+   * Declares a user group (or replaces the one with its id: new members, disabled); `reset()` goes back to the
+   * options' list.
+   */
+  setUsergroup(spec: UserGroupSpec): void;
+  /** Deletes a user group: `usergroups.users.list` then answers `no_such_subteam` for it. False when there was none. */
+  removeUsergroup(groupId: string): boolean;
   /** Sets who is in a declared conversation (the bot too, by its user id); an undeclared id becomes a public channel. */
   setMembers(channelId: string, members: string[]): void;
   /** Whether `userId` (a person, or the bot's user id) is in the conversation, as the stand-in's rules see it. */
@@ -295,6 +322,8 @@ const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
 // The WebClient JSON-encodes every non-scalar argument into a form field; these are the ones Slack decodes.
 const JSON_FORM_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
 const DEFAULT_WAIT_MS = 5000;
+// What a `missing_scope` answer says the token has: the manifests' bot scopes without usergroups:read.
+const GRANTED_BOT_SCOPES = 'commands,chat:write,chat:write.public,channels:join,channels:history,groups:history';
 const POLL_MS = 25;
 
 /** Starts a local stand-in for Slack's Web API and response_urls on 127.0.0.1 (a free port unless given). */
@@ -347,6 +376,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   }
   const conversations = new Map<string, Conversation>();
   const chatWritePublic = options.chatWritePublic ?? true;
+
+  // User groups, by id (usergroups.users.list).
+  const usergroups = new Map<string, UserGroupSpec>();
+  const declareUsergroupsFromOptions = (): void => {
+    usergroups.clear();
+    for (const group of options.usergroups ?? []) usergroups.set(group.id, structuredClone(group));
+  };
+  declareUsergroupsFromOptions();
   const declare = (spec: ConversationSpec): void => {
     conversations.set(spec.id, {
       id: spec.id,
@@ -666,6 +703,27 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       changes.emit('change');
       emit(viewEvent('updated', opened));
       return { ok: true, view: viewObject(opened) };
+    },
+    /*
+     * usergroups.users.list (scope usergroups:read; the method's reference): `{ok, users}` with the group's member
+     * ids. `usergroup` is required (`invalid_arguments` naming it, as Slack answers a missing required argument);
+     * an id that names no group answers `no_such_subteam`. "include_disabled: allow results that involve disabled
+     * User Groups": without it a disabled group lists nobody.
+     */
+    'usergroups.users.list': (args) => {
+      if (!(options.usergroupsRead ?? true))
+        return { ok: false, error: 'missing_scope', needed: 'usergroups:read', provided: GRANTED_BOT_SCOPES };
+      const groupId = asString(args.usergroup) ?? '';
+      if (groupId === '')
+        return {
+          ok: false,
+          error: 'invalid_arguments',
+          response_metadata: { messages: ['[ERROR] missing required field: usergroup'] },
+        };
+      const group = usergroups.get(groupId);
+      if (group === undefined) return { ok: false, error: 'no_such_subteam' };
+      const listed = group.disabled === true && asBoolean(args.include_disabled) !== true ? [] : group.users;
+      return { ok: true, users: [...listed] };
     },
     'views.publish': (args) => {
       const view = isRecord(args.view) ? args.view : {};
@@ -1042,6 +1100,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       openedViews.length = 0;
       exchangedTriggers.clear();
       declareFromOptions();
+      declareUsergroupsFromOptions();
     },
     views: () => openedViews.map((opened) => ({ ...opened, view: structuredClone(opened.view) })),
     onEvent: (listener) => {
@@ -1060,6 +1119,15 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     },
     setPermalinkPage: (url) => {
       permalinkPage = url;
+    },
+    setUsergroup: (spec) => {
+      usergroups.set(spec.id, structuredClone(spec));
+      changes.emit('change');
+    },
+    removeUsergroup: (groupId) => {
+      const removed = usergroups.delete(groupId);
+      changes.emit('change');
+      return removed;
     },
     addConversation: (spec) => {
       declare(spec);

@@ -19,6 +19,7 @@ import * as withdrawals from '../../src/blocks/withdrawals.js';
 import { UsageError } from '../../src/commands/parse.js';
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/domain/alerts.js';
 import { AmountError, UserFacingError } from '../../src/domain/errors.js';
+import { MAX_POLICY_CENTS, snapshotPolicy } from '../../src/domain/swap-policy.js';
 import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
 import {
   type Asset,
@@ -211,6 +212,23 @@ const toAsset: AssetSnapshot = {
   networkTitle: network.title,
   decimals: 6,
 };
+
+/** A quote under a policy of 100 approvals from 100 people and 20 groups, 99 of them given. */
+function bigQuorum(): Pick<SwapQuote, 'policy' | 'approvals'> {
+  const userIds = many(100, (i) => `U${String(i).padStart(10, '0')}`);
+  const policy = snapshotPolicy(
+    {
+      tiers: [{ minCents: 0n, approvals: 100 }],
+      approvers: [...userIds, ...many(20, (i) => `S${String(i).padStart(10, '0')}`)],
+      allowSelfApproval: false,
+      maxUsdCents: MAX_POLICY_CENTS,
+      dailyLimitUsdCents: MAX_POLICY_CENTS,
+    },
+    { cents: MAX_POLICY_CENTS },
+    NOW,
+  );
+  return { policy, approvals: userIds.slice(0, 99).map((userId) => ({ userId, at: NOW.toISOString() })) };
+}
 
 function quote(status: SwapQuote['status'], overrides: Partial<SwapQuote> = {}): SwapQuote {
   return {
@@ -579,6 +597,27 @@ const cases: Case[] = [
           estimatedAmount: '9'.repeat(100),
         }),
         approvers,
+        NOW,
+      ),
+  },
+  ...(['pending', 'created', 'rejected', 'expired'] as const).map(
+    (status): Case => ({
+      builder: 'swaps.buildQuoteMessage',
+      name: `a ${status} quote needing 100 approvals from 100 people and 20 groups, 99 of them given`,
+      build: () => swaps.buildQuoteMessage(quote(status, bigQuorum()), approvers, NOW),
+    }),
+  ),
+  {
+    builder: 'swaps.buildQuoteReminder',
+    name: '100 approvers and 20 groups yet to act',
+    build: () =>
+      swaps.buildQuoteReminder(
+        quote('pending', bigQuorum()),
+        bigQuorum().policy!,
+        {
+          userIds: many(100, (i) => `U${String(i).padStart(10, '0')}`),
+          groupIds: many(20, (i) => `S${String(i).padStart(10, '0')}`),
+        },
         NOW,
       ),
   },

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPolicy } from '../../src/blocks/policy.js';
 import { buildQuoteMessage } from '../../src/blocks/swaps.js';
+import { DEFAULT_TIERS } from '../../src/domain/swap-policy.js';
 import { SwapQuote } from '../../src/domain/swap-quote.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { swapQuoteRecord } from '../support/fixtures.js';
@@ -40,7 +41,7 @@ describe('/treasury policy', () => {
   it('stays within Slack limits with long lists of people, and says how many are not named', () => {
     const many = Array.from({ length: 500 }, (_, i) => `U${String(i).padStart(9, '0')}`);
     const message = buildPolicy(
-      { approvers: many, allowSelfApproval: true, treasuryUsers: many, maxUsdCents: 25_000_000n },
+      { tiers: DEFAULT_TIERS, approvers: many, allowSelfApproval: true, treasuryUsers: many, maxUsdCents: 25_000_000n },
       30_000_000n,
     );
     expectWithinSlackLimits(message);
@@ -51,7 +52,9 @@ describe('/treasury policy', () => {
   });
 
   it('with nobody to approve, says no swap can be approved', () => {
-    const text = blocksToText(buildPolicy({ approvers: [], allowSelfApproval: false, treasuryUsers: [] }, 100n).blocks);
+    const text = blocksToText(
+      buildPolicy({ tiers: DEFAULT_TIERS, approvers: [], allowSelfApproval: false, treasuryUsers: [] }, 100n).blocks,
+    );
     expect(text).toContain('A swap worth $1 could not be approved: nobody is an approver.');
     expect(text).toContain('*Who may ask for a swap:* everyone in this workspace.');
     expect(text).toContain('*Maximum per swap:* none.');

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  type ApprovalPolicy,
   alreadyDecidedNotice,
   type CreateError,
   checkClick,
-  type Decision,
-  decisionEntry,
   describeCreateFailure,
   EXPIRY_SAFETY_MS,
-  judgeDecision,
   mayRequote,
 } from '../../src/domain/approval.js';
+import { type ApprovalPolicy, type Decision, decideOnQuote, policyOf } from '../../src/domain/quote-decision.js';
 import {
   canMove,
   newSwapQuote,
@@ -54,11 +51,29 @@ function quote(status: QuoteStatus, fields: Partial<SwapQuote> = {}): SwapQuote 
 }
 
 const policy: ApprovalPolicy = { approvers: [APPROVER, 'U0APPROVER2'], allowSelfApproval: false };
+
+/**
+ * A click on a quote recorded before approval policies were (no snapshot on it): the rule it was made under, one
+ * approval from the approvers configured now, as decideOnQuote applies it. Tiers and quorums:
+ * test/domain/quote-decision.test.ts.
+ */
+function judgeDecision(current: ApprovalPolicy, stored: SwapQuote, userId: string, decision: Decision, at: Date) {
+  const judged = decideOnQuote(
+    stored,
+    policyOf(stored, current),
+    { userId, decision, at, isApprover: current.approvers.includes(userId) },
+    [],
+  );
+  return judged.ok
+    ? { allowed: true, outcome: judged.change.status, ...(judged.notice ? { notice: judged.notice } : {}) }
+    : { allowed: false, reason: judged.reason, notice: judged.notice };
+}
 const APPROVED_BY =
   'Already decided: approved by <@U0APPROVER> at 2025-03-01 10:05 UTC. Nothing was done; the swap is created at most once.';
 const REJECTED_BY = 'Already decided: rejected by <@U0REQUESTER> at 2025-03-01 10:05 UTC. Nothing was done.';
 const EXPIRED = 'This quote has expired; no swap was made. Use "New quote" for a fresh one.';
-const NOT_APPROVER = 'Only the swap approvers (<@U0APPROVER>, <@U0APPROVER2>) can approve. Nothing was done.';
+const NOT_APPROVER =
+  'Only the swap approvers (<@U0APPROVER>, <@U0APPROVER2>) can approve this quote. Nothing was done.';
 const NOT_REJECTER = 'Only the requester or a swap approver can reject this quote. Nothing was done.';
 const OWN_SWAP = 'You requested this swap, so someone else must approve it (separation of duties). Nothing was done.';
 
@@ -91,8 +106,8 @@ describe('who may approve or reject, and what a click on a decided quote means',
     [APPROVER, 'reject', 'rejected', { reason: 'already_decided', notice: REJECTED_BY }],
     [OUTSIDER, 'reject', 'rejected', { reason: 'not_requester_or_approver', notice: NOT_REJECTER }],
     // expired
-    [REQUESTER, 'reject', 'expired', { reason: 'expired', notice: EXPIRED }],
-    [APPROVER, 'approve', 'expired', { reason: 'expired', notice: EXPIRED }],
+    [REQUESTER, 'reject', 'expired', { reason: 'already_decided', notice: EXPIRED }],
+    [APPROVER, 'approve', 'expired', { reason: 'already_decided', notice: EXPIRED }],
     [OUTSIDER, 'approve', 'expired', { reason: 'not_an_approver', notice: NOT_APPROVER }],
     // outcome unknown: the create may have gone out, so it counts as approved
     [REQUESTER, 'reject', 'outcome_unknown', { reason: 'already_decided', notice: APPROVED_BY }],
@@ -111,7 +126,7 @@ describe('who may approve or reject, and what a click on a decided quote means',
     it('may not approve their own swap without ALLOW_SELF_APPROVAL (separation of duties)', () => {
       expect(judgeDecision(both, quote('pending'), REQUESTER, 'approve', SOON)).toEqual({
         allowed: false,
-        reason: 'own_swap',
+        reason: 'self_approval',
         notice: OWN_SWAP,
       });
     });
@@ -133,7 +148,8 @@ describe('who may approve or reject, and what a click on a decided quote means',
     for (const user of [REQUESTER, APPROVER, OUTSIDER]) {
       expect(judgeDecision(none, quote('pending'), user, 'approve', SOON)).toMatchObject({
         allowed: false,
-        reason: 'no_approvers',
+        reason: 'not_an_approver',
+        notice: expect.stringContaining('nobody can approve swaps'),
       });
     }
     expect(judgeDecision(none, quote('pending'), REQUESTER, 'reject', SOON)).toEqual({
@@ -175,23 +191,29 @@ describe('expiry: 30 minutes from the estimate, approvals refused in the last 30
   });
   it('each outcome writes its own audit entry', () => {
     const at = new Date(DECIDED_AT);
-    expect(decisionEntry(quote('pending'), 'approving', APPROVER, at)).toEqual({
+    const entryOf = (userId: string, decision: Decision, when: Date) => {
+      const judged = decideOnQuote(
+        quote('pending'),
+        policyOf(quote('pending'), policy),
+        { userId, decision, at: when, isApprover: policy.approvers.includes(userId) },
+        [],
+      );
+      return judged.ok ? judged.change.entry : undefined;
+    };
+    expect(entryOf(APPROVER, 'approve', at)).toEqual({
       at: DECIDED_AT,
       event: 'approved',
       by: APPROVER,
-      detail: 'swap/create of estimate est-1 about to be sent',
+      detail: 'approval 1 of 1; swap/create of estimate est-1 about to be sent',
     });
-    expect(decisionEntry(quote('pending'), 'expired', APPROVER, at)).toEqual({
-      at: DECIDED_AT,
+    const late = new Date(expiresAt + 1);
+    expect(entryOf(APPROVER, 'approve', late)).toEqual({
+      at: late.toISOString(),
       event: 'approve_after_expiry',
       by: APPROVER,
       detail: 'no create call made',
     });
-    expect(decisionEntry(quote('pending'), 'rejected', REQUESTER, at)).toEqual({
-      at: DECIDED_AT,
-      event: 'rejected',
-      by: REQUESTER,
-    });
+    expect(entryOf(REQUESTER, 'reject', at)).toEqual({ at: DECIDED_AT, event: 'rejected', by: REQUESTER });
   });
 });
 
@@ -218,9 +240,13 @@ describe('which clicks may act on a quote', () => {
   });
 
   it('"New quote" is for the requester or an approver', () => {
-    expect(mayRequote(policy, quote('expired'), REQUESTER)).toEqual({ allowed: true });
-    expect(mayRequote(policy, quote('expired'), APPROVER)).toEqual({ allowed: true });
-    expect(mayRequote(policy, quote('expired'), OUTSIDER)).toMatchObject({
+    expect(mayRequote(quote('expired'), REQUESTER, false)).toEqual({ allowed: true });
+    expect(mayRequote(quote('expired'), APPROVER, true)).toEqual({ allowed: true });
+    expect(mayRequote(quote('expired'), OUTSIDER, { unknown: 'Slack could not say' })).toMatchObject({
+      allowed: false,
+      reason: 'not_requester_or_approver',
+    });
+    expect(mayRequote(quote('expired'), OUTSIDER, false)).toMatchObject({
       allowed: false,
       reason: 'not_requester_or_approver',
     });

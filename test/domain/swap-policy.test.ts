@@ -321,7 +321,7 @@ describe('approverCheck: named people, members of named groups, and groups Slack
   ]);
   const oneFailed: GroupMembers = new Map<string, readonly string[] | { error: string }>([
     [GROUP, [BLAKE]],
-    ['S0OTHER', { error: 'ratelimited' }],
+    ['S0OTHER', { error: 'Slack did not answer' }],
   ]);
   it.each([
     [AVERY, listed, true],
@@ -333,19 +333,25 @@ describe('approverCheck: named people, members of named groups, and groups Slack
     [
       CASEY,
       oneFailed,
-      { unknown: 'Slack could not say who is in <!subteam^S0OTHER>, so nobody from it can approve right now' },
+      {
+        unknown:
+          'Slack could not say who is in <!subteam^S0OTHER> (Slack did not answer), so nobody from it can approve right now; try again in a few minutes',
+      },
     ],
     [
       OUTSIDER,
       oneFailed,
-      { unknown: 'Slack could not say who is in <!subteam^S0OTHER>, so nobody from it can approve right now' },
+      {
+        unknown:
+          'Slack could not say who is in <!subteam^S0OTHER> (Slack did not answer), so nobody from it can approve right now; try again in a few minutes',
+      },
     ],
     [
       BLAKE,
       new Map(),
       {
         unknown:
-          'Slack could not say who is in <!subteam^S0TREASURY>, <!subteam^S0OTHER>, so nobody from them can approve right now',
+          'Slack could not say who is in <!subteam^S0TREASURY>, <!subteam^S0OTHER>, so nobody from them can approve right now; try again in a few minutes',
       },
     ],
   ] as [string, GroupMembers, unknown][])('%s → %o', (userId, groups, expected) => {
@@ -393,7 +399,7 @@ describe('countApproval and rejectQuote: distinct approvers, each once; one Reje
       pending(byAvery),
       {},
       'self_approval',
-      'You requested this swap, so others must approve it (separation of duties). Nothing was done.',
+      'You requested this swap, so someone else must approve it (separation of duties). Nothing was done.',
     ],
     [
       AVERY,
@@ -407,11 +413,12 @@ describe('countApproval and rejectQuote: distinct approvers, each once; one Reje
       pending(),
       {
         isApprover: {
-          unknown: 'Slack could not say who is in <!subteam^S0TREASURY>, so nobody from it can approve right now',
+          unknown:
+            'Slack could not say who is in <!subteam^S0TREASURY>, so nobody from it can approve right now; try again in a few minutes',
         },
       },
       'approvers_unknown',
-      'Slack could not say who is in <!subteam^S0TREASURY>, so nobody from it can approve right now. Nothing was done.',
+      'Slack could not say who is in <!subteam^S0TREASURY>, so nobody from it can approve right now; try again in a few minutes. Nothing was done.',
     ],
     [
       BLAKE,

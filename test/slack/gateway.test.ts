@@ -635,3 +635,47 @@ describe('links to messages: permalink (chat.getPermalink)', () => {
     expect(sleeps).toEqual([]);
   });
 });
+
+describe('approver groups: groupMembers (usergroups.users.list)', () => {
+  const LEADS = { id: 'S0LEADS', handle: 'treasury-leads', name: 'Treasury leads', users: ['U0JORDAN', 'U0AVERY'] };
+
+  it("answers the group's member ids, asking for that group", async () => {
+    const { gateway } = gatewayRig();
+    slack.setUsergroup(LEADS);
+    expect(await gateway.groupMembers('S0LEADS')).toEqual(['U0JORDAN', 'U0AVERY']);
+    expect(slack.callsOf('usergroups.users.list').map((c) => c.args)).toEqual([{ usergroup: 'S0LEADS' }]);
+  });
+
+  it('a disabled group has nobody in it (include_disabled is never asked for)', async () => {
+    const { gateway } = gatewayRig();
+    slack.setUsergroup({ ...LEADS, disabled: true });
+    expect(await gateway.groupMembers('S0LEADS')).toEqual([]);
+  });
+
+  it('is a read: a 5xx is tried again under the policy', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.setUsergroup(LEADS);
+    slack.failNext('usergroups.users.list', { status: 503 });
+    expect(await gateway.groupMembers('S0LEADS')).toEqual(['U0JORDAN', 'U0AVERY']);
+    expect(slack.callsOf('usergroups.users.list')).toHaveLength(2);
+    expect(sleeps).toEqual([500]);
+  });
+
+  it("a group Slack does not know throws Slack's no_such_subteam at once, not retried", async () => {
+    const { gateway, sleeps } = gatewayRig();
+    const error = await failure(gateway.groupMembers('S0GONE'));
+    expect(describeSlackError(error)).toBe('no_such_subteam');
+    expect(slack.callsOf('usergroups.users.list')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it('an app without usergroups:read gets missing_scope, which needs a person: not retried', async () => {
+    const { gateway, sleeps } = gatewayRig();
+    slack.setUsergroup(LEADS);
+    slack.failNext('usergroups.users.list', { error: 'missing_scope' });
+    const error = await failure(gateway.groupMembers('S0LEADS'));
+    expect(needsAPerson(error)).toBe(true);
+    expect(slack.callsOf('usergroups.users.list')).toHaveLength(1);
+    expect(sleeps).toEqual([]);
+  });
+});

@@ -138,7 +138,8 @@ describe('a swap quote', () => {
     const s = await start({ SWAP_MAX_USD: '250000', TREASURY_USERS: `${REQUESTER},${APPROVER},${SECOND_APPROVER}` });
     const policy = await ask(s, 'policy', { userId: REQUESTER, channelId: CHANNEL });
     expect(policy.reply.responseType).toBe('ephemeral');
-    expect(policy.text).toContain(`*Who approves:* one approval from <@${APPROVER}>, <@${SECOND_APPROVER}>`);
+    expect(policy.text).toContain(`*Who approves:* <@${APPROVER}>, <@${SECOND_APPROVER}>.`);
+    expect(policy.text).toContain('one approval, whatever the amount');
     expect(policy.text).toContain('*Self-approval:* not allowed');
     expect(policy.text).toContain('*Maximum per swap:* $250,000');
     expect(policy.text).toContain('*Quotes:* valid for 30 minutes');

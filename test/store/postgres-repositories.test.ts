@@ -14,6 +14,7 @@ import { StoreError } from '../../src/store/errors.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { createLeaderLease, type LeaderLease, MIGRATIONS, openPostgresStore } from '../../src/store/postgres/index.js';
 import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
+import { claimDecision } from '../support/claim-decision.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 
@@ -122,7 +123,7 @@ describe.each(backends)('the repository contract: $name', (backend) => {
         expect((await swapQuotes.getQuote('q1'))?.requestedBy).toBe('U1');
         for (const id of ['nope', 'constructor', '__proto__', 'a\u0000b', '\ud800'])
           expect(await swapQuotes.getQuote(id)).toBeUndefined();
-        await expect(swapQuotes.claimDecision('toString', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
+        await expect(claimDecision(swapQuotes, 'toString', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
           StoreError,
         );
         await expect(swapQuotes.recordMessageTs('nope', '1.2')).rejects.toThrow(StoreError);
@@ -193,7 +194,7 @@ describe.each(backends)('the repository contract: $name', (backend) => {
         await swapQuotes.saveQuote(quote('q1'));
         const claims = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>
-            swapQuotes.claimDecision('q1', i % 2 ? 'rejected' : 'approving', `U${i}`, AT, entry('decided', `U${i}`)),
+            claimDecision(swapQuotes, 'q1', i % 2 ? 'rejected' : 'approving', `U${i}`, AT, entry('decided', `U${i}`)),
           ),
         );
         const winners = claims.filter((claim) => claim.claimed);
@@ -217,7 +218,7 @@ describe.each(backends)('the repository contract: $name', (backend) => {
           swapQuotes.recordCreateResult('q1', { ok: true, swapId: 's1', swapStatus: 'new' }, AT, entry('created')),
         ).rejects.toThrow(StoreError);
         expect(await swapQuotes.getQuote('q1')).toMatchObject({ status: 'pending', history: [] });
-        await swapQuotes.claimDecision('q1', 'approving', 'U2', AT, entry('approved', 'U2'));
+        await claimDecision(swapQuotes, 'q1', 'approving', 'U2', AT, entry('approved', 'U2'));
         const created = await swapQuotes.recordCreateResult(
           'q1',
           { ok: true, swapId: 's1', swapStatus: 'new' },
@@ -229,7 +230,7 @@ describe.each(backends)('the repository contract: $name', (backend) => {
         expect((await swapQuotes.listQuotesToFollow()).map((q) => q.id)).toEqual(['q1']);
 
         await swapQuotes.saveQuote(quote('q2'));
-        await swapQuotes.claimDecision('q2', 'approving', 'U2', AT, entry('approved', 'U2'));
+        await claimDecision(swapQuotes, 'q2', 'approving', 'U2', AT, entry('approved', 'U2'));
         const lost = await swapQuotes.recordCreateResult(
           'q2',
           { ok: false, status: 'outcome_unknown', failure: 'timeout', unknownCause: 'answer_lost' },
@@ -281,7 +282,7 @@ describe.each(backends)('the repository contract: $name', (backend) => {
       run(async ({ swapQuotes }) => {
         await swapQuotes.saveQuote(quote('q1'));
         expect(await swapQuotes.markOutcomeUnknown('q1', 'restarted', AT, entry('unknown'))).toBe(false);
-        await swapQuotes.claimDecision('q1', 'approving', 'U2', AT, entry('approved', 'U2'));
+        await claimDecision(swapQuotes, 'q1', 'approving', 'U2', AT, entry('approved', 'U2'));
         const marks = await Promise.all(
           Array.from({ length: 10 }, () => swapQuotes.markOutcomeUnknown('q1', 'restarted', AT, entry('unknown'))),
         );
@@ -623,7 +624,7 @@ describe.skipIf(!available)('PostgreSQL: two replicas on one database', () => {
       await a.swapQuotes.saveQuote(quote('q1'));
       const claims = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          (i % 2 ? a : b).swapQuotes.claimDecision('q1', 'approving', `U${i}`, AT, entry('approved', `U${i}`)),
+          claimDecision((i % 2 ? a : b).swapQuotes, 'q1', 'approving', `U${i}`, AT, entry('approved', `U${i}`)),
         ),
       );
       expect(claims.filter((claim) => claim.claimed)).toHaveLength(1);
@@ -746,7 +747,7 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     await admin.end();
     expect(killed.rowCount).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await store.swapQuotes.claimDecision('q1', 'rejected', 'U2', AT, entry('rejected'))).claimed).toBe(true);
+    expect((await claimDecision(store.swapQuotes, 'q1', 'rejected', 'U2', AT, entry('rejected'))).claimed).toBe(true);
     await store.alerts.recordDeliveryFailure(AT, 'x');
     expect(await store.health()).toMatchObject({ ok: true });
     expect(lines.join('\n')).toMatch(/WARN {2}an idle database connection failed/);
@@ -767,7 +768,7 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
       expect((await store.swapQuotes.listRecentQuotes(10)).map((q) => q.id)).toEqual(['good']);
       expect(lines.join('\n')).toMatch(/ERROR a damaged swap quote in the database was left out/);
       await expect(store.swapQuotes.getQuote('bad')).rejects.toThrow(/damaged/);
-      await expect(store.swapQuotes.claimDecision('bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
+      await expect(claimDecision(store.swapQuotes, 'bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
         StoreError,
       );
       // A poll that would leave invalid bookkeeping is refused whole.

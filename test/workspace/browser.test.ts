@@ -92,6 +92,22 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await expect.poll(() => page.getByTestId('hints').innerText()).toContain('/treasury balances');
   });
 
+  it('the person switcher offers Jordan, an approver through the @treasury-leads group, and says so', async () => {
+    const switcher = page.getByTestId('user-switcher');
+    expect(await switcher.locator('option').allInnerTexts()).toEqual([
+      'Riley Chen — Treasury operator (requests swaps)',
+      'Avery Patel — Approver (SWAP_APPROVERS)',
+      'Jordan Kim — Approver via @treasury-leads (SWAP_APPROVERS group)',
+      'Sam Lee — Sales, not on the treasury team',
+    ]);
+    await asUser('U0JORDAN');
+    expect(await page.getByTestId('user-groups').innerText()).toBe('member of @treasury-leads');
+    // Jordan is on the treasury team: the private channel and a DM with the bot are in the sidebar.
+    await page.getByTestId('channel-treasury-ops').waitFor();
+    await asUser('U0RILEY');
+    expect(await page.getByTestId('user-groups').count()).toBe(0);
+  });
+
   it('/treasury balances shows the assets, privately', async () => {
     await send('/treasury balances');
     const reply = lastMessageWith('USDC');

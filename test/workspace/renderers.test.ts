@@ -111,6 +111,21 @@ describe('renderMrkdwn', () => {
     expect(mrkdwn('<!here>')).toBe('<span class="mention mention-broadcast">@here</span>');
   });
 
+  it('draws a user group by its handle from the directory, else by its label or id', () => {
+    const withGroups = {
+      ...directory,
+      groups: new Map([['S0LEADS', { handle: 'treasury-leads', name: 'Treasury <leads>' }]]),
+    };
+    expect(renderMrkdwn('ask <!subteam^S0LEADS>', withGroups)).toBe(
+      'ask <span class="mention mention-user" title="Treasury &lt;leads&gt;">@treasury-leads</span>',
+    );
+    expect(renderMrkdwn('<!subteam^S0LEADS|@old-name>', withGroups)).toContain('>@treasury-leads</span>');
+    expect(mrkdwn('<!subteam^S0LEADS|@treasury-leads>')).toBe(
+      '<span class="mention mention-user">@treasury-leads</span>',
+    );
+    expect(mrkdwn('<!subteam^S0OTHER>')).toBe('<span class="mention mention-user">@S0OTHER</span>');
+  });
+
   it('links only http, https and mailto; `javascript:` never becomes a link', () => {
     expect(mrkdwn('<http://a|b>')).toBe('<a href="http://a" target="_blank" rel="noopener noreferrer">b</a>');
     expect(mrkdwn('<mailto:a@b.example|mail>')).toContain('<a href="mailto:a@b.example"');

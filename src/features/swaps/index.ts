@@ -5,6 +5,7 @@
 
 export { type ClickOrigin, isQuoteId, refuseClickOrigin } from '../../domain/approval.js';
 export { ESTIMATE_VALIDITY_MS } from '../../domain/swap-quote.js';
+export { APPROVER_GROUPS_TTL_MS, type ApproverGroups, createApproverGroups } from './approver-groups.js';
 export type { FollowPolicy } from './follow.js';
 export type { QuoteMessenger, Scheduler } from './message-edits.js';
 export { type ClickOutcome, createSwapService, type SwapDeps, type SwapService } from './service.js';

@@ -6,7 +6,7 @@
  */
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildQuoteMessage } from '../../blocks/swaps.js';
-import type { ApprovalPolicy } from '../../domain/approval.js';
+import type { ApprovalPolicy } from '../../domain/quote-decision.js';
 import type { Logger } from '../../logger.js';
 import { describeSlackError, isTransient } from '../../slack/errors.js';
 import type { SwapQuoteRepository } from '../../store/repository.js';
@@ -15,6 +15,8 @@ import type { SwapQuoteRepository } from '../../store/repository.js';
 export interface QuoteMessenger {
   post(channelId: string, message: SlackMessage): Promise<string>;
   update(channelId: string, ts: string, message: SlackMessage): Promise<void>;
+  /** Posts a reply in the thread of the message `threadTs` (the quote's reminder). */
+  reply(channelId: string, threadTs: string, message: SlackMessage): Promise<void>;
 }
 
 /** Runs something later; injectable so tests decide when "later" is. */

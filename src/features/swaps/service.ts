@@ -13,33 +13,51 @@
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
 import { code } from '../../blocks/mrkdwn.js';
-import { buildPolicy } from '../../blocks/policy.js';
-import { buildQuoteMessage, buildQuotePostedNote } from '../../blocks/swaps.js';
+import { buildPolicy, type LimitUseView } from '../../blocks/policy.js';
+import { buildQuoteMessage, buildQuotePostedNote, buildQuoteReminder } from '../../blocks/swaps.js';
 import { parseTokenAmount } from '../../commands/amounts.js';
 import {
-  type ApprovalPolicy,
-  alreadyDecidedNotice,
   type ClickOrigin,
   type CreateError,
   checkClick,
-  type Decision,
-  decisionEntry,
   describeCreateFailure,
   isQuoteId,
-  judgeDecision,
   mayRequote,
   REQUOTE_TAKEN_NOTICE,
 } from '../../domain/approval.js';
 import { resolveAsset } from '../../domain/assets.js';
 import { UserFacingError } from '../../domain/errors.js';
 import {
+  approversYetToAct,
+  checkNewQuoteLimit,
+  type Decision,
+  decideOnQuote,
+  hasLapsed,
+  isReminderDue,
+  limitKeyOf,
+  limitUse,
+  policyOf,
+  usageLookbackStart,
+} from '../../domain/quote-decision.js';
+import {
+  approverCheck,
   checkMaxUsd,
+  type GroupMembers,
   isKnownValue,
+  type PolicySnapshot,
   quoteValueUsd,
   type StoredUsdValue,
+  type SwapPolicy,
+  snapshotPolicy,
   type UsdValue,
 } from '../../domain/swap-policy.js';
-import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from '../../domain/swap-quote.js';
+import {
+  type AssetSnapshot,
+  auditEntry,
+  ESTIMATE_VALIDITY_MS,
+  newSwapQuote,
+  type SwapQuote,
+} from '../../domain/swap-quote.js';
 import { escapeText } from '../../domain/text.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
@@ -60,9 +78,13 @@ export interface SwapDeps {
   messenger: QuoteMessenger;
   logger: Logger;
   now: () => Date;
-  policy: ApprovalPolicy;
-  /** SWAP_MAX_USD in cents: a larger quote (or one whose USD value is unknown) is refused before it is posted. */
-  maxUsdCents?: bigint;
+  /**
+   * The approval policy configured now (SWAP_POLICY tiers, SWAP_APPROVERS, ALLOW_SELF_APPROVAL, SWAP_MAX_USD,
+   * SWAP_DAILY_LIMIT_USD): fixed on each quote when it is made, so a later change never alters a quote in flight.
+   */
+  policy: SwapPolicy;
+  /** Members of approver groups (usergroups.users.list, cached); without it nobody from a group may approve. */
+  approverGroups?: { members(groupIds: readonly string[]): Promise<GroupMembers> };
   follow: FollowPolicy;
   /** When failed message edits are retried; default Node timers. */
   scheduler?: Scheduler;
@@ -83,6 +105,12 @@ function createErrorOf(error: unknown): CreateError {
   if (error instanceof PaymentsValidationError) return { kind: 'refused', apiMessage: error.apiMessage };
   if (error instanceof PaymentsError) return { kind: 'api', code: error.code };
   return { kind: 'unexpected' };
+}
+
+/** The audit detail of a quote that ran out of time waiting: how many approvals it had. */
+function expiredDetail(quote: SwapQuote): string {
+  const count = quote.approvals?.length ?? 0;
+  return `no decision before expiry; ${count} of ${quote.policy?.needed ?? 1} approvals`;
 }
 
 /** What the start-up recovery records on a quote it finds `approving`. */
@@ -159,10 +187,15 @@ export function createSwapService(deps: SwapDeps) {
 
   /**
    * What `amount` of `from` is worth in USD now, from the asset's own price in the asset list (exact, to the
-   * cent), checked against SWAP_MAX_USD: over it, or unknown while a maximum is set, the quote is refused in plain
-   * words before anything is estimated or posted.
+   * cent), and the policy fixed for a quote of that worth. Checked against SWAP_MAX_USD and the asset's
+   * SWAP_DAILY_LIMIT_USD (beside the swaps created and quotes waiting in the last 24 hours): over either, or
+   * unknown while either is set, the quote is refused in plain words before anything is estimated or posted.
    */
-  function valueWithinMaximum(from: Asset | undefined, amount: bigint): StoredUsdValue {
+  async function priceAndPolicy(
+    from: Asset | undefined,
+    snapshot: AssetSnapshot,
+    amount: bigint,
+  ): Promise<{ valueUsd: StoredUsdValue; policy: PolicySnapshot }> {
     const value: UsdValue = from
       ? quoteValueUsd({
           amount: amount.toString(),
@@ -171,13 +204,62 @@ export function createSwapService(deps: SwapDeps) {
           balanceInUsd: from.balanceInUsd,
         })
       : { unknown: 'no_balance', reason: 'the asset is no longer in the asset list, so its price is unknown' };
-    const allowed = checkMaxUsd(deps.maxUsdCents, value);
+    const allowed = checkMaxUsd(deps.policy.maxUsdCents, value);
     if (!allowed.ok)
       throw new UserFacingError(
         `No quote was made: ${allowed.reason} (\`SWAP_MAX_USD\`). Ask for a smaller amount.`,
         'swap_above_maximum',
       );
-    return isKnownValue(value) ? { cents: value.cents.toString() } : value;
+    const now = deps.now();
+    if (deps.policy.dailyLimitUsdCents !== undefined) {
+      const fits = checkNewQuoteLimit({
+        limitCents: deps.policy.dailyLimitUsdCents,
+        value,
+        assetKey: limitKeyOf({ from: snapshot }),
+        assetLabel: `${snapshot.symbol} on ${snapshot.networkTitle}`,
+        quotes: await quotes.listQuotesSince(usageLookbackStart(now)),
+        now,
+      });
+      if (!fits.ok)
+        throw new UserFacingError(
+          `No quote was made: ${fits.reason} (\`SWAP_DAILY_LIMIT_USD\`). Ask for a smaller amount, or wait until earlier swaps leave the 24-hour window.`,
+          'swap_above_daily_limit',
+        );
+    }
+    return {
+      valueUsd: isKnownValue(value) ? { cents: value.cents.toString() } : value,
+      policy: snapshotPolicy(deps.policy, value, now),
+    };
+  }
+
+  /**
+   * Whether the clicker is an approver of this quote: named in its policy, or a member of one of its groups as
+   * Slack tells (cached). Groups are asked about only when the person is not named.
+   */
+  async function isApproverOf(snapshot: PolicySnapshot, userId: string) {
+    if (snapshot.approvers.userIds.includes(userId) || snapshot.approvers.groupIds.length === 0)
+      return approverCheck(snapshot, userId, new Map());
+    return approverCheck(snapshot, userId, await groupMembers(snapshot.approvers.groupIds));
+  }
+
+  /** The one "expires soon" reply in the quote's thread, naming the approvers who have not acted; claimed already. */
+  async function remind(quote: SwapQuote, now: Date): Promise<void> {
+    const snapshot = policyOf(quote, deps.policy);
+    const yetToAct = approversYetToAct(quote, snapshot, await groupMembers(snapshot.approvers.groupIds));
+    try {
+      await deps.messenger.reply(quote.channelId, quote.messageTs!, buildQuoteReminder(quote, snapshot, yetToAct, now));
+    } catch (error) {
+      // Not posted: a later sweep (until expiry) tries again.
+      await quotes.releaseReminder(quote.id);
+      throw error;
+    }
+  }
+
+  async function groupMembers(groupIds: readonly string[]): Promise<GroupMembers> {
+    if (groupIds.length === 0) return new Map();
+    if (!deps.approverGroups)
+      return new Map(groupIds.map((id) => [id, { error: 'the bot cannot read user groups here' }]));
+    return deps.approverGroups.members(groupIds);
   }
 
   /** Estimates, records the quote, and posts it in the channel for approval. */
@@ -188,6 +270,7 @@ export function createSwapService(deps: SwapDeps) {
     to: AssetSnapshot;
     amountFrom: bigint;
     valueUsd: StoredUsdValue;
+    policy: PolicySnapshot;
     replaces?: string;
     /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
     conversation: ConversationKind;
@@ -297,15 +380,16 @@ export function createSwapService(deps: SwapDeps) {
       parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
       const [from, to] = await resolveBoth(input.fromRef, input.toRef);
       const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
-      const valueUsd = valueWithinMaximum(from, amountFrom);
+      const fromSnapshot = snapshotOf(from);
+      const priced = await priceAndPolicy(from, fromSnapshot, amountFrom);
       const quote = await postQuote({
         requestedBy: input.userId,
         channelId: input.channelId,
         conversation,
-        from: snapshotOf(from),
+        from: fromSnapshot,
         to: snapshotOf(to),
         amountFrom,
-        valueUsd,
+        ...priced,
       });
       return buildQuotePostedNote(quote, deps.policy);
     },
@@ -317,20 +401,51 @@ export function createSwapService(deps: SwapDeps) {
     async decide(quoteId: string, userId: string, decision: Decision, origin: ClickOrigin): Promise<ClickOutcome> {
       const checked = await quoteOfClick(decision, quoteId, userId, origin);
       if ('notice' in checked) return checked;
+      const snapshot = policyOf(checked.quote, deps.policy);
+      // Asked before the atomic change (Slack cannot be called inside it): group membership for a few minutes
+      // is what the policy trusts; everything the quote says is judged again inside the change.
+      const isApprover = await isApproverOf(snapshot, userId);
       const now = deps.now();
-      const verdict = judgeDecision(deps.policy, checked.quote, userId, decision, now);
-      if (!verdict.allowed) return { notice: verdict.notice };
-      const claim = await quotes.claimDecision(
+      const { decision: outcome, quote } = await quotes.decideQuote(
         quoteId,
-        verdict.outcome,
-        userId,
-        now,
-        decisionEntry(checked.quote, verdict.outcome, userId, now),
+        usageLookbackStart(now),
+        (stored, sameAsset) => decideOnQuote(stored, snapshot, { userId, decision, at: now, isApprover }, sameAsset),
       );
-      if (!claim.claimed) return { notice: alreadyDecidedNotice(claim.quote) };
+      if (!outcome.ok) {
+        if (outcome.reason === 'approvers_unknown' || outcome.reason === 'daily_limit')
+          deps.logger.warn('refused a swap approval', { quoteId, userId, reason: outcome.reason });
+        return { notice: outcome.notice };
+      }
       await edits.refresh(quoteId);
-      if (claim.quote.status === 'approving') await executeApproved(claim.quote);
-      return verdict.notice === undefined ? {} : { notice: verdict.notice };
+      if (quote.status === 'approving') await executeApproved(quote);
+      return outcome.notice === undefined ? {} : { notice: outcome.notice };
+    },
+
+    /**
+     * The quotes waiting for approval: one reminder ten minutes before expiry, mentioning the approvers who have
+     * not acted; at expiry the quote is marked expired and its message says so with the approvals it had. Each
+     * step is claimed in the store, so replicas sweeping at once do it once.
+     */
+    async sweep(): Promise<void> {
+      const now = deps.now();
+      const waiting = (await quotes.listQuotesSince(new Date(now.getTime() - 2 * ESTIMATE_VALIDITY_MS))).filter(
+        (quote) => quote.status === 'pending',
+      );
+      for (const quote of waiting) {
+        try {
+          if (hasLapsed(quote, now)) {
+            if (await quotes.expireLapsed(quote.id, auditEntry(now, 'expired', undefined, expiredDetail(quote))))
+              await edits.refresh(quote.id);
+          } else if (isReminderDue(quote, now) && (await quotes.claimReminder(quote.id, now))) {
+            await remind(quote, now);
+          }
+        } catch (error) {
+          deps.logger.warn('could not follow up a waiting swap quote; trying again at the next sweep', {
+            quoteId: quote.id,
+            error: errorFields(error),
+          });
+        }
+      }
     },
 
     /** "New quote" on an expired or refused quote: the same parameters, a fresh estimate, a fresh approval. */
@@ -338,7 +453,11 @@ export function createSwapService(deps: SwapDeps) {
       const checked = await quoteOfClick('new_quote', quoteId, userId, origin);
       if ('notice' in checked) return checked;
       const { quote } = checked;
-      const permitted = mayRequote(deps.policy, quote, userId);
+      const permitted = mayRequote(
+        quote,
+        userId,
+        userId === quote.requestedBy ? false : await isApproverOf(policyOf(quote, deps.policy), userId),
+      );
       if (!permitted.allowed) return { notice: permitted.notice };
       const claimed = await quotes.claimRequote(
         quoteId,
@@ -349,12 +468,14 @@ export function createSwapService(deps: SwapDeps) {
       try {
         // A fresh price for the fresh estimate: the value (and SWAP_MAX_USD) is checked again.
         const assets = await deps.payments.listAssets();
-        const valueUsd = valueWithinMaximum(
+        // The policy of now: the new quote is a new request.
+        const priced = await priceAndPolicy(
           assets.find((asset) => asset.id === quote.from.assetId),
+          quote.from,
           BigInt(quote.amountFrom),
         );
         const successor = await postQuote({
-          valueUsd,
+          ...priced,
           requestedBy: quote.requestedBy,
           channelId: quote.channelId,
           from: quote.from,
@@ -411,17 +532,24 @@ export function createSwapService(deps: SwapDeps) {
     /** `/treasury swap <swap-id>`. */
     showSwap: (swapId: string): Promise<SlackMessage> => showSwap(deps.payments, swapId),
 
-    /** `/treasury policy [amount]`: the approval policy in plain words, and what an amount would need. */
-    describePolicy: (treasuryUsers: readonly string[], amountCents?: bigint): SlackMessage =>
-      buildPolicy(
-        {
-          approvers: deps.policy.approvers,
-          allowSelfApproval: deps.policy.allowSelfApproval,
-          treasuryUsers,
-          ...(deps.maxUsdCents !== undefined ? { maxUsdCents: deps.maxUsdCents } : {}),
-        },
-        amountCents,
-      ),
+    /**
+     * `/treasury policy [amount]`: the approval policy in plain words, what an amount would need, and (with a
+     * daily limit) what each asset has used of it in the last 24 hours.
+     */
+    async describePolicy(treasuryUsers: readonly string[], amountCents?: bigint): Promise<SlackMessage> {
+      const usedToday: LimitUseView[] = [];
+      if (deps.policy.dailyLimitUsdCents !== undefined) {
+        const now = deps.now();
+        const recent = await quotes.listQuotesSince(usageLookbackStart(now));
+        const assets = new Map(recent.map((quote) => [limitKeyOf(quote), quote.from]));
+        for (const [key, asset] of assets) {
+          const use = limitUse(recent, key, now);
+          if (use.createdCents + use.waitingCents > 0n)
+            usedToday.push({ asset: `${asset.symbol} on ${asset.networkTitle}`, ...use });
+        }
+      }
+      return buildPolicy({ ...deps.policy, treasuryUsers, limitUse: usedToday }, amountCents);
+    },
 
     /** `/treasury swaps`: the audit trail, newest first. */
     showHistory: (limit = 15): Promise<SlackMessage> => showSwapHistory(quotes, limit),

@@ -22,6 +22,10 @@ function missing(id: string): StoreError {
   return new StoreError(`no swap quote ${JSON.stringify(id).slice(0, 60)} in the state file`);
 }
 
+function estimatedAfter(quote: SwapQuote, since: Date): boolean {
+  return new Date(quote.estimatedAt).getTime() > since.getTime();
+}
+
 /** The swap quote repository over the lowdb store that holds `swapQuotes`. */
 export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): SwapQuoteRepository {
   // Own keys only: an id such as `constructor` must never find something Object.prototype has.
@@ -59,12 +63,31 @@ export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): Sw
       return all().filter(needsFollowing).map(cloneJson);
     },
 
-    ...swapQuoteChangeMethods((id, apply) =>
-      store.update((state) => {
-        const quote = find(state.swapQuotes, id);
-        if (!quote) throw missing(id);
-        return apply(quote);
-      }),
+    async listQuotesSince(since) {
+      return all()
+        .filter((quote) => estimatedAfter(quote, since))
+        .sort((a, b) => compareText(a.estimatedAt, b.estimatedAt))
+        .map(cloneJson);
+    },
+
+    ...swapQuoteChangeMethods(
+      (id, apply) =>
+        store.update((state) => {
+          const quote = find(state.swapQuotes, id);
+          if (!quote) throw missing(id);
+          return apply(quote);
+        }),
+      // One serialized update: no other decision can change a quote of the asset in between.
+      (id, since, apply) =>
+        store.update((state) => {
+          const quote = find(state.swapQuotes, id);
+          if (!quote) throw missing(id);
+          const sameAsset = Object.values(state.swapQuotes)
+            .filter((other) => other.id !== id && other.from.assetId === quote.from.assetId)
+            .filter((other) => estimatedAfter(other, since))
+            .map(cloneJson);
+          return apply(quote, sameAsset);
+        }),
     ),
   };
 }

@@ -47,6 +47,28 @@ function rowValues(quote: SwapQuote): [string, string, string, string] {
   return [quote.id, quote.status, quote.estimatedAt, JSON.stringify(quote)];
 }
 
+/**
+ * The first key of the two-key advisory locks that serialize decisions on one source asset (the second is the
+ * asset id's hash). Two-key locks are a key space of their own: the migration and lease locks use one bigint.
+ */
+const DAILY_LIMIT_LOCK_SPACE = 1_402;
+
+/** Runs `apply` on the locked `quote` and writes the row back when it changed. */
+async function applyAndWrite<R>(tx: Transaction, quote: SwapQuote, apply: () => R): Promise<R> {
+  const before = JSON.stringify(quote);
+  const result = apply();
+  if (JSON.stringify(quote) !== before) {
+    const [id, status, estimatedAt, record] = rowValues(quote);
+    await tx.query('UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json WHERE id = $1', [
+      id,
+      status,
+      estimatedAt,
+      record,
+    ]);
+  }
+  return result;
+}
+
 /** The swap quote repository over `pool` (migrated: see migrations.ts). */
 export function createPostgresSwapQuoteRepository(
   pool: pg.Pool,
@@ -125,23 +147,42 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
       return quotes.filter(needsFollowing);
     },
 
-    ...swapQuoteChangeMethods((id, apply) =>
-      db.transaction('changing a swap quote', async (tx) => {
-        const quote = await lockQuote(tx, id);
-        if (!quote) throw missing(id);
-        const before = JSON.stringify(quote);
-        const result = apply(quote);
-        if (JSON.stringify(quote) !== before) {
-          const [, status, estimatedAt, record] = rowValues(quote);
-          await tx.query('UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json WHERE id = $1', [
-            id,
-            status,
-            estimatedAt,
-            record,
-          ]);
-        }
-        return result;
-      }),
+    listQuotesSince(since) {
+      return list(
+        'listing swap quotes since a time',
+        'SELECT record FROM swap_quotes WHERE estimated_at > $1 ORDER BY estimated_at, id',
+        [since.toISOString()],
+      );
+    },
+
+    ...swapQuoteChangeMethods(
+      (id, apply) =>
+        db.transaction('changing a swap quote', async (tx) => {
+          const quote = await lockQuote(tx, id);
+          if (!quote) throw missing(id);
+          return applyAndWrite(tx, quote, () => apply(quote));
+        }),
+      (id, since, apply) =>
+        db.transaction('deciding a swap quote', async (tx) => {
+          if (UNSTORABLE_TEXT.test(id)) throw missing(id);
+          // The asset first (it never changes), then its lock, then the row: every decision on an asset takes
+          // them in this order, and nothing else takes the asset's lock, so they cannot deadlock.
+          const { rows } = await tx.query<{ asset: string | null }>(
+            `SELECT record->'from'->>'assetId' AS asset FROM swap_quotes WHERE id = $1`,
+            [id],
+          );
+          const asset = rows[0]?.asset;
+          if (asset === undefined || asset === null) throw missing(id);
+          await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DAILY_LIMIT_LOCK_SPACE, asset]);
+          const quote = await lockQuote(tx, id);
+          if (!quote) throw missing(id);
+          const others = await tx.query<{ record: unknown }>(
+            `SELECT record FROM swap_quotes WHERE id <> $1 AND estimated_at > $2 AND record->'from'->>'assetId' = $3`,
+            [id, since.toISOString(), asset],
+          );
+          const sameAsset = others.rows.map((row) => decodeQuote(row.record));
+          return applyAndWrite(tx, quote, () => apply(quote, sameAsset));
+        }),
     ),
   };
 }

@@ -54,10 +54,11 @@ function storageSet(storage, key, value) {
 /**
  * What /api/workspace and /api/timeline send (checked where it matters: ids are strings).
  * @typedef {{ id: string, name: string, title?: string }} User
+ * @typedef {{ id: string, handle: string, name?: string, members: string[] }} Group
  * @typedef {{ id: string, name: string, kind?: string, topic?: string, members?: unknown }} Channel
  * @typedef {{
- *   users: User[], channels: Channel[], team?: { name?: string }, defaultUser?: string, defaultChannel?: string,
- *   hints?: unknown, mode?: string,
+ *   users: User[], channels: Channel[], groups?: Group[], team?: { name?: string }, defaultUser?: string,
+ *   defaultChannel?: string, hints?: unknown, mode?: string,
  * }} Workspace
  * @typedef {{
  *   id: string, channel: string, ts?: string, threadTs?: string, at: number, author?: string, userId?: string,
@@ -73,6 +74,8 @@ const state = {
   usersById: new Map(),
   /** @type {Map<string, Channel>} */
   channelsById: new Map(),
+  /** User groups, by id (`<!subteam^S…>` mentions). @type {Map<string, Group>} */
+  groupsById: new Map(),
   /** The person viewing ('' until the workspace loaded). */
   user: '',
   channel: '',
@@ -207,11 +210,22 @@ function renderChannels() {
   els.dmList.replaceChildren(...visible.filter(isDm).map(channelButton));
 }
 
+/** The handles of the user groups a person is in (`@treasury-leads`), as Slack's profile shows them. */
+function groupsOf(/** @type {string} */ userId) {
+  return [...state.groupsById.values()].filter((group) => group.members.includes(userId)).map((g) => `@${g.handle}`);
+}
+
 function renderUser() {
   const user = state.usersById.get(state.user);
   els.userSwitcher.value = state.user;
-  els.userTitle.textContent = user ? (user.title ? `${user.name} · ${user.title}` : user.name) : '';
-  els.userSwitcher.title = els.userTitle.textContent;
+  const title = user ? (user.title ? `${user.name} · ${user.title}` : user.name) : '';
+  const groups = user ? groupsOf(user.id) : [];
+  const membership = groups.length > 0 ? `member of ${groups.join(', ')}` : '';
+  els.userTitle.replaceChildren(
+    ...(title ? [title] : []),
+    ...(membership ? [h('div', { class: 'user-groups', 'data-testid': 'user-groups', text: membership })] : []),
+  );
+  els.userSwitcher.title = [title, membership].filter(Boolean).join(' · ');
 }
 
 function renderHeader() {
@@ -264,7 +278,7 @@ const EYE_SVG =
  * @returns {import('./mrkdwn.js').Directory}
  */
 function directory() {
-  return { users: state.usersById, channels: state.channelsById, me: state.user };
+  return { users: state.usersById, channels: state.channelsById, groups: state.groupsById, me: state.user };
 }
 
 /**
@@ -1226,6 +1240,13 @@ async function start() {
   state.ws = ws;
   state.usersById = new Map(ws.users.map((/** @type {User} */ user) => [user.id, user]));
   state.channelsById = new Map(ws.channels.map((/** @type {Channel} */ channel) => [channel.id, channel]));
+  ws.groups = Array.isArray(ws.groups)
+    ? ws.groups.filter(
+        (/** @type {unknown} */ g) =>
+          isObject(g) && typeof g.id === 'string' && typeof g.handle === 'string' && Array.isArray(g.members),
+      )
+    : [];
+  state.groupsById = new Map((ws.groups ?? []).map((/** @type {Group} */ group) => [group.id, group]));
 
   /** @type {{ user?: unknown, channel?: unknown }} */
   let remembered = {};

@@ -9,10 +9,12 @@ import { applyEmoji } from './emoji.js';
 import { decodeEntities, escapeHtml, safeUrl } from './html.js';
 
 /**
- * Who the ids in mentions are: `me` is the person viewing (their own mentions stand out).
+ * Who the ids in mentions are: `me` is the person viewing (their own mentions stand out); `groups` are the user
+ * groups (`<!subteam^S…>`), by id.
  * @typedef {{
  *   users: ReadonlyMap<string, { name: string, title?: string | undefined }>,
  *   channels: ReadonlyMap<string, { name?: string | undefined }>,
+ *   groups?: ReadonlyMap<string, { handle: string, name?: string | undefined }>,
  *   me: string | null,
  * }} Directory
  */
@@ -81,8 +83,11 @@ function readToken(inner, directory) {
       return { html: mentionChip(`@${command}`, 'broadcast'), text: `@${command}` };
     }
     if (command.startsWith('subteam^')) {
-      const name = label || `@${command.slice('subteam^'.length)}`;
-      return { html: mentionChip(name, 'user'), text: name };
+      // Slack's client shows a group by its handle, whatever label the message carries.
+      const id = command.slice('subteam^'.length);
+      const group = directory.groups?.get(id);
+      const name = group ? `@${group.handle}` : label || `@${id}`;
+      return { html: mentionChip(name, 'user', group?.name), text: name };
     }
     if (command.startsWith('date^')) {
       const [epoch = '', format = '', link = ''] = command.slice('date^'.length).split('^');
