@@ -26,7 +26,7 @@ export interface LocalStack {
    * Stops the bot and starts a new one on the same state file, as a process restart would. (A crash is a real
    * process killed with SIGKILL: see test/support/bot-process.ts.)
    */
-  restartBot(): Promise<void>;
+  restartBot(env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,7 +42,7 @@ export interface LocalStackOptions {
   /** How the alert poller waits between posts; default: no wait (tests need not spend a second per alert). */
   alertSleep?: (ms: number) => Promise<void>;
   /** Slack stand-in settings: its conversations and members, and whether the app has chat:write.public. */
-  slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic'>;
+  slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic' | 'usergroups'>;
 }
 
 const BOT_TOKEN = 'xoxb-local-stack-token';
@@ -55,7 +55,7 @@ const SIGNING_SECRET = 'local-stack-signing-secret';
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const simulator = await startSimulator({ quiet: true, ...options.simulator });
   const slack = await startSlackStandIn({ botToken: BOT_TOKEN, ...options.slack });
-  const config = loadConfig({
+  const baseEnv = {
     PAYMENTS_API_URL: simulator.url,
     PAYMENTS_API_KEY: simulator.apiKey,
     SLACK_BOT_TOKEN: BOT_TOKEN,
@@ -64,7 +64,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     PORT: '0',
     DATA_FILE: join(mkdtempSync(join(tmpdir(), 'treasury-state-')), 'state.json'),
     ...(typeof options.env === 'function' ? options.env(simulator) : options.env),
-  });
+  };
+  let config = loadConfig(baseEnv);
   const logger = options.logger ?? silentLogger;
   const payments = createPaymentsClient({
     baseUrl: config.paymentsApiUrl,
@@ -106,9 +107,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     payments,
     config,
     ...(await startBot()),
-    async restartBot() {
+    async restartBot(env) {
       await stack.treasury.stop();
       await stack.store.close();
+      // A redeployment with changed configuration (the state file stays).
+      if (env) stack.config = config = loadConfig({ ...baseEnv, ...env });
       Object.assign(stack, await startBot());
     },
     async close() {
