@@ -18,6 +18,7 @@ const CHANNEL = 'C0DESK';
 const ALERTS = 'C0ALERTS';
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
+const SECOND_APPROVER = 'U0APPROVER2';
 const POLL_SECONDS = 2;
 
 let cluster: TestCluster;
@@ -39,7 +40,10 @@ async function startReplica(name: string): Promise<void> {
     ALERT_CHANNEL: ALERTS,
     POLL_SCHEDULE: `*/${POLL_SECONDS} * * * * *`,
     ALERT_LOOKBACK: '1m',
-    SWAP_APPROVERS: APPROVER,
+    SWAP_APPROVERS: `${APPROVER},${SECOND_APPROVER}`,
+    // 1,000 USDT (the other tests) needs one approval; the part 14 tests at the end need two, within $100,000 a day.
+    SWAP_POLICY: '0:1,5000:2',
+    SWAP_DAILY_LIMIT_USD: '100000',
   });
   drivers[name] = createSlackDriver({ eventsUrl: bots[name]!.eventsUrl, signingSecret: SECRET, standIn: slack });
 }
@@ -57,10 +61,18 @@ async function askOn(name: string, text: string, userId = REQUESTER): Promise<st
   return reply!.blocks ? blocksToText(reply!.blocks) : (reply!.text ?? '');
 }
 
-async function quoteOn(name: string): Promise<StoredMessage> {
+async function quoteOn(name: string, amount = '1,000'): Promise<StoredMessage> {
   const before = slack.messages(CHANNEL).length;
-  await askOn(name, 'swap 1,000 USDT@ETH to USDC@ETH');
+  await askOn(name, `swap ${amount} USDT@ETH to USDC@ETH`);
   return slack.waitFor(() => slack.messages(CHANNEL)[before], 10_000, 'the quote message');
+}
+
+/** A click on the quote as first posted (its buttons stay while it waits), on replica `name`. */
+function approveOn(name: string, quote: StoredMessage, userId: string) {
+  return drivers[name]!.clickButtonIn({ channel: CHANNEL, ts: quote.ts, blocks: quote.blocks ?? [] }, 'swap_approve', {
+    userId,
+    channelId: CHANNEL,
+  });
 }
 
 const current = (quote: StoredMessage) => slack.messages(CHANNEL).find((m) => m.ts === quote.ts)!;
@@ -223,4 +235,70 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
       'the finished swap, edited by b',
     );
   }, 45_000);
+
+  describe('a quorum of two, on both replicas (part 14)', () => {
+    beforeAll(async () => {
+      if (killed) await startReplica(killed);
+      killed = undefined;
+    }, 30_000);
+
+    it('approvals from two approvers and their double clicks, spread over both replicas at once: exactly one create, both approvals counted', async () => {
+      const quote = await quoteOn('a', '10,000');
+      expect(blocksToText(quote.blocks ?? [])).toContain('Waiting for *2 approvals*');
+      const before = creates();
+      simulator.injectFault('createSwap', { delayMs: 300 });
+      const clicks = await Promise.all([
+        approveOn('a', quote, APPROVER),
+        approveOn('b', quote, SECOND_APPROVER),
+        approveOn('b', quote, APPROVER),
+        approveOn('a', quote, SECOND_APPROVER),
+      ]);
+      for (const click of clicks) expect(click.status).toBe(200);
+      await slack.waitFor(
+        () =>
+          /Approved by <@U0APPROVER2?> and <@U0APPROVER2?> at .* UTC\.\nSwap `/.test(
+            blocksToText(current(quote).blocks ?? []),
+          ),
+        15_000,
+        'the swap created at the quorum',
+      );
+      await expectStaysAt(before + 1, creates, 1_500);
+      expect(await askOn('b', 'swaps')).toMatch(/approved by <@U0APPROVER2?> and <@U0APPROVER2?> \(2 of 2\)/);
+    }, 40_000);
+
+    it('the daily limit across replicas: two quotes that both fit when asked for (a race), completed at once on different replicas: one create, the other refused', async () => {
+      // Both limit checks run before either quote is saved: the estimates are held.
+      simulator.injectFault('estimateSwap', { delayMs: 600 }, 2);
+      const before = slack.messages(CHANNEL).length;
+      await Promise.all([
+        askOn('a', 'swap 45,000 USDT@ETH to USDC@ETH'),
+        askOn('b', 'swap 45,000 USDT@ETH to USDC@ETH'),
+      ]);
+      const quotes = await slack.waitFor(
+        () =>
+          slack.messages(CHANNEL).length >= before + 2 ? slack.messages(CHANNEL).slice(before, before + 2) : undefined,
+        10_000,
+        'both quotes',
+      );
+      // First approvals (not yet at the quorum), then the two that would each create a swap, at once.
+      for (const quote of quotes) await approveOn('a', quote, APPROVER);
+      for (const quote of quotes)
+        await slack.waitFor(
+          () => /Approved 1 of 2/.test(blocksToText(current(quote).blocks ?? [])),
+          10_000,
+          'one approval',
+        );
+      const createsBefore = creates();
+      const [first, second] = await Promise.all([
+        approveOn('a', quotes[0]!, SECOND_APPROVER),
+        approveOn('b', quotes[1]!, SECOND_APPROVER),
+      ]);
+      const refusal = await Promise.race([first!.waitForResponses(1, 10_000), second!.waitForResponses(1, 10_000)]);
+      expect(refusal[0]?.text).toMatch(/^Approving now would pass the daily limit for swaps out of USDT on Ethereum/);
+      await slack.waitFor(() => creates() === createsBefore + 1, 10_000, 'one create');
+      await expectStaysAt(createsBefore + 1, creates, 1_500);
+      const stillWaiting = quotes.filter((quote) => /Approved 1 of 2/.test(blocksToText(current(quote).blocks ?? [])));
+      expect(stillWaiting).toHaveLength(1);
+    }, 40_000);
+  });
 });
