@@ -47,7 +47,7 @@ function approversText(ids: readonly string[]): string {
     ...(userIds.length > 0 ? [people(userIds)] : []),
     ...groupIds.slice(0, PEOPLE_SHOWN).map((id) => `members of ${mentionText({ type: 'group', id })}`),
   ];
-  return parts.join(', ');
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 function approvalsText(count: number): string {
@@ -130,9 +130,11 @@ export function buildPolicy(policy: PolicyView, amountCents?: bigint): SlackMess
     blocks: [
       header('Swap approval policy'),
       ...(amountCents === undefined ? [] : [section(amountLine(policy, amountCents))]),
-      section(lines.join('\n')),
-      // Its own section: with many assets used today it would not fit beside the rest (3,000 characters).
-      section(dailyLimitLines(policy).join('\n')),
+      // With a daily limit, its use per asset gets a section of its own: beside the rest it might not fit (3,000
+      // characters).
+      ...(policy.dailyLimitUsdCents === undefined
+        ? [section([...lines, ...dailyLimitLines(policy)].join('\n'))]
+        : [section(lines.join('\n')), section(dailyLimitLines(policy).join('\n'))]),
       context(
         'The policy is the deployment’s configuration (`SWAP_POLICY`, `SWAP_APPROVERS`, `ALLOW_SELF_APPROVAL`, `SWAP_MAX_USD`, `SWAP_DAILY_LIMIT_USD`, `TREASURY_USERS`): changing it is a reviewed change of that configuration, never something done from Slack. Each quote keeps the policy it was made under.',
       ),

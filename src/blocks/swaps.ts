@@ -49,7 +49,7 @@ function listOf(items: readonly string[], joiner: string): string {
 function approverList(snapshot: PolicySnapshot, approvedBy: ReadonlySet<string>): string {
   const people = snapshot.approvers.userIds.filter((id) => !approvedBy.has(id)).map(mention);
   const groups = snapshot.approvers.groupIds.map((id) => `members of ${mentionText({ type: 'group', id })}`);
-  return listOf([...people, ...groups], ',');
+  return listOf([...people, ...groups], 'or');
 }
 
 /** "Approved by <@A> and <@B> at …" (every approval), or who decided as recorded before approvals were. */

@@ -271,8 +271,8 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
       simulator.injectFault('estimateSwap', { delayMs: 600 }, 2);
       const before = slack.messages(CHANNEL).length;
       await Promise.all([
-        askOn('a', 'swap 45,000 USDT@ETH to USDC@ETH'),
-        askOn('b', 'swap 45,000 USDT@ETH to USDC@ETH'),
+        askOn('a', 'swap 60,000 USDT@ETH to USDC@ETH'),
+        askOn('b', 'swap 60,000 USDT@ETH to USDC@ETH'),
       ]);
       const quotes = await slack.waitFor(
         () =>

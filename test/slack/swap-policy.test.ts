@@ -88,7 +88,7 @@ describe('a swap above a tier needs that many distinct approvers', () => {
     const posted = textOf(s, quote);
     expect(posted).toContain('≈ $6,000.00');
     expect(posted).toContain(
-      'Waiting for *2 approvals* by <@U0AVERY>, <@U0BLAKE>, <@U0CASEY>, members of <!subteam^S0LEADS>.',
+      'Waiting for *2 approvals* by <@U0AVERY>, <@U0BLAKE>, <@U0CASEY> or members of <!subteam^S0LEADS>.',
     );
     expect(posted).toMatch(
       /Needs 2 approvals from distinct approvers: policy of \d{4}-\d{2}-\d{2} \(swaps from \$5,000 need 2\)/,
@@ -99,7 +99,7 @@ describe('a swap above a tier needs that many distinct approvers', () => {
     );
     const partial = await waitForText(s, quote, /Approved 1 of 2/);
     expect(partial).toContain(
-      '*Approved 1 of 2* — <@U0AVERY> ✓ — waiting for one more by <@U0BLAKE>, <@U0CASEY>, members of <!subteam^S0LEADS>.',
+      '*Approved 1 of 2* — <@U0AVERY> ✓ — waiting for one more by <@U0BLAKE>, <@U0CASEY> or members of <!subteam^S0LEADS>.',
     );
     expect(findButtons(current(s, quote).blocks ?? []).map((b) => b.text)).toEqual(['Approve', 'Reject']);
 

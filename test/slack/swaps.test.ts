@@ -108,7 +108,7 @@ describe('a swap quote', () => {
     expect(text).toContain('`1000000000` base units');
     expect(text).toMatch(/about [\d.,]+ USDC on Ethereum/);
     expect(text).toMatch(/\*Quote valid until\*\n.* UTC \(in 30 minutes\)/);
-    expect(text).toContain(`Waiting for approval by <@${APPROVER}>, <@${SECOND_APPROVER}>`);
+    expect(text).toContain(`Waiting for approval by <@${APPROVER}> or <@${SECOND_APPROVER}>`);
     const buttons = findButtons(quote.blocks ?? []);
     expect(buttons.map((b) => b.text)).toEqual(['Approve', 'Reject']);
     expect(JSON.stringify(buttons[0]!.confirm)).toMatch(/1,000 USDT → about [\d.,]+ USDC/);

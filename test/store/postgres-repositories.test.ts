@@ -8,6 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acknowledgeAlert } from '../../src/domain/alert-lifecycle.js';
 import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/domain/alert-records.js';
+import { decideOnQuote, usageLookbackStart } from '../../src/domain/quote-decision.js';
+import { snapshotPolicy } from '../../src/domain/swap-policy.js';
 import type { AuditEntry, SwapQuote } from '../../src/domain/swap-quote.js';
 import { createLogger } from '../../src/logger.js';
 import { StoreError } from '../../src/store/errors.js';
@@ -631,6 +633,46 @@ describe.skipIf(!available)('PostgreSQL: two replicas on one database', () => {
       const winner = claims.find((claim) => claim.claimed)!.quote;
       expect(await a.swapQuotes.getQuote('q1')).toEqual(winner);
       expect(await b.swapQuotes.getQuote('q1')).toEqual(winner);
+    }),
+  );
+
+  it(
+    'decisions on quotes of one asset see each other: 20 quorum-reaching approvals of $1 under a $10 daily limit, split over two replicas at once, create exactly 10',
+    replicas(async (a, b) => {
+      const policy = {
+        tiers: [{ minCents: 0n, approvals: 1 }],
+        approvers: ['U0A'],
+        allowSelfApproval: false,
+        dailyLimitUsdCents: 1_000n,
+      };
+      const ids = Array.from({ length: 20 }, (_, i) => `q${i}`);
+      for (const id of ids)
+        await a.swapQuotes.saveQuote(
+          quote(id, {
+            estimatedAt: AT.toISOString(),
+            expiresAt: new Date(AT.getTime() + 30 * 60_000).toISOString(),
+            valueUsd: { cents: '100' },
+            policy: snapshotPolicy(policy, { cents: 100n }, AT),
+            approvals: [],
+          }),
+        );
+      const results = await Promise.all(
+        ids.map((id, i) =>
+          (i % 2 ? a : b).swapQuotes.decideQuote(id, usageLookbackStart(AT), (stored, sameAsset) =>
+            decideOnQuote(
+              stored,
+              stored.policy!,
+              { userId: 'U0A', decision: 'approve', at: AT, isApprover: true },
+              sameAsset,
+            ),
+          ),
+        ),
+      );
+      expect(results.filter((result) => result.decision.ok)).toHaveLength(10);
+      expect(results.filter((result) => !result.decision.ok && result.decision.reason === 'daily_limit')).toHaveLength(
+        10,
+      );
+      expect((await b.swapQuotes.listQuotesByStatus('approving')).length).toBe(10);
     }),
   );
 

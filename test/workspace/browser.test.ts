@@ -141,6 +141,49 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await page.screenshot({ path: screenshot('workspace-swap.png') });
   }, 45_000);
 
+  it('a $20,000 swap needs two people: Avery approves once (a second click is refused privately), Jordan through @treasury-leads completes it', async () => {
+    await asUser('U0RILEY');
+    await send('/treasury policy');
+    const policy = lastMessageWith('Swap approval policy');
+    await policy.waitFor({ timeout: 10_000 });
+    expect(await policy.innerText()).toContain('from $10,000: 2 distinct approvals');
+
+    await send('/treasury swap 20,000 USDT@ETH to USDC@ETH');
+    const found = messages()
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .last();
+    await found.waitFor({ timeout: 10_000 });
+    const quote = page.locator(`[data-testid="message"][data-entry-id="${await found.getAttribute('data-entry-id')}"]`);
+    expect(await quote.locator('b', { hasText: '2 approvals' }).count()).toBe(1);
+    expect(await quote.innerText()).toContain('Needs 2 approvals from distinct approvers');
+    const approve = async () => {
+      await quote.getByRole('button', { name: 'Approve' }).click();
+      await page.getByTestId('confirm-dialog').getByTestId('confirm-yes').click();
+    };
+
+    await asUser('U0AVERY');
+    await approve();
+    await expect.poll(() => quote.innerText(), { timeout: 10_000 }).toMatch(/Approved 1 of 2 — @Avery Patel ✓/);
+    expect(await quote.getByRole('button', { name: 'Approve' }).count()).toBe(1);
+
+    await approve();
+    const notice = lastMessageWith('You already approved this quote');
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.getAttribute('data-ephemeral')).toBe('true');
+    await expect.poll(() => quote.getByRole('button', { name: 'Approve' }).isEnabled()).toBe(true);
+    await page.screenshot({ path: screenshot('workspace-two-approvals.png') });
+
+    // Jordan does not see Avery's notice, and sees the group he is in named as a mention of him.
+    await asUser('U0JORDAN');
+    expect(await page.getByTestId('timeline').innerText()).not.toContain('You already approved');
+    expect(await quote.locator('.mention-me', { hasText: '@treasury-leads' }).count()).toBe(1);
+    await approve();
+    await expect
+      .poll(() => quote.innerText(), { timeout: 10_000 })
+      .toMatch(/Approved by @Avery Patel and @Jordan Kim at .*\n.*Swap [0-9a-f]{8}/);
+    expect(await quote.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+  }, 45_000);
+
   it('someone outside the treasury team is told politely that the bot is not for them', async () => {
     await asUser('U0SAM');
     await send('/treasury balances');

@@ -126,6 +126,17 @@ describe('renderMrkdwn', () => {
     expect(mrkdwn('<!subteam^S0OTHER>')).toBe('<span class="mention mention-user">@S0OTHER</span>');
   });
 
+  it('highlights a user group the viewer is in, as a mention of them', () => {
+    const leads = { handle: 'treasury-leads', members: ['U2'] };
+    expect(renderMrkdwn('<!subteam^S0LEADS>', { ...directory, groups: new Map([['S0LEADS', leads]]) })).toBe(
+      '<span class="mention mention-me">@treasury-leads</span>',
+    );
+    const others = { handle: 'treasury-leads', members: ['U1'] };
+    expect(renderMrkdwn('<!subteam^S0LEADS>', { ...directory, groups: new Map([['S0LEADS', others]]) })).toContain(
+      'mention-user',
+    );
+  });
+
   it('links only http, https and mailto; `javascript:` never becomes a link', () => {
     expect(mrkdwn('<http://a|b>')).toBe('<a href="http://a" target="_blank" rel="noopener noreferrer">b</a>');
     expect(mrkdwn('<mailto:a@b.example|mail>')).toContain('<a href="mailto:a@b.example"');

@@ -9,12 +9,12 @@ import { applyEmoji } from './emoji.js';
 import { decodeEntities, escapeHtml, safeUrl } from './html.js';
 
 /**
- * Who the ids in mentions are: `me` is the person viewing (their own mentions stand out); `groups` are the user
- * groups (`<!subteam^S…>`), by id.
+ * Who the ids in mentions are: `me` is the person viewing (their own mentions stand out, and so do those of a group
+ * they are in, as Slack counts those as mentions of them); `groups` are the user groups (`<!subteam^S…>`), by id.
  * @typedef {{
  *   users: ReadonlyMap<string, { name: string, title?: string | undefined }>,
  *   channels: ReadonlyMap<string, { name?: string | undefined }>,
- *   groups?: ReadonlyMap<string, { handle: string, name?: string | undefined }>,
+ *   groups?: ReadonlyMap<string, { handle: string, name?: string | undefined, members?: readonly string[] }>,
  *   me: string | null,
  * }} Directory
  */
@@ -87,7 +87,8 @@ function readToken(inner, directory) {
       const id = command.slice('subteam^'.length);
       const group = directory.groups?.get(id);
       const name = group ? `@${group.handle}` : label || `@${id}`;
-      return { html: mentionChip(name, 'user', group?.name), text: name };
+      const mine = directory.me !== null && group?.members?.includes(directory.me) === true;
+      return { html: mentionChip(name, mine ? 'me' : 'user', group?.name), text: name };
     }
     if (command.startsWith('date^')) {
       const [epoch = '', format = '', link = ''] = command.slice('date^'.length).split('^');
