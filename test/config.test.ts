@@ -152,7 +152,11 @@ describe('loadConfig', () => {
     ['POLL_SCHEDULE', '* * * * * * *', /cron expression/],
     ['ALERT_LOOKBACK', '24 hours', /duration/],
     ['ALERT_LOOKBACK', '0h', /duration/],
-    ['SWAP_APPROVERS', '@alice,U0BOB', /"@alice" is not a Slack user id \(U012ABCDEF\) or user group id \(S012ABCDEF\)/],
+    [
+      'SWAP_APPROVERS',
+      '@alice,U0BOB',
+      /"@alice" is not a Slack user id \(U012ABCDEF\) or user group id \(S012ABCDEF\)/,
+    ],
     ['SWAP_APPROVERS', 'U0AVERY,C0CHANNEL', /"C0CHANNEL" is not a Slack user id/],
     ['SWAP_POLICY', '10000:2', /start it at 0/],
     ['SWAP_POLICY', '0:1,10000:0', /asks for 0 approvers/],
