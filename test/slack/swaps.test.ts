@@ -15,6 +15,7 @@ import { expectStaysAt, watchArrivals } from '../support/waiting.js';
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const SECOND_APPROVER = 'U0APPROVER2';
+const BYSTANDER_APPROVER = 'U0APPROVER3';
 const BYSTANDER = 'U0BYSTANDER';
 const CHANNEL = 'C0TREASURY';
 
@@ -412,78 +413,101 @@ describe('a crash between sending create and recording its answer', () => {
       | { status: string; unknownCause?: string; history: { event: string }[] }
       | undefined;
 
-  it('the bot killed (SIGKILL) after the create reached the payment service: the restarted bot marks it outcome unknown, never re-sends it, and a later approve is told it was already decided', async () => {
-    const simulator = await startSimulator({ quiet: true });
-    const slack = await startSlackStandIn({ botToken: TOKEN });
-    const file = join(mkdtempSync(join(tmpdir(), 'treasury-crash-')), 'state.json');
-    const env = {
-      PAYMENTS_API_URL: simulator.url,
-      PAYMENTS_API_KEY: simulator.apiKey,
-      SLACK_BOT_TOKEN: TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      DATA_FILE: file,
-      SWAP_APPROVERS: `${APPROVER},${SECOND_APPROVER}`,
-    };
-    const bots: BotProcess[] = [];
-    const arrivals = watchArrivals(simulator.url);
-    const creates = () => simulator.requests.filter((r) => r.operation === 'createSwap').length;
-    const textNow = (ts: string) => blocksToText(slack.messages(CHANNEL).find((m) => m.ts === ts)?.blocks ?? []);
-    try {
-      const first = await startBotProcess(env);
-      bots.push(first);
-      const firstDriver = createSlackDriver({ eventsUrl: first.eventsUrl, signingSecret: SECRET, standIn: slack });
-      const [note] = await (
-        await firstDriver.command('swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })
-      ).waitForResponses(1);
-      expect(note?.text).toContain('Quote posted');
-      const quote = await slack.waitFor(() => slack.messages(CHANNEL)[0]);
+  it.each([
+    { quorum: 'one approval', policy: '0:1', approvers: [APPROVER], late: SECOND_APPROVER },
+    // Part 14: the approval that reaches a quorum of two is the decision; the crash comes after it.
+    {
+      quorum: 'a quorum of two',
+      policy: '0:1,500:2',
+      approvers: [SECOND_APPROVER, APPROVER],
+      late: BYSTANDER_APPROVER,
+    },
+  ])(
+    'the bot killed (SIGKILL) after the create reached the payment service ($quorum): the restarted bot marks it outcome unknown, never re-sends it, and a later approve is told it was already decided',
+    async ({ policy, approvers, late: lateApprover }) => {
+      const simulator = await startSimulator({ quiet: true });
+      const slack = await startSlackStandIn({ botToken: TOKEN });
+      const file = join(mkdtempSync(join(tmpdir(), 'treasury-crash-')), 'state.json');
+      const env = {
+        PAYMENTS_API_URL: simulator.url,
+        PAYMENTS_API_KEY: simulator.apiKey,
+        SLACK_BOT_TOKEN: TOKEN,
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        DATA_FILE: file,
+        SWAP_APPROVERS: `${APPROVER},${SECOND_APPROVER},${BYSTANDER_APPROVER}`,
+        SWAP_POLICY: policy,
+      };
+      const bots: BotProcess[] = [];
+      const arrivals = watchArrivals(simulator.url);
+      const creates = () => simulator.requests.filter((r) => r.operation === 'createSwap').length;
+      const textNow = (ts: string) => blocksToText(slack.messages(CHANNEL).find((m) => m.ts === ts)?.blocks ?? []);
+      try {
+        const first = await startBotProcess(env);
+        bots.push(first);
+        const firstDriver = createSlackDriver({ eventsUrl: first.eventsUrl, signingSecret: SECRET, standIn: slack });
+        const [note] = await (
+          await firstDriver.command('swap 1,000 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL })
+        ).waitForResponses(1);
+        expect(note?.text).toContain('Quote posted');
+        const quote = await slack.waitFor(() => slack.messages(CHANNEL)[0]);
 
-      simulator.injectFault('createSwap', { delayMs: 1_500 });
-      await firstDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
-        userId: APPROVER,
-        channelId: CHANNEL,
-      });
-      // The decision is on disk and the create has reached the simulator, which holds its answer for 1.5 s: kill now.
-      await slack.waitFor(
-        () => quoteRecord(file)?.status === 'approving' && arrivals.count('/2.0/swap/create') === 1,
-        5_000,
-        'the quote recorded as approving and its create received by the simulator',
-      );
-      await first.stop('SIGKILL');
+        simulator.injectFault('createSwap', { delayMs: 1_500 });
+        for (const [index, approver] of approvers.entries()) {
+          await firstDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+            userId: approver,
+            channelId: CHANNEL,
+          });
+          if (index < approvers.length - 1)
+            await slack.waitFor(() => /Approved 1 of 2/.test(textNow(quote.ts)), 5_000, 'the first approval shown');
+        }
+        // The decision is on disk and the create has reached the simulator, which holds its answer for 1.5 s: kill now.
+        await slack.waitFor(
+          () => quoteRecord(file)?.status === 'approving' && arrivals.count('/2.0/swap/create') === 1,
+          5_000,
+          'the quote recorded as approving and its create received by the simulator',
+        );
+        await first.stop('SIGKILL');
 
-      const second = await startBotProcess(env);
-      bots.push(second);
-      const text = await slack.waitFor(
-        () => (/may or may not exist/.test(textNow(quote.ts)) ? textNow(quote.ts) : undefined),
-        8_000,
-      );
-      expect(text).toContain('the create request may not have been sent');
-      // The simulator answers the held create to a process that is gone: the swap may exist, nobody heard of it.
-      await slack.waitFor(() => creates() === 1, 8_000, 'the held create answered');
+        const second = await startBotProcess(env);
+        bots.push(second);
+        const text = await slack.waitFor(
+          () => (/may or may not exist/.test(textNow(quote.ts)) ? textNow(quote.ts) : undefined),
+          8_000,
+        );
+        expect(text).toContain('the create request may not have been sent');
+        // The simulator answers the held create to a process that is gone: the swap may exist, nobody heard of it.
+        await slack.waitFor(() => creates() === 1, 8_000, 'the held create answered');
 
-      // Nobody can approve again, and the create is never sent a second time.
-      const secondDriver = createSlackDriver({ eventsUrl: second.eventsUrl, signingSecret: SECRET, standIn: slack });
-      const late = await secondDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
-        userId: SECOND_APPROVER,
-        channelId: CHANNEL,
-      });
-      expect(await noticeOf(late)).toContain('Already decided: approved by <@U0APPROVER>');
-      await expectStaysAt({ arrived: 1, answered: 1 }, () => ({
-        arrived: arrivals.count('/2.0/swap/create'),
-        answered: creates(),
-      }));
-      expect(textNow(quote.ts)).toMatch(/may or may not exist/);
-    } finally {
-      arrivals.stop();
-      for (const bot of bots) await bot.stop('SIGKILL');
-      await slack.close();
-      await simulator.close();
-    }
-    const record = quoteRecord(file);
-    expect(record).toMatchObject({ status: 'outcome_unknown', unknownCause: 'interrupted' });
-    expect(record?.history.map((h) => h.event)).toEqual(['quoted', 'approved', 'outcome_unknown']);
-  });
+        // Nobody can approve again, and the create is never sent a second time.
+        const secondDriver = createSlackDriver({ eventsUrl: second.eventsUrl, signingSecret: SECRET, standIn: slack });
+        const late = await secondDriver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+          userId: lateApprover,
+          channelId: CHANNEL,
+        });
+        expect(await noticeOf(late)).toContain(
+          `Already decided: approved by ${approvers.map((id) => `<@${id}>`).join(' and ')}`,
+        );
+        await expectStaysAt({ arrived: 1, answered: 1 }, () => ({
+          arrived: arrivals.count('/2.0/swap/create'),
+          answered: creates(),
+        }));
+        expect(textNow(quote.ts)).toMatch(/may or may not exist/);
+      } finally {
+        arrivals.stop();
+        for (const bot of bots) await bot.stop('SIGKILL');
+        await slack.close();
+        await simulator.close();
+      }
+      const record = quoteRecord(file);
+      expect(record).toMatchObject({ status: 'outcome_unknown', unknownCause: 'interrupted' });
+      expect(record?.history.map((h) => h.event)).toEqual([
+        'quoted',
+        ...approvers.map(() => 'approved'),
+        'outcome_unknown',
+      ]);
+    },
+  );
 });
 
 describe('the audit trail', () => {
