@@ -25,6 +25,7 @@ import {
   usdLabel,
 } from './swap-policy.js';
 import { type AuditEntry, auditEntry, ESTIMATE_VALIDITY_MS, type SwapQuote } from './swap-quote.js';
+import { escapeText } from './text.js';
 
 /** Approve or Reject. */
 export type Decision = 'approve' | 'reject';
@@ -295,7 +296,8 @@ function refuseOverDailyLimit(
 ): string | undefined {
   if (snapshot.dailyLimitUsdCents === undefined) return undefined;
   const limitCents = BigInt(snapshot.dailyLimitUsdCents);
-  const asset = `${quote.from.symbol} on ${quote.from.networkTitle}`;
+  // API text, read as mrkdwn in the notice: escaped, so a hostile symbol cannot mention anyone.
+  const asset = escapeText(`${quote.from.symbol} on ${quote.from.networkTitle}`);
   const cents = quoteCents(quote);
   if (cents === undefined)
     return `This quote's USD value is unknown, so it cannot be counted against the daily limit of ${usdLabel(limitCents)} for swaps out of ${asset}. Your approval was not recorded.`;

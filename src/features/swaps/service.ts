@@ -216,7 +216,7 @@ export function createSwapService(deps: SwapDeps) {
         limitCents: deps.policy.dailyLimitUsdCents,
         value,
         assetKey: limitKeyOf({ from: snapshot }),
-        assetLabel: `${snapshot.symbol} on ${snapshot.networkTitle}`,
+        assetLabel: escapeText(`${snapshot.symbol} on ${snapshot.networkTitle}`),
         quotes: await quotes.listQuotesSince(usageLookbackStart(now)),
         now,
       });
