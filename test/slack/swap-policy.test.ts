@@ -270,4 +270,13 @@ describe('the reminder ten minutes before expiry, and expiry', () => {
     expect(await noticeOf(await clickAsSeen(s, quote, 'swap_approve', BLAKE))).toContain('This quote has expired');
     await expectStaysAt(0, () => creates(s));
   });
+
+  it('a quote that lapsed while the bot was down for hours is marked expired at the first sweep, with no reminder', async () => {
+    const s = await start();
+    const quote = await requestQuote(s, 'swap 6,000 USDT@ETH to USDC@ETH');
+    s.simulator.advanceTime(3 * 60 * 60_000);
+    await s.treasury.swaps.sweep();
+    expect(await waitForText(s, quote, /Expired: the quote was valid until/)).toContain('No swap was made.');
+    expect(repliesTo(s, quote)).toEqual([]);
+  });
 });

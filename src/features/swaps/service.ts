@@ -51,13 +51,7 @@ import {
   snapshotPolicy,
   type UsdValue,
 } from '../../domain/swap-policy.js';
-import {
-  type AssetSnapshot,
-  auditEntry,
-  ESTIMATE_VALIDITY_MS,
-  newSwapQuote,
-  type SwapQuote,
-} from '../../domain/swap-quote.js';
+import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from '../../domain/swap-quote.js';
 import { escapeText } from '../../domain/text.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
@@ -428,9 +422,8 @@ export function createSwapService(deps: SwapDeps) {
      */
     async sweep(): Promise<void> {
       const now = deps.now();
-      const waiting = (await quotes.listQuotesSince(new Date(now.getTime() - 2 * ESTIMATE_VALIDITY_MS))).filter(
-        (quote) => quote.status === 'pending',
-      );
+      // Every pending quote, however old: after a long downtime the ones that lapsed meanwhile are marked too.
+      const waiting = await quotes.listQuotesByStatus('pending');
       for (const quote of waiting) {
         try {
           if (hasLapsed(quote, now)) {
