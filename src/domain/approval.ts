@@ -101,7 +101,7 @@ export function isTooLateToApprove(quote: Pick<SwapQuote, 'expiresAt'>, now: Dat
 }
 
 /** "<@A>", "<@A> and <@B>", "<@A>, <@B> and <@C>". */
-export function peopleText(userIds: readonly string[]): string {
+function peopleText(userIds: readonly string[]): string {
   const named = userIds.map(mention);
   return named.length <= 1 ? (named[0] ?? '') : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
 }

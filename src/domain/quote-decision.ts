@@ -65,7 +65,7 @@ export function limitKeyOf(quote: Pick<SwapQuote, 'from'>): string {
 }
 
 /** A quote's USD value in cents, when it is known. */
-export function quoteCents(quote: Pick<SwapQuote, 'policy' | 'valueUsd'>): bigint | undefined {
+function quoteCents(quote: Pick<SwapQuote, 'policy' | 'valueUsd'>): bigint | undefined {
   const value = quote.policy?.value ?? quote.valueUsd;
   return value && 'cents' in value ? BigInt(value.cents) : undefined;
 }
@@ -87,7 +87,7 @@ const COMMITTED = new Set(['approving', 'created', 'outcome_unknown']);
  * their estimate) that have not expired at that time: a new quote must fit beside them. A quote whose value
  * is unknown counts nothing: one can only be made while no limit applies to it.
  */
-export function usageEntries(
+function usageEntries(
   quotes: readonly SwapQuote[],
   options: { excludeId?: string; waitingAt?: Date } = {},
 ): UsageEntry[] {

@@ -188,6 +188,14 @@ describe('approver groups', () => {
     await waitForText(s, quote, /Approved by <@U0JORDAN> and <@U0AVERY>/);
     await expectStaysAt(1, () => creates(s));
   });
+  it('the requester rejects their own quote without the bot asking Slack who is in the approver groups', async () => {
+    const s = await start();
+    const quote = await requestQuote(s, 'swap 6,000 USDT@ETH to USDC@ETH');
+    s.slack.failNext('usergroups.users.list', { status: 503 }, 1);
+    await click(s, quote, 'swap_reject', REQUESTER);
+    await waitForText(s, quote, /Rejected by <@U0REQUESTER>/);
+    expect(s.slack.callsOf('usergroups.users.list')).toEqual([]);
+  });
 });
 
 describe('the policy is fixed on the quote', () => {

@@ -398,7 +398,9 @@ export function createSwapService(deps: SwapDeps) {
       const snapshot = policyOf(checked.quote, deps.policy);
       // Asked before the atomic change (Slack cannot be called inside it): group membership for a few minutes
       // is what the policy trusts; everything the quote says is judged again inside the change.
-      const isApprover = await isApproverOf(snapshot, userId);
+      // The requester may always reject their own quote: no group needs asking then.
+      const ownReject = decision === 'reject' && userId === checked.quote.requestedBy;
+      const isApprover = ownReject ? false : await isApproverOf(snapshot, userId);
       const now = deps.now();
       const { decision: outcome, quote } = await quotes.decideQuote(
         quoteId,
