@@ -1,24 +1,49 @@
 /**
  * Balance thresholds (part 15), as pure rules: a threshold per asset in token base units or in USD cents, the
  * margin a balance must clear before a low-balance alert counts as recovered, and the crossing a reading makes.
- * Not wired yet: the command, the poller's reading and the alert come next.
+ * The records the store keeps (thresholds as set, and the trail of every change) are zod schemas here too.
  *
  * Why a recovery margin: a balance that hovers around the threshold (a top-up, a payout, a top-up…) would
  * otherwise raise and resolve an alert on every poll. The alert opens when the balance goes below the threshold
  * and resolves only once the balance is back at or above the threshold plus RECOVERY_MARGIN_PERCENT of it.
  */
+import { z } from 'zod';
 import { parseApiDecimal } from './money.js';
 
 /** What a threshold measures: the balance in the asset's base units, or its USD value in cents. */
-export type ThresholdMeasure = 'units' | 'usd';
+export const ThresholdMeasure = z.enum(['units', 'usd']);
+export type ThresholdMeasure = z.infer<typeof ThresholdMeasure>;
 
-/** A threshold as stored: alert when the asset's balance (or its USD value) goes below `below`. */
-export interface BalanceThreshold {
-  assetId: string;
-  measure: ThresholdMeasure;
+/** A threshold: alert when the asset's balance (or its USD value) goes below `below`. */
+export const BalanceThreshold = z.object({
+  assetId: z.string().min(1),
+  measure: ThresholdMeasure,
   /** Base units (measure `units`) or cents (measure `usd`), a non-negative integer string. */
-  below: string;
-}
+  below: z.string().regex(/^\d+$/),
+  /**
+   * What the person saw when they set it, so lists and alerts can speak in the asset's own words without asking
+   * the API: its symbol and network, and its decimals (a `units` threshold is shown in token units with them).
+   */
+  symbol: z.string(),
+  network: z.string(),
+  decimals: z.number().int().nonnegative(),
+});
+export type BalanceThreshold = z.infer<typeof BalanceThreshold>;
+
+/** A threshold as stored: who set it and when. */
+export const StoredThreshold = BalanceThreshold.extend({ setBy: z.string(), setAt: z.string() });
+export type StoredThreshold = z.infer<typeof StoredThreshold>;
+
+/** One entry of the threshold trail: set (with the new threshold and the one it replaced) or removed. */
+export const ThresholdChange = z.object({
+  at: z.string(),
+  by: z.string(),
+  action: z.enum(['set', 'removed']),
+  assetId: z.string(),
+  threshold: BalanceThreshold.optional(),
+  previous: BalanceThreshold.optional(),
+});
+export type ThresholdChange = z.infer<typeof ThresholdChange>;
 
 /** How far above the threshold a balance must come back before its low-balance alert resolves, in percent. */
 export const RECOVERY_MARGIN_PERCENT = 10n;

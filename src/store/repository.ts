@@ -14,6 +14,8 @@ import type {
   ThreadLine,
   ThreadWork,
 } from '../domain/alert-records.js';
+import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../domain/balance-thresholds.js';
+import type { DailySnapshot, DigestRecord } from '../domain/digest-records.js';
 import type { QuoteDecision } from '../domain/quote-decision.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
 
@@ -177,10 +179,42 @@ export interface DueReminderPlan {
   mentions(alert: OwnedAlert): string[];
 }
 
-/** What the bot runs on: the two repositories, from the lowdb file or from PostgreSQL. */
+/**
+ * Balance thresholds, the daily balance snapshots and the daily digests (part 15). Every method resolves once the
+ * change is durable; each change is atomic (on PostgreSQL one transaction, so replicas run them one at a time).
+ */
+export interface BalanceRepository {
+  /** Every threshold, by asset id. */
+  listThresholds(): Promise<StoredThreshold[]>;
+  /** Sets (or replaces) the asset's threshold and writes the change to the trail, in one change. */
+  setThreshold(threshold: BalanceThreshold, by: string, at: Date): Promise<{ previous?: StoredThreshold }>;
+  /** Removes the asset's threshold (and writes that to the trail); `removed` is undefined when there was none. */
+  removeThreshold(assetId: string, by: string, at: Date): Promise<{ removed?: StoredThreshold }>;
+  /** The trail of threshold changes at or after `since`, oldest first. */
+  listThresholdChanges(since: Date): Promise<ThresholdChange[]>;
+  /** Keeps the day's snapshot (replacing one of the same day); days past the retention leave. */
+  saveSnapshot(snapshot: DailySnapshot): Promise<void>;
+  /** The snapshots from `fromDay` on, oldest first. */
+  listSnapshots(fromDay: string): Promise<DailySnapshot[]>;
+  /**
+   * Claims the day's digest: `record` is stored when the day has none (`claimed`), else the stored one is
+   * returned unchanged. This is what makes one digest a day across replicas and restarts.
+   */
+  claimDigest(record: DigestRecord): Promise<{ claimed: boolean; record: DigestRecord }>;
+  /** The day's digest, if claimed. */
+  getDigest(day: string): Promise<DigestRecord | undefined>;
+  /** Changes the day's digest in one atomic step (`change` mutates it; a pure function); undefined when none. */
+  changeDigest<R>(
+    day: string,
+    change: (record: DigestRecord) => R,
+  ): Promise<{ result: R; record: DigestRecord } | undefined>;
+}
+
+/** What the bot runs on: the repositories, from the lowdb file or from PostgreSQL. */
 export interface BotRepositories {
   readonly swapQuotes: SwapQuoteRepository;
   readonly alerts: AlertRepository;
+  readonly balances: BalanceRepository;
   /** Whether the store can be used now (GET /healthz); the lowdb file has nothing to check. */
   health?(): Promise<{ ok: boolean; detail: string }>;
 }

@@ -3,8 +3,9 @@
  * (bot-state.ts), and its two repositories (swap-quotes.ts, alerts.ts).
  */
 import type { Logger } from '../../logger.js';
-import type { AlertRepository, SwapQuoteRepository } from '../repository.js';
+import type { AlertRepository, BalanceRepository, SwapQuoteRepository } from '../repository.js';
 import { createLowdbAlertRepository } from './alerts.js';
+import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, emptyState, loadBotState } from './bot-state.js';
 import { openStore, type Store } from './state-file.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
@@ -13,7 +14,11 @@ import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
  * The bot's state store. The features write through its repositories of named operations: `swapQuotes` for
  * the swap feature, `alerts` for the alert poller. `read()` stays for start-up checks and tests.
  */
-export type BotStore = Store<BotState> & { readonly swapQuotes: SwapQuoteRepository; readonly alerts: AlertRepository };
+export type BotStore = Store<BotState> & {
+  readonly swapQuotes: SwapQuoteRepository;
+  readonly alerts: AlertRepository;
+  readonly balances: BalanceRepository;
+};
 
 /** Opens DATA_FILE as the bot's state. */
 export async function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
@@ -21,5 +26,6 @@ export async function openBotStore(file: string, logger?: Logger, now?: () => Da
   return Object.assign(store, {
     swapQuotes: createLowdbSwapQuoteRepository(store),
     alerts: createLowdbAlertRepository(store),
+    balances: createLowdbBalanceRepository(store),
   });
 }

@@ -4,13 +4,15 @@
  */
 import pg from 'pg';
 import { type Logger, silentLogger } from '../../logger.js';
-import type { AlertRepository, SwapQuoteRepository } from '../repository.js';
+import type { AlertRepository, BalanceRepository, SwapQuoteRepository } from '../repository.js';
 import { alertsOver } from './alerts.js';
+import { balancesOver } from './balances.js';
 import { databaseError, databaseOver, describeDatabaseError } from './database.js';
 import { migrate } from './migrations.js';
 import { swapQuotesOver } from './swap-quotes.js';
 
 export { createPostgresAlertRepository } from './alerts.js';
+export { createPostgresBalanceRepository } from './balances.js';
 export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
 export { MIGRATION_LOCK_KEY, MIGRATIONS } from './migrations.js';
 export { createPostgresSwapQuoteRepository } from './swap-quotes.js';
@@ -18,6 +20,7 @@ export { createPostgresSwapQuoteRepository } from './swap-quotes.js';
 export interface PostgresStore {
   readonly swapQuotes: SwapQuoteRepository;
   readonly alerts: AlertRepository;
+  readonly balances: BalanceRepository;
   /** Whether the database answers now, and a line saying so. */
   health(): Promise<{ ok: boolean; detail: string }>;
   /** Ends the pool's connections once their queries are done. */
@@ -69,6 +72,7 @@ export async function openPostgresStore(
   return {
     swapQuotes: swapQuotesOver(db, logger),
     alerts: alertsOver(db, logger),
+    balances: balancesOver(db, logger),
     async health() {
       try {
         await db.query('checking the database', 'SELECT 1');

@@ -47,6 +47,32 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    description: 'balance thresholds and their trail, daily balance snapshots, daily digests',
+    sql: `
+      CREATE TABLE balance_thresholds (
+        asset_id text PRIMARY KEY,
+        record json NOT NULL
+      );
+      -- The trail of threshold changes: appended, never changed (the audit export reads it).
+      CREATE TABLE threshold_changes (
+        seq bigserial PRIMARY KEY,
+        at timestamptz NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX threshold_changes_by_time ON threshold_changes (at);
+      CREATE TABLE balance_snapshots (
+        day date PRIMARY KEY,
+        record json NOT NULL
+      );
+      -- One row per day: inserting it is the claim that makes one digest a day across replicas.
+      CREATE TABLE daily_digests (
+        day date PRIMARY KEY,
+        record json NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */
