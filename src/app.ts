@@ -10,6 +10,7 @@ import {
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
+import { createThresholdService } from './features/thresholds.js';
 import { guardSlackRequests } from './http-guard.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
@@ -284,6 +285,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const replicated = options.leadership !== undefined;
   let recoverTimer: NodeJS.Timeout | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
+  // Members of user groups (SWAP_APPROVERS, TREASURY_ADMINS S… ids), from Slack, at most five minutes old.
+  const groups = createApproverGroups({ slack, now, logger });
   const swaps = createSwapService({
     payments: options.payments,
     store: options.store,
@@ -297,9 +300,18 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       maxUsdCents: config.swapMaxUsdCents,
       dailyLimitUsdCents: config.swapDailyLimitUsdCents,
     },
-    // Members of approver groups (SWAP_APPROVERS S… ids), from Slack, at most five minutes old.
-    approverGroups: createApproverGroups({ slack, now, logger }),
+    approverGroups: groups,
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
+  });
+
+  // Balance thresholds: set by TREASURY_ADMINS (people and groups, listed through the same cache as approvers).
+  const thresholds = createThresholdService({
+    payments: options.payments,
+    store: options.store,
+    now,
+    logger,
+    admins: config.treasuryAdmins,
+    groups,
   });
 
   // Alerts people own: clicks on any replica, reminders and owed Slack work from the polling one (followUp).
@@ -326,6 +338,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         timeZone: config.alertTimeZone,
         stuckAfterMs: config.stuckAfterMs,
         ...(alertActions ? { followUp: () => alertActions.followUp() } : {}),
+        thresholds: () => options.store.balances.listThresholds(),
         payments: options.payments,
         store: options.store,
         slack: createAlertPoster(slack),
@@ -346,6 +359,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     logger,
     treasuryUsers: config.treasuryUsers,
     swaps,
+    thresholds,
     alerts,
     ...(alertActions ? { alertActions } : {}),
     slack,

@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './domain/alert-routing.js';
+import { type DigestTime, formatDigestTime } from './domain/digest.js';
 import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './domain/swap-policy.js';
 
 /** Log levels understood by LOG_LEVEL, most verbose first. */
@@ -40,6 +41,10 @@ export interface Config {
   alertStaleAfterMs: number;
   /** How long a row may stay pending before it gets a "stuck" alert, per kind of row. */
   stuckAfterMs: StuckAfterMs;
+  /** DIGEST_AT: when the daily digest is posted (a wall-clock time in a time zone); unset: no daily digest. */
+  digestAt: DigestTime | undefined;
+  /** DIGEST_CHANNEL (default ALERT_CHANNEL): where the daily digest goes; set whenever digestAt is. */
+  digestChannel: string | undefined;
   /** SWAP_APPROVERS: user ids (U…/W…) and user group ids (S…) whose members approve. */
   swapApprovers: string[];
   allowSelfApproval: boolean;
@@ -51,6 +56,12 @@ export interface Config {
   swapDailyLimitUsdCents: bigint | undefined;
   /** Empty: everyone in the workspace may use the bot. */
   treasuryUsers: string[];
+  /**
+   * TREASURY_ADMINS: user ids and user group ids (S…) who may set and remove balance thresholds; unset: the
+   * swap approvers (`treasuryAdminsDefaulted` says so).
+   */
+  treasuryAdmins: string[];
+  treasuryAdminsDefaulted: boolean;
   dataFile: string;
   /** Set: the PostgreSQL store (replicas share it); unset: the lowdb file at `dataFile`. */
   databaseUrl: string | undefined;
@@ -148,6 +159,21 @@ const httpUrl = (what: string) =>
       }
     }, `expected an http(s) URL: ${what}`);
 
+/** A comma-separated list of Slack user ids (U…/W…) and user group ids (S…): each bad one is its own problem. */
+const usersAndGroups = optionalText.transform((v, ctx) => {
+  const ids = (v ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  for (const id of ids)
+    if (!/^[UW][A-Z0-9]{2,}$/.test(id) && !/^S[A-Z0-9]{2,}$/.test(id))
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF); names and @mentions are not accepted`,
+      });
+  return ids;
+});
+
 const EnvSchema = z.object({
   PAYMENTS_API_URL: httpUrl('the payment API base URL, e.g. https://api.example.com'),
   PAYMENTS_API_KEY: z
@@ -218,19 +244,31 @@ const EnvSchema = z.object({
   STUCK_WITHDRAWAL_AFTER: duration('2h'),
   STUCK_TASK_AFTER: duration('6h'),
   STUCK_GAS_AFTER: duration('1h'),
-  SWAP_APPROVERS: optionalText.transform((v, ctx) => {
-    const ids = (v ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean);
-    for (const id of ids)
-      if (!/^[UW][A-Z0-9]{2,}$/.test(id) && !/^S[A-Z0-9]{2,}$/.test(id))
-        ctx.addIssue({
-          code: 'custom',
-          message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF); names and @mentions are not accepted`,
-        });
-    return ids;
+  DIGEST_AT: optionalText.transform((v, ctx): DigestTime | undefined => {
+    if (v === undefined) return undefined;
+    const match = /^(\d{1,2}):(\d{2})\s+(\S+)$/.exec(v);
+    const zone = match ? canonicalTimeZone(match[3]!) : undefined;
+    if (!match || Number(match[1]) > 23 || Number(match[2]) > 59) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected a time of day (24-hour HH:MM) and an IANA time zone, such as "09:00 Europe/Berlin"',
+      });
+      return z.NEVER;
+    }
+    if (zone === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${match[3]}" is not a time zone this system knows; expected an IANA name such as Europe/Berlin, America/New_York or UTC`,
+      });
+      return z.NEVER;
+    }
+    return { hour: Number(match[1]), minute: Number(match[2]), timeZone: zone };
   }),
+  DIGEST_CHANNEL: optionalText.refine((v) => v === undefined || /^[#A-Za-z0-9_-]+$/.test(v), {
+    message: 'expected a channel id such as C012ABCDEF',
+  }),
+  SWAP_APPROVERS: usersAndGroups,
+  TREASURY_ADMINS: usersAndGroups,
   SWAP_POLICY: parsedBy('SWAP_POLICY', parseSwapPolicy),
   SWAP_DAILY_LIMIT_USD: parsedBy('SWAP_DAILY_LIMIT_USD', (text) => parseUsdLimit(text, 'SWAP_DAILY_LIMIT_USD')),
   SWAP_MAX_USD: parsedBy('SWAP_MAX_USD', (text) => parseUsdLimit(text, 'SWAP_MAX_USD')),
@@ -303,12 +341,15 @@ export const DEPLOYMENT_VARIABLES = [
   'STUCK_WITHDRAWAL_AFTER',
   'STUCK_TASK_AFTER',
   'STUCK_GAS_AFTER',
+  'DIGEST_AT',
+  'DIGEST_CHANNEL',
   'SWAP_APPROVERS',
   'ALLOW_SELF_APPROVAL',
   'SWAP_POLICY',
   'SWAP_MAX_USD',
   'SWAP_DAILY_LIMIT_USD',
   'TREASURY_USERS',
+  'TREASURY_ADMINS',
 ] as const;
 
 /**
@@ -340,6 +381,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       'ALERT_ROUTES: set, but ALERT_CHANNEL is not, so the poller is off and no alert would be sent; set ALERT_CHANNEL too (alerts of kinds not routed go there)',
     );
   }
+  // The digest needs somewhere to go, and a channel without a time would quietly post nothing.
+  if (env.DIGEST_AT?.trim() && !env.DIGEST_CHANNEL?.trim() && !env.ALERT_CHANNEL?.trim()) {
+    problems.push(
+      'DIGEST_AT: set, but neither DIGEST_CHANNEL nor ALERT_CHANNEL is, so the digest has nowhere to go; set DIGEST_CHANNEL to a channel id',
+    );
+  }
+  if (env.DIGEST_CHANNEL?.trim() && !env.DIGEST_AT?.trim()) {
+    problems.push(
+      'DIGEST_CHANNEL: set, but DIGEST_AT is not, so no digest would be posted; set DIGEST_AT too (e.g. "09:00 Europe/Berlin")',
+    );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   return {
@@ -361,12 +413,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     alertRemindAfterMs: e.ALERT_REMIND_AFTER,
     alertStaleAfterMs: e.ALERT_STALE_AFTER,
     stuckAfterMs: { withdrawal: e.STUCK_WITHDRAWAL_AFTER, task: e.STUCK_TASK_AFTER, gas: e.STUCK_GAS_AFTER },
+    digestAt: e.DIGEST_AT,
+    digestChannel: e.DIGEST_AT ? (e.DIGEST_CHANNEL ?? e.ALERT_CHANNEL)?.replace(/^#/, '') : undefined,
     swapApprovers: e.SWAP_APPROVERS,
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     swapPolicyTiers: e.SWAP_POLICY.tiers,
     swapMaxUsdCents: e.SWAP_MAX_USD.limitCents,
     swapDailyLimitUsdCents: e.SWAP_DAILY_LIMIT_USD.limitCents,
     treasuryUsers: e.TREASURY_USERS,
+    treasuryAdmins: e.TREASURY_ADMINS.length > 0 ? e.TREASURY_ADMINS : e.SWAP_APPROVERS,
+    treasuryAdminsDefaulted: e.TREASURY_ADMINS.length === 0,
     dataFile: e.DATA_FILE,
     databaseUrl: e.DATABASE_URL,
     replicaName: e.REPLICA_NAME ?? `${hostname()}-${process.pid}`,
@@ -435,6 +491,8 @@ export function describeConfig(config: Config): Record<string, string> {
     STUCK_WITHDRAWAL_AFTER: formatDuration(config.stuckAfterMs.withdrawal),
     STUCK_TASK_AFTER: formatDuration(config.stuckAfterMs.task),
     STUCK_GAS_AFTER: formatDuration(config.stuckAfterMs.gas),
+    DIGEST_AT: config.digestAt ? formatDigestTime(config.digestAt) : '(unset: no daily digest)',
+    DIGEST_CHANNEL: config.digestChannel ?? '(none: no daily digest)',
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
     SWAP_POLICY: formatTiers(config.swapPolicyTiers),
@@ -442,6 +500,9 @@ export function describeConfig(config: Config): Record<string, string> {
     SWAP_DAILY_LIMIT_USD:
       config.swapDailyLimitUsdCents === undefined ? '(no daily limit)' : usdLabel(config.swapDailyLimitUsdCents),
     TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
+    TREASURY_ADMINS: config.treasuryAdminsDefaulted
+      ? `(unset: the swap approvers${config.treasuryAdmins.length > 0 ? `, ${config.treasuryAdmins.join(',')}` : ': nobody'})`
+      : config.treasuryAdmins.join(','),
     DATA_FILE: config.databaseUrl ? '(unused: DATABASE_URL is set)' : config.dataFile,
     DATABASE_URL: config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : '(unset: the state file is the store)',
     REPLICA_NAME: config.replicaName,

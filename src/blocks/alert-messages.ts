@@ -31,6 +31,7 @@ import {
 import { formatCount, formatRelative, formatSlackTime, formatStatus, formatUtc } from './format.js';
 import { ACTION_IDS, VIEW_IDS } from './ids.js';
 import { code, escapeText } from './mrkdwn.js';
+import { assetLabel, balanceLabel, recoveryLabel, thresholdLabel } from './thresholds.js';
 
 /** The colour bar of each look: red while nobody has it, amber while someone does, grey while snoozed, green once resolved. */
 export const ALERT_COLORS = {
@@ -105,6 +106,11 @@ function titleOf(subject: AlertSubject, now: Date): { title: string; fallback: s
     }
     case 'watcher': {
       const title = keyRefusedIn(subject) ? "The payment API refuses the bot's key" : 'Cannot reach the payment API';
+      return { title, fallback: title };
+    }
+    case 'balance': {
+      const f = subject.facts;
+      const title = `${assetLabel(f)} balance is ${thresholdLabel(f)}`;
       return { title, fallback: title };
     }
   }
@@ -184,6 +190,31 @@ function subjectBlocks(subject: AlertSubject, now: Date): Block[] {
             keyRefusedIn(subject)
               ? 'An admin must check `PAYMENTS_API_KEY` and its permissions. Failures are caught up once it works again, and this alert resolves itself then.'
               : 'Failures that happen meanwhile are not lost: they are alerted when the API answers again, and this alert resolves itself then.',
+          ),
+        );
+      return blocks;
+    }
+    case 'balance': {
+      const f = subject.facts;
+      const blocks: Block[] = [
+        fields([
+          ['Balance when it crossed', balanceLabel(f)],
+          ['Threshold', thresholdLabel(f)],
+          ['Seen', formatUtc(new Date(f.createdAt))],
+          ['Resolves at', recoveryLabel(f)],
+        ]),
+      ];
+      if (subject.recovered)
+        blocks.push(
+          section(
+            `Back to ${subject.recovered.balance !== undefined ? balanceLabel({ ...f, balance: subject.recovered.balance, balanceInUsd: subject.recovered.balanceInUsd ?? null }) : 'the recovery level'} (seen ${formatSlackTime(new Date(subject.recovered.at))}).`,
+          ),
+        );
+      else if (subject.endedBecause) blocks.push(section(escapeText(subject.endedBecause)));
+      else
+        blocks.push(
+          context(
+            'Top the asset up (or move funds into it). Gas top-ups that fail for lack of this balance are told in this thread. `/treasury thresholds` shows every balance now.',
           ),
         );
       return blocks;
@@ -480,4 +511,9 @@ export function leftPendingText(row: {
 }): string {
   const status = formatStatus(clipText(row.status, 30), row.subStatus === null ? null : clipText(row.subStatus, 40));
   return `${STUCK_WORDS[row.source].one} ${code(clipText(row.id, 64))} is no longer pending: ${status}.`;
+}
+
+/** An alert's title as one line of mrkdwn (escaped): how the daily digest names each open alert. */
+export function alertTitle(subject: AlertSubject, now: Date): string {
+  return titleOf(subject, now).title;
 }

@@ -52,7 +52,11 @@ export type TreasuryCommand =
   | { kind: 'swaps' }
   | { kind: 'policy'; amountCents?: bigint }
   | { kind: 'alerts' }
-  | { kind: 'alerts-open' };
+  | { kind: 'alerts-open' }
+  /** `amount` as typed: a USD value when it says `$`/`USD`, else token units (read with the asset's decimals). */
+  | { kind: 'threshold-set'; asset: string; amount: string; usd: boolean }
+  | { kind: 'threshold-off'; asset: string }
+  | { kind: 'thresholds' };
 
 /** Syntax of each subcommand, with an example; the help text is built from this. */
 export const USAGE = {
@@ -77,6 +81,11 @@ export const USAGE = {
   policy: ['policy [usd-amount]', 'who approves swaps, the limits; e.g. `policy $250,000` says what that amount needs'],
   alerts: ['alerts', 'the failure-alert poller: last polls, last error, alerts sent, open alerts, next run'],
   alertsOpen: ['alerts open', 'alerts not resolved yet, oldest first: what, age, who has it, a link to each'],
+  thresholds: ['thresholds', 'balance thresholds with each balance now'],
+  threshold: [
+    'threshold <asset> below <amount | $usd> | off',
+    'alert when a balance runs low (admins), e.g. `threshold USDT@BSC below $5,000`',
+  ],
 } as const satisfies Record<string, readonly [string, string]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -233,6 +242,23 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
           `${USAGE.alerts[0]} | ${USAGE.alertsOpen[0]}`,
         );
       return { kind: 'alerts' };
+    case 'thresholds':
+      if (args.length > 0) throw new UsageError('`thresholds` takes nothing after it.', USAGE.thresholds[0]);
+      return { kind: 'thresholds' };
+    case 'threshold': {
+      const [asset, verb, ...amount] = args;
+      if (asset === undefined)
+        throw new UsageError('Which asset? e.g. `threshold USDT@BSC below 5,000`.', USAGE.threshold[0]);
+      if (verb?.toLowerCase() === 'off' && amount.length === 0) return { kind: 'threshold-off', asset };
+      if (verb?.toLowerCase() !== 'below' || amount.length === 0)
+        throw new UsageError(
+          'Say `below` and an amount in token units (`below 5,000`) or in USD (`below $5,000`), or `off`.',
+          USAGE.threshold[0],
+        );
+      const text = amount.join(' ');
+      const usd = /^[-\u2212]?\s*(?:us)?\$|^usd\b|\busd$/i.test(text.trim());
+      return { kind: 'threshold-set', asset, amount: text, usd };
+    }
     default:
       // A typo is best answered by the list of what exists.
       return { kind: 'help', unknown: rawSubcommand };

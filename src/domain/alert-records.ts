@@ -10,6 +10,7 @@ import { ALERT_KINDS } from './alert-routing.js';
 import {
   AlertFacts,
   ApiDownFacts,
+  BalanceLowFacts,
   FailureFacts,
   GasAlertFacts,
   StuckFacts,
@@ -159,6 +160,16 @@ export const AlertSubject = z.discriminatedUnion('type', [
   }),
   /** The poller cannot read the payment API; `recoveredAt` once it can again. */
   z.object({ type: z.literal('watcher'), facts: ApiDownFacts, recoveredAt: z.string().optional() }),
+  /** An asset's balance below its threshold; `recovered` once a reading reached the recovery level (or why not). */
+  z.object({
+    type: z.literal('balance'),
+    facts: BalanceLowFacts,
+    recovered: z
+      .object({ at: z.string(), balance: z.string().optional(), balanceInUsd: z.string().nullable().optional() })
+      .optional(),
+    /** Set instead when the alert ended without a recovery: the threshold was removed. */
+    endedBecause: z.string().optional(),
+  }),
 ]);
 export type AlertSubject = z.infer<typeof AlertSubject>;
 
@@ -199,6 +210,10 @@ export const OwnedAlert = z.object({
 });
 export type OwnedAlert = z.infer<typeof OwnedAlert>;
 
+/** An asset below its threshold, as the poller remembers it between polls. */
+export const BalanceLow = z.object({ since: z.string(), alertKey: z.string() });
+export type BalanceLow = z.infer<typeof BalanceLow>;
+
 /** The alert poller's persisted state; bounded by pruning at every poll. */
 export const AlertsState = z.object({
   sources: z
@@ -224,6 +239,12 @@ export const AlertsState = z.object({
   sentPerHour: z.record(z.string(), z.number().int().nonnegative()).optional(),
   /** Alerts people own, by key: open and acknowledged ones, and resolved ones for a while (see ALERT_POLICY). */
   owned: z.record(z.string(), OwnedAlert).optional(),
+  /**
+   * Assets whose balance is below their threshold now (part 15), by asset id: since when, and the key of the
+   * low-balance alert raised then. An asset not listed is not low. Written in the same commit as the alert's
+   * outbox item, so a restart neither repeats nor loses a crossing; bounded by the thresholds set.
+   */
+  balancesLow: z.record(z.string(), BalanceLow).optional(),
 });
 export type AlertsState = z.infer<typeof AlertsState>;
 

@@ -89,6 +89,28 @@ export const StuckFacts = z.object({
 });
 export type StuckFacts = z.infer<typeof StuckFacts>;
 
+/**
+ * An asset's balance went below its threshold (part 15): the threshold as it stood and the reading that crossed
+ * it. The alert resolves itself when a later reading reaches the recovery level (balance-thresholds.ts).
+ */
+export const BalanceLowFacts = z.object({
+  kind: z.literal('balance_low'),
+  assetId: z.string(),
+  symbol: z.string(),
+  /** The network's symbol, as in `USDT@BSC`. */
+  network: z.string(),
+  decimals: z.number().int().nonnegative(),
+  measure: z.enum(['units', 'usd']),
+  /** Base units (`units`) or USD cents (`usd`). */
+  below: z.string(),
+  /** The reading that crossed: base units, and the USD value as the API wrote it. */
+  balance: z.string(),
+  balanceInUsd: z.string().nullable(),
+  /** When the poller read it (our clock). */
+  createdAt: z.string(),
+});
+export type BalanceLowFacts = z.infer<typeof BalanceLowFacts>;
+
 /** Everything an alert message is built from. */
 export const AlertFacts = z.discriminatedUnion('kind', [
   WithdrawalAlertFacts,
@@ -97,6 +119,7 @@ export const AlertFacts = z.discriminatedUnion('kind', [
   StuckFacts,
   ApiDownFacts,
   ApiRecoveredFacts,
+  BalanceLowFacts,
 ]);
 export type AlertFacts = z.infer<typeof AlertFacts>;
 /** The three kinds of failure the poller watches. */

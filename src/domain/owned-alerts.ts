@@ -59,6 +59,8 @@ export function routingKindOf(facts: AlertFacts): AlertKind {
     case 'api_down':
     case 'api_recovered':
       return 'watcher';
+    case 'balance_low':
+      return 'balance_low';
   }
 }
 
@@ -78,7 +80,14 @@ export function objectsOf(facts: AlertFacts): string[] {
     case 'api_down':
     case 'api_recovered':
       return ['watcher'];
+    case 'balance_low':
+      return [balanceObject(facts.assetId)];
   }
+}
+
+/** What a low-balance alert is about: the asset. */
+export function balanceObject(assetId: string): string {
+  return `balance:${assetId}`;
 }
 
 /** What the message of items posted together shows: one failure, one stuck row, the watcher, or a summary. */
@@ -90,11 +99,15 @@ export function subjectOf(
   if (items.length === 1) {
     if (first.kind === 'stuck') return { type: 'stuck', facts: first };
     if (first.kind === 'api_down') return { type: 'watcher', facts: first };
+    if (first.kind === 'balance_low') return { type: 'balance', facts: first };
     if (first.kind !== 'api_recovered') return { type: 'failure', facts: first };
   }
   const listed = items
     .map((item) => item.facts)
-    .filter((facts): facts is FailureFacts | StuckFacts => facts.kind !== 'api_down' && facts.kind !== 'api_recovered')
+    .filter(
+      (facts): facts is FailureFacts | StuckFacts =>
+        facts.kind !== 'api_down' && facts.kind !== 'api_recovered' && facts.kind !== 'balance_low',
+    )
     .sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(a.id, b.id))
     .slice(0, listCap);
   return { type: 'summary', kind: first.kind as 'withdrawal' | 'task' | 'gas' | 'stuck', total: items.length, listed };

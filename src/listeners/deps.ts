@@ -2,6 +2,7 @@ import type { AlertStatusView } from '../domain/alerts.js';
 import type { AlertService } from '../features/alerts/index.js';
 import type { FeatureDeps } from '../features/lookups.js';
 import type { SwapService } from '../features/swaps/index.js';
+import type { ThresholdService } from '../features/thresholds.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BackgroundWork } from './background.js';
@@ -12,6 +13,8 @@ export interface ListenerDeps extends FeatureDeps {
   /** TREASURY_USERS; empty lets everyone in (see mayUseBot in domain/access.ts). */
   treasuryUsers: readonly string[];
   swaps: SwapService;
+  /** `/treasury threshold(s)`. */
+  thresholds: ThresholdService;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts?: { status(): Promise<AlertStatusView> };
   /** Acknowledge, snooze, resolve and list alerts people own; undefined when the poller is off. */

@@ -14,6 +14,7 @@ import { resolveAlertByFacts } from '../domain/alert-lifecycle.js';
 import type { AlertSourceState, AlertsState, OutboxItem, OwnedAlert } from '../domain/alert-records.js';
 import type { FailureFacts, StuckFacts } from '../domain/alerts.js';
 import { appendEvent, mayForget, objectsOf, openAlertAbout } from '../domain/owned-alerts.js';
+import { type BalancesRead, commitBalances, openLowBalanceAlertForGas } from './balances.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
 import { POLL_POLICY, type PollDeps } from './policy.js';
@@ -53,6 +54,8 @@ const KEY_REFUSED = new Set(['unauthorized', 'forbidden']);
 export interface CommitOptions {
   /** STUCK_*_AFTER; absent, no row is alerted as stuck. */
   stuckAfterMs?: PollDeps['stuckAfterMs'];
+  /** The thresholds and the balances read this poll (part 15); absent, balances are not judged. */
+  balances?: BalancesRead;
 }
 
 /**
@@ -65,7 +68,7 @@ export function commitDetections(
   now: Date,
   lookbackMs: number,
   options: CommitOptions = {},
-): { queued: number; newFailures: Record<SourceName, number> } {
+): { queued: number; newFailures: Record<SourceName, number>; crossings: number } {
   const nowIso = now.toISOString();
   const queuedKeys = new Set(alerts.outbox.map((item) => item.key));
   // What the queued alerts are about: a stuck row with one waiting for Slack gets no second alert.
@@ -78,6 +81,8 @@ export function commitDetections(
     for (const object of objectsOf(item.facts)) queuedObjects.add(object);
     queued += 1;
   };
+  // Balances first: a gas failure in this poll then finds the low-balance alert as it stands after this reading.
+  const crossings = options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0;
 
   for (const name of SOURCES) {
     const outcome = outcomes[name];
@@ -108,8 +113,10 @@ export function commitDetections(
         continue;
       }
       // One thread per object: a stuck row that then failed, the same gas address short again while its alert
-      // is open. Told in that alert's thread instead of a new message, and handled like an alert sent.
-      const open = openAlertAbout(alerts.owned, objectsOf(found.facts));
+      // is open, a gas top-up short of donor balance while the donor asset is below its threshold. Told in that
+      // alert's thread instead of a new message, and handled like an alert sent.
+      const open =
+        openAlertAbout(alerts.owned, objectsOf(found.facts)) ?? openLowBalanceAlertForGas(alerts, found.facts);
       if (open) {
         tellFailure(open, found.key, found.facts, nowIso);
         alerts.alerted[found.key] = { createdAt: found.createdAt };
@@ -222,7 +229,7 @@ export function commitDetections(
   }
   pruneSentCounts(alerts, now);
   pruneOwnedAlerts(alerts, now);
-  return { queued, newFailures };
+  return { queued, newFailures, crossings };
 }
 
 /** The outbox and `alerted` key of a row's stuck alert. */
@@ -288,7 +295,8 @@ function settleRow(alerts: AlertsState, kind: RowKind, row: Settled, now: Date, 
   if (row.status === 'success' && row.subStatus !== NOT_ENOUGH_DONOR_BALANCE) {
     alert.objects = alert.objects.filter((object) => object !== row.key);
     if (subject.type === 'stuck') subject.outcome = { status: row.status, at };
-    if (!alert.objects.some(isRowObject)) {
+    // A low-balance alert resolves on the balance only, never because a gas top-up told in it was sent.
+    if (subject.type !== 'balance' && !alert.objects.some(isRowObject)) {
       const reason =
         subject.type !== 'summary'
           ? RESOLVED_BECAUSE[kind].one

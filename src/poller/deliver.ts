@@ -58,7 +58,7 @@ function deliveryOf(items: OutboxItem[], now: Date, key: string, route: RouteOf)
   const { channel, ...options } = route(facts);
   if (facts.kind === 'api_recovered') return { items, key, channel, message: buildAlert(facts, now) };
   const message = buildAlertMessage(firstView(key, items, now), now, options);
-  if (items.length === 1 || facts.kind === 'stuck' || facts.kind === 'api_down')
+  if (items.length === 1 || facts.kind === 'stuck' || facts.kind === 'api_down' || facts.kind === 'balance_low')
     return { items, key, channel, message };
   const failures = items.map((item) => item.facts as FailureFacts);
   const parts = planSummaryThread(failures);
@@ -88,7 +88,13 @@ export function planDeliveries(
   for (const item of outbox) {
     const kind = item.facts.kind;
     const group = byKind.get(kind) ?? [item];
-    if (kind === 'api_down' || kind === 'api_recovered' || group.length <= POLL_POLICY.floodThreshold) {
+    // Health messages and low balances one each: each low balance is its own incident, resolved on its own.
+    if (
+      kind === 'api_down' ||
+      kind === 'api_recovered' ||
+      kind === 'balance_low' ||
+      group.length <= POLL_POLICY.floodThreshold
+    ) {
       deliveries.push(deliveryOf([item], now, item.key, route));
     } else if (!summarized.has(kind)) {
       summarized.add(kind);

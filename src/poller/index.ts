@@ -50,6 +50,8 @@ export interface AlertPollerOptions {
   stuckAfterMs?: PollDeps['stuckAfterMs'];
   /** After each poll: the alerts people own (reminders, owed Slack work); see features/alerts. */
   followUp?: () => Promise<void>;
+  /** The balance thresholds (see PollDeps.thresholds). */
+  thresholds?: PollDeps['thresholds'];
 }
 
 /** One replica of several polls at a time (a lease in the shared database). */
@@ -85,6 +87,7 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
         ...(options.timeZone ? { timeZone: options.timeZone } : {}),
         ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
         ...(options.followUp ? { followUp: options.followUp } : {}),
+        ...(options.thresholds ? { thresholds: options.thresholds } : {}),
         sleep: options.sleep ?? ((ms) => sleepFor(ms)),
         pacing,
         signal,

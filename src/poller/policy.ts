@@ -1,5 +1,6 @@
 /** The poller's fixed rules, what one poll needs, and what it reports. */
 import type { AlertRoutes } from '../domain/alert-routing.js';
+import type { StoredThreshold } from '../domain/balance-thresholds.js';
 import type { Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
 import type { BotRepositories } from '../store/repository.js';
@@ -104,6 +105,11 @@ export interface PollDeps {
   timeZone?: string;
   /** STUCK_*_AFTER: a row pending longer than this gets one "stuck" alert; absent: none. */
   stuckAfterMs?: Readonly<Record<'withdrawal' | 'task' | 'gas', number>>;
+  /**
+   * The balance thresholds (part 15): while one is set, each poll reads the asset list once and raises or
+   * resolves low-balance alerts. Absent, balances are not watched.
+   */
+  thresholds?: () => Promise<StoredThreshold[]>;
   /** After the outbox went out: reminders and the Slack work alerts people own still owe (the polling replica only). */
   followUp?: () => Promise<void>;
   now: () => Date;
@@ -145,4 +151,6 @@ export interface PollReport {
   slackError?: string;
   /** The poll was stopped (shutdown) before it could commit. */
   aborted?: boolean;
+  /** The thresholds' read: how many are set, whether the asset list was read (one request), crossings queued. */
+  balances?: { thresholds: number; ok: boolean; crossings: number; error?: string };
 }

@@ -12,6 +12,7 @@
  *   recorded) is looked for in the channel before it is posted again (deliver.ts).
  * - `alerted` keeps a key as long as a later read can meet its row again (commit.ts), no longer.
  */
+import { type BalancesRead, readBalances } from './balances.js';
 import { commitDetections } from './commit.js';
 import { deliverOutbox } from './deliver.js';
 import {
@@ -49,6 +50,16 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
       outcomes[name] = { ok: false, ...problem };
     }
   }
+  // Balances after the sources: one asset-list request, only while a threshold is set.
+  let balances: BalancesRead | undefined;
+  if (deps.thresholds && !deps.signal?.aborted) {
+    balances = await readBalances(deps.thresholds, () => deps.payments.listAssets());
+    if (balances.assets && !balances.assets.ok)
+      deps.logger.warn('alert poller: could not read the asset balances; thresholds are judged at the next poll', {
+        code: balances.assets.code,
+        message: balances.assets.message,
+      });
+  }
   const waitingNow = async () => (await deps.store.alerts.readAlerts()).outbox.length;
   if (deps.signal?.aborted || SOURCES.some((name) => outcomes[name] === undefined)) {
     return {
@@ -76,16 +87,34 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
       aborted: true,
     };
   }
-  const { queued, newFailures } = await deps.store.alerts.commitPoll((alerts) =>
+  const { queued, newFailures, crossings } = await deps.store.alerts.commitPoll((alerts) =>
     commitDetections(alerts, outcomes, now, deps.lookbackMs, {
       ...(deps.stuckAfterMs ? { stuckAfterMs: deps.stuckAfterMs } : {}),
+      ...(balances ? { balances } : {}),
     }),
   );
+  if (crossings > 0) deps.logger.info('alert poller: balances went below their thresholds', { crossings });
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
   if (deps.followUp && !deps.signal?.aborted && (!deps.stillLeading || (await deps.stillLeading())))
     await deps.followUp();
-  return { at: now, sources: reportsOf(outcomes, newFailures), queued, ...delivery, waiting: await waitingNow() };
+  return {
+    at: now,
+    sources: reportsOf(outcomes, newFailures),
+    queued,
+    ...delivery,
+    waiting: await waitingNow(),
+    ...(balances && balances.thresholds.length > 0
+      ? {
+          balances: {
+            thresholds: balances.thresholds.length,
+            ok: balances.assets?.ok === true,
+            crossings,
+            ...(balances.assets && !balances.assets.ok ? { error: balances.assets.message } : {}),
+          },
+        }
+      : {}),
+  };
 }
 
 function reportsOf(

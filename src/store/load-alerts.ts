@@ -8,6 +8,7 @@ import {
   AlertedEntry,
   AlertSourceState,
   AlertsState,
+  BalanceLow,
   emptyAlertsState,
   keyedRecord,
   ListState,
@@ -190,6 +191,11 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
       alert.key === key ? undefined : `filed under ${key} but its key is ${alert.key}`,
     );
     if (Object.keys(owned).length > 0) alerts.owned = owned;
+  }
+  // Assets below their threshold: a damaged entry is set aside (the next reading below alerts it again).
+  if (raw.balancesLow !== undefined) {
+    const low = loadKeyed(raw.balancesLow, 'alerts.balancesLow', BalanceLow, rejected);
+    if (Object.keys(low).length > 0) alerts.balancesLow = low;
   }
   return alerts;
 }

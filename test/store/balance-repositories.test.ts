@@ -184,4 +184,18 @@ describe('balances in the state file', () => {
     expect((await reopened.balances.listThresholds()).map((t) => t.assetId)).toEqual(['a1']);
     expect(await reopened.balances.listThresholdChanges(T1)).toHaveLength(1);
   });
+
+  it('an asset below its threshold is remembered across a restart (no repeated crossing)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'balances-low-')), 'state.json');
+    const first = await openBotStore(file);
+    await first.alerts.commitPoll((alerts) => {
+      alerts.balancesLow = { a1: { since: T1.toISOString(), alertKey: `balance_low:a1:${T1.toISOString()}` } };
+    });
+    await first.close();
+    const again = await openBotStore(file);
+    expect((await again.alerts.readAlerts()).balancesLow).toEqual({
+      a1: { since: T1.toISOString(), alertKey: `balance_low:a1:${T1.toISOString()}` },
+    });
+    await again.close();
+  });
 });

@@ -51,6 +51,12 @@ async function run(
       return buildAlertStatus((await deps.alerts?.status()) ?? null, deps.now());
     case 'alerts-open':
       return deps.alertActions ? deps.alertActions.listOpen() : buildAlertStatus(null, deps.now());
+    case 'thresholds':
+      return deps.thresholds.list(from.userId);
+    case 'threshold-set':
+      return deps.thresholds.set(from.userId, command.asset, command.amount, command.usd);
+    case 'threshold-off':
+      return deps.thresholds.remove(from.userId, command.asset);
   }
 }
 
