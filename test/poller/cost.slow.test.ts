@@ -93,6 +93,22 @@ describe('an idle poll costs what changes, not what exists', () => {
     expect(costs[1]).toBe(costs[0]);
   }, 120_000);
 
+  it('with a balance threshold set, an idle poll makes one request more (the asset list): at most 7', async () => {
+    const r = await start({ thresholds: true });
+    addHistory(r, 2_000);
+    const assetId = (await r.payments.listAssets())[0]!.id;
+    await r.store.balances.setThreshold(
+      { assetId, measure: 'units', below: '1', symbol: 'X', network: 'Y', decimals: 0 },
+      'U0AVERY',
+      new Date(r.sim.now()),
+    );
+    await settle(r);
+    const { max, byOperation } = await idleCost(r);
+    console.log(`idle poll with a threshold at 2,000 rows of each kind: ${max} requests`, byOperation);
+    expect(byOperation.listAssets).toBe(1);
+    expect(max).toBeLessThanOrEqual(7);
+  }, 120_000);
+
   it('a dense recent history (1,000 rows of each kind in the last 15 minutes) costs one page per list once the overlap has passed, and a row that appears 14 minutes late is still alerted once', async () => {
     const r = await start();
     await r.poll();

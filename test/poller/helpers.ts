@@ -46,6 +46,8 @@ export interface PollerRigOptions {
   clockOffsetMs?: number;
   /** STUCK_*_AFTER (none: no stuck alerts, as before part 13). */
   stuckAfterMs?: { withdrawal: number; task: number; gas: number };
+  /** Watch the balance thresholds kept in the state file (as the app does). */
+  thresholds?: boolean;
 }
 
 export async function startPollerRig(options: PollerRigOptions = {}): Promise<PollerRig> {
@@ -94,6 +96,7 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
         now,
         lookbackMs: options.lookbackMs ?? 24 * HOUR,
         ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
+        ...(options.thresholds ? { thresholds: () => store.balances.listThresholds() } : {}),
         logger,
         sleep: async (ms) => {
           sleeps.push(ms);
