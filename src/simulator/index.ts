@@ -230,6 +230,23 @@ export class PaymentsSimulator {
     return loadBulkHistory(this.state, options);
   }
 
+  /** Merchant A's assets with their balances (base units), for the local workspace's controls. */
+  merchantAssets(): Array<{ id: string; symbol: string; network: string; decimals: number; balance: bigint }> {
+    const s = this.state;
+    return [...s.assets.values()]
+      .filter((asset) => asset.merchantId === s.defaultMerchantId)
+      .map((asset) => {
+        const { crypto, network } = s.assetCurrency(asset);
+        return {
+          id: asset.id,
+          symbol: crypto.symbol,
+          network: network.symbol,
+          decimals: crypto.decimals,
+          balance: BigInt(asset.balance),
+        };
+      });
+  }
+
   /** Sets an asset balance in base units. */
   setAssetBalance(assetId: string, baseUnits: bigint | string): AssetRecord {
     return this.state.setAssetBalance(assetId, baseUnits);

@@ -1,5 +1,6 @@
 /** The local workspace's control panel (what it can do to the simulator, Slack and the clock) and its live activity. */
 import type { PaymentsSimulator } from '../simulator/index.js';
+import { formatUnits } from '../simulator/money.js';
 import type { SlackStandIn } from './slack-stand-in.js';
 import type { SocketModeStandIn } from './socket-mode-stand-in.js';
 
@@ -58,7 +59,39 @@ export function createControls(deps: ControlDeps): Control[] {
       label: `${row.kind === 'gas' ? 'Gas top-up' : 'Withdrawal'} ${row.id.slice(0, 8)}… · ${row.what} · pending ${pendingFor(simulator.now() - row.createdAt)}`,
     }));
   };
+  const assetChoices = (): ControlChoice[] =>
+    simulator.merchantAssets().map((asset) => ({
+      id: asset.id,
+      label: `${asset.symbol}@${asset.network} · ${formatUnits(asset.balance, asset.decimals)} ${asset.symbol}`,
+    }));
+  const moveBalance = (choice: string | undefined, change: (balance: bigint) => bigint, what: string): string => {
+    const assets = simulator.merchantAssets();
+    const asset =
+      choice === undefined
+        ? (assets.find((a) => a.symbol === 'USDT') ?? assets[0])
+        : assets.find((a) => a.id === choice);
+    if (!asset) throw new Error('That asset is not in the list any more; pick another.');
+    const after = change(asset.balance);
+    simulator.setAssetBalance(asset.id, after);
+    return `${asset.symbol}@${asset.network} ${what}: ${formatUnits(after, asset.decimals)} ${asset.symbol} now. A threshold on it (\`/treasury threshold ${asset.symbol}@${asset.network} below …\`) is checked at the next poll (within 10 seconds).`;
+  };
   const payments: Control[] = [
+    {
+      id: 'balance-drops',
+      label: 'Drain a balance',
+      description: 'The asset you pick loses 95 % of its balance (a big payout went out).',
+      group: 'Payment service',
+      choices: assetChoices,
+      run: (choice) => moveBalance(choice, (balance) => balance / 20n, 'dropped to 5 %'),
+    },
+    {
+      id: 'balance-recovers',
+      label: 'Top a balance up',
+      description: 'The asset you pick receives 20 times its balance (a top-up arrived).',
+      group: 'Payment service',
+      choices: assetChoices,
+      run: (choice) => moveBalance(choice, (balance) => (balance === 0n ? 10n ** 24n : balance * 21n), 'topped up'),
+    },
     {
       id: 'withdrawal-fails',
       label: 'Make a withdrawal fail',

@@ -105,4 +105,26 @@ describe('the stuck controls', () => {
     expect((await api('/api/controls/stuck-succeeds')).body).toMatchObject({ ok: true });
     expect(simulator.getRaw('withdrawal', first!.id.slice('withdrawal:'.length))).toMatchObject({ status: 'success' });
   });
+
+  it('drains the balance picked to 5 % and tops it up twentyfold, exactly, saying what it is now', async () => {
+    const controls = (await api('/api/controls')).body as unknown as Array<{
+      id: string;
+      choices?: { id: string; label: string }[];
+    }>;
+    const choices = controls.find((control) => control.id === 'balance-drops')?.choices ?? [];
+    const bsc = choices.find((choice) => choice.label.startsWith('USDT@BSC'));
+    expect(bsc?.label).toMatch(/^USDT@BSC · [\d.]+ USDT$/);
+    const raw = () => simulator.merchantAssets().find((asset) => asset.id === bsc!.id)!.balance;
+    const before = raw();
+    const drained = await api('/api/controls/balance-drops', { choice: bsc!.id });
+    expect(drained.body).toMatchObject({
+      ok: true,
+      message: expect.stringMatching(/^USDT@BSC dropped to 5 %: [\d.]+ USDT now/),
+    });
+    const drainedTo = raw();
+    expect(drainedTo).toBe(before / 20n);
+    expect(drainedTo).toBeGreaterThan(0n);
+    expect((await api('/api/controls/balance-recovers', { choice: bsc!.id })).body).toMatchObject({ ok: true });
+    expect(raw()).toBe(drainedTo * 21n);
+  });
 });
