@@ -167,6 +167,7 @@ describe('loadConfig', () => {
     ['SWAP_MAX_USD', 'lots', /"lots" is not a USD amount/],
     ['SWAP_MAX_USD', '$0', /more than \$0/],
     ['TREASURY_USERS', 'alice', /Slack user ids/],
+    ['TREASURY_ADMINS', 'U0AVERY,#treasury', /"#treasury" is not a Slack user id/],
     ['LOG_LEVEL', 'verbose', /debug, info, warn, error/],
     ['ALERT_ONCALL', '@alice', /"@alice" is not a Slack user id \(U…\) or user group id \(S…\)/],
     ['ALERT_ONCALL', 'C0CHANNEL', /"C0CHANNEL" is not a Slack user id/],
@@ -301,6 +302,16 @@ describe('describeConfig', () => {
     expect(describeConfig(plain)).toMatchObject({ SWAP_POLICY: '0:1', SWAP_DAILY_LIMIT_USD: '(no daily limit)' });
   });
 
+  it('TREASURY_ADMINS: people and groups; unset, the swap approvers (and start-up says so)', () => {
+    const defaulted = loadConfig({ ...validHttpEnv, SWAP_APPROVERS: 'U0AVERY,S0LEADS' });
+    expect(defaulted.treasuryAdmins).toEqual(['U0AVERY', 'S0LEADS']);
+    expect(describeConfig(defaulted).TREASURY_ADMINS).toBe('(unset: the swap approvers, U0AVERY,S0LEADS)');
+    expect(describeConfig(loadConfig(validHttpEnv)).TREASURY_ADMINS).toBe('(unset: the swap approvers: nobody)');
+    const set = loadConfig({ ...validHttpEnv, SWAP_APPROVERS: 'U0AVERY', TREASURY_ADMINS: 'U0BLAKE, S0ADMINS' });
+    expect(set.treasuryAdmins).toEqual(['U0BLAKE', 'S0ADMINS']);
+    expect(describeConfig(set).TREASURY_ADMINS).toBe('U0BLAKE,S0ADMINS');
+  });
+
   it('prints the alert lifecycle settings as they are written', () => {
     expect(describeConfig(loadConfig(validHttpEnv))).toMatchObject({
       ALERT_ROUTES: '(none: every kind goes to ALERT_CHANNEL)',
@@ -401,6 +412,7 @@ describe('.env.example and README', () => {
     'SWAP_MAX_USD',
     'SWAP_DAILY_LIMIT_USD',
     'TREASURY_USERS',
+    'TREASURY_ADMINS',
     'DATA_FILE',
     'LOG_LEVEL',
   ];
