@@ -154,6 +154,29 @@ describe.each(storesUnderTest(postgres))('balance thresholds on %s', (_name, sto
   });
 });
 
+describe.skipIf(!postgres.available)('balance thresholds on two replicas', () => {
+  it('a threshold set on one replica is watched by the one that polls; both polling at once raise one alert', async () => {
+    rig = await startAlertRig({
+      store: await postgres.database(),
+      replicas: ['a', 'b'],
+      env: { TREASURY_ADMINS: AVERY },
+    });
+    const r = rig;
+    const asset = r.simulator.ids.assets.usdtBsc;
+    // Set through replica b (a command goes to whichever replica Slack reaches).
+    const set = await r.replicas[1]!.driver.command('threshold USDT@BSC below 5,000', {
+      userId: AVERY,
+      channelId: 'C0DESK',
+    });
+    await set.waitForResponses(1, 5_000);
+    r.simulator.setAssetBalance(asset, usdtBsc(1n));
+    await Promise.all(r.replicas.map((replica) => replica.treasury.alerts!.runNow()));
+    await Promise.all(r.replicas.map((replica) => replica.treasury.alerts!.runNow()));
+    expect(topLevel(r)).toHaveLength(1);
+    expect(textOf(topLevel(r)[0]!)).toMatch(/USDT@BSC balance is below 5,000 USDT/);
+  });
+});
+
 describe('threshold commands', () => {
   it('say plainly what is wrong: no admins, bad amounts, unknown assets, nothing to remove', async () => {
     rig = await startAlertRig({ store: { kind: 'file' }, env: { TREASURY_ADMINS: `${AVERY},S0LEADS` } });
