@@ -73,7 +73,7 @@ export function createControls(deps: ControlDeps): Control[] {
     if (!asset) throw new Error('That asset is not in the list any more; pick another.');
     const after = change(asset.balance);
     simulator.setAssetBalance(asset.id, after);
-    return `${asset.symbol}@${asset.network} ${what}: ${formatUnits(after, asset.decimals)} ${asset.symbol} now. A threshold on it (\`/treasury threshold ${asset.symbol}@${asset.network} below …\`) is checked at the next poll (within 10 seconds).`;
+    return `${asset.symbol}@${asset.network} ${what}: ${formatUnits(after, asset.decimals)} ${asset.symbol} now. A threshold on it ("/treasury threshold ${asset.symbol}@${asset.network} below …") is checked at the next poll (within 10 seconds).`;
   };
   const payments: Control[] = [
     {

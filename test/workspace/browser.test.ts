@@ -335,6 +335,35 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await openChannel('treasury');
   }, 60_000);
 
+  it('Avery sets a balance threshold; draining that balance from the panel raises one low-balance alert', async () => {
+    await asUser('U0AVERY');
+    await openChannel('treasury');
+    await send('/treasury threshold USDT@BSC below 5,000');
+    await expect
+      .poll(() => lastMessageWith('an alert opens when its balance goes below 5,000 USDT').count(), { timeout: 10_000 })
+      .toBe(1);
+    const choice = page.getByTestId('control-balance-drops-choice');
+    const value = await choice.evaluate(
+      (select) =>
+        [...(select as HTMLSelectElement).options].find((option) => option.text.startsWith('USDT@BSC'))?.value ?? '',
+    );
+    expect(value).not.toBe('');
+    await choice.selectOption(value);
+    await page.getByTestId('control-balance-drops').click();
+    await expect.poll(() => page.getByTestId('control-status').innerText()).toMatch(/USDT@BSC dropped to 5 %/);
+    await openChannel('treasury-alerts');
+    const lowAlerts = () => messages().filter({ hasText: 'USDT@BSC balance is below 5,000 USDT' });
+    await expect.poll(() => lowAlerts().count(), { timeout: 30_000, interval: 500 }).toBe(1);
+    expect(await lowAlerts().first().innerText()).toContain('OPEN');
+    await lowAlerts().first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot('workspace-balance-low.png') });
+    // The next poll (every 10 s here) does not raise it again.
+    await page.waitForTimeout(11_000);
+    expect(await lowAlerts().count()).toBe(1);
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+  }, 60_000);
+
   it('renders Block Kit and mrkdwn as Slack does, shows an unknown block raw, and never runs text as HTML', async () => {
     await openChannel('treasury');
     // Posted through the stand-in's Web API with the bot's token, as the bot posts.
