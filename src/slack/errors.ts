@@ -27,6 +27,27 @@ export class ResponseUrlError extends Error {
   }
 }
 
+/**
+ * A file's bytes that Slack's upload URL did not take: its HTTP status (anything but 200 is a failure, says Slack),
+ * or no answer at all (a network failure or timeout, the `cause`). Either way that upload is over; a new one starts
+ * with a new upload URL.
+ */
+export class FileUploadError extends Error {
+  readonly code = 'slack_file_upload_error';
+  constructor(
+    readonly statusCode: number | undefined,
+    cause?: unknown,
+  ) {
+    super(
+      statusCode === undefined
+        ? `the file's bytes did not reach Slack's upload URL (${describeSlackError(cause)})`
+        : `Slack's upload URL refused the file's bytes (HTTP ${statusCode})`,
+      { cause },
+    );
+    this.name = 'FileUploadError';
+  }
+}
+
 // The WebClient's error codes (@slack/web-api ErrorCode), and Bolt's for respond().
 const PLATFORM = 'slack_webapi_platform_error';
 const RATE_LIMITED = 'slack_webapi_rate_limited_error';
@@ -58,7 +79,26 @@ const NEEDS_A_PERSON = new Set([
   'missing_scope',
   'restricted_action',
   'not_allowed_token_type',
+  // Files (files.getUploadURLExternal, files.completeUploadExternal).
+  'posting_to_channel_denied',
+  'file_uploads_disabled',
+  'file_uploads_except_images_disabled',
+  'file_upload_size_restricted',
+  'storage_limit_reached',
 ]);
+
+/** Why Slack refused to take or share a file, in words a person can act on (keyed by Slack's error code). */
+const UPLOAD_REFUSALS: Record<string, string> = {
+  missing_scope: 'the Slack app lacks the files:write scope; reinstall it with the current manifest',
+  not_in_channel: 'the bot is not in the channel, and sharing a file needs it there; invite it (/invite @treasury)',
+  channel_not_found: 'the channel does not exist, or it is private and the bot was not invited',
+  posting_to_channel_denied: 'the bot may not post in the channel (archived, or posting restricted)',
+  file_uploads_disabled: 'file uploads are turned off in this Slack workspace',
+  file_uploads_except_images_disabled: 'this Slack workspace takes images only',
+  file_upload_size_restricted: 'the file is larger than this Slack workspace allows',
+  storage_limit_reached: "the Slack workspace's file storage is full",
+  file_not_found: 'Slack did not find the uploaded file when asked to share it',
+};
 
 /**
  * views.open's refusals of a click's trigger_id, in plain words. A trigger opens one view, within 3 seconds of the
@@ -176,6 +216,8 @@ const NETWORK_CODES = new Set([
 export function isTransient(error: unknown): boolean {
   const e = shape(error);
   if (e.code === RATE_LIMITED || e.code === 'slack_backoff') return true;
+  // Bytes that never reached the upload URL: a new upload may get through.
+  if (e.code === 'slack_file_upload_error' && e.statusCode === undefined) return true;
   if (e.code === PLATFORM) return TRANSIENT_PLATFORM.has(slackErrorCode(error) ?? '');
   const status = httpStatus(error);
   if (status !== undefined) return status >= 500 || status === 429 || status === 408;
@@ -233,6 +275,16 @@ export function describeSlackError(error: unknown): string {
       if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
       return error instanceof Error ? error.message : String(error);
   }
+}
+
+/**
+ * Why a file upload failed, in plain words (with Slack's code for the log): a refusal a person can act on, Slack's
+ * upload URL refusing the bytes, or any other failure as describeSlackError names it.
+ */
+export function describeUploadFailure(error: unknown): string {
+  const code = slackErrorCode(error);
+  if (code !== undefined && Object.hasOwn(UPLOAD_REFUSALS, code)) return `${UPLOAD_REFUSALS[code]} (${code})`;
+  return describeSlackError(error);
 }
 
 /** Why the start-up token check (auth.test) failed, in one line a person can act on. */

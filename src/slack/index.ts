@@ -4,6 +4,8 @@ export { type ConversationKind, type ConversationPlace, conversationKindOf, isDi
 export {
   describeSlackError,
   describeSlackStartupFailure,
+  describeUploadFailure,
+  FileUploadError,
   isTransient,
   mayHaveHappened,
   needsAPerson,
@@ -21,6 +23,7 @@ export {
   createSlackWebClient,
   decideAfterFailure,
   type FailureDecision,
+  type FileUpload,
   type MessageMetadata,
   type PostedQuery,
   type PostOptions,

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attachmentTree, barColor, blockTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
+import { attachmentTree, barColor, blockTree, fileTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
 import { checkEntered, modalTree, REQUIRED_FIELD } from '../../src/workspace/page/modal.js';
 import { plainHtml, renderMrkdwn } from '../../src/workspace/page/mrkdwn.js';
 
@@ -575,5 +575,45 @@ describe('modals', () => {
       ticket: 'Please enter at least 3 characters.',
     });
     expect(checkEntered(resolveView, { note: { note_input: 'done' } })).toEqual({});
+  });
+});
+
+describe('files shared in a message (files.completeUploadExternal)', () => {
+  const chart = {
+    id: 'F0CHART0001',
+    name: 'balances.png',
+    title: 'Balances, last 30 days',
+    mimetype: 'image/png',
+    filetype: 'png',
+    pretty_type: 'PNG',
+    alt_txt: 'Total balance over 30 days',
+    original_w: 1200,
+    original_h: 680,
+    url_private: 'http://127.0.0.1:4000/files-pri/T1-F0CHART0001/balances.png',
+  };
+
+  it('an image is previewed under its title, and a click opens the full image in a new tab', () => {
+    const html = toHtml(fileTree(chart));
+    expect(html).toContain('<figcaption class="file-title">Balances, last 30 days</figcaption>');
+    expect(html).toContain(
+      `<a href="${chart.url_private}" target="_blank" rel="noopener noreferrer" class="file-open" title="Open Balances, last 30 days" data-testid="file-open">`,
+    );
+    expect(html).toContain(
+      `<img class="file-img" src="${chart.url_private}" alt="Total balance over 30 days" width="1200" height="680"`,
+    );
+  });
+
+  it('any other file is a card with its name and type; hostile names are text, and a url that is not http(s) is no link', () => {
+    const html = toHtml(
+      fileTree({ ...chart, mimetype: 'text/csv', pretty_type: 'CSV', title: '<img src=x onerror=alert(1)>' }),
+    );
+    expect(html).toContain('data-testid="file"');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).not.toContain('<img');
+    expect(html).toContain('<div class="file-kind">CSV</div>');
+    const noLink = toHtml(fileTree({ ...chart, url_private: 'javascript:alert(1)' }));
+    expect(noLink).not.toContain('javascript:');
+    expect(noLink).not.toContain('<a ');
+    expect(toHtml(fileTree('not a file'))).toContain('It could not be read: a file is not an object');
   });
 });

@@ -469,6 +469,65 @@ export function attachmentTree(attachment, attachmentId, context) {
   );
 }
 
+/** The image types Slack's client previews in place. */
+const PREVIEWED_IMAGES = new Set(['image/png', 'image/jpeg', 'image/gif']);
+
+/**
+ * A file shared in a message, as Slack's client shows it: an image as a preview under its title, which opens the
+ * full image when clicked; any other file as a card with its name and type, which opens (downloads) it.
+ * @param {unknown} file
+ * @returns {Tree}
+ */
+export function fileTree(file) {
+  if (!isObject(file)) return rawTree(file, 'a file is not an object');
+  const url = safeUrl(file.url_private, { mailto: false });
+  const name = typeof file.name === 'string' && file.name !== '' ? file.name : 'file';
+  const title = typeof file.title === 'string' && file.title !== '' ? file.title : name;
+  const id = typeof file.id === 'string' ? file.id : undefined;
+  const link = { href: url ?? undefined, target: '_blank', rel: 'noopener noreferrer' };
+  if (url && typeof file.mimetype === 'string' && PREVIEWED_IMAGES.has(file.mimetype)) {
+    // The image's own size, when Slack gave it, keeps the timeline from jumping as it loads.
+    const size = (/** @type {unknown} */ value) =>
+      typeof value === 'number' && Number.isInteger(value) && value > 0 ? String(value) : undefined;
+    return el(
+      'figure',
+      { class: 'file file-image', 'data-testid': 'file', 'data-file-id': id },
+      el('figcaption', { class: 'file-title' }, title),
+      el(
+        'a',
+        { ...link, class: 'file-open', title: `Open ${title}`, 'data-testid': 'file-open' },
+        el('img', {
+          class: 'file-img',
+          src: url,
+          alt: typeof file.alt_txt === 'string' && file.alt_txt !== '' ? file.alt_txt : title,
+          width: size(file.original_w),
+          height: size(file.original_h),
+          loading: 'lazy',
+          referrerpolicy: 'no-referrer',
+          'data-testid': 'file-image',
+        }),
+      ),
+    );
+  }
+  const kind =
+    typeof file.pretty_type === 'string' && file.pretty_type !== ''
+      ? file.pretty_type
+      : typeof file.filetype === 'string'
+        ? file.filetype
+        : 'File';
+  return el(
+    'div',
+    { class: 'file file-card', 'data-testid': 'file', 'data-file-id': id },
+    el('div', { class: 'file-icon', 'aria-hidden': 'true' }, kind.slice(0, 4).toUpperCase()),
+    el(
+      'div',
+      { class: 'file-meta' },
+      url ? el('a', { ...link, class: 'file-name' }, title) : el('span', { class: 'file-name' }, title),
+      el('div', { class: 'file-kind' }, kind),
+    ),
+  );
+}
+
 const VOID_TAGS = new Set(['img', 'hr', 'br']);
 
 /**
