@@ -1,0 +1,172 @@
+/**
+ * Gathers what the digest says from the records the bot keeps and one read of the assets, into the view the
+ * builder draws (blocks/digest.ts). Reads only: saving the day's snapshot and claiming the day are the caller's.
+ */
+import type { DigestAssetView, DigestBalancesView, DigestView } from '../../blocks/digest.js';
+import type { LimitUseView } from '../../blocks/policy.js';
+import { alertsByKind, countQuotes, DIGEST_QUOTES_LOOKBACK_MS, openAlerts } from '../../domain/digest.js';
+import type { DailySnapshot, SnapshotAsset } from '../../domain/digest-records.js';
+import { usdDecimalToCents } from '../../domain/money.js';
+import { limitKeyOf, limitUse } from '../../domain/quote-decision.js';
+import { type Asset, type PaymentsClient, PaymentsError } from '../../payments/index.js';
+import type { BotRepositories } from '../../store/repository.js';
+import { dayBefore } from './schedule.js';
+
+/** What composing needs. */
+export interface ComposeDeps {
+  store: Pick<BotRepositories, 'balances' | 'alerts' | 'swapQuotes'>;
+  payments: Pick<PaymentsClient, 'listAssets'>;
+  /** SWAP_DAILY_LIMIT_USD in cents; unset: no limit to report. */
+  dailyLimitUsdCents?: bigint | undefined;
+}
+
+/** A composed digest: the view, and the day's snapshot when the assets could be read (else why not, in words). */
+export interface ComposedDigest {
+  view: DigestView;
+  snapshot?: DailySnapshot;
+  /** Set when the assets could not be read: the balances part says so in these words; `readError` is for the log. */
+  readProblem?: string;
+  readError?: unknown;
+}
+
+/** The snapshot of `day` from the asset list: base units and USD cents, by asset id. */
+export function snapshotOf(assets: readonly Asset[], day: string, at: Date): DailySnapshot {
+  const byId: Record<string, SnapshotAsset> = {};
+  let total = 0n;
+  for (const asset of assets) {
+    const cents = usdDecimalOrNull(asset.balanceInUsd);
+    if (cents !== null) total += cents;
+    byId[asset.id] = {
+      symbol: asset.crypto.symbol,
+      network: asset.network.symbol,
+      decimals: asset.crypto.decimals,
+      balance: asset.balance,
+      usdCents: cents === null ? null : cents.toString(),
+    };
+  }
+  return { day, at: at.toISOString(), totalUsdCents: total.toString(), assets: byId };
+}
+
+/** A USD value as cents; a negative or unreadable one counts as unknown rather than failing the digest. */
+function usdDecimalOrNull(decimal: string): bigint | null {
+  try {
+    const cents = usdDecimalToCents(decimal);
+    return cents < 0n ? null : cents;
+  } catch {
+    return null;
+  }
+}
+
+/** Why the assets could not be read, in a few plain words (the details go to the log). */
+export function readProblemOf(error: unknown): string {
+  if (error instanceof PaymentsError) {
+    switch (error.code) {
+      case 'unauthorized':
+      case 'forbidden':
+        return "the payment API refused the bot's key";
+      case 'unexpected_response':
+        return 'the payment API sent an answer the bot could not read';
+      default:
+        return 'the payment API did not answer';
+    }
+  }
+  return 'something went wrong inside the bot';
+}
+
+/** The balances part: `now` against `previous` (the newest snapshot of an earlier day), largest USD value first. */
+export function balancesView(now: DailySnapshot, previous: DailySnapshot | undefined): DigestBalancesView {
+  const assets: DigestAssetView[] = Object.entries(now.assets).map(([id, asset]) => {
+    // Asset ids are API strings: `constructor` must not find Object.prototype's.
+    const before = previous && Object.hasOwn(previous.assets, id) ? previous.assets[id] : undefined;
+    return {
+      symbol: asset.symbol,
+      network: asset.network,
+      decimals: asset.decimals,
+      balance: BigInt(asset.balance),
+      usdCents: asset.usdCents === null ? null : BigInt(asset.usdCents),
+      ...(before
+        ? {
+            previous: {
+              balance: BigInt(before.balance),
+              usdCents: before.usdCents === null ? null : BigInt(before.usdCents),
+            },
+          }
+        : {}),
+    };
+  });
+  assets.sort((a, b) => {
+    const left = a.usdCents ?? -1n;
+    const right = b.usdCents ?? -1n;
+    if (left !== right) return left > right ? -1 : 1;
+    const nameA = `${a.symbol}@${a.network}`;
+    const nameB = `${b.symbol}@${b.network}`;
+    return nameA < nameB ? -1 : nameA > nameB ? 1 : 0;
+  });
+  const gone = previous
+    ? Object.entries(previous.assets)
+        .filter(([id]) => !Object.hasOwn(now.assets, id))
+        .map(([, asset]) => ({ ...asset, balance: BigInt(asset.balance) }))
+    : [];
+  return {
+    ok: true,
+    totalUsdCents: BigInt(now.totalUsdCents),
+    ...(previous ? { previous: { day: previous.day, totalUsdCents: BigInt(previous.totalUsdCents) } } : {}),
+    assets,
+    gone,
+  };
+}
+
+/**
+ * Composes the digest of `day` at `now`: one read of the assets (its snapshot is returned for the caller to keep),
+ * compared with the newest snapshot kept of an earlier day (the previous digest's), plus the alerts and quotes
+ * from the store.
+ */
+export async function composeDigest(
+  deps: ComposeDeps,
+  day: string,
+  now: Date,
+  occasion: DigestView['occasion'],
+): Promise<ComposedDigest> {
+  let snapshot: DailySnapshot | undefined;
+  let readProblem: string | undefined;
+  let readError: unknown;
+  try {
+    snapshot = snapshotOf(await deps.payments.listAssets(), day, now);
+  } catch (error) {
+    readError = error;
+    readProblem = readProblemOf(error);
+  }
+  const [kept, alertsState, quotes] = await Promise.all([
+    deps.store.balances.listSnapshots(dayBefore(day, 400)),
+    deps.store.alerts.readAlerts(),
+    deps.store.swapQuotes.listQuotesSince(new Date(now.getTime() - DIGEST_QUOTES_LOOKBACK_MS)),
+  ]);
+  const previous = kept.filter((kept) => kept.day < day).at(-1);
+  const owned = Object.values(alertsState.owned ?? {});
+  const open = openAlerts(owned);
+  const view: DigestView = {
+    day,
+    at: now,
+    occasion,
+    balances: snapshot ? balancesView(snapshot, previous) : { ok: false, reason: readProblem! },
+    alertsByKind: alertsByKind(owned, now),
+    open: { alerts: open, total: open.length },
+    quotes: countQuotes(quotes, now),
+    ...(deps.dailyLimitUsdCents !== undefined
+      ? { dailyLimit: { limitCents: deps.dailyLimitUsdCents, use: limitUseOf(quotes, now) } }
+      : {}),
+  };
+  return snapshot ? { view, snapshot } : { view, readProblem: readProblem!, readError };
+}
+
+/** Each source asset's use of the daily limit in the last 24 hours, as `/treasury policy` counts it. */
+function limitUseOf(quotes: Parameters<typeof limitUse>[0], now: Date): LimitUseView[] {
+  const assets = new Map(quotes.map((quote) => [limitKeyOf(quote), quote.from]));
+  const use: LimitUseView[] = [];
+  for (const [key, asset] of assets) {
+    const used = limitUse(quotes, key, now);
+    if (used.createdCents + used.waitingCents > 0n)
+      use.push({ asset: `${asset.symbol} on ${asset.networkTitle}`, ...used });
+  }
+  return use;
+}
