@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
 import { createAlertService } from './features/alerts/index.js';
+import { createDigestService, type DigestService } from './features/digest/index.js';
+import { createHomeTab } from './features/home/index.js';
 import {
   createApproverGroups,
   createSwapService,
@@ -73,6 +75,8 @@ export interface TreasuryAppOptions {
   slackRetries?: number;
   /** How the alert poller waits between posts (a second apart); injectable so tests need not wait. */
   alertSleep?: (ms: number) => Promise<void>;
+  /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
+  digestCheckEveryMs?: number;
   /**
    * Socket Mode: Slack refused the connection for good after start (the app token was revoked, Socket Mode was
    * turned off). The process should stop with this one line; default: logged only.
@@ -100,6 +104,8 @@ export interface TreasuryApp {
   swaps: SwapService;
   /** The failure-alert poller; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts: AlertPoller | undefined;
+  /** The daily digest (DIGEST_AT); `/treasury digest` answers whether or not it is set. */
+  digest: DigestService;
   /**
    * Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz)
    * and, in Socket Mode, whether the first connection opened or is being retried in the background.
@@ -353,6 +359,37 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     : undefined;
 
   const background = createBackgroundWork(logger);
+  // Each person's Home tab: balances and thresholds, open alerts, quotes waiting for them, their requests.
+  const home = createHomeTab({
+    store: options.store,
+    payments: options.payments,
+    slack,
+    approvalPolicy: { approvers: config.swapApprovers, allowSelfApproval: config.allowSelfApproval },
+    approverGroups: groups,
+    treasuryUsers: config.treasuryUsers,
+    now,
+    logger,
+  });
+  // The daily digest: from the replica holding the poller's lease, at DIGEST_AT, once a day; its chart in its thread.
+  const digest = createDigestService({
+    store: options.store,
+    payments: options.payments,
+    slack,
+    now,
+    logger,
+    schedule:
+      config.digestAt && config.digestChannel ? { at: config.digestAt, channel: config.digestChannel } : undefined,
+    timeZone: config.alertTimeZone,
+    dailyLimitUsdCents: config.swapDailyLimitUsdCents,
+    ...(options.leadership ? { leadership: options.leadership } : {}),
+    ...(options.digestCheckEveryMs !== undefined ? { checkEveryMs: options.digestCheckEveryMs } : {}),
+    // The poller joins its channels at start; joining again only makes Slack answer already_in_channel.
+    joinAtStart: !(
+      alerts &&
+      (config.digestChannel === config.alertChannel ||
+        Object.values(config.alertRoutes).some((route) => route.channel === config.digestChannel))
+    ),
+  });
   registerListeners(app, {
     payments: options.payments,
     now,
@@ -360,10 +397,12 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     treasuryUsers: config.treasuryUsers,
     swaps,
     thresholds,
+    digest,
     alerts,
     ...(alertActions ? { alertActions } : {}),
     slack,
     background,
+    home,
   });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
@@ -374,6 +413,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     app,
     swaps,
     alerts,
+    digest,
     async start() {
       try {
         // Bolt's token check (auth.test), retried like any call when Slack stumbles; a refused token is final.
@@ -440,6 +480,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         }, SWEEP_QUOTES_EVERY_MS);
         sweepTimer.unref();
         alerts?.start();
+        // After start, like the poller: a digest missed during a downtime is posted at the first check (same day).
+        digest.start();
         // In the background: joining and reading the alert channel only tells a person what to fix; it never blocks start-up.
         // Routed kinds' channels too (ALERT_ROUTES): each is joined and read back once, one at a time.
         if (alerts) {
@@ -478,6 +520,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       clearInterval(sweepTimer);
       // Then the poller, so a poll in flight ends before the store is closed.
       await alerts?.stop();
+      await digest.stop();
       swaps.stop();
     },
   };

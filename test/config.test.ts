@@ -312,6 +312,44 @@ describe('describeConfig', () => {
     expect(describeConfig(set).TREASURY_ADMINS).toBe('U0BLAKE,S0ADMINS');
   });
 
+  it('DIGEST_AT: a time of day in an IANA zone; DIGEST_CHANNEL defaults to ALERT_CHANNEL; unset, no digest', () => {
+    const off = loadConfig({ ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS' });
+    expect(off).toMatchObject({ digestAt: undefined, digestChannel: undefined });
+    expect(describeConfig(off)).toMatchObject({ DIGEST_AT: '(unset: no daily digest)' });
+    const defaulted = loadConfig({ ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS', DIGEST_AT: '9:05 europe/berlin' });
+    expect(defaulted).toMatchObject({
+      digestAt: { hour: 9, minute: 5, timeZone: 'Europe/Berlin' },
+      digestChannel: 'C0ALERTS',
+    });
+    expect(describeConfig(defaulted)).toMatchObject({ DIGEST_AT: '09:05 Europe/Berlin', DIGEST_CHANNEL: 'C0ALERTS' });
+    const own = loadConfig({ ...validHttpEnv, DIGEST_AT: '23:59 UTC', DIGEST_CHANNEL: '#C0DIGEST' });
+    expect(own).toMatchObject({ digestAt: { hour: 23, minute: 59, timeZone: 'UTC' }, digestChannel: 'C0DIGEST' });
+  });
+
+  it('reports every problem of the digest variables at once, in plain words', () => {
+    expect(problemsOf({ ...validHttpEnv, DIGEST_AT: '09:00 Europe/Berlin' })).toEqual([
+      'DIGEST_AT: set, but neither DIGEST_CHANNEL nor ALERT_CHANNEL is, so the digest has nowhere to go; set DIGEST_CHANNEL to a channel id',
+    ]);
+    expect(problemsOf({ ...validHttpEnv, DIGEST_CHANNEL: 'C0DIGEST' })).toEqual([
+      'DIGEST_CHANNEL: set, but DIGEST_AT is not, so no digest would be posted; set DIGEST_AT too (e.g. "09:00 Europe/Berlin")',
+    ]);
+    for (const wrong of ['9am Europe/Berlin', '24:00 UTC', '09:60 UTC', '09:00', 'Europe/Berlin 09:00'])
+      expect(problemsOf({ ...validHttpEnv, ALERT_CHANNEL: 'C0A', DIGEST_AT: wrong })).toEqual([
+        'DIGEST_AT: expected a time of day (24-hour HH:MM) and an IANA time zone, such as "09:00 Europe/Berlin"',
+      ]);
+    expect(
+      problemsOf({
+        ...validHttpEnv,
+        ALERT_CHANNEL: 'C0A',
+        DIGEST_AT: '09:00 Mars/Olympus',
+        DIGEST_CHANNEL: 'not a channel',
+      }),
+    ).toEqual([
+      'DIGEST_AT: "Mars/Olympus" is not a time zone this system knows; expected an IANA name such as Europe/Berlin, America/New_York or UTC',
+      'DIGEST_CHANNEL: expected a channel id such as C012ABCDEF',
+    ]);
+  });
+
   it('prints the alert lifecycle settings as they are written', () => {
     expect(describeConfig(loadConfig(validHttpEnv))).toMatchObject({
       ALERT_ROUTES: '(none: every kind goes to ALERT_CHANNEL)',
@@ -406,6 +444,8 @@ describe('.env.example and README', () => {
     'STUCK_WITHDRAWAL_AFTER',
     'STUCK_TASK_AFTER',
     'STUCK_GAS_AFTER',
+    'DIGEST_AT',
+    'DIGEST_CHANNEL',
     'SWAP_APPROVERS',
     'ALLOW_SELF_APPROVAL',
     'SWAP_POLICY',

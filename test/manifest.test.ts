@@ -39,6 +39,7 @@ describe.each(['manifest.json', 'manifest.http.json'])('%s', (file) => {
       'chat:write',
       'chat:write.public',
       'commands',
+      'files:write',
       'groups:history',
       'usergroups:read',
     ]);
@@ -54,6 +55,18 @@ describe('the two variants', () => {
     expect(http.settings.socket_mode_enabled).toBe(false);
     expect(http.features.slash_commands[0].url).toMatch(/^https:\/\/.+\/slack\/events$/);
     expect(http.settings.interactivity.request_url).toBe(http.features.slash_commands[0].url);
+  });
+
+  it('both enable the Home tab and subscribe to app_home_opened; HTTP mode sends events to /slack/events', () => {
+    for (const manifest of [readManifest('manifest.json'), readManifest('manifest.http.json')]) {
+      expect(manifest.features.app_home).toMatchObject({ home_tab_enabled: true, messages_tab_enabled: true });
+      expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened']);
+    }
+    const socket = readManifest('manifest.json');
+    const http = readManifest('manifest.http.json');
+    // Socket Mode delivers events over its connection; HTTP mode to the same endpoint as commands and clicks.
+    expect(socket.settings.event_subscriptions.request_url).toBeUndefined();
+    expect(http.settings.event_subscriptions.request_url).toBe(http.features.slash_commands[0].url);
   });
 
   it('the schema rejects a broken manifest (the check is real)', () => {

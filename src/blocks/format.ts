@@ -135,3 +135,14 @@ export function formatStatus(status: string, subStatus?: string | null): string 
   const sub = subStatus ? ` · ${escapeText(subStatus)}` : '';
   return `${emoji} ${escapeText(status)}${sub}`;
 }
+
+/** A change in USD cents with its sign: "+$1,000.00", "-$5.25", "±$0.00". */
+export function formatUsdChange(cents: bigint): string {
+  return cents === 0n ? '±$0.00' : `${cents > 0n ? '+' : ''}${formatUsd(cents)}`;
+}
+
+/** A change in base units as token units with its sign: "+1,000 USDT", "-0.5 ETH", "±0 USDT" (symbol as given). */
+export function formatTokenChange(baseUnits: bigint, decimals: number, symbol?: string): string {
+  const amount = formatTokenAmount(baseUnits, decimals, symbol);
+  return baseUnits === 0n ? `±${amount}` : `${baseUnits > 0n ? '+' : ''}${amount}`;
+}

@@ -16,12 +16,16 @@ export const ACTION_IDS = {
   alertAcknowledge: 'alert_acknowledge',
   alertResolve: 'alert_resolve',
   alertSnooze: 'alert_snooze',
+  /** The Home tab's Refresh button. */
+  homeRefresh: 'home_refresh',
 } as const;
 
 /** Every modal callback_id the app binds. */
 export const VIEW_IDS = {
   alertResolve: 'alert_resolve_modal',
   alertResolveRefused: 'alert_resolve_refused',
+  /** The Home tab view (views.publish); nothing is submitted from it. */
+  home: 'treasury_home',
 } as const;
 
 /** Every withdrawals pager button, including `withdrawals_page` on messages posted by earlier versions. */

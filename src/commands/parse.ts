@@ -56,7 +56,8 @@ export type TreasuryCommand =
   /** `amount` as typed: a USD value when it says `$`/`USD`, else token units (read with the asset's decimals). */
   | { kind: 'threshold-set'; asset: string; amount: string; usd: boolean }
   | { kind: 'threshold-off'; asset: string }
-  | { kind: 'thresholds' };
+  | { kind: 'thresholds' }
+  | { kind: 'digest' };
 
 /** Syntax of each subcommand, with an example; the help text is built from this. */
 export const USAGE = {
@@ -86,6 +87,7 @@ export const USAGE = {
     'threshold <asset> below <amount | $usd> | off',
     'alert when a balance runs low (admins), e.g. `threshold USDT@BSC below $5,000`',
   ],
+  digest: ['digest', 'the daily digest now, only for you: balances and their change, alerts, swaps, limits'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -242,6 +244,9 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
           `${USAGE.alerts[0]} | ${USAGE.alertsOpen[0]}`,
         );
       return { kind: 'alerts' };
+    case 'digest':
+      if (args.length > 0) throw new UsageError('`digest` takes nothing after it.', USAGE.digest[0]);
+      return { kind: 'digest' };
     case 'thresholds':
       if (args.length > 0) throw new UsageError('`thresholds` takes nothing after it.', USAGE.thresholds[0]);
       return { kind: 'thresholds' };

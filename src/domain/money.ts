@@ -153,3 +153,12 @@ export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
   const difference = toBaseUnits(a, scale) - toBaseUnits(b, scale);
   return difference === 0n ? 0 : difference > 0n ? 1 : -1;
 }
+
+/** An API decimal USD amount (`"1520.255"`) as cents, rounded half away from zero, exactly (`152026n`). */
+export function usdDecimalToCents(decimal: string): bigint {
+  const { negative, intPart, fracPart } = parseApiDecimal(decimal);
+  const padded = fracPart.padEnd(3, '0');
+  let magnitude = BigInt(intPart) * 100n + BigInt(padded.slice(0, 2));
+  if (padded.charCodeAt(2) >= 0x35 /* '5' */) magnitude += 1n;
+  return negative ? -magnitude : magnitude;
+}

@@ -26,8 +26,6 @@ export interface ThresholdDeps {
   admins: readonly string[];
   /** Members of the admin groups, from Slack (shared with the swap approvers' cache). */
   groups: { members(groupIds: readonly string[]): Promise<GroupMembers> };
-  /** Called after a person changed a threshold (their Home tab is redrawn). */
-  changed?: (userId: string) => void;
 }
 
 export interface ThresholdService {
@@ -117,7 +115,6 @@ export function createThresholdService(deps: ThresholdDeps): ThresholdService {
       };
       const { previous } = await deps.store.balances.setThreshold(threshold, userId, deps.now());
       deps.logger.info('balance threshold set', { userId, assetId: asset.id, measure: threshold.measure });
-      deps.changed?.(userId);
       const text = thresholdSetText(threshold, previous, {
         balance: asset.balance,
         balanceInUsd: asset.balanceInUsd ?? null,
@@ -135,10 +132,7 @@ export function createThresholdService(deps: ThresholdDeps): ThresholdService {
       );
       const assetId = named.length === 1 ? named[0]!.assetId : (await findAsset(reference)).id;
       const { removed } = await deps.store.balances.removeThreshold(assetId, userId, deps.now());
-      if (removed) {
-        deps.logger.info('balance threshold removed', { userId, assetId });
-        deps.changed?.(userId);
-      }
+      if (removed) deps.logger.info('balance threshold removed', { userId, assetId });
       const text = thresholdRemovedText(removed, reference);
       return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
     },

@@ -1,5 +1,7 @@
 import type { AlertStatusView } from '../domain/alerts.js';
 import type { AlertService } from '../features/alerts/index.js';
+import type { DigestService } from '../features/digest/index.js';
+import type { HomeTab } from '../features/home/index.js';
 import type { FeatureDeps } from '../features/lookups.js';
 import type { SwapService } from '../features/swaps/index.js';
 import type { ThresholdService } from '../features/thresholds.js';
@@ -15,6 +17,8 @@ export interface ListenerDeps extends FeatureDeps {
   swaps: SwapService;
   /** `/treasury threshold(s)`. */
   thresholds: ThresholdService;
+  /** `/treasury digest`: the daily digest's words, privately. */
+  digest: Pick<DigestService, 'show'>;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts?: { status(): Promise<AlertStatusView> };
   /** Acknowledge, snooze, resolve and list alerts people own; undefined when the poller is off. */
@@ -23,4 +27,15 @@ export interface ListenerDeps extends FeatureDeps {
   slack: Pick<SlackGateway, 'respond' | 'post'>;
   /** Where listeners put the work they do after their ack (drained at shutdown). */
   background: BackgroundWork;
+  /**
+   * The Home tab: published when opened, on a click in it, and after a person acts (`refreshHome`). Optional so
+   * listener tests can leave it out; app.ts always gives it.
+   */
+  home?: HomeTab;
+}
+
+/** Republishes the person's Home tab after they acted (see HomeTab.refreshHome), in the background. */
+export function refreshHomeAfterAct(deps: Pick<ListenerDeps, 'home' | 'background'>, userId: string): void {
+  const home = deps.home;
+  if (home) deps.background.run('home tab after an act', () => home.refreshHome(userId));
 }

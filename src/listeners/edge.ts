@@ -34,15 +34,39 @@ export function commandProblem(body: Record<string, unknown>): string | undefine
   return undefined;
 }
 
-/** What the listeners rely on in a button click. */
+/**
+ * What the listeners rely on in a button click. A click in a message carries a response_url; a click in a Home tab
+ * (`container.type: view`) carries none, nor a channel or message (the block_actions payload reference).
+ */
 const BlockActionsBody = z.object({
   type: z.literal('block_actions'),
   user: z.object({ id: SlackId }),
   actions: z
     .array(z.object({ action_id: z.string().max(255), type: z.string().optional(), value: z.string().optional() }))
     .length(1),
-  response_url: ResponseUrl,
+  response_url: ResponseUrl.optional(),
+  container: z.object({ type: z.string().max(40).optional() }).optional(),
   channel: z.object({ id: z.string().max(64) }).optional(),
+});
+
+/**
+ * The buttons whose listeners answer without a response_url: the Home tab's (Refresh, and an alert's Acknowledge
+ * there; the other alert controls answer the same way). Any other listener answers on the response_url, so a click
+ * from a view reaches it only if it is one of these.
+ */
+const VIEW_ACTIONS = new Set<string>([
+  ACTION_IDS.homeRefresh,
+  ACTION_IDS.alertAcknowledge,
+  ACTION_IDS.alertResolve,
+  ACTION_IDS.alertSnooze,
+]);
+
+/** What the Home tab listener relies on in `app_home_opened` (the other events are acknowledged and dropped). */
+const HomeOpenedEvent = z.object({
+  type: z.literal('app_home_opened'),
+  user: SlackId,
+  tab: z.string().max(40).optional(),
+  view: z.object({ hash: z.string().max(100).optional() }).optional(),
 });
 
 const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve]);
@@ -99,6 +123,21 @@ export function createEdgeMiddleware(
         return;
       }
       const actionId = click.data.actions[0]!.action_id;
+      if (click.data.response_url === undefined) {
+        // A click in a view (the Home tab) has nowhere to be answered but the view itself.
+        if (click.data.container?.type === 'view' && VIEW_ACTIONS.has(actionId)) {
+          await next();
+          return;
+        }
+        // Anywhere else a click without one is malformed: its listener would have nowhere to answer.
+        logger.warn('ignored a malformed button click', {
+          problem: 'response_url',
+          actionId: actionId.slice(0, 80),
+          container: click.data.container?.type ?? '(none)',
+        });
+        await ack?.();
+        return;
+      }
       if (!isKnownAction(actionId)) {
         await ack?.();
         logger.warn('a click on an unknown button', { actionId: actionId.slice(0, 80) });
@@ -128,7 +167,18 @@ export function createEdgeMiddleware(
       return;
     }
 
-    // Events, shortcuts, other views and anything else: this app has no listener for them. Answer at once.
+    // Events: Bolt acknowledged them already. Only app_home_opened has a listener (the Home tab).
+    if (kind === 'event_callback') {
+      const event = HomeOpenedEvent.safeParse((body as { event?: unknown }).event);
+      if (event.success) {
+        await next();
+        return;
+      }
+      logger.debug('dropped a Slack event the bot does not handle');
+      return;
+    }
+
+    // Shortcuts, other views and anything else: this app has no listener for them. Answer at once.
     // (A message event's text is escaped like a command's: read it with readTypedText here. A modal's input
     // values in `view.state.values` arrive unescaped: use them as they are.)
     logger.debug('acknowledged a Slack request the bot does not handle', {

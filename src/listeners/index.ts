@@ -6,6 +6,7 @@ import {
   createAlertResolveSubmitListener,
   createAlertSnoozeListener,
 } from './actions/alerts.js';
+import { createHomeRefreshListener } from './actions/home.js';
 import {
   createGasPageListener,
   createPayoutsPageListener,
@@ -16,6 +17,7 @@ import { createSwapApproveListener, createSwapNewQuoteListener, createSwapReject
 import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
 import { createEdgeMiddleware, TREASURY_COMMAND } from './edge.js';
+import { createHomeOpenedListener } from './events/home.js';
 
 /** The slash command the manifest declares. */
 export { TREASURY_COMMAND };
@@ -36,4 +38,6 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(ACTION_IDS.alertResolve, createAlertResolveListener(deps));
   app.action(ACTION_IDS.alertSnooze, createAlertSnoozeListener(deps));
   app.view(VIEW_IDS.alertResolve, createAlertResolveSubmitListener(deps));
+  app.action(ACTION_IDS.homeRefresh, createHomeRefreshListener(deps));
+  app.event('app_home_opened', createHomeOpenedListener(deps));
 }

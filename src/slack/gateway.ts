@@ -9,6 +9,7 @@ import { type Logger as BoltLogger, type RespondArguments, type RespondFn, type 
 import { errorFields, type Logger, silentLogger } from '../logger.js';
 import {
   describeSlackError,
+  FileUploadError,
   isTransient,
   mayHaveHappened,
   needsAPerson,
@@ -17,6 +18,7 @@ import {
   responseUrlRefusedContent,
   retryAfterSeconds,
   SlackBackoffError,
+  slackErrorCode,
 } from './errors.js';
 import { plainTextOf } from './plain-text.js';
 
@@ -125,6 +127,18 @@ export interface SlackGateway {
    */
   openView(triggerId: string, view: object): Promise<{ viewId: string }>;
   /**
+   * views.publish: `view` (type `home`) becomes the Home tab of `userId`. With `hash` (the one Slack gave the last
+   * view it published, or the one app_home_opened carried), Slack refuses a publish over a view that changed since:
+   * that is answered `{ conflict: true }` (nothing published), not thrown. Otherwise resolves with the new view's
+   * hash, to pass next time. Repeatable (the same view twice is one view), so retried under the policy; Slack rates
+   * the method per person, so a Retry-After holds back that person's Home only. Throws Slack's other errors.
+   */
+  publishHome(
+    userId: string,
+    view: object,
+    options?: { hash?: string } & CallOptions,
+  ): Promise<{ hash?: string } | { conflict: true }>;
+  /**
    * chat.getPermalink: a link to the message `ts` in `channel` (a thread reply's link opens its thread). Read-only,
    * so retried under the policy. Throws Slack's error (`channel_not_found`, `message_not_found`…) otherwise.
    */
@@ -134,8 +148,33 @@ export interface SlackGateway {
    * `include_disabled`, so a disabled group makes nobody an approver. Read-only, so retried under the policy. Throws Slack's error (`no_such_subteam`, `missing_scope`, `plan_upgrade_required`…) otherwise.
    */
   groupMembers(groupId: string, options?: CallOptions): Promise<string[]>;
+  /**
+   * Uploads a file and shares it in `channel` (in the thread of `threadTs` when given) as Slack's upload flow has it:
+   * files.getUploadURLExternal, the bytes POSTed to the upload URL, files.completeUploadExternal. Scope
+   * `files:write`, and the bot must be in the channel (`not_in_channel` otherwise: chat:write.public does not cover
+   * files). Getting a URL and sending the bytes are retried together under the policy (each try with a new URL: an
+   * upload never completed is discarded by Slack); completing shares the file, once, so it is not sent twice after a
+   * failure that may have shared it (mayHaveHappened). Throws Slack's error, or a FileUploadError;
+   * describeUploadFailure words either.
+   */
+  uploadFile(upload: FileUpload): Promise<{ fileId: string }>;
   /** Any other Web API call (the start-up auth.test), under the same policy; a rate limit holds back only this method. */
   run<T>(method: string, send: () => Promise<T>): Promise<T>;
+}
+
+/** A file to upload and share (see SlackGateway.uploadFile). */
+export interface FileUpload {
+  channel: string;
+  /** Shares the file as a reply in this message's thread (a parent's ts, never a reply's). */
+  threadTs?: string;
+  /** With its extension: Slack tells the file's type by it (`balances.png`). */
+  filename: string;
+  title: string;
+  bytes: Buffer;
+  /** The image described for screen readers (at most 1,000 characters). */
+  altText?: string;
+  /** The text of the message that shares the file. */
+  initialComment?: string;
 }
 
 /** The one retry policy for everything the bot sends to Slack. */
@@ -268,15 +307,35 @@ export interface SlackChatClient {
     /** Only permalink uses it; a client without it cannot link to messages. */
     getPermalink?(args: { channel: string; message_ts: string }): Promise<{ ok?: boolean; permalink?: string }>;
   };
-  /** Only openView uses it; a client without it cannot open modals. */
+  /** Only openView and publishHome use it; a client without it cannot open modals. */
   views?: {
     open(args: { trigger_id: string; view: types.View }): Promise<{ ok?: boolean; view?: { id?: string } }>;
+    /** Only publishHome uses it; a client without it cannot publish Home tabs. */
+    publish?(args: {
+      user_id: string;
+      view: types.View;
+      hash?: string;
+    }): Promise<{ ok?: boolean; view?: { id?: string; hash?: string } }>;
   };
   /** Only findPosted and join use these; a client without them cannot look for lost posts. */
   conversations?: {
     history(args: HistoryArgs): Promise<HistoryAnswer>;
     replies(args: HistoryArgs & { ts: string }): Promise<HistoryAnswer>;
     join(args: { channel: string }): Promise<Answer>;
+  };
+  /** Only uploadFile uses these; a client without them cannot upload files. */
+  files?: {
+    getUploadURLExternal(args: {
+      filename: string;
+      length: number;
+      alt_txt?: string;
+    }): Promise<{ ok?: boolean; upload_url?: string; file_id?: string }>;
+    completeUploadExternal(args: {
+      files: [{ id: string; title?: string }, ...{ id: string; title?: string }[]];
+      channel_id?: string;
+      thread_ts?: string;
+      initial_comment?: string;
+    }): Promise<{ ok?: boolean }>;
   };
   /** Only groupMembers uses it; a client without it cannot read user groups. */
   usergroups?: {
@@ -351,6 +410,33 @@ function slackErrorIn(body: string): string | undefined {
   } catch {
     return /^[a-z_]{1,80}$/.test(body.trim()) ? body.trim() : undefined;
   }
+}
+
+/** How long the bytes of one file may take to reach Slack's upload URL. */
+const FILE_UPLOAD_TIMEOUT_MS = 30_000;
+
+/**
+ * POSTs a file's bytes to the upload URL files.getUploadURLExternal gave, raw ("files can be sent as raw bytes or
+ * multipart form encoded"); Slack answers 200 when it took them. No token goes with them: the URL itself is the
+ * permission.
+ */
+async function postToUploadUrl(url: string, bytes: Buffer): Promise<void> {
+  if (!/^https?:\/\//i.test(url)) throw new Error('Slack answered an upload URL that is not http(s)');
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(bytes),
+      redirect: 'error',
+      signal: AbortSignal.timeout(FILE_UPLOAD_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new FileUploadError(undefined, error);
+  }
+  // Read the short answer to its end, so the connection can be reused.
+  await response.text().catch(() => '');
+  if (response.status !== 200) throw new FileUploadError(response.status);
 }
 
 /** A reply without its blocks: the same flags (ephemeral, replace…), the facts as plain text (see plain-text.ts). */
@@ -621,6 +707,26 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       return { viewId: answer.view.id };
     },
 
+    async publishHome(userId, view, publishOptions = {}) {
+      const publish = client.views?.publish;
+      if (publish === undefined) throw new Error('this Slack client cannot publish Home tabs');
+      const home = view as types.View;
+      try {
+        const answer = await call('views.publish', `views.publish:${userId}`, publishOptions.wait ?? true, () =>
+          publish.call(client.views, {
+            user_id: userId,
+            view: home,
+            ...(publishOptions.hash !== undefined ? { hash: publishOptions.hash } : {}),
+          }),
+        );
+        return answer.view?.hash !== undefined ? { hash: answer.view.hash } : {};
+      } catch (error) {
+        // Another publish came first (a second replica, a click and an open at once): the caller rebuilds.
+        if (slackErrorCode(error) === 'hash_conflict') return { conflict: true };
+        throw error;
+      }
+    },
+
     async permalink(channel, ts, callOptions = {}) {
       const chat = client.chat;
       if (chat.getPermalink === undefined) throw new Error('this Slack client cannot link to messages');
@@ -642,6 +748,38 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       if (!answer.ok || !Array.isArray(users) || !users.every((id) => typeof id === 'string'))
         throw new Error('Slack answered usergroups.users.list without a list of users');
       return [...users];
+    },
+
+    async uploadFile(upload) {
+      const files = client.files;
+      if (files === undefined) throw new Error('this Slack client cannot upload files');
+      // A new URL for every try: bytes sent to a URL whose answer was lost cannot be sent there again.
+      const fileId = await call('files.getUploadURLExternal', 'files.getUploadURLExternal', true, async () => {
+        const ticket = await files.getUploadURLExternal({
+          filename: upload.filename,
+          length: upload.bytes.length,
+          ...(upload.altText !== undefined ? { alt_txt: upload.altText } : {}),
+        });
+        if (!ticket.ok || !ticket.upload_url || !ticket.file_id)
+          throw new Error('Slack answered files.getUploadURLExternal without an upload URL');
+        await postToUploadUrl(ticket.upload_url, upload.bytes);
+        return ticket.file_id;
+      });
+      // Not repeatable: completing shares the file, and Slack completes a file once.
+      await call(
+        'files.completeUploadExternal',
+        'files.completeUploadExternal',
+        true,
+        () =>
+          files.completeUploadExternal({
+            files: [{ id: fileId, title: upload.title }],
+            channel_id: upload.channel,
+            ...(upload.threadTs !== undefined ? { thread_ts: upload.threadTs } : {}),
+            ...(upload.initialComment !== undefined ? { initial_comment: upload.initialComment } : {}),
+          }),
+        false,
+      );
+      return { fileId };
     },
 
     run(method, send) {

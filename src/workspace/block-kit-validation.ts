@@ -602,6 +602,38 @@ export function validateModalView(view: unknown): BlockKitProblem[] {
   return problems;
 }
 
+/** Limits of a Home tab view ("App Home" and "View object" references; `views.publish`'s errors). */
+export const HOME_LIMITS = {
+  blocks: 100,
+  privateMetadata: 3000,
+  callbackId: 255,
+  externalId: 255,
+  /** views.publish answers `view_too_large` past 250 kB of view JSON. */
+  viewBytes: 250 * 1024,
+} as const;
+
+/**
+ * Every problem `views.publish` would report for a Home tab view: type `home`, ≤ 100 blocks checked as blocks
+ * are, private_metadata ≤ 3,000, callback_id and external_id ≤ 255. A Home tab has no title, submit or close (those
+ * are a modal's), so none is required. Pointers start at `/view`. The size (`view_too_large`) is the caller's.
+ */
+export function validateHomeView(view: unknown): BlockKitProblem[] {
+  const problems: Problems = [];
+  const root = '/view';
+  if (!isRecord(view)) return [{ pointer: root, message: 'must be an object' }];
+  if (view.type !== 'home')
+    problems.push({ pointer: `${root}/type`, message: `unsupported type: ${String(view.type)}` });
+  const blocks = checkArray(view.blocks, `${root}/blocks`, Number.POSITIVE_INFINITY, problems, 0);
+  if (blocks) problems.push(...validateBlocks(blocks, { maxBlocks: HOME_LIMITS.blocks, pointer: `${root}/blocks` }));
+  if (view.private_metadata !== undefined)
+    checkString(view.private_metadata, `${root}/private_metadata`, HOME_LIMITS.privateMetadata, problems);
+  if (view.callback_id !== undefined)
+    checkString(view.callback_id, `${root}/callback_id`, HOME_LIMITS.callbackId, problems);
+  if (view.external_id !== undefined)
+    checkString(view.external_id, `${root}/external_id`, HOME_LIMITS.externalId, problems);
+  return problems;
+}
+
 function checkButton(button: Json, pointer: string, problems: Problems): void {
   if (button.text === undefined) problems.push({ pointer, message: 'missing required field: text' });
   else checkText(button.text, `${pointer}/text`, { max: MESSAGE_LIMITS.buttonText, plainOnly: true }, problems);

@@ -10,14 +10,17 @@ export interface Control {
   label: string;
   description: string;
   /** The heading the page shows it under. */
-  group: 'Payment service' | 'Slack' | 'Slack connection (Socket Mode)' | 'Clock';
+  group: 'Payment service' | 'Slack' | 'Slack connection (Socket Mode)' | 'Daily digest' | 'Clock';
   /**
    * For a control that acts on one thing the person picks (a pending row): what there is to pick now, the
    * default first. The page shows them as a menu next to the button.
    */
   choices?(): ControlChoice[];
-  /** Says what happened; throws with a plain reason when it cannot act now. `choice` is the id of one of `choices`. */
-  run(choice?: string): string;
+  /**
+   * Says what happened; throws (or rejects) with a plain reason when it cannot act now. `choice` is the id of one of
+   * `choices`. A control that waits for the bot (posting the digest) resolves once it is done.
+   */
+  run(choice?: string): string | Promise<string>;
 }
 
 /** One thing a control can act on. */
@@ -34,6 +37,8 @@ export interface ControlDeps {
   /** Where the poller posts alerts. */
   alertChannel: string;
   shiftClock: (ms: number) => void;
+  /** Posts a digest now, marked as on request (the bot's DigestService.postNow); resolves with what happened. */
+  postDigestNow?: () => Promise<string>;
 }
 
 export function createControls(deps: ControlDeps): Control[] {
@@ -250,7 +255,20 @@ export function createControls(deps: ControlDeps): Control[] {
       },
     },
   ];
-  return [...payments, ...slackControls, ...connection, ...clock];
+  const postDigestNow = deps.postDigestNow;
+  const digest: Control[] = postDigestNow
+    ? [
+        {
+          id: 'digest-now',
+          label: 'Post a digest now',
+          description:
+            'The bot posts a digest in #treasury-alerts now, marked as on request, with its 30-day chart in the thread. The daily one (09:00 Europe/Berlin here) still comes once, at its time.',
+          group: 'Daily digest',
+          run: () => postDigestNow(),
+        },
+      ]
+    : [];
+  return [...payments, ...slackControls, ...connection, ...digest, ...clock];
 }
 
 const HOUR_MS = 60 * 60_000;

@@ -122,6 +122,9 @@ export const HINTS = [
   '/treasury alerts',
 ];
 
+/** When the workspace's bot posts its daily digest. */
+const DIGEST_AT = '09:00 Europe/Berlin';
+
 /** How often the bot polls for failures in the workspace (a production default is once a minute). */
 const POLL_SCHEDULE = '*/10 * * * * *';
 
@@ -188,6 +191,9 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
         members: [...c.members],
       })),
       usergroups: USERGROUPS.map((g) => ({ ...g, users: [...g.users] })),
+      // views.publish publishes only to the people of this workspace.
+      users: USERS.map((u) => u.id),
+      appId: TEAM.appId,
     });
     cleanups.push(() => slack.close());
     const socket = options.socketMode ? await startSocketModeStandIn(slack, { appId: TEAM.appId }) : undefined;
@@ -205,6 +211,9 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       ALERT_CHANNEL: CHANNELS[1].id,
       POLL_SCHEDULE,
       ALERT_LOOKBACK: '1h',
+      // The daily digest in #treasury-alerts (the default: ALERT_CHANNEL); started after 09:00 Berlin time, the day's
+      // digest is posted at once (late rather than never), and the panel posts another on request.
+      DIGEST_AT: DIGEST_AT,
       // Avery by name and Jordan through the group; from $10,000 a swap needs both.
       SWAP_APPROVERS: `${approver.id},${USERGROUPS[0].id}`,
       SWAP_POLICY: '0:1,10000:2',
@@ -273,12 +282,16 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
       action: interactions.action,
       submitView: interactions.submitView,
       closeView: interactions.closeView,
+      openHome: interactions.openHome,
+      homeAction: interactions.homeAction,
+      homeOf: (userId) => slack.homeView(userId),
       controls: createControls({
         simulator,
         slack,
         socket,
         alertChannel: CHANNELS[1].id,
         shiftClock: (ms) => (offsetMs += ms),
+        postDigestNow: () => bot.digest.postNow(),
       }),
       // In Socket Mode the page shows what the bot's own /healthz says about its connection to Slack.
       ...(socket

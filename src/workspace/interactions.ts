@@ -1,7 +1,8 @@
 /**
  * What people do in the local workspace's page, as Slack's client and servers turn it into requests to the app: a
  * slash command, a button clicked or an option chosen in a static menu (`block_actions`), a modal submitted or
- * closed (`view_submission`, `view_closed`). It issues response_urls and trigger_ids as Slack does and remembers
+ * closed (`view_submission`, `view_closed`), the app's Home tab opened (the `app_home_opened` event) and a button
+ * clicked in it (`block_actions` from a `view` container). It issues response_urls and trigger_ids as Slack does and remembers
  * whose trigger each was, so that a modal the app opens with one (`views.open` on the stand-in) opens for that
  * person; and it acts on the app's answer to a submission as Slack does: errors under the inputs, the view
  * replaced (`update`) or another put on top (`push`), every view closed (`clear`), or, on an empty answer, the
@@ -12,9 +13,11 @@ import type { Logger } from '../logger.js';
 import { describeProblem, validateModalView } from './block-kit-validation.js';
 import { PageRequestError } from './server.js';
 import {
+  appHomeOpenedPayload,
   type ButtonClick,
   blockActionsPayload,
   type EnteredValues,
+  homeBlockActionsPayload,
   menuOptions,
   type OptionChoice,
   type Person,
@@ -46,7 +49,7 @@ export interface InteractionsOptions {
   team: Team;
   people: readonly WorkspacePerson[];
   conversations: readonly WorkspaceConversation[];
-  slack: Pick<SlackStandIn, 'createResponseUrl' | 'botUserId' | 'botId' | 'onEvent'>;
+  slack: Pick<SlackStandIn, 'createResponseUrl' | 'botUserId' | 'botId' | 'onEvent' | 'homeView'>;
   timeline: Timeline;
   /**
    * Hands a payload to the app as Slack would (a signed request, or a Socket Mode envelope) and resolves with the
@@ -92,8 +95,23 @@ export interface ViewClosedRequest {
   values?: EnteredValues | undefined;
 }
 
+/** A button clicked in the person's Home tab (the view the app last published for them). */
+export interface HomeActionRequest {
+  user: string;
+  blockId: string;
+  actionId: string;
+  value?: string | undefined;
+}
+
 export interface Interactions {
   command(request: CommandRequest): Promise<void>;
+  /**
+   * The person opened the app's Home tab: the app hears `app_home_opened` (with the view Slack shows them, once one
+   * was published) and publishes their Home with `views.publish`; the page shows what the stand-in then holds.
+   */
+  openHome(request: { user: string }): Promise<void>;
+  /** A button clicked in the person's Home tab, sent as Slack sends it: no channel, message or response_url. */
+  homeAction(request: HomeActionRequest): Promise<void>;
   action(request: ActionRequest): Promise<void>;
   /**
    * Sends the submission and acts on the app's answer; resolves with that answer (null: empty, the view closed).
@@ -268,6 +286,48 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       }
       const payload = blockActionsPayload(team, who, placeOf(where), click, slack.botUserId, responseUrl, now());
       showAck(await deliver('interactive', issued(payload, who.id)), target);
+    },
+
+    async openHome({ user }) {
+      const who = person(user);
+      if (!who) throw new Error('unknown user');
+      // The event names the person's direct message with the app (its Messages tab) as its channel.
+      const dm = options.conversations.find(
+        (c) => c.slackName === 'directmessage' && c.members.includes(who.id) && c.members.includes(slack.botUserId),
+      );
+      const payload = appHomeOpenedPayload(team, who, {
+        channel: dm?.id ?? `D${who.id.slice(1)}`,
+        botUserId: slack.botUserId,
+        botId: slack.botId,
+        home: slack.homeView(who.id),
+        now: now(),
+      });
+      await deliver('events_api', payload);
+    },
+
+    async homeAction({ user, blockId, actionId, value }) {
+      const who = person(user);
+      if (!who) throw new Error('unknown user');
+      const home = slack.homeView(who.id);
+      if (!home) throw new PageRequestError('The Home tab has not been published yet.');
+      // Slack's client can only send what the view shows.
+      const element = findElement(Array.isArray(home.view.blocks) ? home.view.blocks : [], blockId, actionId);
+      if (element?.type !== 'button') throw new PageRequestError('That button is not on the Home tab any more.');
+      const label = (element.text as { text?: unknown } | undefined)?.text;
+      const payload = homeBlockActionsPayload(
+        team,
+        who,
+        home,
+        {
+          actionId,
+          blockId,
+          text: typeof label === 'string' ? label : actionId,
+          ...(value !== undefined ? { value } : {}),
+        },
+        slack.botId,
+        now(),
+      );
+      await deliver('interactive', issued(payload, who.id));
     },
 
     async submitView({ user, viewId, values }) {

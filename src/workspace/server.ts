@@ -64,6 +64,14 @@ const ViewClosedRequest = z.object({
   values: EnteredValues.optional(),
 });
 
+const HomeOpenedRequest = z.object({ user: z.string().min(1).max(64) });
+const HomeActionRequest = z.object({
+  user: z.string().min(1).max(64),
+  blockId: z.string().max(255),
+  actionId: z.string().min(1).max(255),
+  value: z.string().max(2_000).optional(),
+});
+
 /** A control run: the id of what was picked, for a control that offers choices. */
 const ControlRequest = z.object({ choice: z.string().min(1).max(200).optional() });
 
@@ -90,6 +98,12 @@ export interface WorkspaceServerOptions {
   }>;
   /** Whether a person is in a conversation: the timeline shows them only theirs (a private channel, their own DM). */
   isMember?(userId: string, channelId: string): boolean;
+  /** The person's Home tab as the app last published it (the stand-in's), sent with their timeline. */
+  homeOf?(userId: string): { id: string; view: Record<string, unknown>; hash: string } | undefined;
+  /** The person opened the Home tab (the app hears app_home_opened). */
+  openHome?(request: z.infer<typeof HomeOpenedRequest>): Promise<void>;
+  /** A button clicked in the person's Home tab. */
+  homeAction?(request: z.infer<typeof HomeActionRequest>): Promise<void>;
 }
 
 export interface WorkspaceServer {
@@ -132,7 +146,10 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       const entries = timeline.visibleTo(user).filter((entry) => options.isMember?.(user, entry.channel) ?? true);
       // The person's open modals, bottom of the stack first: the page shows the last one over everything.
       const modals = timeline.modalsOf(user).map(({ id, view, hash }) => ({ id, view, hash }));
-      return sendJson(res, 200, { version: timeline.version, entries, modals });
+      // Their Home tab, as published (null before the app published one).
+      const held = options.homeOf?.(user);
+      const home = held ? { id: held.id, view: held.view, hash: held.hash } : null;
+      return sendJson(res, 200, { version: timeline.version, entries, modals, home });
     }
     if (req.method === 'GET' && url.pathname === '/api/events') {
       res.writeHead(200, {
@@ -165,7 +182,7 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
       const picked = ControlRequest.safeParse((await readJson(req)) ?? {});
       if (!picked.success) return sendJson(res, 400, { ok: false, message: 'The page sent a choice it cannot read.' });
       try {
-        return sendJson(res, 200, { ok: true, message: control.run(picked.data.choice) });
+        return sendJson(res, 200, { ok: true, message: await control.run(picked.data.choice) });
       } catch (error) {
         // A control that cannot act now (no connection to drop) says why; the page shows it.
         return sendJson(res, 409, { ok: false, message: error instanceof Error ? error.message : String(error) });
@@ -192,6 +209,20 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
         // The bot's answer, as Slack acted on it: null (closed), errors, update, push or clear.
         answer: (await submitView(request)) ?? null,
       }));
+    }
+    const openHome = options.openHome;
+    if (req.method === 'POST' && url.pathname === '/api/home-opened' && openHome) {
+      return answerPage(res, HomeOpenedRequest, await readJson(req), async (request) => {
+        await openHome(request);
+        return {};
+      });
+    }
+    const homeAction = options.homeAction;
+    if (req.method === 'POST' && url.pathname === '/api/home-action' && homeAction) {
+      return answerPage(res, HomeActionRequest, await readJson(req), async (request) => {
+        await homeAction(request);
+        return {};
+      });
     }
     const closeView = options.closeView;
     if (req.method === 'POST' && url.pathname === '/api/view-closed' && closeView) {

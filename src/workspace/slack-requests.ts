@@ -1,8 +1,9 @@
 /**
  * Requests exactly as Slack sends them to an app: form-encoded, signed with the app's signing secret
  * (`v0=` HMAC-SHA256 of `v0:<timestamp>:<body>`), a slash command's fields, `block_actions` (a button clicked, an
- * option chosen in a static menu), and a modal submitted (`view_submission`) or closed (`view_closed`).
- * Socket Mode carries the same payloads in its envelopes (socket-mode-stand-in.ts).
+ * option chosen in a static menu, in a message or in a Home tab), and a modal submitted (`view_submission`) or
+ * closed (`view_closed`); Events API callbacks (`app_home_opened`) as signed JSON. Socket Mode carries the same
+ * payloads in its envelopes (socket-mode-stand-in.ts).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { slackAttachments } from './slack-stand-in.js';
@@ -29,28 +30,42 @@ export function sign(signingSecret: string, timestamp: number, rawBody: string):
   return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${rawBody}`).digest('hex')}`;
 }
 
-/** Headers of a signed request. */
-export function signedHeaders(signingSecret: string, rawBody: string, nowMs = Date.now()): Record<string, string> {
+/** Headers of a signed request: form-encoded (commands, interactions) unless `contentType` says JSON (events). */
+export function signedHeaders(
+  signingSecret: string,
+  rawBody: string,
+  nowMs = Date.now(),
+  contentType: 'application/x-www-form-urlencoded' | 'application/json' = 'application/x-www-form-urlencoded',
+): Record<string, string> {
   const timestamp = Math.floor(nowMs / 1000);
   return {
     // Exactly this: a `; charset=…` suffix makes Bolt read the body as JSON.
-    'content-type': 'application/x-www-form-urlencoded',
+    'content-type': contentType,
     'x-slack-request-timestamp': String(timestamp),
     'x-slack-signature': sign(signingSecret, timestamp, rawBody),
   };
 }
 
 /**
- * What a request from Slack carries: a slash command, or an interaction (a click, a view submission). Socket Mode
- * names its envelope types the same.
+ * What a request from Slack carries: a slash command, an interaction (a click, a view submission), or an Events API
+ * callback (`event_callback`). Socket Mode names its envelope types the same.
  */
-export type RequestKind = 'slash_commands' | 'interactive';
+export type RequestKind = 'slash_commands' | 'interactive' | 'events_api';
 
-/** How HTTP carries a payload: a command's fields form-encoded, an interaction as the form field `payload` (JSON). */
+/**
+ * How HTTP carries a payload: a command's fields form-encoded, an interaction as the form field `payload` (JSON), an
+ * event callback as the JSON body itself (the Events API's `application/json`).
+ */
 export function formBody(kind: RequestKind, payload: Record<string, unknown>): string {
+  if (kind === 'events_api') return JSON.stringify(payload);
   return kind === 'slash_commands'
     ? new URLSearchParams(payload as Record<string, string>).toString()
     : new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** The content type Slack sends each kind with. */
+export function contentTypeOf(kind: RequestKind): 'application/x-www-form-urlencoded' | 'application/json' {
+  return kind === 'events_api' ? 'application/json' : 'application/x-www-form-urlencoded';
 }
 
 const SLACK_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
@@ -497,6 +512,122 @@ export function readViewAnswer(
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The Home tab: the app_home_opened event, and clicks in a published Home view.
+
+/** A person's Home tab as Slack holds it: the view the app published last, Slack's id and hash. */
+export interface HeldHome {
+  id: string;
+  hash: string;
+  view: Record<string, unknown>;
+}
+
+/**
+ * The view object Slack puts in `app_home_opened` and in a click from a Home tab (the "View object" of a `home`
+ * view): the app's blocks and ids with Slack's id, hash, team, app and bot, and an empty state.
+ */
+export function homeViewPayloadObject(team: Team, botId: string, held: HeldHome): Record<string, unknown> {
+  const { view } = held;
+  return {
+    id: held.id,
+    team_id: team.id,
+    type: 'home',
+    blocks: Array.isArray(view.blocks) ? view.blocks : [],
+    private_metadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+    callback_id: typeof view.callback_id === 'string' ? view.callback_id : '',
+    state: { values: {} },
+    hash: held.hash,
+    clear_on_close: false,
+    notify_on_close: false,
+    close: null,
+    submit: null,
+    previous_view_id: null,
+    root_view_id: held.id,
+    app_id: team.appId,
+    external_id: typeof view.external_id === 'string' ? view.external_id : '',
+    app_installed_team_id: team.id,
+    bot_id: botId,
+  };
+}
+
+/**
+ * The Events API callback Slack sends when `user` opens the app's Home tab (the `app_home_opened` reference): the
+ * event (`tab: 'home'`, the app's DM with them as `channel`, and the Home view when one was ever published) in
+ * its `event_callback` envelope. Over HTTP it is the JSON body; in Socket Mode the `payload` of an `events_api`
+ * envelope.
+ */
+export function appHomeOpenedPayload(
+  team: Team,
+  user: Pick<Person, 'id'>,
+  options: { channel: string; botUserId: string; botId: string; home?: HeldHome | undefined; now?: number },
+): Record<string, unknown> {
+  const now = options.now ?? Date.now();
+  return {
+    token: 'local-workspace-verification-token',
+    team_id: team.id,
+    api_app_id: team.appId,
+    event: {
+      type: 'app_home_opened',
+      user: user.id,
+      channel: options.channel,
+      tab: 'home',
+      ...(options.home ? { view: homeViewPayloadObject(team, options.botId, options.home) } : {}),
+      event_ts: slackTs(now),
+    },
+    type: 'event_callback',
+    event_id: `Ev${randomBytes(5).toString('hex').toUpperCase()}`,
+    event_time: Math.floor(now / 1000),
+    authorizations: [{ team_id: team.id, user_id: options.botUserId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+}
+
+/** A button clicked in a Home tab. */
+export interface HomeButtonClick {
+  actionId: string;
+  blockId: string;
+  value?: string;
+  text: string;
+}
+
+/**
+ * The `block_actions` payload of a button clicked in a Home tab (the block_actions payload reference): the
+ * container is the view (`type: 'view'`, its `view_id`) and the whole view comes along; there is no channel, no
+ * message and no response_url (an app answers a Home click by publishing the Home again, or with a modal on the
+ * trigger_id).
+ */
+export function homeBlockActionsPayload(
+  team: Team,
+  user: Person,
+  held: HeldHome,
+  click: HomeButtonClick,
+  botId: string,
+  now: number = Date.now(),
+): Record<string, unknown> {
+  return {
+    type: 'block_actions',
+    user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
+    api_app_id: team.appId,
+    token: 'local-workspace-verification-token',
+    container: { type: 'view', view_id: held.id },
+    trigger_id: triggerId(now),
+    team: { id: team.id, domain: team.domain },
+    enterprise: null,
+    is_enterprise_install: false,
+    view: homeViewPayloadObject(team, botId, held),
+    actions: [
+      {
+        action_id: click.actionId,
+        block_id: click.blockId,
+        ...(click.value !== undefined ? { value: click.value } : {}),
+        type: 'button',
+        action_ts: slackTs(now),
+        text: { type: 'plain_text', text: click.text, emoji: true },
+      },
+    ],
+  };
+}
+
 /**
  * Posts a payload to an app's request URL as Slack does over HTTP (form-encoded, signed) and resolves with its
  * answer's body: undefined when empty, the parsed JSON, or the text when it is not JSON. Rejects on a non-2xx
@@ -512,7 +643,7 @@ export async function postToApp(
   const body = formBody(kind, payload);
   const response = await fetch(eventsUrl, {
     method: 'POST',
-    headers: signedHeaders(signingSecret, body),
+    headers: signedHeaders(signingSecret, body, Date.now(), contentTypeOf(kind)),
     body,
     signal: AbortSignal.timeout(timeoutMs),
   });

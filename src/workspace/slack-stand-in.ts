@@ -6,8 +6,10 @@ import { parse as parseQueryString } from 'node:querystring';
 import {
   checkMessage,
   describeProblem,
+  HOME_LIMITS,
   type MessageRefusal,
   refusalBody,
+  validateHomeView,
   validateModalView,
 } from './block-kit-validation.js';
 
@@ -47,6 +49,27 @@ export interface SlackStandInOptions {
    * `usergroups.users.list` answers `missing_scope`.
    */
   usergroupsRead?: boolean;
+  /**
+   * The people of the workspace (user ids): `views.publish` publishes only to one of them (else `invalid_arguments`,
+   * "invalid `user_id`"). Unset, any id shaped like a Slack user id (`U…`, `W…`) is a person, so tests that name
+   * nobody keep working.
+   */
+  users?: readonly string[];
+  /** Whether the app's Home tab is enabled (the manifests enable it); false makes `views.publish` answer `not_enabled`. */
+  homeTabEnabled?: boolean;
+  /**
+   * `views.publish` calls one person's Home takes within a minute before the stand-in answers `ratelimited` (HTTP
+   * 429 with Retry-After). Slack rates views.publish per user on top of its Tier 4 budget and publishes no number,
+   * so this is the stand-in's own, generous default (30) that a test can lower.
+   */
+  homePublishesPerMinute?: number;
+  /** The app id views carry (`app_id`); default `A_TEST`, as the test driver's `api_app_id`. */
+  appId?: string;
+  /**
+   * Whether the bot has the `files:write` scope (default true, as the manifests ask for it). Without it the two
+   * upload methods answer `missing_scope`.
+   */
+  filesWrite?: boolean;
 }
 
 /** A user group (`S…`): mentioned as `<!subteam^id>`, shown as `@handle`; `users` are its members' ids. */
@@ -99,6 +122,8 @@ export interface StoredMessage {
   attachments: unknown[] | undefined;
   /** Slack message metadata (`event_type`, `event_payload`) as posted or last updated; absent when none was given. */
   metadata: MessageMetadata | undefined;
+  /** The files a `files.completeUploadExternal` shared with this message (absent on other messages). */
+  files?: SlackFile[];
   history: MessageVersion[];
 }
 
@@ -182,6 +207,8 @@ export type StandInEvent =
       text: string | undefined;
       blocks: unknown[] | undefined;
       attachments: unknown[] | undefined;
+      /** A file share (`files.completeUploadExternal`): the files, as Slack puts them in the message. */
+      files?: SlackFile[];
     }
   | {
       type: 'update';
@@ -214,7 +241,9 @@ export type StandInEvent =
       triggerId: string;
       view: Record<string, unknown>;
       hash: string;
-    };
+    }
+  /** A person's Home tab was published (`views.publish`): the view as the app sent it, with Slack's id and hash. */
+  | { type: 'home'; user: string; id: string; view: Record<string, unknown>; hash: string };
 
 /** A running stand-in for Slack's Web API and response_url endpoints. */
 export interface SlackStandIn {
@@ -282,6 +311,10 @@ export interface SlackStandIn {
   deleteMessage(channel: string, ts: string): boolean;
   /** The modals opened with `views.open` (and updated since), oldest first. */
   views(): OpenedView[];
+  /** Every file `files.getUploadURLExternal` reserved since the last reset, oldest first (copies, bytes included). */
+  uploads(): UploadedFile[];
+  /** The Home tab `views.publish` last published for `userId` (a copy), or undefined when none was. */
+  homeView(userId: string): PublishedHome | undefined;
   /** Declares a conversation (or replaces the one with its id); `reset()` goes back to the options' list. */
   addConversation(spec: ConversationSpec): void;
   /**
@@ -303,6 +336,65 @@ export interface SlackStandIn {
 type Args = Record<string, unknown>;
 type ApiAnswer = Record<string, unknown> & { ok: boolean };
 
+/** A person's Home tab as `views.publish` last published it: the app's view, Slack's id (one per person) and hash. */
+export interface PublishedHome {
+  id: string;
+  user: string;
+  view: Record<string, unknown>;
+  hash: string;
+  publishedAt: number;
+}
+
+/**
+ * A file as `files.getUploadURLExternal` reserved it: the name and length the app declared, the bytes once they were
+ * posted to its upload URL, and what `files.completeUploadExternal` made of it (its title, where it was shared).
+ */
+export interface UploadedFile {
+  id: string;
+  filename: string;
+  /** The length in bytes the app declared. */
+  length: number;
+  altTxt: string | undefined;
+  uploadUrl: string;
+  /** What was posted to the upload URL; undefined until then. */
+  bytes: Buffer | undefined;
+  completed: boolean;
+  title: string | undefined;
+  /** The messages completing it posted (none when it was completed without a channel: a private file). */
+  shares: { channel: string; ts: string; threadTs: string | undefined }[];
+}
+
+/** A file as Slack describes it in a message's `files` and in `files.completeUploadExternal`'s answer. */
+export interface SlackFile {
+  id: string;
+  created: number;
+  timestamp: number;
+  name: string;
+  title: string;
+  mimetype: string;
+  filetype: string;
+  pretty_type: string;
+  user: string;
+  user_team: string;
+  editable: boolean;
+  size: number;
+  mode: 'hosted';
+  is_external: boolean;
+  external_type: string;
+  is_public: boolean;
+  public_url_shared: boolean;
+  display_as_bot: boolean;
+  username: string;
+  /** Where the bytes are (the stand-in serves them; Slack asks for the token, or a signed-in client's session). */
+  url_private: string;
+  url_private_download: string;
+  permalink: string;
+  alt_txt?: string;
+  /** An image's size in pixels (the stand-in reads a PNG's). */
+  original_w?: number;
+  original_h?: number;
+}
+
 /** A modal as `views.open` opened it (and `views.update` changed it since). */
 export interface OpenedView {
   id: string;
@@ -322,9 +414,24 @@ const RESPONSE_URL_LIFETIME_MS = 30 * 60_000;
 // The WebClient JSON-encodes every non-scalar argument into a form field; these are the ones Slack decodes.
 const JSON_FORM_FIELDS = new Set(['blocks', 'attachments', 'view', 'metadata', 'unfurls', 'user_auth_blocks']);
 const DEFAULT_WAIT_MS = 5000;
-// What a `missing_scope` answer says the token has: the manifests' bot scopes without usergroups:read.
-const GRANTED_BOT_SCOPES = 'commands,chat:write,chat:write.public,channels:join,channels:history,groups:history';
+// The manifests' bot scopes: a `missing_scope` answer says the token has these but the one it needs.
+const MANIFEST_BOT_SCOPES = [
+  'commands',
+  'chat:write',
+  'chat:write.public',
+  'channels:join',
+  'channels:history',
+  'groups:history',
+  'usergroups:read',
+  'files:write',
+];
+const grantedWithout = (scope: string): string => MANIFEST_BOT_SCOPES.filter((s) => s !== scope).join(',');
 const POLL_MS = 25;
+// Slack takes files of up to 1 GB.
+const MAX_FILE_BYTES = 1024 ** 3;
+// Who counts as a person when the options name nobody: any id shaped like a Slack user id.
+const USER_ID_SHAPE = /^[UW][A-Z0-9_]{1,31}$/;
+const HOME_RATE_WINDOW_MS = 60_000;
 
 /** Starts a local stand-in for Slack's Web API and response_urls on 127.0.0.1 (a free port unless given). */
 export async function startSlackStandIn(options: SlackStandInOptions = {}): Promise<SlackStandIn> {
@@ -347,6 +454,14 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
   >();
   const openedViews: OpenedView[] = [];
   const exchangedTriggers = new Set<string>();
+  // Files by id, from files.getUploadURLExternal on (see UploadedFile).
+  const uploads = new Map<string, UploadedFile>();
+  // Each person's Home tab as last published, and when each of their recent views.publish calls came.
+  const homes = new Map<string, PublishedHome>();
+  const homePublishes = new Map<string, number[]>();
+  const knownUsers = options.users === undefined ? undefined : new Set(options.users);
+  const isPerson = (userId: string): boolean =>
+    knownUsers === undefined ? USER_ID_SHAPE.test(userId) : knownUsers.has(userId);
   const changes = new EventEmitter();
   changes.setMaxListeners(0);
   const events = new EventEmitter();
@@ -712,7 +827,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
      */
     'usergroups.users.list': (args) => {
       if (!(options.usergroupsRead ?? true))
-        return { ok: false, error: 'missing_scope', needed: 'usergroups:read', provided: GRANTED_BOT_SCOPES };
+        return {
+          ok: false,
+          error: 'missing_scope',
+          needed: 'usergroups:read',
+          provided: grantedWithout('usergroups:read'),
+        };
       const groupId = asString(args.usergroup) ?? '';
       if (groupId === '')
         return {
@@ -725,12 +845,182 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       const listed = group.disabled === true && asBoolean(args.include_disabled) !== true ? [] : group.users;
       return { ok: true, users: [...listed] };
     },
+    /*
+     * files.getUploadURLExternal (scope files:write; the method's reference): `filename` and `length` (bytes, an
+     * integer) are required, `alt_txt` at most 1,000 characters (`alt_txt_too_large`); a length of 0 answers
+     * `missing_argument`, as the reference says. Answers an upload URL (on this stand-in) and the new file's id.
+     */
+    'files.getUploadURLExternal': (args) => {
+      if (!(options.filesWrite ?? true)) return missingFilesWrite();
+      const filename = asString(args.filename) ?? '';
+      if (filename === '') return missingField('filename');
+      const lengthArg = asString(args.length);
+      if (lengthArg === undefined || lengthArg === '') return missingField('length');
+      if (!/^\d+$/.test(lengthArg)) return invalidField('length', 'must be an integer');
+      const length = Number(lengthArg);
+      if (length === 0) return { ok: false, error: 'missing_argument' };
+      // Slack takes files up to 1 GB.
+      if (length > MAX_FILE_BYTES) return { ok: false, error: 'file_upload_size_restricted' };
+      const altTxt = asString(args.alt_txt);
+      if (altTxt !== undefined && [...altTxt].length > 1_000) return { ok: false, error: 'alt_txt_too_large' };
+      const id = `F${randomBytes(5).toString('hex').toUpperCase()}`;
+      const uploadUrl = `${baseUrl}/upload/v1/${id}/${randomBytes(12).toString('hex')}`;
+      uploads.set(id, {
+        id,
+        filename,
+        length,
+        altTxt,
+        uploadUrl,
+        bytes: undefined,
+        completed: false,
+        title: undefined,
+        shares: [],
+      });
+      changes.emit('change');
+      return { ok: true, upload_url: uploadUrl, file_id: id };
+    },
+    /*
+     * files.completeUploadExternal (scope files:write; the method's reference): `files` (required) names uploads by
+     * id with optional titles; each must have had its bytes posted, and "this method can only be called once" (else
+     * `file_not_found`: "could not find the file from the upload ticket"). Without `channel_id` (or `channels`) the
+     * files stay private. Sharing needs the bot in the channel: unlike chat.postMessage, chat:write.public does not
+     * cover it (`not_in_channel`). `thread_ts` names the parent message of a thread ("never use a reply's ts"),
+     * with one channel. One message per channel carries the files, `initial_comment` as its text.
+     */
+    'files.completeUploadExternal': (args) => {
+      if (!(options.filesWrite ?? true)) return missingFilesWrite();
+      if (args.files === undefined || args.files === '') return missingField('files');
+      const listed: unknown = typeof args.files === 'string' ? parseJsonOrUndefined(args.files) : args.files;
+      const wanted = Array.isArray(listed) ? listed : undefined;
+      if (
+        wanted === undefined ||
+        wanted.length === 0 ||
+        !wanted.every((file) => isRecord(file) && typeof file.id === 'string' && file.id !== '')
+      )
+        return invalidField('files', 'must be a list of objects with an id');
+      const channelId = asString(args.channel_id);
+      const channels = [
+        ...(channelId !== undefined && channelId !== '' ? [channelId] : []),
+        ...(asString(args.channels) ?? '')
+          .split(',')
+          .map((id) => id.trim())
+          .filter((id) => id !== ''),
+      ];
+      if (channels.length > 100) return { ok: false, error: 'channels_limit_exceeded' };
+      // Slack's pattern is ^[CGDZ][A-Z0-9]{8,}$; the length is not held here (the workspace's ids are short).
+      const badChannel = channels.find((id) => !/^[CGDZ][A-Z0-9]+$/.test(id));
+      if (badChannel !== undefined)
+        return invalidField(
+          channelId === badChannel ? 'channel_id' : 'channels',
+          'input must match regex pattern: ^[CGDZ][A-Z0-9]{8,}$',
+        );
+      const threadTs = asString(args.thread_ts);
+      if (threadTs !== undefined) {
+        if (!/^\d+\.\d+$/.test(threadTs)) return invalidField('thread_ts', 'must be a message ts');
+        if (channels.length !== 1) return invalidField('thread_ts', 'needs exactly one channel');
+      }
+      const files: UploadedFile[] = [];
+      for (const file of wanted as { id: string; title?: unknown }[]) {
+        const upload = uploads.get(file.id);
+        if (upload === undefined || upload.bytes === undefined || upload.completed)
+          return { ok: false, error: 'file_not_found' };
+        files.push(upload);
+      }
+      for (const channel of channels) {
+        if (!botCanSee(channel)) return { ok: false, error: 'channel_not_found' };
+        if (!isMember(channel, botUserId)) return { ok: false, error: 'not_in_channel' };
+        if (conversations.get(channel)?.archived === true) return { ok: false, error: 'posting_to_channel_denied' };
+        if (threadTs !== undefined) {
+          const parent = findMessage(channel, threadTs);
+          if (parent === undefined || (parent.threadTs !== undefined && parent.threadTs !== parent.ts))
+            return invalidField('thread_ts', "must be the ts of a thread's parent message in the channel");
+        }
+      }
+      const initialComment = asString(args.initial_comment);
+      // "If the initial_comment field is provided, the blocks field is ignored."
+      const content = messageContent(initialComment === undefined ? { blocks: args.blocks } : { text: initialComment });
+      if (content.blocks !== undefined) {
+        const refused = refuseContent('files.completeUploadExternal', { blocks: content.blocks });
+        if (refused !== undefined) return refused;
+      }
+      for (const [i, upload] of files.entries()) {
+        const title = asString((wanted[i] as { title?: unknown }).title);
+        upload.completed = true;
+        upload.title = title === undefined || title === '' ? upload.filename : title;
+      }
+      const shared = files.map(fileObject);
+      for (const channel of channels) {
+        const ts = nextTs();
+        const at = clock();
+        const text = content.text ?? '';
+        stored.push({
+          channel,
+          ts,
+          threadTs,
+          text,
+          blocks: content.blocks,
+          attachments: undefined,
+          metadata: undefined,
+          files: structuredClone(shared),
+          history: [{ text, blocks: content.blocks, attachments: undefined, at }],
+        });
+        for (const upload of files) upload.shares.push({ channel, ts, threadTs });
+        emit({
+          type: 'message',
+          channel,
+          ts,
+          threadTs,
+          text,
+          blocks: content.blocks,
+          attachments: undefined,
+          files: structuredClone(shared),
+        });
+      }
+      changes.emit('change');
+      return { ok: true, files: shared };
+    },
+    /*
+     * views.publish (the method's reference): `user_id` and `view` are required; a user the workspace does not have
+     * answers `invalid_arguments` ("invalid `user_id`"), a Home tab the app has not enabled `not_enabled`, a view
+     * over 250 kB `view_too_large`, and a `hash` that is not the one of the person's current Home `hash_conflict`
+     * ("the provided hash doesn't match the current stored value"). The view is held to a Home tab's rules
+     * (validateHomeView). The answer is the view with Slack's fields and a new hash; the person's Home id stays.
+     */
     'views.publish': (args) => {
-      const view = isRecord(args.view) ? args.view : {};
-      return {
-        ok: true,
-        view: { id: `V${randomBytes(5).toString('hex').toUpperCase()}`, team_id: teamId, type: 'home', ...view },
+      const userId = asString(args.user_id) ?? '';
+      if (userId === '' || !isPerson(userId))
+        return { ok: false, error: 'invalid_arguments', response_metadata: { messages: ['invalid `user_id`'] } };
+      if (args.view === undefined)
+        return {
+          ok: false,
+          error: 'invalid_arguments',
+          response_metadata: { messages: ['[ERROR] missing required field: view'] },
+        };
+      if (isRecord(args.view) && args.view.type === 'home' && !(options.homeTabEnabled ?? true))
+        return { ok: false, error: 'not_enabled' };
+      const problems = validateHomeView(args.view);
+      if (problems.length > 0) {
+        const messages = problems.map((problem) => `[ERROR] ${describeProblem(problem)}`);
+        reject('views.publish', { error: 'invalid_arguments', problems });
+        return { ok: false, error: 'invalid_arguments', response_metadata: { messages } };
+      }
+      const view = args.view as Record<string, unknown>;
+      if (Buffer.byteLength(JSON.stringify(view)) > HOME_LIMITS.viewBytes)
+        return { ok: false, error: 'view_too_large' };
+      const current = homes.get(userId);
+      const hash = asString(args.hash);
+      if (hash !== undefined && hash !== current?.hash) return { ok: false, error: 'hash_conflict' };
+      const published: PublishedHome = {
+        id: current?.id ?? `V${randomBytes(5).toString('hex').toUpperCase()}`,
+        user: userId,
+        view: structuredClone(view),
+        hash: newHash(),
+        publishedAt: clock(),
       };
+      homes.set(userId, published);
+      changes.emit('change');
+      emit({ type: 'home', user: userId, id: published.id, view: structuredClone(view), hash: published.hash });
+      return { ok: true, view: homeViewObject(published) };
     },
   };
 
@@ -749,6 +1039,40 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     view: structuredClone(opened.view),
     hash: opened.hash,
   });
+  // A Home view as Slack answers it (and as app_home_opened and a click in it carry it).
+  const homeViewObject = (home: PublishedHome) => ({
+    id: home.id,
+    team_id: teamId,
+    type: 'home',
+    close: null,
+    submit: null,
+    blocks: Array.isArray(home.view.blocks) ? home.view.blocks : [],
+    private_metadata: asString(home.view.private_metadata) ?? '',
+    callback_id: asString(home.view.callback_id) ?? '',
+    state: { values: {} },
+    hash: home.hash,
+    clear_on_close: false,
+    notify_on_close: false,
+    root_view_id: home.id,
+    previous_view_id: null,
+    app_id: options.appId ?? 'A_TEST',
+    external_id: asString(home.view.external_id) ?? '',
+    bot_id: botId,
+  });
+  /** Whether this views.publish call is past the person's burst (see homePublishesPerMinute); seconds to wait. */
+  const homeRateLimited = (args: Args): number | undefined => {
+    const userId = asString(args.user_id);
+    if (userId === undefined) return undefined;
+    const at = clock();
+    const recent = (homePublishes.get(userId) ?? []).filter((t) => at - t < HOME_RATE_WINDOW_MS);
+    if (recent.length >= (options.homePublishesPerMinute ?? 30)) {
+      homePublishes.set(userId, recent);
+      return Math.max(1, Math.ceil((recent[0]! + HOME_RATE_WINDOW_MS - at) / 1000));
+    }
+    recent.push(at);
+    homePublishes.set(userId, recent);
+    return undefined;
+  };
   const viewObject = (opened: OpenedView) => ({
     ...opened.view,
     id: opened.id,
@@ -805,6 +1129,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     text: content.text ?? '',
     ...(content.blocks !== undefined ? { blocks: content.blocks } : {}),
     ...(content.attachments !== undefined ? { attachments: slackAttachments(content.attachments) } : {}),
+    // A file share, as Slack lists it: the files, and `upload` (true when the message came with the upload).
+    ...(content.files !== undefined ? { files: content.files, upload: true } : {}),
   });
 
   const handleApi = async (method: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
@@ -823,6 +1149,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     changes.emit('change');
 
     const failure = takeFailure(method, asString(args.channel), asString(args.text));
+    // Slack rates views.publish per person: past the burst it answers 429 `ratelimited` with Retry-After.
+    const homeWait = method === 'views.publish' && failure === undefined ? homeRateLimited(args) : undefined;
+    if (homeWait !== undefined) {
+      sendJson(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(homeWait) });
+      return;
+    }
     // A lost or late answer comes after the work is done; every other failure comes instead of it.
     const lostAnswer =
       failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
@@ -947,6 +1279,114 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     return false;
   };
 
+  // Slack's answer to a missing required argument, and to one it cannot take, naming the field.
+  const missingField = (field: string): ApiAnswer => ({
+    ok: false,
+    error: 'invalid_arguments',
+    response_metadata: { messages: [`[ERROR] missing required field: ${field}`] },
+  });
+  const invalidField = (field: string, problem: string): ApiAnswer => ({
+    ok: false,
+    error: 'invalid_arguments',
+    response_metadata: { messages: [`[ERROR] ${problem} [json-pointer:/${field}]`] },
+  });
+  const missingFilesWrite = (): ApiAnswer => ({
+    ok: false,
+    error: 'missing_scope',
+    needed: 'files:write',
+    provided: grantedWithout('files:write'),
+  });
+  /** Where a completed file's bytes are served (Slack's `files-pri/<team>-<file>/<name>`). */
+  const urlPrivateOf = (upload: UploadedFile): string =>
+    `${baseUrl}/files-pri/${teamId}-${upload.id}/${encodeURIComponent(upload.filename)}`;
+  const fileObject = (upload: UploadedFile): SlackFile => {
+    const type = fileTypeOf(upload.filename);
+    const size = upload.bytes?.length ?? upload.length;
+    const dimensions = type.filetype === 'png' && upload.bytes !== undefined ? pngSize(upload.bytes) : undefined;
+    const created = Math.floor(clock() / 1000);
+    return {
+      id: upload.id,
+      created,
+      timestamp: created,
+      name: upload.filename,
+      title: upload.title ?? upload.filename,
+      mimetype: type.mimetype,
+      filetype: type.filetype,
+      pretty_type: type.prettyType,
+      user: botUserId,
+      user_team: teamId,
+      editable: false,
+      size,
+      mode: 'hosted',
+      is_external: false,
+      external_type: '',
+      is_public: upload.shares.some((share) => conversationKind(share.channel) === 'public'),
+      public_url_shared: false,
+      display_as_bot: false,
+      username: '',
+      url_private: urlPrivateOf(upload),
+      url_private_download: `${urlPrivateOf(upload)}?download=1`,
+      permalink: `https://${teamDomain}.slack.com/files/${botUserId}/${upload.id}/${encodeURIComponent(upload.filename)}`,
+      ...(upload.altTxt !== undefined ? { alt_txt: upload.altTxt } : {}),
+      ...(dimensions !== undefined ? { original_w: dimensions.width, original_h: dimensions.height } : {}),
+    };
+  };
+
+  /*
+   * An upload URL takes the file's bytes once, raw or as a multipart form (the first file part), as the reference
+   * says; Slack answers 200 when it took them ("a non-200 response indicates a failure"). The stand-in holds the
+   * bytes to the declared `length` (400 otherwise: Slack would keep a broken file) and refuses a second upload to
+   * the same URL (409) and an upload after completing (404).
+   */
+  const handleUpload = async (path: string, req: IncomingMessage, raw: Buffer, res: ServerResponse): Promise<void> => {
+    const upload = [...uploads.values()].find((candidate) => new URL(candidate.uploadUrl).pathname === path);
+    if (upload === undefined || upload.completed) return sendText(res, 404, 'upload not found');
+    const failure = takeFailure('upload_url');
+    if (failure !== undefined && !(await applyFailure(failure, res))) return;
+    if (upload.bytes !== undefined) return sendText(res, 409, 'file already uploaded');
+    let bytes = raw;
+    if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) {
+      const form = await new Response(raw, { headers: { 'content-type': req.headers['content-type'] ?? '' } })
+        .formData()
+        .catch(() => undefined);
+      const part = form === undefined ? undefined : [...form.values()].find((value) => typeof value !== 'string');
+      if (part === undefined || typeof part === 'string') return sendText(res, 400, 'no file in the form');
+      bytes = Buffer.from(await part.arrayBuffer());
+    }
+    if (bytes.length !== upload.length)
+      return sendText(res, 400, `length mismatch: declared ${upload.length} bytes, received ${bytes.length}`);
+    upload.bytes = bytes;
+    changes.emit('change');
+    sendText(res, 200, `OK - ${bytes.length}`);
+  };
+
+  /*
+   * url_private: a completed file's bytes. Slack wants the bot token in the Authorization header, or the session of
+   * a signed-in client (the local workspace's page is one): a token that is not the bot's is refused.
+   */
+  const handleFileDownload = (path: string, req: IncomingMessage, res: ServerResponse): void => {
+    const upload = [...uploads.values()].find((candidate) => new URL(urlPrivateOf(candidate)).pathname === path);
+    if (upload === undefined || !upload.completed || upload.bytes === undefined) {
+      sendText(res, 404, 'file not found');
+      return;
+    }
+    const bearer = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (bearer !== undefined && options.botToken !== undefined && bearer !== options.botToken) {
+      sendText(res, 403, 'invalid_auth');
+      return;
+    }
+    const type = fileTypeOf(upload.filename);
+    res.writeHead(200, {
+      'content-type': type.mimetype,
+      'content-length': String(upload.bytes.length),
+      // Only images are shown in place; anything else downloads, so no file of the bot's runs as a page here.
+      'content-disposition': `${type.mimetype.startsWith('image/') ? 'inline' : 'attachment'}; filename="${upload.filename.replace(/[^\w.-]/g, '_')}"`,
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, max-age=3600',
+    });
+    res.end(upload.bytes);
+  };
+
   const server = createServer((req, res) => {
     void (async () => {
       const path = new URL(req.url ?? '/', 'http://stand-in').pathname;
@@ -955,6 +1395,10 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         await handleApi(decodeURIComponent(path.slice('/api/'.length)), req, raw, res);
       } else if (req.method === 'POST' && path.startsWith('/response/')) {
         await handleResponseUrl(`${baseUrl}${path}`, req, raw, res);
+      } else if (req.method === 'POST' && path.startsWith('/upload/v1/')) {
+        await handleUpload(path, req, raw, res);
+      } else if (req.method === 'GET' && path.startsWith('/files-pri/')) {
+        handleFileDownload(path, req, res);
       } else {
         sendJson(res, 404, { ok: false, error: 'unknown_method' });
       }
@@ -1099,10 +1543,23 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       failures.clear();
       openedViews.length = 0;
       exchangedTriggers.clear();
+      uploads.clear();
+      homes.clear();
+      homePublishes.clear();
       declareFromOptions();
       declareUsergroupsFromOptions();
     },
     views: () => openedViews.map((opened) => ({ ...opened, view: structuredClone(opened.view) })),
+    uploads: () =>
+      [...uploads.values()].map((upload) => ({
+        ...upload,
+        bytes: upload.bytes === undefined ? undefined : Buffer.from(upload.bytes),
+        shares: upload.shares.map((share) => ({ ...share })),
+      })),
+    homeView: (userId) => {
+      const home = homes.get(userId);
+      return home && { ...home, view: structuredClone(home.view) };
+    },
     onEvent: (listener) => {
       events.on('event', listener);
       return () => events.off('event', listener);
@@ -1155,6 +1612,8 @@ interface MessageContent {
   text: string | undefined;
   blocks: unknown[] | undefined;
   attachments: unknown[] | undefined;
+  /** A file share's files. */
+  files?: SlackFile[] | undefined;
 }
 
 function messageContent(args: Args): MessageContent {
@@ -1286,4 +1745,35 @@ function tsCompare(a: string, b: string): number {
   const [bSeconds = '0', bMicros = '0'] = b.split('.');
   const bySeconds = Number(aSeconds) - Number(bSeconds);
   return bySeconds !== 0 ? bySeconds : Number(aMicros.padEnd(6, '0')) - Number(bMicros.padEnd(6, '0'));
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}
+
+/** A file's type as Slack names it, by the filename's extension (a few kinds; anything else is binary). */
+function fileTypeOf(filename: string): { mimetype: string; filetype: string; prettyType: string } {
+  const extension = /\.([a-z0-9]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
+  return FILE_TYPES[extension] ?? { mimetype: 'application/octet-stream', filetype: 'binary', prettyType: 'Binary' };
+}
+
+const FILE_TYPES: Record<string, { mimetype: string; filetype: string; prettyType: string }> = {
+  png: { mimetype: 'image/png', filetype: 'png', prettyType: 'PNG' },
+  jpg: { mimetype: 'image/jpeg', filetype: 'jpg', prettyType: 'JPEG' },
+  jpeg: { mimetype: 'image/jpeg', filetype: 'jpg', prettyType: 'JPEG' },
+  gif: { mimetype: 'image/gif', filetype: 'gif', prettyType: 'GIF' },
+  txt: { mimetype: 'text/plain', filetype: 'text', prettyType: 'Plain Text' },
+  csv: { mimetype: 'text/csv', filetype: 'csv', prettyType: 'CSV' },
+  json: { mimetype: 'application/json', filetype: 'json', prettyType: 'JSON' },
+  pdf: { mimetype: 'application/pdf', filetype: 'pdf', prettyType: 'PDF' },
+};
+
+/** A PNG's width and height from its IHDR chunk; undefined when the bytes are not a PNG. */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(signature)) return undefined;
+  if (bytes.subarray(12, 16).toString('latin1') !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

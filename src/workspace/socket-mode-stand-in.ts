@@ -20,7 +20,7 @@ export interface SocketCommandResult {
 /** Why Slack asks a client to go away: a routine refresh, a warning before it closes, or Socket Mode turned off. */
 export type DisconnectReason = 'refresh_requested' | 'warning' | 'link_disabled';
 
-/** The kinds of envelope that carry what a person did: a slash command, or a click / view submission. */
+/** The kinds of envelope that carry what a person did: a slash command, a click / view submission, an event. */
 export type EnvelopeType = RequestKind;
 
 /** The app has no open connection: Slack cannot hand it anything (a person would see `dispatch_failed`). */
@@ -152,8 +152,16 @@ export async function startSocketModeStandIn(
     // Slack waits for a response payload with slash commands (it is shown to the person) and view submissions
     // (errors, update, push, clear), not with clicks.
     const acceptsResponsePayload = type === 'slash_commands' || payload.type === 'view_submission';
+    // An event comes with the delivery attempt it is (Slack retries events it saw no ack for).
+    const retry = type === 'events_api' ? { retry_attempt: 0, retry_reason: '' } : {};
     ws.send(
-      JSON.stringify({ envelope_id: envelopeId, type, accepts_response_payload: acceptsResponsePayload, payload }),
+      JSON.stringify({
+        envelope_id: envelopeId,
+        type,
+        accepts_response_payload: acceptsResponsePayload,
+        ...retry,
+        payload,
+      }),
     );
     return acked;
   };

@@ -20,6 +20,8 @@ export interface Entry {
   blocks?: unknown[];
   /** Legacy secondary attachments (each a colour bar beside its blocks), shown below the blocks. */
   attachments?: unknown[];
+  /** The files a file share carries (files.completeUploadExternal), as Slack lists them in the message. */
+  files?: unknown[];
   ephemeral: boolean;
   edited: boolean;
   at: number;
@@ -124,6 +126,7 @@ export function createTimeline(now: () => number = Date.now): Timeline {
             ...(event.threadTs ? { threadTs: event.threadTs } : {}),
             author: 'bot',
             ...content(event),
+            ...(event.files !== undefined ? { files: event.files } : {}),
             ephemeral: false,
           });
           return;
@@ -144,6 +147,10 @@ export function createTimeline(now: () => number = Date.now): Timeline {
           return;
         case 'view':
           // Whose modal it is depends on whose trigger it used: the workspace's interactions know and call showModal.
+          return;
+        case 'home':
+          // The Home tab lives in the stand-in (the page reads it with the timeline): the page is told to refetch.
+          changed();
           return;
         case 'response': {
           const target = targetOf(event.url);

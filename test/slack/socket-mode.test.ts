@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
+import { appHomeOpenedPayload } from '../../src/workspace/slack-requests.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { type SocketModeStandIn, startSocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
@@ -56,6 +57,18 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
     const [reply] = await result.waitForResponses(1);
     expect(blocksToText(reply?.blocks ?? [])).toContain('Balances ·');
     expect(reply?.responseType).toBe('ephemeral');
+  });
+
+  it('takes app_home_opened as an events_api envelope: acknowledged with nothing in it, then the Home tab is published', async () => {
+    const payload = appHomeOpenedPayload(
+      { id: 'T_TEST', domain: 'treasury-test', appId: 'A_TEST' },
+      { id: 'U0OPS' },
+      { channel: 'D0OPS', botUserId: slack.botUserId, botId: slack.botId },
+    );
+    // Bolt acknowledges an event at once, with nothing in it (Socket Mode: an empty payload or none).
+    expect((await socket.send('events_api', payload)) ?? {}).toEqual({});
+    const home = await slack.waitFor(() => slack.homeView('U0OPS'), 5_000, 'the Home tab of U0OPS');
+    expect(blocksToText(home.view.blocks as unknown[])).toContain('Balances ·');
   });
 
   it('serves GET /healthz on PORT in Socket Mode too, saying the connection is open', async () => {

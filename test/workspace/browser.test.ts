@@ -345,7 +345,9 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     const choice = page.getByTestId('control-balance-drops-choice');
     const value = await choice.evaluate(
       (select) =>
-        [...(select as HTMLSelectElement).options].find((option) => option.text.startsWith('USDT@BSC'))?.value ?? '',
+        Array.from((select as unknown as { options: ArrayLike<{ text: string; value: string }> }).options).find(
+          (option) => option.text.startsWith('USDT@BSC'),
+        )?.value ?? '',
     );
     expect(value).not.toBe('');
     await choice.selectOption(value);
@@ -360,6 +362,56 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     // The next poll (every 10 s here) does not raise it again.
     await page.waitForTimeout(11_000);
     expect(await lowAlerts().count()).toBe(1);
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+  }, 60_000);
+
+  it('a digest posted from the panel reads in words, and its 30-day chart loads in its thread as a PNG', async () => {
+    await page.getByTestId('control-digest-now').click();
+    await expect.poll(() => page.getByTestId('control-status').innerText(), { timeout: 30_000 }).toMatch(/digest/i);
+    await openChannel('treasury-alerts');
+    const digest = messages().filter({ hasText: 'Digest (posted on request)' }).last();
+    await digest.waitFor({ timeout: 30_000 });
+    expect(await digest.innerText()).toMatch(/Total/);
+    const entryId = await digest.getAttribute('data-entry-id');
+    const group = page.locator('.msg-group').filter({ has: page.locator(`[data-entry-id="${entryId}"]`) });
+    const toggle = group.getByTestId('thread-toggle');
+    await toggle.waitFor({ timeout: 30_000 });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    const image = group.getByTestId('thread-replies').getByTestId('file-image');
+    await image.waitFor({ timeout: 30_000 });
+    // The browser decoded it (a real image), and the bytes behind it are a non-empty PNG.
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    // Fetched as Slack's client would, with the bot-free file URL the message carries.
+    const source = new URL(String(await image.getAttribute('src')), page.url());
+    const bytes = new Uint8Array(await (await fetch(source)).arrayBuffer());
+    const png = { size: bytes.length, magic: Array.from(bytes.slice(0, 4)) };
+    expect(png.magic).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect(png.size).toBeGreaterThan(5_000);
+    await image.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot('workspace-digest.png') });
+    await openChannel('treasury');
+  }, 60_000);
+
+  it('Avery opens Home and sees the quote Riley asked for, waiting for Avery', async () => {
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+    await send('/treasury swap 1,234 USDT@ETH to USDC@ETH');
+    await messages()
+      .filter({ hasText: '1,234 USDT' })
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .last()
+      .waitFor({ timeout: 15_000 });
+    await asUser('U0AVERY');
+    await page.getByTestId('home-tab').click();
+    const home = page.getByTestId('home-body');
+    await expect.poll(() => home.innerText(), { timeout: 15_000 }).toMatch(/Waiting for your approval/);
+    expect(await home.innerText()).toMatch(/1,234 USDT/);
+    expect(await home.innerText()).toMatch(/requested by @Riley Chen/);
+    expect(await home.innerText()).toMatch(/below its threshold|threshold/);
+    await page.screenshot({ path: screenshot('workspace-home.png') });
     await asUser('U0RILEY');
     await openChannel('treasury');
   }, 60_000);

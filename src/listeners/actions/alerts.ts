@@ -11,7 +11,7 @@ import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
 import { isSnoozeChoice } from '../../domain/snooze.js';
 import type { ClickAnswer } from '../../features/alerts/index.js';
 import { errorFields } from '../../logger.js';
-import type { ListenerDeps } from '../deps.js';
+import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';
 import { UNSUPPORTED_BUTTON } from '../edge.js';
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -41,32 +41,51 @@ function readClick(body: BlockAction): AlertClick | undefined {
   };
 }
 
+/** Whether the click came from a Home tab (`container.type: view`): it has no channel, message or response_url. */
+function fromHomeTab(body: BlockAction): boolean {
+  return (body.container as { type?: unknown } | undefined)?.type === 'view';
+}
+
 /**
  * Acknowledge, Resolve and Snooze on an alert. Only treasury users may act (others are told so privately). The
  * message itself is rewritten by the alert feature, so it tells everyone what happened; the clicker alone hears
  * when the click changed nothing, and why (someone else was first, the message was outdated).
+ *
+ * From the Home tab (Acknowledge is there too) Slack gives no channel and no response_url, so nothing can be said
+ * privately beside the click: the Home is published again, showing the alert as it is now, with the reason on
+ * top when the click changed nothing.
  */
 function alertControl(deps: ListenerDeps, handle: (click: AlertClick) => Promise<ClickAnswer>) {
   return async ({ ack, body, respond }: ActionArgs): Promise<void> => {
     await ack();
-    const answer = async (text: string) =>
-      deps.slack.respond(
+    const userId = body.user.id;
+    const home = fromHomeTab(body) ? deps.home : undefined;
+    const republish = (notice?: string) => {
+      if (home) deps.background.run('home tab after an alert click', () => home.publish(userId, { notice }));
+    };
+    const answer = async (text: string) => {
+      if (fromHomeTab(body)) return republish(text);
+      await deps.slack.respond(
         respond,
         { response_type: 'ephemeral', replace_original: false, text },
-        { channelId: body.channel?.id, userId: body.user.id },
+        { channelId: body.channel?.id, userId },
       );
-    if (!mayUseBot(deps.treasuryUsers, body.user.id)) return answer(NOT_A_TREASURY_USER);
+    };
+    if (!mayUseBot(deps.treasuryUsers, userId)) return answer(NOT_A_TREASURY_USER);
     const click = readClick(body);
     if (!click || !deps.alertActions) return answer(UNSUPPORTED_BUTTON);
     try {
       const { notice } = await handle(click);
       if (notice) await answer(notice);
+      else if (fromHomeTab(body)) republish();
+      else refreshHomeAfterAct(deps, userId);
     } catch (error) {
       deps.logger.error('alert control failed', { error: errorFields(error) });
+      if (fromHomeTab(body)) return republish(buildFailure(error).text);
       await deps.slack.respond(
         respond,
         { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) },
-        { channelId: body.channel?.id, userId: body.user.id },
+        { channelId: body.channel?.id, userId },
       );
     }
   };
@@ -120,5 +139,6 @@ export function createAlertResolveSubmitListener(deps: ListenerDeps) {
     await ack();
     const actions = deps.alertActions;
     deps.background.run('alert message after resolve', () => actions.sync(outcome.key));
+    refreshHomeAfterAct(deps, body.user.id);
   };
 }

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import { buildFailure } from '../../blocks/errors.js';
 import type { ClickOrigin, ClickOutcome } from '../../features/swaps/index.js';
 import { errorFields } from '../../logger.js';
-import type { ListenerDeps } from '../deps.js';
+import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -45,6 +45,8 @@ function swapButton(
       deps.logger.error('swap button failed', { actionId: action.action_id, error: errorFields(error) });
       failure = error;
     }
+    // What the person sees on their Home (quotes waiting for them, their requests) follows what they just did.
+    refreshHomeAfterAct(deps, body.user.id);
     const message = failure !== undefined ? buildFailure(failure) : notice ? { text: notice } : undefined;
     if (!message) return;
     await deps.slack.respond(

@@ -8,7 +8,7 @@ import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
-import type { ListenerDeps } from '../deps.js';
+import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';
 
 /** Runs one parsed command; every answer is a message, failures included. */
 async function run(
@@ -53,10 +53,18 @@ async function run(
       return deps.alertActions ? deps.alertActions.listOpen() : buildAlertStatus(null, deps.now());
     case 'thresholds':
       return deps.thresholds.list(from.userId);
-    case 'threshold-set':
-      return deps.thresholds.set(from.userId, command.asset, command.amount, command.usd);
-    case 'threshold-off':
-      return deps.thresholds.remove(from.userId, command.asset);
+    case 'threshold-set': {
+      const reply = await deps.thresholds.set(from.userId, command.asset, command.amount, command.usd);
+      refreshHomeAfterAct(deps, from.userId);
+      return reply;
+    }
+    case 'threshold-off': {
+      const reply = await deps.thresholds.remove(from.userId, command.asset);
+      refreshHomeAfterAct(deps, from.userId);
+      return reply;
+    }
+    case 'digest':
+      return deps.digest.show();
   }
 }
 

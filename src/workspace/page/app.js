@@ -10,7 +10,7 @@
  * HTML-escape every piece of text and only ever add their own tags.
  */
 import { errorText, getJson, postJson } from './api.js';
-import { attachmentTree, blockTree, mrkdwnTree, rawTree } from './blocks.js';
+import { attachmentTree, blockTree, fileTree, mrkdwnTree, rawTree } from './blocks.js';
 import { clock, localeDate, relativeDay } from './dates.js';
 import { $, build, fromHtml, h } from './dom.js';
 import { isObject } from './html.js';
@@ -62,10 +62,14 @@ function storageSet(storage, key, value) {
  * }} Workspace
  * @typedef {{
  *   id: string, channel: string, ts?: string, threadTs?: string, at: number, author?: string, userId?: string,
- *   text?: unknown, blocks?: unknown, attachments?: unknown, ephemeral?: boolean, edited?: boolean,
+ *   text?: unknown, blocks?: unknown, attachments?: unknown, files?: unknown, ephemeral?: boolean, edited?: boolean,
  * }} Entry
  * @typedef {import('./modal.js').Modal} Modal
+ * @typedef {{ id: string, view: Record<string, any>, hash?: unknown }} Home
  */
+
+/** The entry id the Home tab's buttons carry (its blocks are drawn like a message's). */
+const HOME_ENTRY = 'home';
 
 const state = {
   /** @type {Workspace} */
@@ -79,6 +83,10 @@ const state = {
   /** The person viewing ('' until the workspace loaded). */
   user: '',
   channel: '',
+  /** What the main area shows: a conversation, or the app's Home tab. @type {'channel' | 'home'} */
+  view: /** @type {'channel' | 'home'} */ ('channel'),
+  /** The person's Home tab as the app last published it (null until it did). @type {Home | null} */
+  home: /** @type {Home | null} */ (null),
   /** @type {Entry[]} */
   entries: [],
   /** @type {number | null} */
@@ -137,6 +145,9 @@ function findElements() {
     notice: $('composer-notice'),
     dialog: /** @type {HTMLDialogElement} */ ($('confirm-dialog')),
     modalRoot: $('modal-root'),
+    homeTab: $('home-tab'),
+    home: $('home'),
+    timelineWrap: $('timeline-wrap'),
   };
 }
 
@@ -172,7 +183,7 @@ function sigilNode(channel) {
 
 /** @param {Channel} channel */
 function channelButton(channel) {
-  const active = channel.id === state.channel;
+  const active = state.view === 'channel' && channel.id === state.channel;
   const unread = !active && state.unread.has(channel.id);
   const dm = isDm(channel);
   const button = h(
@@ -206,6 +217,10 @@ function channelButton(channel) {
 
 function renderChannels() {
   const visible = visibleChannels();
+  const onHome = state.view === 'home';
+  els.homeTab.classList.toggle('active', onHome);
+  if (onHome) els.homeTab.setAttribute('aria-current', 'page');
+  else els.homeTab.removeAttribute('aria-current');
   els.channelList.replaceChildren(...visible.filter((channel) => !isDm(channel)).map(channelButton));
   els.dmList.replaceChildren(...visible.filter(isDm).map(channelButton));
 }
@@ -229,6 +244,14 @@ function renderUser() {
 }
 
 function renderHeader() {
+  if (state.view === 'home') {
+    els.channelHash.replaceChildren();
+    els.channelNameText.textContent = `${BOT_NAME} · Home`;
+    els.channelTopic.textContent = 'Your own view: balances, open alerts, quotes waiting for you, your requests';
+    els.channelTopic.title = els.channelTopic.textContent;
+    document.title = `Home — ${state.ws?.team?.name ?? 'Workspace'}`;
+    return;
+  }
   const channel = state.channelsById.get(state.channel);
   const name = channel?.name ?? state.channel ?? '';
   const shown = `${channelSigil(channel)}${name}`;
@@ -291,7 +314,7 @@ function live(tree) {
     image: (img) => img.addEventListener('load', keepBottom),
     button: (button, action) => {
       if (state.pendingActions.has(action.key)) button.disabled = true;
-      button.addEventListener('click', () => onButton(action));
+      button.addEventListener('click', () => (action.entryId === HOME_ENTRY ? onHomeButton(action) : onButton(action)));
     },
     select: (select, action) => {
       if (state.pendingActions.has(action.key)) select.disabled = true;
@@ -317,8 +340,17 @@ function bodyNode(entry) {
     } else {
       body.append(live(mrkdwnTree(entry.text, directory())));
     }
-  } else if (!Array.isArray(entry.attachments) || entry.attachments.length === 0) {
+  } else if (
+    (!Array.isArray(entry.attachments) || entry.attachments.length === 0) &&
+    (!Array.isArray(entry.files) || entry.files.length === 0)
+  ) {
     body.append(h('div', { class: 'msg-empty', text: '(no text)' }));
+  }
+  // A file share: each file below the text, an image as its preview (Slack's client draws them so).
+  if (Array.isArray(entry.files)) {
+    for (const file of entry.files) body.append(live(fileTree(file)));
+  } else if (entry.files !== undefined && entry.files !== null) {
+    body.append(live(rawTree(entry.files, 'files is not a list')));
   }
   // Slack's client draws a message's attachments below its blocks, each beside its colour bar.
   if (Array.isArray(entry.attachments)) {
@@ -588,8 +620,11 @@ function applyTimeline(data, user) {
   state.modals = Array.isArray(data?.modals)
     ? data.modals.filter((/** @type {unknown} */ m) => isObject(m) && typeof m.id === 'string' && isObject(m.view))
     : [];
+  const home = data?.home;
+  state.home = isObject(home) && typeof home.id === 'string' && isObject(home.view) ? /** @type {Home} */ (home) : null;
   renderChannels();
   renderTimeline();
+  renderHome();
   renderModal();
 }
 
@@ -632,22 +667,54 @@ function showBanner(text) {
 // Switching
 
 function rememberView() {
-  storageSet(sessionStorage, SESSION_KEY, JSON.stringify({ user: state.user, channel: state.channel }));
+  storageSet(
+    sessionStorage,
+    SESSION_KEY,
+    JSON.stringify({ user: state.user, channel: state.channel, view: state.view }),
+  );
+}
+
+/** Shows the conversation or the Home tab in the main area. */
+function renderView() {
+  const onHome = state.view === 'home';
+  els.home.hidden = !onHome;
+  els.timelineWrap.hidden = onHome;
+  els.composerForm.hidden = onHome;
+  if (onHome) els.hints.hidden = true;
+  else renderHints();
+  renderHeader();
 }
 
 /** @param {string} channelId */
 function switchChannel(channelId) {
-  if (channelId === state.channel) return;
+  if (channelId === state.channel && state.view === 'channel') return;
+  state.view = 'channel';
   state.channel = channelId;
   state.unread.delete(channelId);
   els.newMessages.hidden = true;
   rememberView();
   renderChannels();
-  renderHeader();
+  renderView();
   renderTimeline({ toBottom: true });
   setNotice(null);
   els.composer.focus();
   refreshTimeline();
+}
+
+/**
+ * Opens the app's Home tab for the person viewing, as Slack's client does: the app hears `app_home_opened` and
+ * publishes the tab (views.publish); the page draws what was published (it arrives with the timeline).
+ */
+async function openHome() {
+  const user = state.user;
+  state.view = 'home';
+  rememberView();
+  renderChannels();
+  renderView();
+  renderHome();
+  const result = await postJson('/api/home-opened', { user });
+  if (!result.ok && user === state.user)
+    showHomeProblem(`The Home tab could not be opened: ${errorText(result, 'the server refused it.')}`);
 }
 
 /** @param {string} userId */
@@ -662,6 +729,7 @@ function switchUser(userId) {
   }
   state.entries = [];
   state.modals = [];
+  state.home = null;
   state.unread.clear();
   state.expandedThreads.clear();
   renderModal();
@@ -671,6 +739,8 @@ function switchUser(userId) {
   renderTimeline({ toBottom: true });
   setNotice(null);
   refreshTimeline();
+  // Another person's Home is theirs: opening it again is what makes the app publish it for them.
+  if (state.view === 'home') openHome();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -824,7 +894,7 @@ function setPending(key, pending) {
   if (pending) state.pendingActions.add(key);
   else state.pendingActions.delete(key);
   const controls = /** @type {NodeListOf<HTMLButtonElement | HTMLSelectElement>} */ (
-    els.timeline.querySelectorAll('button[data-action-key], select[data-action-key]')
+    document.querySelectorAll('button[data-action-key], select[data-action-key]')
   );
   for (const control of controls) {
     if (control.dataset.actionKey === key) control.disabled = pending;
@@ -888,6 +958,89 @@ async function onSelect({ key, entryId, element, block, attachmentId }, select) 
   });
   setPending(key, false);
   if (!result.ok) setNotice(`The choice did not go through: ${errorText(result, 'the server refused it.')}`, 'error');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The Home tab: the view the app published for the person viewing, drawn like a message's blocks
+
+/** @type {string | null} */
+let homeProblem = null;
+
+/** @param {string | null} text */
+function showHomeProblem(text) {
+  homeProblem = text;
+  renderHome();
+}
+
+function renderHome() {
+  if (state.view !== 'home') return;
+  const home = state.home;
+  const body = h('div', { class: 'home-body', 'data-testid': 'home-body' });
+  if (homeProblem) body.append(h('div', { class: 'home-problem', role: 'alert', text: homeProblem }));
+  if (!home) {
+    body.append(
+      h('div', {
+        class: 'home-waiting',
+        'data-testid': 'home-waiting',
+        text: 'Opening your Home tab… the app publishes it (views.publish) when you open it.',
+      }),
+    );
+  } else {
+    const blocks = Array.isArray(home.view.blocks) ? home.view.blocks : [];
+    const context = { entryId: HOME_ENTRY, directory: directory() };
+    for (const block of blocks) body.append(live(blockTree(block, context)));
+    if (blocks.length === 0) body.append(h('div', { class: 'msg-empty', text: '(the Home tab has no blocks)' }));
+  }
+  els.home.replaceChildren(body);
+}
+
+/**
+ * A button clicked in the Home tab: sent as Slack sends it from a view (no channel, no response_url); the app
+ * answers by publishing the tab again.
+ * @param {import('./blocks.js').ButtonAction} action
+ */
+async function onHomeButton({ key, element, block, url, label }) {
+  if (url) {
+    window.open(url, '_blank', 'noopener,noreferrer');
+    return;
+  }
+  if (state.pendingActions.has(key)) return;
+  if (isObject(element.confirm) && !(await confirmDialog(element.confirm))) return;
+  setPending(key, true);
+  const started = Date.now();
+  /** @type {{ user: string, blockId: string, actionId: string, value?: string }} */
+  const request = {
+    user: state.user,
+    blockId: typeof block.block_id === 'string' ? block.block_id : '',
+    actionId: typeof element.action_id === 'string' ? element.action_id : '',
+  };
+  if (typeof element.value === 'string') request.value = element.value;
+  const result = await postJson('/api/home-action', request);
+  const wait = 300 - (Date.now() - started);
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  setPending(key, false);
+  showHomeProblem(result.ok ? null : `“${label}” did not go through: ${errorText(result, 'the server refused it.')}`);
+}
+
+/**
+ * A link to a message of this workspace (chat.getPermalink points them at this page: `#archives/<channel>/p<ts>`)
+ * opens that conversation here instead of a new tab.
+ * @param {string} href
+ * @returns {boolean} whether it was one
+ */
+function openPermalink(href) {
+  let url;
+  try {
+    url = new URL(href, location.href);
+  } catch {
+    return false;
+  }
+  if (url.origin !== location.origin) return false;
+  const match = /^#archives\/([A-Z0-9]+)\/p\d+/.exec(url.hash);
+  const channelId = match?.[1];
+  if (!channelId || !visibleChannels().some((channel) => channel.id === channelId)) return false;
+  switchChannel(channelId);
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1248,7 +1401,7 @@ async function start() {
     : [];
   state.groupsById = new Map((ws.groups ?? []).map((/** @type {Group} */ group) => [group.id, group]));
 
-  /** @type {{ user?: unknown, channel?: unknown }} */
+  /** What this tab showed before a reload (the Home tab is reopened too). @type {{ user?: unknown, channel?: unknown, view?: unknown }} */
   let remembered = {};
   try {
     remembered = JSON.parse(storageGet(sessionStorage, SESSION_KEY) ?? '{}') ?? {};
@@ -1263,6 +1416,7 @@ async function start() {
     typeof remembered.channel === 'string' && visibleChannels().some((c) => c.id === remembered.channel)
       ? remembered.channel
       : (ws.defaultChannel ?? ws.channels[0]?.id ?? '');
+  const reopenHome = remembered.view === 'home';
 
   els.teamName.textContent = ws.team?.name ?? 'Workspace';
   els.userSwitcher.replaceChildren(
@@ -1272,6 +1426,12 @@ async function start() {
   );
   renderUser();
   els.userSwitcher.addEventListener('change', () => switchUser(els.userSwitcher.value));
+  els.homeTab.addEventListener('click', () => openHome());
+  // Links to this workspace's messages (a Home tab's "open the quote") open the conversation here.
+  document.addEventListener('click', (event) => {
+    const anchor = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (anchor && openPermalink(anchor.getAttribute('href') ?? '')) event.preventDefault();
+  });
 
   els.timeline.addEventListener('scroll', () => {
     state.stickToBottom = distanceFromBottom() < 40;
@@ -1322,7 +1482,8 @@ async function start() {
     },
   });
   await refreshTimeline();
-  els.composer.focus();
+  if (reopenHome) await openHome();
+  else els.composer.focus();
 }
 
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
+  appHomeOpenedPayload,
   blockActionsPayload,
   type EnteredValues,
   formBody,
+  type HeldHome,
   type HeldView,
+  homeBlockActionsPayload,
   menuOptions,
   type OptionChoice,
   sign,
@@ -14,7 +17,7 @@ import {
   viewSubmissionPayload,
 } from '../../../src/workspace/slack-requests.js';
 import { slackAttachments } from '../../../src/workspace/slack-stand-in.js';
-import { findMessageButtons, findMessageStaticSelects } from './blocks-text.js';
+import { findButtons, findMessageButtons, findMessageStaticSelects } from './blocks-text.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
 
 /** What the driver needs from the stand-in: fresh response_urls and what was posted to them. */
@@ -171,6 +174,20 @@ export interface SlackDriver {
   closeView(view: HeldView, options?: CloseViewOptions): Promise<RawResult>;
   /** Sends a signed Events API callback (JSON), e.g. `{ type: 'app_home_opened', user, tab: 'home' }`. */
   event(event: Record<string, unknown>, options?: Pick<SenderOptions, 'timestamp' | 'signature'>): Promise<RawResult>;
+  /**
+   * `userId` opens the app's Home tab: a signed `app_home_opened` (tab `home`) as Slack sends it, carrying `home`
+   * (the view Slack shows them, e.g. `standIn.homeView(userId)`) when one was published.
+   */
+  openHome(userId: string, home?: HeldHome): Promise<RawResult>;
+  /**
+   * Clicks the button `actionId` in a Home view (the one in the block `blockId` when given): a signed
+   * `block_actions` from a `view` container, with no channel, message or response_url, as Slack sends it.
+   */
+  clickInHome(
+    home: HeldHome,
+    actionId: string,
+    options?: Pick<SenderOptions, 'userId' | 'userName'> & { blockId?: string },
+  ): Promise<RawResult>;
   /** Sends a body with exactly these headers: nothing added, nothing signed. */
   sendRaw(body: string, headers: Record<string, string>): Promise<RawResult>;
   /** The Slack signature headers for a raw body. */
@@ -433,6 +450,44 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         is_ext_shared_channel: false,
       });
       return sendSigned(body, 'application/json', o);
+    },
+    openHome: (userId, home) => {
+      const payload = appHomeOpenedPayload(
+        team,
+        { id: userId },
+        {
+          channel: `D${userId.replace(/^[UW]/, '')}`,
+          botUserId: standIn.botUserId ?? 'U_BOT',
+          botId: standIn.botId ?? 'B_BOT',
+          home,
+          now: now(),
+        },
+      );
+      return sendSigned(JSON.stringify(payload), 'application/json', {});
+    },
+    clickInHome: (home, actionId, o = {}) => {
+      const buttons = findButtons(Array.isArray(home.view.blocks) ? home.view.blocks : []);
+      const button = buttons.find(
+        (b) => b.actionId === actionId && (o.blockId === undefined || b.blockId === o.blockId),
+      );
+      if (button === undefined) {
+        const available = buttons.map((b) => `${b.actionId} (${b.blockId ?? 'no block_id'})`).join(', ') || '(none)';
+        throw new Error(`No button "${actionId}" in the Home view; available: ${available}`);
+      }
+      const payload = homeBlockActionsPayload(
+        team,
+        person(o),
+        home,
+        {
+          actionId,
+          blockId: button.blockId ?? randomBytes(3).toString('hex'),
+          text: button.text,
+          ...(button.value !== undefined ? { value: button.value } : {}),
+        },
+        standIn.botId ?? 'B_BOT',
+        now(),
+      );
+      return sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, {});
     },
     sendRaw,
     signatureHeaders,
