@@ -19,6 +19,7 @@ import { actions, type Block, button, clipText, context, header, LIMITS, linesTo
 import { formatCount, formatNetwork, formatRelative, formatSlackTime, formatTokenAmount, formatUsd } from './format.js';
 import { ACTION_IDS, VIEW_IDS } from './ids.js';
 import { escapeText, link, mention } from './mrkdwn.js';
+import { OUTCOME_LABELS } from './swaps.js';
 import { levelLabel } from './thresholds.js';
 
 /** How many of each list the Home tab shows; the rest is counted ("…and 12 more"). 100 blocks is the hard cap. */
@@ -271,16 +272,6 @@ function waitingBlocks(facts: HomeFacts): Block[] {
   ];
 }
 
-const REQUEST_STATUS: Record<SwapQuote['status'], string> = {
-  pending: 'waiting for approval',
-  approving: 'creating the swap',
-  created: 'swap created',
-  create_failed: 'refused by the payment service',
-  outcome_unknown: 'outcome unknown: check the dashboard',
-  rejected: 'rejected',
-  expired: 'expired',
-};
-
 function requestBlocks(facts: HomeFacts): Block[] {
   if (facts.requests.length === 0)
     return [
@@ -295,7 +286,7 @@ function requestBlocks(facts: HomeFacts): Block[] {
         : '';
     const swap = quote.swapStatus ? ` · swap ${escapeText(quote.swapStatus)}` : '';
     const open = permalink ? ` · ${link(permalink, 'open')}` : '';
-    return `• *${quoteAmounts(quote)}*${quoteValue(quote)} · ${formatRelative(new Date(quote.estimatedAt), facts.now)} · *${REQUEST_STATUS[quote.status]}*${count}${swap}${open}`;
+    return `• *${quoteAmounts(quote)}*${quoteValue(quote)} · ${formatRelative(new Date(quote.estimatedAt), facts.now)} · *${OUTCOME_LABELS[quote.status]}*${count}${swap}${open}`;
   });
   return [header('Your recent requests'), ...linesToSections(lines).slice(0, 2)];
 }

@@ -346,7 +346,8 @@ export function buildSwapDetail(swap: Swap, assets: { from?: AssetSnapshot; to?:
   };
 }
 
-const OUTCOME_LABELS: Record<SwapQuote['status'], string> = {
+/** A quote's status in words (`/treasury swaps`, the Home tab's requests). */
+export const OUTCOME_LABELS: Record<SwapQuote['status'], string> = {
   pending: 'waiting for approval',
   approving: 'creating the swap',
   created: 'swap created',

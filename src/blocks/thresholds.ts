@@ -39,15 +39,22 @@ export function assetLabel(asset: { symbol: string; network: string }): string {
   return escapeText(`${asset.symbol}@${asset.network}`);
 }
 
-/** A balance as people read it: token units and, when known, its USD value. */
+/**
+ * A balance as people read it: token units and, when known, its USD value. Against a USD threshold the USD value
+ * is shown in whole cents rounded down, as it is compared (a balance worth $4,999.996 reads $4,999.99, not
+ * $5,000.00 next to "below $5,000").
+ */
 export function balanceLabel(reading: {
   balance: string;
   balanceInUsd: string | null | undefined;
   decimals: number;
   symbol: string;
+  measure?: 'units' | 'usd';
 }): string {
   const units = escapeText(formatTokenAmount(reading.balance, reading.decimals, reading.symbol));
-  return reading.balanceInUsd ? `${units} (${formatUsd(reading.balanceInUsd)})` : units;
+  if (!reading.balanceInUsd) return units;
+  const comparedCents = reading.measure === 'usd' ? measuredValue(reading, 'usd') : undefined;
+  return `${units} (${formatUsd(comparedCents ?? reading.balanceInUsd)})`;
 }
 
 /** One line of `/treasury thresholds`: the threshold, who set it and when, and the balance now. */
@@ -78,7 +85,7 @@ export function buildThresholdList(
     };
   const rows = lines.map(({ threshold, now, low }) => {
     const where = now
-      ? `now ${balanceLabel({ ...now, decimals: threshold.decimals, symbol: threshold.symbol })}`
+      ? `now ${balanceLabel({ ...now, decimals: threshold.decimals, symbol: threshold.symbol, measure: threshold.measure })}`
       : options.balancesRead
         ? 'no longer in the asset list'
         : 'balance unknown (the payment API did not answer)';
@@ -110,7 +117,7 @@ export function thresholdSetText(
 ): string {
   const replaced = previous ? ` (was ${thresholdLabel(previous)})` : '';
   const reading = now
-    ? ` It is ${balanceLabel({ ...now, decimals: threshold.decimals, symbol: threshold.symbol })} now.`
+    ? ` It is ${balanceLabel({ ...now, decimals: threshold.decimals, symbol: threshold.symbol, measure: threshold.measure })} now.`
     : '';
   return `:white_check_mark: *${assetLabel(threshold)}*: an alert opens when its balance goes ${thresholdLabel(threshold)}${replaced}.${reading} It resolves itself once the balance is back at ${recoveryLabel(threshold)}.`;
 }

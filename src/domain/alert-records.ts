@@ -42,6 +42,12 @@ export const OutboxItem = z.object({
   facts: AlertFacts,
   /** Set while a message covering this item may have been posted (see SendAttempt); items sharing it go together. */
   sending: SendAttempt.optional(),
+  /**
+   * Failures that belong to this alert's incident, found while it waited for Slack (a gas top-up short of donor
+   * balance while the donor asset's low-balance alert is queued): told in its thread once it is posted, or alerted
+   * on their own if the item is dropped unposted. `event` is the thread line, `facts` the failure itself.
+   */
+  told: z.array(z.object({ key: z.string(), facts: FailureFacts, event: AlertEvent })).optional(),
 });
 export type OutboxItem = z.infer<typeof OutboxItem>;
 
@@ -210,8 +216,16 @@ export const OwnedAlert = z.object({
 });
 export type OwnedAlert = z.infer<typeof OwnedAlert>;
 
-/** An asset below its threshold, as the poller remembers it between polls. */
-export const BalanceLow = z.object({ since: z.string(), alertKey: z.string() });
+/**
+ * An asset below its threshold, as the poller remembers it between polls, with the threshold it went below (a
+ * changed threshold ends that alert and is judged afresh).
+ */
+export const BalanceLow = z.object({
+  since: z.string(),
+  alertKey: z.string(),
+  measure: z.enum(['units', 'usd']).optional(),
+  below: z.string().optional(),
+});
 export type BalanceLow = z.infer<typeof BalanceLow>;
 
 /** The alert poller's persisted state; bounded by pruning at every poll. */

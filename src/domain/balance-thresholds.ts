@@ -34,6 +34,9 @@ export type BalanceThreshold = z.infer<typeof BalanceThreshold>;
 export const StoredThreshold = BalanceThreshold.extend({ setBy: z.string(), setAt: z.string() });
 export type StoredThreshold = z.infer<typeof StoredThreshold>;
 
+/** Threshold changes are kept this long (the audit export reaches back as far), then leave the store. */
+export const THRESHOLD_TRAIL_RETENTION_MS = 400 * 86_400_000;
+
 /** One entry of the threshold trail: set (with the new threshold and the one it replaced) or removed. */
 export const ThresholdChange = z.object({
   at: z.string(),

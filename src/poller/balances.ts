@@ -12,10 +12,10 @@
  */
 
 import { formatTokenAmount, formatUsd } from '../blocks/format.js';
-import { levelLabel } from '../blocks/thresholds.js';
+import { levelLabel, thresholdLabel } from '../blocks/thresholds.js';
 import { resolveAlertByFacts } from '../domain/alert-lifecycle.js';
 import { type AlertsState, keyedRecord, type OutboxItem, type OwnedAlert } from '../domain/alert-records.js';
-import type { FailureFacts } from '../domain/alerts.js';
+import type { BalanceLowFacts, FailureFacts } from '../domain/alerts.js';
 import { judgeReading, measuredValue, recoveryLevel, type StoredThreshold } from '../domain/balance-thresholds.js';
 import { appendEvent } from '../domain/owned-alerts.js';
 import type { Asset } from '../payments/index.js';
@@ -82,7 +82,11 @@ export function commitBalances(
   const thresholds = new Map(read.thresholds.map((threshold) => [threshold.assetId, threshold]));
   const low = alerts.balancesLow ?? keyedRecord();
   let crossings = 0;
-  for (const assetId of Object.keys(low)) if (!thresholds.has(assetId)) delete low[assetId];
+  for (const [assetId, entry] of Object.entries(low)) {
+    const threshold = thresholds.get(assetId);
+    // Removed, or changed since the asset went low: that alert ends, and the balance is judged afresh.
+    if (!threshold || (entry.below !== undefined && !sameLevel(entry, threshold))) delete low[assetId];
+  }
 
   const readings = read.assets?.ok ? read.assets.byId : undefined;
   if (readings) {
@@ -95,7 +99,7 @@ export function commitBalances(
       const crossing = judgeReading(wasLow ? 'low' : undefined, value, BigInt(threshold.below));
       if (crossing.event === 'crossed_below') {
         const key = lowBalanceKey(threshold.assetId, nowIso);
-        low[threshold.assetId] = { since: nowIso, alertKey: key };
+        low[threshold.assetId] = { since: nowIso, alertKey: key, measure: threshold.measure, below: threshold.below };
         enqueue({
           key,
           queuedAt: nowIso,
@@ -136,13 +140,24 @@ export function commitBalances(
         'the threshold was removed',
         'Its threshold was removed, so the bot no longer watches this balance.',
       );
+    else if (!sameLevel(subject.facts, threshold))
+      endAlert(
+        alert,
+        now,
+        `the threshold was changed to ${plain(thresholdLabel(threshold))}`,
+        `Its threshold was changed to ${plain(thresholdLabel(threshold))}; a balance below that has its own alert.`,
+      );
     else recoverAlert(alert, now, threshold, reading);
   }
   // A crossing still waiting for Slack that no longer stands: nothing to say any more (one that may have been
-  // posted already stays: the delivery finds it, and the next poll resolves it).
-  alerts.outbox = alerts.outbox.filter(
-    (item) => item.facts.kind !== 'balance_low' || item.sending !== undefined || stands(item.facts.assetId, item.key),
+  // posted already stays: the delivery finds it, and the next poll resolves it). Failures told into it are then
+  // alerted on their own: never lost.
+  const dropped = alerts.outbox.filter(
+    (item) => item.facts.kind === 'balance_low' && item.sending === undefined && !stands(item.facts.assetId, item.key),
   );
+  alerts.outbox = alerts.outbox.filter((item) => !dropped.includes(item));
+  for (const item of dropped)
+    for (const told of item.told ?? []) enqueue({ key: told.key, queuedAt: nowIso, facts: told.facts });
   if (Object.keys(low).length > 0) alerts.balancesLow = low;
   else delete alerts.balancesLow;
   return crossings;
@@ -157,7 +172,7 @@ function recoverAlert(
   if (alert.subject.type !== 'balance') return;
   const level = reading
     ? threshold.measure === 'usd'
-      ? formatUsd(reading.balanceInUsd)
+      ? formatUsd(measuredValue(reading, 'usd') ?? reading.balanceInUsd)
       : formatTokenAmount(reading.balance, reading.decimals, reading.symbol)
     : undefined;
   const reason = level
@@ -187,24 +202,45 @@ function plain(label: string): string {
   return label.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 }
 
+/** Whether an alert's (or a remembered) level is the threshold's now. */
+function sameLevel(
+  level: { measure?: string | undefined; below?: string | undefined },
+  threshold: StoredThreshold,
+): boolean {
+  return level.measure === threshold.measure && level.below === threshold.below;
+}
+
+/** Where a failure joins a low-balance incident: its alert people own, or its alert still waiting for Slack. */
+export type LowBalanceIncident = { owned: OwnedAlert } | { queued: OutboxItem };
+
 /**
- * The open low-balance alert a gas top-up short of donor balance belongs to: the donor is a stablecoin on the
- * top-up's network, so the asset low now on that network whose symbol is the charged currency; when the row
- * names no charged currency (the API sends none on some rows), the one asset low on that network, if only one is.
+ * The low-balance incident a gas top-up short of donor balance belongs to, posted or still queued: the donor is a
+ * stablecoin on the top-up's network, so the asset low now on that network whose symbol is the charged currency;
+ * when the row names no charged currency (the API sends none on some rows), the one asset low on that network, if
+ * only one is.
  */
-export function openLowBalanceAlertForGas(alerts: AlertsState, facts: FailureFacts): OwnedAlert | undefined {
-  if (facts.kind !== 'gas' || !alerts.balancesLow) return undefined;
+export function lowBalanceIncidentForGas(alerts: AlertsState, facts: FailureFacts): LowBalanceIncident | undefined {
+  const low = alerts.balancesLow;
+  if (facts.kind !== 'gas' || !low) return undefined;
   const network = facts.network.symbol.toLowerCase();
   const currency = facts.charged?.currency.toLowerCase();
-  const candidates = Object.values(alerts.owned ?? {}).filter((alert) => {
-    const subject = alert.subject;
-    if (subject.type !== 'balance' || alert.life.state === 'resolved') return false;
-    const low = alerts.balancesLow![subject.facts.assetId];
-    if (!Object.hasOwn(alerts.balancesLow!, subject.facts.assetId) || low?.alertKey !== alert.key) return false;
-    return (
-      subject.facts.network.toLowerCase() === network &&
-      (currency === undefined || subject.facts.symbol.toLowerCase() === currency)
-    );
-  });
+  const matches = (f: BalanceLowFacts, key: string) =>
+    Object.hasOwn(low, f.assetId) &&
+    low[f.assetId]!.alertKey === key &&
+    f.network.toLowerCase() === network &&
+    (currency === undefined || f.symbol.toLowerCase() === currency);
+  const candidates: LowBalanceIncident[] = [
+    ...Object.values(alerts.owned ?? {})
+      .filter(
+        (alert) =>
+          alert.subject.type === 'balance' &&
+          alert.life.state !== 'resolved' &&
+          matches(alert.subject.facts, alert.key),
+      )
+      .map((alert) => ({ owned: alert })),
+    ...alerts.outbox
+      .filter((item) => item.facts.kind === 'balance_low' && matches(item.facts, item.key))
+      .map((item) => ({ queued: item })),
+  ];
   return currency !== undefined || candidates.length === 1 ? candidates[0] : undefined;
 }

@@ -14,7 +14,7 @@ import { resolveAlertByFacts } from '../domain/alert-lifecycle.js';
 import type { AlertSourceState, AlertsState, OutboxItem, OwnedAlert } from '../domain/alert-records.js';
 import type { FailureFacts, StuckFacts } from '../domain/alerts.js';
 import { appendEvent, mayForget, objectsOf, openAlertAbout } from '../domain/owned-alerts.js';
-import { type BalancesRead, commitBalances, openLowBalanceAlertForGas } from './balances.js';
+import { type BalancesRead, commitBalances, lowBalanceIncidentForGas } from './balances.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
 import { POLL_POLICY, type PollDeps } from './policy.js';
@@ -115,10 +115,20 @@ export function commitDetections(
       // One thread per object: a stuck row that then failed, the same gas address short again while its alert
       // is open, a gas top-up short of donor balance while the donor asset is below its threshold. Told in that
       // alert's thread instead of a new message, and handled like an alert sent.
+      const incident = lowBalanceIncidentForGas(alerts, found.facts);
       const open =
-        openAlertAbout(alerts.owned, objectsOf(found.facts)) ?? openLowBalanceAlertForGas(alerts, found.facts);
+        openAlertAbout(alerts.owned, objectsOf(found.facts)) ??
+        (incident && 'owned' in incident ? incident.owned : undefined);
       if (open) {
         tellFailure(open, found.key, found.facts, nowIso);
+        alerts.alerted[found.key] = { createdAt: found.createdAt };
+        toldFailures.add(found.key);
+        continue;
+      }
+      // The donor asset's low-balance alert is still waiting for Slack: its thread will tell this one.
+      if (incident && 'queued' in incident) {
+        const event = { type: 'update' as const, at: nowIso, text: failureUpdateText(found.facts, false) };
+        incident.queued.told = [...(incident.queued.told ?? []), { key: found.key, facts: found.facts, event }];
         alerts.alerted[found.key] = { createdAt: found.createdAt };
         toldFailures.add(found.key);
         continue;

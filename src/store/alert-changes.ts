@@ -27,6 +27,7 @@ import {
   mayForget,
   newOwnedAlert,
   OWNED_ALERT_POLICY,
+  objectsOf,
   oldestFirst,
   threadLineKey,
 } from '../domain/owned-alerts.js';
@@ -42,7 +43,15 @@ export function recordDelivered(
   if (posted && items.length > 0 && isOwnable(items[0]!.facts)) {
     alerts.owned ??= keyedRecord<OwnedAlert>();
     if (!Object.hasOwn(alerts.owned, posted.key)) {
-      alerts.owned[posted.key] = newOwnedAlert({ key: posted.key, items, channel: posted.channel, ts: posted.ts, at });
+      const alert = newOwnedAlert({ key: posted.key, items, channel: posted.channel, ts: posted.ts, at });
+      // Failures that joined the incident while it waited for Slack: its thread tells them, and it is about them.
+      const keys = new Set(items.map((item) => item.key));
+      for (const item of alerts.outbox.filter((stored) => keys.has(stored.key)))
+        for (const told of item.told ?? []) {
+          appendEvent(alert, told.event);
+          alert.objects = [...new Set([...alert.objects, ...objectsOf(told.facts)])];
+        }
+      alerts.owned[posted.key] = alert;
       retireBeyondLimit(alerts, at);
     }
   }

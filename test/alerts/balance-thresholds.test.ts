@@ -152,6 +152,38 @@ describe.each(storesUnderTest(postgres))('balance thresholds on %s', (_name, sto
     await r.poll();
     expect(r.simulator.requestCount('listAssets')).toBe(0);
   });
+
+  it('a gas failure in the same poll as the crossing joins the new alert; a changed threshold ends the old alert', async () => {
+    rig = await startAlertRig({ store: await store(), env: { TREASURY_ADMINS: AVERY } });
+    const r = rig;
+    const asset = r.simulator.ids.assets.usdtBsc;
+    await r.command('threshold USDT@BSC below 5,000', AVERY);
+    // The balance drops and a top-up on BSC fails for lack of donor balance before the same poll.
+    r.simulator.setAssetBalance(asset, usdtBsc(4_000n));
+    const gas = r.simulator.addGasDistribution({
+      networkId: r.simulator.ids.networks.bsc,
+      status: 'failed',
+      subStatus: 'not_enough_donor_balance',
+    });
+    await r.poll();
+    const alerts = topLevel(r);
+    expect(alerts).toHaveLength(1);
+    expect(textOf(alerts[0]!)).toMatch(/USDT@BSC balance is below 5,000 USDT/);
+    const thread = await r.waitForThread(alerts[0]!.ts, 1);
+    expect(textOf(thread[0]!)).toContain(gas.id);
+
+    // Lowered to 3,000 while the balance is 4,000: the alert about 5,000 ends, and 4,000 is no crossing of 3,000.
+    await r.command('threshold USDT@BSC below 3,000', AVERY);
+    await r.poll();
+    const ended = await r.waitForMessage(alerts[0]!.ts, /RESOLVED/);
+    expect(textOf(ended)).toContain('Its threshold was changed to below 3,000 USDT');
+    expect(topLevel(r)).toHaveLength(1);
+    // Raised to 10,000: 4,000 is below it, a new alert with the new level.
+    await r.command('threshold USDT@BSC below 10,000', AVERY);
+    await r.poll();
+    expect(topLevel(r)).toHaveLength(2);
+    expect(textOf(topLevel(r)[1]!)).toMatch(/below 10,000 USDT[\s\S]*11,000 USDT/);
+  });
 });
 
 describe.skipIf(!postgres.available)('balance thresholds on two replicas', () => {

@@ -101,6 +101,24 @@ describe.each(backends)('balances: $name', (backend) => {
     },
   );
 
+  it.skipIf(backend.skip)('keeps the trail for 400 days', async () => {
+    const store = await backend.open();
+    try {
+      const { balances } = store;
+      const old = new Date('2025-01-01T00:00:00.000Z');
+      await balances.setThreshold(threshold('a1', '1'), 'U0AVERY', old);
+      await balances.setThreshold(threshold('a1', '2'), 'U0AVERY', new Date(old.getTime() + 399 * 86_400_000));
+      expect(await balances.listThresholdChanges(new Date(0))).toHaveLength(2);
+      await balances.removeThreshold('a1', 'U0AVERY', new Date(old.getTime() + 401 * 86_400_000));
+      expect((await balances.listThresholdChanges(new Date(0))).map((c) => c.threshold?.below ?? 'removed')).toEqual([
+        '2',
+        'removed',
+      ]);
+    } finally {
+      await store.close?.();
+    }
+  });
+
   it.skipIf(backend.skip)('keeps one snapshot a day, the last one saved, for 400 days at most', async () => {
     const store = await backend.open();
     try {

@@ -6,7 +6,7 @@ import type { DigestAssetView, DigestBalancesView, DigestView } from '../../bloc
 import type { LimitUseView } from '../../blocks/policy.js';
 import { alertsByKind, countQuotes, DIGEST_QUOTES_LOOKBACK_MS, openAlerts } from '../../domain/digest.js';
 import type { DailySnapshot, SnapshotAsset } from '../../domain/digest-records.js';
-import { usdDecimalToCents } from '../../domain/money.js';
+import { sumDecimals, usdDecimalToCents } from '../../domain/money.js';
 import { limitKeyOf, limitUse } from '../../domain/quote-decision.js';
 import { type Asset, type PaymentsClient, PaymentsError } from '../../payments/index.js';
 import type { BotRepositories } from '../../store/repository.js';
@@ -32,10 +32,11 @@ export interface ComposedDigest {
 /** The snapshot of `day` from the asset list: base units and USD cents, by asset id. */
 export function snapshotOf(assets: readonly Asset[], day: string, at: Date): DailySnapshot {
   const byId: Record<string, SnapshotAsset> = {};
-  let total = 0n;
+  // The total adds the exact decimals and rounds once, as `/treasury balances` and the Home tab do.
+  const counted: string[] = [];
   for (const asset of assets) {
     const cents = usdDecimalOrNull(asset.balanceInUsd);
-    if (cents !== null) total += cents;
+    if (cents !== null) counted.push(asset.balanceInUsd);
     byId[asset.id] = {
       symbol: asset.crypto.symbol,
       network: asset.network.symbol,
@@ -44,6 +45,7 @@ export function snapshotOf(assets: readonly Asset[], day: string, at: Date): Dai
       usdCents: cents === null ? null : cents.toString(),
     };
   }
+  const total = counted.length > 0 ? usdDecimalToCents(sumDecimals(counted)) : 0n;
   return { day, at: at.toISOString(), totalUsdCents: total.toString(), assets: byId };
 }
 

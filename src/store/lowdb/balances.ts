@@ -2,7 +2,7 @@
  * Balance thresholds, their trail, the daily snapshots and the daily digests in the lowdb state file
  * (`balances`). Each change is one serialized, fsynced `update` of the store.
  */
-import type { StoredThreshold } from '../../domain/balance-thresholds.js';
+import { type StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS } from '../../domain/balance-thresholds.js';
 import { removedEntry, setEntry, snapshotCutoff } from '../balance-changes.js';
 import { cloneJson } from '../clone-json.js';
 import type { BalanceRepository } from '../repository.js';
@@ -24,6 +24,7 @@ export function createLowdbBalanceRepository(store: Store<{ balances: BalancesSt
         const stored: StoredThreshold = { ...cloneJson(threshold), setBy: by, setAt: at.toISOString() };
         state.balances.thresholds[threshold.assetId] = stored;
         state.balances.thresholdChanges.push(setEntry(threshold, previous, by, at));
+        pruneTrail(state.balances, at);
         return previous ? { previous: cloneJson(previous) } : {};
       });
     },
@@ -33,6 +34,7 @@ export function createLowdbBalanceRepository(store: Store<{ balances: BalancesSt
         if (!removed) return {};
         delete state.balances.thresholds[assetId];
         state.balances.thresholdChanges.push(removedEntry(removed, by, at));
+        pruneTrail(state.balances, at);
         return { removed: cloneJson(removed) };
       });
     },
@@ -74,4 +76,10 @@ export function createLowdbBalanceRepository(store: Store<{ balances: BalancesSt
       });
     },
   };
+}
+
+/** Trail entries past the retention leave (kept in order, so the oldest are first). */
+function pruneTrail(balances: BalancesState, at: Date): void {
+  const cutoff = at.getTime() - THRESHOLD_TRAIL_RETENTION_MS;
+  balances.thresholdChanges = balances.thresholdChanges.filter((change) => Date.parse(change.at) >= cutoff);
 }

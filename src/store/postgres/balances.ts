@@ -5,20 +5,27 @@
  */
 import type pg from 'pg';
 import type { z } from 'zod';
-import { StoredThreshold, ThresholdChange } from '../../domain/balance-thresholds.js';
+import { StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS, ThresholdChange } from '../../domain/balance-thresholds.js';
 import { DailySnapshot, DigestRecord } from '../../domain/digest-records.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { removedEntry, setEntry, snapshotCutoff } from '../balance-changes.js';
 import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';
 import type { BalanceRepository } from '../repository.js';
-import { type Database, databaseOver } from './database.js';
+import { type Database, databaseOver, type Transaction } from './database.js';
 
 /** A stored record checked against its schema; the record itself is returned, so newer fields survive. */
 function decode<T>(schema: z.ZodType<T>, record: unknown, what: string): T {
   const parsed = schema.safeParse(record);
   if (parsed.success) return record as T;
   throw new StoreError(`${what} in the database is damaged: ${problemOf(parsed.error)}`);
+}
+
+/** Trail entries past the retention leave. */
+async function pruneTrail(tx: Transaction, at: Date): Promise<void> {
+  await tx.query('DELETE FROM threshold_changes WHERE at < $1', [
+    new Date(at.getTime() - THRESHOLD_TRAIL_RETENTION_MS),
+  ]);
 }
 
 /** The balance repository over a pool (tests), or over the store's database. */
@@ -52,6 +59,7 @@ export function balancesOver(db: Database, _logger: Logger): BalanceRepository {
           at,
           JSON.stringify(setEntry(threshold, previous, by, at)),
         ]);
+        await pruneTrail(tx, at);
         return previous ? { previous } : {};
       });
     },
@@ -67,6 +75,7 @@ export function balancesOver(db: Database, _logger: Logger): BalanceRepository {
           at,
           JSON.stringify(removedEntry(removed, by, at)),
         ]);
+        await pruneTrail(tx, at);
         return { removed };
       });
     },
