@@ -97,14 +97,10 @@ export function createThresholdService(deps: ThresholdDeps): ThresholdService {
     async set(userId, reference, amountText, usd) {
       await requireAdmin(userId);
       const asset = await findAsset(reference);
-      // Read with the asset's own decimals (token units) or as cents; zero is a threshold nothing goes below.
+      // Read with the asset's own decimals (token units) or as cents; both parsers refuse zero and negatives.
       const below = usd
         ? parseUsdAmount(amountText)
         : parseTokenAmount(amountText, asset.crypto.decimals, { symbol: asset.crypto.symbol });
-      if (below <= 0n)
-        throw new UserFacingError(
-          'A threshold must be more than 0: nothing goes below 0. To stop watching, say `off`.',
-        );
       const threshold: BalanceThreshold = {
         assetId: asset.id,
         measure: usd ? 'usd' : 'units',

@@ -214,9 +214,10 @@ describe('threshold commands', () => {
     rig = await startAlertRig({ store: { kind: 'file' }, env: { TREASURY_ADMINS: `${AVERY},S0LEADS` } });
     const r = rig;
     const say = async (text: string) => JSON.stringify(await r.command(text, AVERY));
-    expect(await say('threshold USDT@BSC below 0')).toMatch(/more than 0|greater than 0|must be/i);
-    expect(await say('threshold USDT@BSC below -5')).toMatch(/negative|more than 0|must be/i);
-    expect(await say('threshold USDT@BSC below lots')).toMatch(/not a number|amount/i);
+    expect(await say('threshold USDT@BSC below 0')).toMatch(/Amount must be greater than zero/);
+    expect(await say('threshold USDT@BSC below -5')).toMatch(/Amount cannot be negative/);
+    expect(await say('threshold USDT@BSC below lots')).toMatch(/lots.{0,12} is not a number/);
+    expect(await say('threshold USDT@BSC below $0')).toMatch(/Amount must be greater than zero/);
     expect(await say('threshold NOPE below 5')).toMatch(/No asset/);
     expect(await say('threshold USDT below 5')).toMatch(/more than one asset/);
     expect(await say('threshold USDT@BSC above 5')).toMatch(/Say `below`/);

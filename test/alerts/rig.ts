@@ -5,13 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
-import { openBotStore } from '../../src/store/lowdb/index.js';
-import type { BotRepositories } from '../../src/store/repository.js';
 import {
   type ButtonClick,
   blockActionsPayload,
@@ -20,8 +17,8 @@ import {
   type OptionChoice,
 } from '../../src/workspace/slack-requests.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import { messageToText } from '../support/rig/blocks-text.js';
-import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
 import {
   type OpenedView,
   type RecordedResponse,
@@ -30,7 +27,7 @@ import {
   startSlackStandIn,
 } from '../support/rig/slack-stand-in.js';
 
-export type { StoredMessage };
+export type { Replica, StoreChoice, StoredMessage };
 
 /**
  * A throwaway PostgreSQL server for the calling test file: started before its tests and stopped after, when this
@@ -72,18 +69,6 @@ export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 /** The advisory lock key of the poller's lease in these tests (any key: each rig has its own database). */
 const LEASE_KEY = 0x616c_6572_7473_3133n;
-
-/** Where the replicas keep their state. */
-export type StoreChoice = { kind: 'file' } | { kind: 'postgres'; databaseUrl: string };
-
-/** One running bot (a replica on PostgreSQL): its app, its store and a driver that sends Slack's requests to it. */
-export interface Replica {
-  name: string;
-  treasury: TreasuryApp;
-  store: BotRepositories & { close(): Promise<void> };
-  driver: SlackDriver;
-  close(): Promise<void>;
-}
 
 /** A click or choice sent to the bot, with its trigger_id and what came back on its response_url. */
 export interface SentClick {
@@ -173,57 +158,24 @@ export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig>
   // The bot's clock is the simulator's: advancing simulator time moves both (reminders, snoozes).
   const now = () => new Date(simulator.now());
 
-  const startReplica = async (name: string): Promise<Replica> => {
-    let store: Replica['store'];
-    let leadership: Parameters<typeof createTreasuryApp>[0]['leadership'];
-    let closeLease = async (): Promise<void> => {};
-    if (options.store.kind === 'postgres') {
-      const { createLeaderLease, openPostgresStore } = await import('../../src/store/postgres/index.js');
-      store = await openPostgresStore(options.store.databaseUrl, { logger, replicaName: name, poolSize: 4 });
-      const lease = createLeaderLease(options.store.databaseUrl, { key: LEASE_KEY, logger, replicaName: name });
-      leadership = {
-        replica: name,
-        tryLead: () => lease.tryAcquire(),
-        leader: async () => (await lease.holderInfo())?.name,
-      };
-      closeLease = () => lease.close();
-    } else {
-      store = await openBotStore(config.dataFile, logger, now);
-    }
-    const treasury = createTreasuryApp({
+  const start = (name: string): Promise<Replica> =>
+    startReplica({
+      name,
+      store: options.store,
       config,
       payments,
-      store,
       logger,
       now,
-      host: '127.0.0.1',
-      slackRetries: 0,
-      alertSleep: async () => undefined,
-      ...(leadership ? { leadership } : {}),
-    });
-    const { port } = await treasury.start();
-    const driver = createSlackDriver({
-      eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+      slack,
       signingSecret: SECRET,
-      standIn: slack,
+      leaseKey: LEASE_KEY,
+      app: { alertSleep: async () => undefined },
     });
-    return {
-      name,
-      treasury,
-      store,
-      driver,
-      async close() {
-        await treasury.stop();
-        await closeLease();
-        await store.close();
-      },
-    };
-  };
 
   const names = options.replicas ?? ['a'];
   if (names.length > 1 && options.store.kind !== 'postgres') throw new Error('replicas share PostgreSQL only');
   const replicas: Replica[] = [];
-  for (const name of names) replicas.push(await startReplica(name));
+  for (const name of names) replicas.push(await start(name));
   // The bot joins the alert channel at start-up, in the background: wait for it, so reads of the channel work.
   await slack.waitFor(() => slack.isMember(ALERTS, slack.botUserId), 5_000, 'the bot in the alert channel');
 

@@ -5,16 +5,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { DIGEST_EVENT_TYPE } from '../../src/domain/digest.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
-import { openBotStore } from '../../src/store/lowdb/index.js';
-import type { BotRepositories } from '../../src/store/repository.js';
-import type { StoreChoice } from '../alerts/rig.js';
-import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
+import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import {
   type RecordedResponse,
   type SlackStandIn,
@@ -31,13 +27,7 @@ const SECRET = 'digest-e2e-signing-secret';
 const LEASE_KEY = 0x6469_6765_7374_3135n;
 
 /** One running bot (a replica on PostgreSQL). */
-export interface DigestReplica {
-  name: string;
-  treasury: TreasuryApp;
-  store: BotRepositories & { close(): Promise<void> };
-  driver: SlackDriver;
-  close(): Promise<void>;
-}
+export type DigestReplica = Replica;
 
 export interface DigestRig {
   simulator: PaymentsSimulator;
@@ -106,57 +96,24 @@ export async function startDigestRig(options: DigestRigOptions): Promise<DigestR
     retry: { baseDelayMs: 20, maxDelayMs: 100 },
   });
 
-  const startReplica = async (name: string): Promise<DigestReplica> => {
-    let store: DigestReplica['store'];
-    let leadership: Parameters<typeof createTreasuryApp>[0]['leadership'];
-    let closeLease = async (): Promise<void> => {};
-    if (options.store.kind === 'postgres') {
-      const { createLeaderLease, openPostgresStore } = await import('../../src/store/postgres/index.js');
-      store = await openPostgresStore(options.store.databaseUrl, { logger, replicaName: name, poolSize: 4 });
-      const lease = createLeaderLease(options.store.databaseUrl, { key: LEASE_KEY, logger, replicaName: name });
-      leadership = {
-        replica: name,
-        tryLead: () => lease.tryAcquire(),
-        leader: async () => (await lease.holderInfo())?.name,
-      };
-      closeLease = () => lease.close();
-    } else {
-      store = await openBotStore(config.dataFile, logger, now);
-    }
-    const treasury = createTreasuryApp({
+  const start = (name: string): Promise<DigestReplica> =>
+    startReplica({
+      name,
+      store: options.store,
       config,
       payments,
-      store,
       logger,
       now,
-      host: '127.0.0.1',
-      slackRetries: 0,
-      ...(options.timer ? {} : { digestCheckEveryMs: 0 }),
-      ...(leadership ? { leadership } : {}),
-    });
-    const { port } = await treasury.start();
-    const driver = createSlackDriver({
-      eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+      slack,
       signingSecret: SECRET,
-      standIn: slack,
+      leaseKey: LEASE_KEY,
+      app: options.timer ? {} : { digestCheckEveryMs: 0 },
     });
-    return {
-      name,
-      treasury,
-      store,
-      driver,
-      async close() {
-        await treasury.stop();
-        await closeLease();
-        await store.close();
-      },
-    };
-  };
 
   const names = options.replicas ?? ['a'];
   if (names.length > 1 && options.store.kind !== 'postgres') throw new Error('replicas share PostgreSQL only');
   const replicas: DigestReplica[] = [];
-  for (const name of names) replicas.push(await startReplica(name));
+  for (const name of names) replicas.push(await start(name));
   // The bot joins DIGEST_CHANNEL at start-up, in the background (files are shared only where it is a member).
   await slack.waitFor(() => slack.isMember(DIGEST_CHANNEL, slack.botUserId), 5_000, 'the bot in the digest channel');
 
@@ -175,7 +132,7 @@ export async function startDigestRig(options: DigestRigOptions): Promise<DigestR
     thread: (ts) => slack.messages(DIGEST_CHANNEL).filter((m) => m.threadTs === ts && m.ts !== ts),
     async restart(index = 0) {
       await replicas[index]!.close();
-      replicas[index] = await startReplica(replicas[index]!.name);
+      replicas[index] = await start(replicas[index]!.name);
     },
     async command(text, userId) {
       const result = await replicas[0]!.driver.command(text, { userId, channelId: 'C0DESK' });

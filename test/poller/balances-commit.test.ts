@@ -30,6 +30,20 @@ const gas: FailureFacts = {
   pipelineId: 'p1',
 };
 
+/** USDT@BSC at 10 went below 5,000 at AT. */
+const lowFacts: OutboxItem['facts'] = {
+  kind: 'balance_low',
+  assetId: 'a1',
+  symbol: 'USDT',
+  network: 'BSC',
+  decimals: 0,
+  measure: 'units',
+  below: '5000',
+  balance: '10',
+  balanceInUsd: null,
+  createdAt: AT.toISOString(),
+};
+
 describe('commitBalances', () => {
   it('a queued low-balance alert that no longer stands is dropped, and the failures told into it are queued on their own', () => {
     const alerts = emptyAlertsState();
@@ -38,18 +52,7 @@ describe('commitBalances', () => {
     const item: OutboxItem = {
       key,
       queuedAt: AT.toISOString(),
-      facts: {
-        kind: 'balance_low',
-        assetId: 'a1',
-        symbol: 'USDT',
-        network: 'BSC',
-        decimals: 0,
-        measure: 'units',
-        below: '5000',
-        balance: '10',
-        balanceInUsd: null,
-        createdAt: AT.toISOString(),
-      },
+      facts: lowFacts,
       told: [{ key: 'gas:g1', facts: gas, event: { type: 'update', at: AT.toISOString(), text: 'short again' } }],
     };
     alerts.outbox.push(item);
@@ -82,18 +85,7 @@ describe('commitBalances', () => {
       key,
       queuedAt: AT.toISOString(),
       sending: { key, since: AT.toISOString() },
-      facts: {
-        kind: 'balance_low',
-        assetId: 'a1',
-        symbol: 'USDT',
-        network: 'BSC',
-        decimals: 0,
-        measure: 'units',
-        below: '5000',
-        balance: '10',
-        balanceInUsd: null,
-        createdAt: AT.toISOString(),
-      },
+      facts: lowFacts,
     });
     commitBalances(alerts, { thresholds: [THRESHOLD] }, AT, () => {});
     expect(alerts.outbox.map((entry) => entry.key)).toEqual([key]);
