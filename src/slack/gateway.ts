@@ -120,6 +120,13 @@ export interface SlackGateway {
   /** conversations.join: the bot joins a public channel (needs `channels:join`). Throws Slack's error otherwise. */
   join(channel: string): Promise<void>;
   /**
+   * conversations.open with one user: the id (`D…`) of the bot's direct message with `userId`, opened when there is
+   * none yet (scope `im:write`). Repeatable (opening an open DM returns it), so retried under the policy. A DM is
+   * where the bot tells one person something privately (an invoice that changed, an audit file). Throws Slack's
+   * error (`user_not_found`, `user_disabled`, `missing_scope`…) otherwise.
+   */
+  openDirectMessage(userId: string, options?: CallOptions): Promise<string>;
+  /**
    * views.open: opens a modal for the person whose click (or command) carried `triggerId`; resolves with the new
    * view's id. One attempt, never retried: a trigger_id opens one view within 3 seconds of the click, so a retry
    * could only be refused (`expired_trigger_id`, `exchanged_trigger_id`: see triggerRefused) or open the form twice.
@@ -322,6 +329,8 @@ export interface SlackChatClient {
     history(args: HistoryArgs): Promise<HistoryAnswer>;
     replies(args: HistoryArgs & { ts: string }): Promise<HistoryAnswer>;
     join(args: { channel: string }): Promise<Answer>;
+    /** Only openDirectMessage uses it. */
+    open?(args: { users: string }): Promise<{ ok?: boolean; channel?: { id?: string } }>;
   };
   /** Only uploadFile uses these; a client without them cannot upload files. */
   files?: {
@@ -692,6 +701,18 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       const conversations = client.conversations;
       if (conversations === undefined) throw new Error('this Slack client cannot join conversations');
       await call('conversations.join', 'conversations.join', true, () => conversations.join({ channel }));
+    },
+
+    async openDirectMessage(userId, callOptions = {}) {
+      const open = client.conversations?.open;
+      if (open === undefined) throw new Error('this Slack client cannot open direct messages');
+      const answer = await call('conversations.open', 'conversations.open', callOptions.wait ?? true, () =>
+        open.call(client.conversations, { users: userId }),
+      );
+      const id = answer.channel?.id;
+      if (!answer.ok || typeof id !== 'string' || id === '')
+        throw new Error('Slack answered conversations.open without a channel id');
+      return id;
     },
 
     async openView(triggerId, view) {

@@ -775,6 +775,48 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
         ...(already ? { warning: 'already_in_channel', response_metadata: { warnings: ['already_in_channel'] } } : {}),
       };
     },
+    /*
+     * conversations.open (scope im:write): "Opens or resumes a direct message". With one user in `users`, the DM of
+     * the bot and that person: the one that exists (`no_op`, `already_open`), or a new one. `channel` resumes a DM the
+     * bot is in. Errors as the reference names them: no users and no channel `users_list_not_supplied`, a user who is
+     * not a person of the workspace `user_not_found`, the bot itself `cannot_dm_bot`, more than 8 `too_many_users`.
+     * Group DMs (several users) are not something the bot opens: they answer `method_not_supported_for_channel_type`.
+     */
+    'conversations.open': (args) => {
+      const resume = asString(args.channel);
+      if (resume !== undefined && resume !== '') {
+        const existing = conversations.get(resume);
+        if (existing === undefined || !isMember(resume, botUserId)) return { ok: false, error: 'channel_not_found' };
+        if (existing.kind !== 'im' && existing.kind !== 'mpim')
+          return { ok: false, error: 'method_not_supported_for_channel_type' };
+        return { ok: true, no_op: true, already_open: true, channel: { id: resume } };
+      }
+      const users = (asString(args.users) ?? '')
+        .split(',')
+        .map((u) => u.trim())
+        .filter((u) => u !== '');
+      if (users.length === 0) return { ok: false, error: 'users_list_not_supplied' };
+      if (users.length > 8) return { ok: false, error: 'too_many_users' };
+      if (users.includes(botUserId)) return { ok: false, error: 'cannot_dm_bot' };
+      if (!users.every(isPerson)) return { ok: false, error: 'user_not_found' };
+      if (users.length > 1) return { ok: false, error: 'method_not_supported_for_channel_type' };
+      const person = users[0]!;
+      const open = [...conversations.values()].find(
+        (c) => c.kind === 'im' && c.members.has(botUserId) && c.members.has(person),
+      );
+      if (open !== undefined) return { ok: true, no_op: true, already_open: true, channel: { id: open.id } };
+      const id = `D${person.replace(/^[UW]/, '')}BOT`.slice(0, 20);
+      conversations.set(id, {
+        id,
+        name: undefined,
+        kind: 'im',
+        members: new Set([person, botUserId]),
+        everyone: false,
+        archived: false,
+      });
+      changes.emit('change');
+      return { ok: true, channel: { id } };
+    },
     // conversations.info: what the bot may know of a conversation it can see.
     'conversations.info': (args) => {
       const channel = asString(args.channel) ?? '';
