@@ -616,4 +616,26 @@ describe('files shared in a message (files.completeUploadExternal)', () => {
     expect(noLink).not.toContain('<a ');
     expect(toHtml(fileTree('not a file'))).toContain('It could not be read: a file is not an object');
   });
+
+  it('a file that is not an image offers its download (the audit CSV), with its size', () => {
+    const csv = {
+      id: 'F0AUDIT0001',
+      name: 'treasury-audit-2026-10-26--2026-11-25.csv',
+      title: 'Audit trail, last 30 days',
+      mimetype: 'text/csv',
+      filetype: 'csv',
+      pretty_type: 'CSV',
+      size: 14_230,
+      url_private: 'http://127.0.0.1:4000/files-pri/T1-F0AUDIT0001/treasury-audit.csv',
+      url_private_download: 'http://127.0.0.1:4000/files-pri/T1-F0AUDIT0001/treasury-audit.csv?download=1',
+    };
+    const html = toHtml(fileTree(csv));
+    expect(html).toContain('<div class="file-kind">CSV · 14 kB</div>');
+    expect(html).toContain(
+      `<a class="file-download" href="${csv.url_private_download}" download="${csv.name}" rel="noopener noreferrer" title="Download ${csv.name}" data-testid="file-download">Download</a>`,
+    );
+    const hostile = toHtml(fileTree({ ...csv, url_private_download: 'javascript:alert(1)', url_private: 'data:x' }));
+    expect(hostile).not.toContain('javascript:');
+    expect(hostile).not.toContain('file-download');
+  });
 });

@@ -515,6 +515,9 @@ export function fileTree(file) {
       : typeof file.filetype === 'string'
         ? file.filetype
         : 'File';
+  // Anything else is a card, as Slack's client draws one: its kind and size, and a download button.
+  const download = safeUrl(file.url_private_download, { mailto: false }) ?? url;
+  const bytes = typeof file.size === 'number' && Number.isInteger(file.size) && file.size >= 0 ? file.size : undefined;
   return el(
     'div',
     { class: 'file file-card', 'data-testid': 'file', 'data-file-id': id },
@@ -523,9 +526,33 @@ export function fileTree(file) {
       'div',
       { class: 'file-meta' },
       url ? el('a', { ...link, class: 'file-name' }, title) : el('span', { class: 'file-name' }, title),
-      el('div', { class: 'file-kind' }, kind),
+      el('div', { class: 'file-kind' }, bytes === undefined ? kind : `${kind} · ${formatBytes(bytes)}`),
     ),
+    download
+      ? el(
+          'a',
+          {
+            class: 'file-download',
+            href: download,
+            download: name,
+            rel: 'noopener noreferrer',
+            title: `Download ${name}`,
+            'data-testid': 'file-download',
+          },
+          'Download',
+        )
+      : null,
   );
+}
+
+/**
+ * A file size as Slack's client words it (`812 B`, `14 kB`, `2.3 MB`).
+ * @param {number} bytes
+ */
+function formatBytes(bytes) {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 const VOID_TAGS = new Set(['img', 'hr', 'br']);
