@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
 import { createAlertService } from './features/alerts/index.js';
+import { createAuditExport } from './features/audit/index.js';
 import { createDigestService, type DigestService } from './features/digest/index.js';
 import { createHomeTab } from './features/home/index.js';
+import { createInvoiceFollower } from './features/invoices/index.js';
+import { createPayoutService } from './features/payouts.js';
 import {
   createApproverGroups,
   createSwapService,
@@ -337,13 +340,37 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       })
     : undefined;
 
+  // Invoices that report back (part 16): followed while the poller runs, by the polling replica after each poll.
+  const leadership = options.leadership;
+  const invoices = config.alertChannel
+    ? createInvoiceFollower({
+        store: options.store,
+        payments: options.payments,
+        slack,
+        now,
+        logger,
+        max: config.invoiceFollowMax,
+        ...(leadership ? { stillLeading: () => leadership.tryLead() } : {}),
+      })
+    : undefined;
+  const afterPoll = async (): Promise<void> => {
+    try {
+      await alertActions?.followUp();
+    } finally {
+      // Invoices are followed even when the alerts' follow-up failed; a failed round is tried at the next poll.
+      await invoices?.followUp().catch((error: unknown) => {
+        logger.warn('invoice follow: a round failed; the next poll tries again', { error: errorFields(error) });
+      });
+    }
+  };
+
   // Alerts never wait on Slack, so a poll never hangs; an alert Slack did not accept waits in the outbox.
   const alerts = config.alertChannel
     ? createAlertPoller({
         routes: config.alertRoutes,
         timeZone: config.alertTimeZone,
         stuckAfterMs: config.stuckAfterMs,
-        ...(alertActions ? { followUp: () => alertActions.followUp() } : {}),
+        followUp: afterPoll,
         thresholds: () => options.store.balances.listThresholds(),
         payments: options.payments,
         store: options.store,
@@ -390,6 +417,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         Object.values(config.alertRoutes).some((route) => route.channel === config.digestChannel))
     ),
   });
+  // Payout containers: proposed by a command, created once after the requester confirms.
+  const payouts = createPayoutService({ payments: options.payments, store: options.store, now, logger });
+  // The audit trail as a CSV file for TREASURY_ADMINS (part 16), sent to the requester's DM with the bot.
+  const audit = createAuditExport({
+    store: options.store,
+    slack,
+    now,
+    logger,
+    isAdmin: (userId) => thresholds.isAdmin(userId),
+  });
   registerListeners(app, {
     payments: options.payments,
     now,
@@ -397,9 +434,12 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     treasuryUsers: config.treasuryUsers,
     swaps,
     thresholds,
+    payouts,
+    audit,
     digest,
     alerts,
     ...(alertActions ? { alertActions } : {}),
+    ...(invoices ? { invoices } : {}),
     slack,
     background,
     home,

@@ -45,6 +45,8 @@ export interface Config {
   digestAt: DigestTime | undefined;
   /** DIGEST_CHANNEL (default ALERT_CHANNEL): where the daily digest goes; set whenever digestAt is. */
   digestChannel: string | undefined;
+  /** INVOICE_FOLLOW_MAX: open invoices followed at most (part 16); over it the oldest is dropped, its creator told. */
+  invoiceFollowMax: number;
   /** SWAP_APPROVERS: user ids (U…/W…) and user group ids (S…) whose members approve. */
   swapApprovers: string[];
   allowSelfApproval: boolean;
@@ -267,6 +269,15 @@ const EnvSchema = z.object({
   DIGEST_CHANNEL: optionalText.refine((v) => v === undefined || /^[#A-Za-z0-9_-]+$/.test(v), {
     message: 'expected a channel id such as C012ABCDEF',
   }),
+  INVOICE_FOLLOW_MAX: optionalText.transform((v, ctx) => {
+    if (v === undefined) return 100;
+    const max = /^\d{1,6}$/.test(v) ? Number(v) : Number.NaN;
+    if (!(max >= 1)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a whole number of invoices, at least 1 (e.g. 100)' });
+      return z.NEVER;
+    }
+    return max;
+  }),
   SWAP_APPROVERS: usersAndGroups,
   TREASURY_ADMINS: usersAndGroups,
   SWAP_POLICY: parsedBy('SWAP_POLICY', parseSwapPolicy),
@@ -343,6 +354,7 @@ export const DEPLOYMENT_VARIABLES = [
   'STUCK_GAS_AFTER',
   'DIGEST_AT',
   'DIGEST_CHANNEL',
+  'INVOICE_FOLLOW_MAX',
   'SWAP_APPROVERS',
   'ALLOW_SELF_APPROVAL',
   'SWAP_POLICY',
@@ -415,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     stuckAfterMs: { withdrawal: e.STUCK_WITHDRAWAL_AFTER, task: e.STUCK_TASK_AFTER, gas: e.STUCK_GAS_AFTER },
     digestAt: e.DIGEST_AT,
     digestChannel: e.DIGEST_AT ? (e.DIGEST_CHANNEL ?? e.ALERT_CHANNEL)?.replace(/^#/, '') : undefined,
+    invoiceFollowMax: e.INVOICE_FOLLOW_MAX,
     swapApprovers: e.SWAP_APPROVERS,
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     swapPolicyTiers: e.SWAP_POLICY.tiers,
@@ -493,6 +506,9 @@ export function describeConfig(config: Config): Record<string, string> {
     STUCK_GAS_AFTER: formatDuration(config.stuckAfterMs.gas),
     DIGEST_AT: config.digestAt ? formatDigestTime(config.digestAt) : '(unset: no daily digest)',
     DIGEST_CHANNEL: config.digestChannel ?? '(none: no daily digest)',
+    INVOICE_FOLLOW_MAX: config.alertChannel
+      ? String(config.invoiceFollowMax)
+      : `${config.invoiceFollowMax} (unused: ALERT_CHANNEL is unset, so invoices are not followed)`,
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
     SWAP_POLICY: formatTiers(config.swapPolicyTiers),
@@ -515,4 +531,23 @@ function describeRoutes(routes: AlertRoutes): string {
   return Object.entries(routes)
     .map(([kind, route]) => `${kind}=${route.channel}${route.mention ? `@${route.mention.id}` : ''}`)
     .join(',');
+}
+
+/** Where the bot's records are: the state file, or PostgreSQL when DATABASE_URL is set. */
+export interface StoreConfig {
+  dataFile: string;
+  databaseUrl: string | undefined;
+}
+
+/**
+ * The store's part of the configuration, read from the same environment (and `.env`) with the same rules as
+ * loadConfig, for tools that only read the records (`npm run audit`): they need no Slack or payment settings.
+ */
+export function loadStoreConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...process.env }): StoreConfig {
+  const parsed = EnvSchema.pick({ DATA_FILE: true, DATABASE_URL: true }).safeParse(env);
+  if (!parsed.success)
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`),
+    );
+  return { dataFile: parsed.data.DATA_FILE, databaseUrl: parsed.data.DATABASE_URL };
 }

@@ -350,6 +350,19 @@ describe('describeConfig', () => {
     ]);
   });
 
+  it('INVOICE_FOLLOW_MAX: how many open invoices are followed, 100 by default, at least 1', () => {
+    expect(loadConfig(validHttpEnv).invoiceFollowMax).toBe(100);
+    expect(loadConfig({ ...validHttpEnv, INVOICE_FOLLOW_MAX: ' 250 ' }).invoiceFollowMax).toBe(250);
+    for (const wrong of ['0', '-1', '1.5', 'many', '10000000'])
+      expect(problemsOf({ ...validHttpEnv, INVOICE_FOLLOW_MAX: wrong })).toEqual([
+        'INVOICE_FOLLOW_MAX: expected a whole number of invoices, at least 1 (e.g. 100)',
+      ]);
+    expect(describeConfig(loadConfig({ ...validHttpEnv, ALERT_CHANNEL: 'C0A' })).INVOICE_FOLLOW_MAX).toBe('100');
+    expect(describeConfig(loadConfig(validHttpEnv)).INVOICE_FOLLOW_MAX).toBe(
+      '100 (unused: ALERT_CHANNEL is unset, so invoices are not followed)',
+    );
+  });
+
   it('prints the alert lifecycle settings as they are written', () => {
     expect(describeConfig(loadConfig(validHttpEnv))).toMatchObject({
       ALERT_ROUTES: '(none: every kind goes to ALERT_CHANNEL)',
@@ -446,6 +459,7 @@ describe('.env.example and README', () => {
     'STUCK_GAS_AFTER',
     'DIGEST_AT',
     'DIGEST_CHANNEL',
+    'INVOICE_FOLLOW_MAX',
     'SWAP_APPROVERS',
     'ALLOW_SELF_APPROVAL',
     'SWAP_POLICY',
@@ -484,6 +498,7 @@ describe('.env.example and README', () => {
       alertRemindAfterMs: 30 * 60_000,
       alertStaleAfterMs: 86_400_000,
       stuckAfterMs: { withdrawal: 2 * 3_600_000, task: 6 * 3_600_000, gas: 3_600_000 },
+      invoiceFollowMax: 100,
     });
   });
 });

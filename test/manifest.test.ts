@@ -41,6 +41,7 @@ describe.each(['manifest.json', 'manifest.http.json'])('%s', (file) => {
       'commands',
       'files:write',
       'groups:history',
+      'im:history',
       'im:write',
       'usergroups:read',
     ]);

@@ -18,6 +18,9 @@ export const ACTION_IDS = {
   alertSnooze: 'alert_snooze',
   /** The Home tab's Refresh button. */
   homeRefresh: 'home_refresh',
+  /** "Create payout" (behind a confirm dialog) and "Cancel" on the proposal of `/treasury payout create`. */
+  payoutCreate: 'payout_create',
+  payoutCancel: 'payout_cancel',
 } as const;
 
 /** Every modal callback_id the app binds. */
@@ -58,10 +61,17 @@ export type ShareButtonValue = z.infer<typeof ShareButtonValue>;
 export const PayoutsPageValue = z.strictObject({
   status: z.enum(['pending', 'failed', 'success']).optional(),
   assetId: RecordId.optional(),
+  /** The payout (container) whose tasks are listed. */
+  payoutId: RecordId.optional(),
   cursor: Cursor,
   offset: PageOffset,
 });
 export type PayoutsPageValue = z.infer<typeof PayoutsPageValue>;
+
+/** The value of "Create payout" and "Cancel": the payout request's id (a UUID we made). */
+export const PayoutRequestButtonValue = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 /** State of a "Next page" button of the gas manager list. */
 export const GasPageValue = z.strictObject({

@@ -2,8 +2,10 @@
  * Turns the text after `/treasury` into a typed command, without any API call. Anything wrong with the
  * text is a UsageError: its `message` is plain text, its `mrkdwn` the escaped message and the usage line.
  */
-import { parseDuration } from '../config.js';
+import { formatDuration, parseDuration } from '../config.js';
+import { ALERT_TRAIL_RETENTION_MS } from '../domain/alert-trail.js';
 import { UserFacingError } from '../domain/errors.js';
+import { checkPayoutName } from '../domain/payouts.js';
 import { parseUsdLimit } from '../domain/swap-policy.js';
 import { escapeText } from '../domain/text.js';
 import { MAX_PAYMENT_DELAY_SECONDS } from '../payments/index.js';
@@ -43,7 +45,10 @@ export type TreasuryCommand =
   | { kind: 'invoice-create'; amount: string; words: string[]; options: InvoiceOptions }
   | { kind: 'withdrawals'; page: number }
   | { kind: 'withdrawal'; withdrawalId: string }
-  | { kind: 'payouts'; status?: (typeof PAYOUT_STATUSES)[number]; asset?: string }
+  /** `payoutId`: a UUID typed after `payouts` (the feature reads it as an asset when it is one's id). */
+  | { kind: 'payouts'; status?: (typeof PAYOUT_STATUSES)[number]; asset?: string; payoutId?: string }
+  /** `name` is trimmed and within the service's length. */
+  | { kind: 'payout-create'; asset: string; name: string }
   | { kind: 'task'; taskId: string }
   | { kind: 'deposit'; depositId: string }
   | { kind: 'gas'; status?: (typeof GAS_STATUSES)[number] }
@@ -57,7 +62,9 @@ export type TreasuryCommand =
   | { kind: 'threshold-set'; asset: string; amount: string; usd: boolean }
   | { kind: 'threshold-off'; asset: string }
   | { kind: 'thresholds' }
-  | { kind: 'digest' };
+  | { kind: 'digest' }
+  /** `period` as the person should read it back (`30d`), `periodMs` the same in milliseconds. */
+  | { kind: 'audit'; periodMs: number; period: string };
 
 /** Syntax of each subcommand, with an example; the help text is built from this. */
 export const USAGE = {
@@ -69,7 +76,14 @@ export const USAGE = {
   invoiceInfo: ['invoice <invoice-id>', 'status of an invoice'],
   withdrawals: ['withdrawals [page]', 'recent withdrawals, newest first'],
   withdrawal: ['withdrawal <id>', 'one withdrawal'],
-  payouts: ['payouts [pending|failed|success] [asset]', 'payout tasks, e.g. `payouts failed USDT`'],
+  payouts: [
+    'payouts [pending|failed|success] [asset] [payout-id]',
+    'payout tasks, e.g. `payouts failed USDT`; with a payout id, the tasks of that payout',
+  ],
+  payoutCreate: [
+    'payout create <asset> "<name>"',
+    'an empty payout container, after you confirm, e.g. `payout create USDT@BSC "November affiliates"`',
+  ],
   task: ['task <id>', 'one payout task with its gas'],
   deposit: ['deposit <id>', 'one deposit'],
   gas: ['gas [pending|cancelled|failed|success]', 'gas manager top-ups, e.g. `gas failed`'],
@@ -88,6 +102,10 @@ export const USAGE = {
     'alert when a balance runs low (admins), e.g. `threshold USDT@BSC below $5,000`',
   ],
   digest: ['digest', 'the daily digest now, only for you: balances and their change, alerts, swaps, limits'],
+  audit: [
+    'audit <period>',
+    'the audit trail as a CSV file in your direct messages (admins), e.g. `audit 30d` (at most 400d)',
+  ],
 } as const satisfies Record<string, readonly [string, string]>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -192,14 +210,33 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
     case 'tasks': {
       let status: (typeof PAYOUT_STATUSES)[number] | undefined;
       let asset: string | undefined;
+      let payoutId: string | undefined;
       for (const arg of args) {
         const lower = arg.toLowerCase();
         if ((PAYOUT_STATUSES as readonly string[]).includes(lower) && status === undefined)
           status = lower as (typeof PAYOUT_STATUSES)[number];
+        else if (isUuid(arg) && payoutId === undefined) payoutId = lower;
         else if (asset === undefined) asset = arg;
         else throw new UsageError(`Unexpected "${arg}".`, USAGE.payouts[0]);
       }
-      return { kind: 'payouts', status, asset };
+      return { kind: 'payouts', status, asset, ...(payoutId === undefined ? {} : { payoutId }) };
+    }
+    case 'payout': {
+      const [verb, asset, ...words] = args;
+      if (verb?.toLowerCase() !== 'create')
+        throw new UsageError(
+          'To create a payout container, say `payout create`, the asset and a name.',
+          USAGE.payoutCreate[0],
+        );
+      if (asset === undefined || words.length === 0)
+        throw new UsageError(
+          'Give the asset and a name in quotes, e.g. `payout create USDT@BSC "November affiliates"`.',
+          USAGE.payoutCreate[0],
+        );
+      // A name in quotes is one word; one typed without quotes is the words after the asset.
+      const checked = checkPayoutName(words.join(' '));
+      if (!checked.ok) throw new UsageError(checked.problem, USAGE.payoutCreate[0]);
+      return { kind: 'payout-create', asset, name: checked.name };
     }
     case 'task':
       return { kind: 'task', taskId: requireId(args, 'payout task', USAGE.task) };
@@ -244,6 +281,17 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
           `${USAGE.alerts[0]} | ${USAGE.alertsOpen[0]}`,
         );
       return { kind: 'alerts' };
+    case 'audit': {
+      const [typed, extra] = args;
+      if (typed === undefined || extra !== undefined)
+        throw new UsageError('Give one period, e.g. `audit 30d` or `audit 7d`.', USAGE.audit[0]);
+      const periodMs = parseDuration(typed);
+      if (periodMs === undefined)
+        throw new UsageError(`"${typed}" is not a period: use e.g. 30d, 7d or 12h.`, USAGE.audit[0]);
+      if (periodMs > ALERT_TRAIL_RETENTION_MS)
+        throw new UsageError('The trail keeps 400 days: give at most 400d.', USAGE.audit[0]);
+      return { kind: 'audit', periodMs, period: formatDuration(periodMs) };
+    }
     case 'digest':
       if (args.length > 0) throw new UsageError('`digest` takes nothing after it.', USAGE.digest[0]);
       return { kind: 'digest' };

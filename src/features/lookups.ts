@@ -12,10 +12,10 @@ import { buildPayoutTask, buildPayoutTaskList } from '../blocks/payouts.js';
 import type { RecordViewOptions } from '../blocks/share.js';
 import { buildWithdrawal, buildWithdrawalPage, WITHDRAWALS_PER_PAGE } from '../blocks/withdrawals.js';
 import { parseTokenAmount, parseUsdAmount } from '../commands/amounts.js';
-import { type InvoiceOptions, USAGE, UsageError } from '../commands/parse.js';
+import { type InvoiceOptions, isUuid, USAGE, UsageError } from '../commands/parse.js';
 import { assetReference, looksLikeAssetReference, resolveAsset } from '../domain/assets.js';
 import { UserFacingError } from '../domain/errors.js';
-import { type Asset, type PaymentsClient, PaymentsNotFoundError } from '../payments/index.js';
+import { type Asset, type Invoice, type PaymentsClient, PaymentsNotFoundError } from '../payments/index.js';
 import { describeAssetProblem } from './resolve-asset.js';
 
 /** What the features need: the API client and the clock. */
@@ -54,14 +54,23 @@ export async function showBalance(deps: FeatureDeps, reference: string): Promise
 /**
  * `invoice <amount> …`: a USD invoice (`$49.99`, `49.99 usd`, or a plain number followed by a title), or a
  * crypto invoice when the word after the amount names an asset. The amount is checked before anything is
- * created; a create is never retried.
+ * created; a create is never retried. With `follow` (the poller runs), the new invoice is followed until it leaves
+ * pending (part 16) and the reply says its creator will hear; `follow` answers false when it could not be recorded.
  */
 export async function createInvoice(
   deps: FeatureDeps,
   amountText: string,
   words: string[],
   options: InvoiceOptions,
+  follow?: (invoice: Invoice) => Promise<boolean>,
 ): Promise<SlackMessage> {
+  const created = async (invoice: Invoice) =>
+    buildInvoice(invoice, {
+      now: deps.now(),
+      mode: 'created',
+      shareable: true,
+      followed: follow ? await follow(invoice) : false,
+    });
   const explicitUsd = /^(us)?\$/i.test(amountText) || /usd$/i.test(amountText) || words[0]?.toLowerCase() === 'usd';
   // Refuse junk, negative, zero and exponent amounts before any API call (token decimals are checked once
   // the asset is known).
@@ -87,7 +96,7 @@ export async function createInvoice(
         assetId: asset.id,
         cryptoAmount,
       });
-      return buildInvoice(invoice, { now: deps.now(), mode: 'created', shareable: true });
+      return created(invoice);
     }
   }
 
@@ -100,7 +109,7 @@ export async function createInvoice(
     usdAmountInCents: cents,
     assetId: predefinedAsset?.id,
   });
-  return buildInvoice(invoice, { now: deps.now(), mode: 'created', shareable: true });
+  return created(invoice);
 }
 
 /** `invoice <id>`. */
@@ -127,16 +136,30 @@ export async function showWithdrawal(
   return buildWithdrawal(await orNotFound(deps.payments.getWithdrawal(id), 'withdrawal'), view);
 }
 
-/** `payouts [status] [asset]`: resolves the asset filter, then shows the first slice. */
+/**
+ * `payouts [status] [asset] [payout-id]`: resolves the asset filter, then shows the first slice. A UUID typed there
+ * is a payout id, unless it is the id of one of the merchant's assets (`<asset>` may be an asset id).
+ */
 export async function startPayoutTaskList(
   deps: FeatureDeps,
   status: PayoutsPageValue['status'],
   assetReferenceText: string | undefined,
+  payoutIdText?: string,
 ): Promise<SlackMessage> {
-  const asset = assetReferenceText ? await findAsset(deps, assetReferenceText) : undefined;
+  let assetText = assetReferenceText;
+  let payoutId = payoutIdText;
+  let assets: Asset[] | undefined;
+  if (payoutId !== undefined) {
+    assets = await deps.payments.listAssets();
+    const isAssetId = (text: string | undefined) => assets!.some((a) => a.id.toLowerCase() === text?.toLowerCase());
+    if (isAssetId(payoutId) && !isAssetId(assetText)) [assetText, payoutId] = [payoutId, assetText];
+    if (payoutId !== undefined && !isUuid(payoutId))
+      throw new UsageError(`"${payoutId}" is not a payout id.`, USAGE.payouts[0]);
+  }
+  const asset = assetText ? await findAsset(deps, assetText, assets) : undefined;
   return showPayoutTasks(
     deps,
-    { status, assetId: asset?.id, cursor: null, offset: 0 },
+    { status, assetId: asset?.id, ...(payoutId ? { payoutId: payoutId.toLowerCase() } : {}), cursor: null, offset: 0 },
     asset ? assetReference(asset) : undefined,
   );
 }
@@ -150,9 +173,16 @@ export async function showPayoutTasks(
   const page = await deps.payments.listPayoutTasks({
     status: state.status,
     assetId: state.assetId,
+    payoutId: state.payoutId,
     cursor: state.cursor,
   });
-  const label = [state.status, assetLabel ?? (state.assetId ? 'one asset' : undefined)].filter(Boolean).join(' · ');
+  const label = [
+    state.payoutId ? `payout ${state.payoutId}` : undefined,
+    state.status,
+    assetLabel ?? (state.assetId ? 'one asset' : undefined),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return buildPayoutTaskList(page, state, label);
 }
 

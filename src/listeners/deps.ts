@@ -1,8 +1,11 @@
 import type { AlertStatusView } from '../domain/alerts.js';
 import type { AlertService } from '../features/alerts/index.js';
+import type { AuditExport } from '../features/audit/index.js';
 import type { DigestService } from '../features/digest/index.js';
 import type { HomeTab } from '../features/home/index.js';
+import type { InvoiceFollower } from '../features/invoices/index.js';
 import type { FeatureDeps } from '../features/lookups.js';
+import type { PayoutService } from '../features/payouts.js';
 import type { SwapService } from '../features/swaps/index.js';
 import type { ThresholdService } from '../features/thresholds.js';
 import type { Logger } from '../logger.js';
@@ -17,12 +20,21 @@ export interface ListenerDeps extends FeatureDeps {
   swaps: SwapService;
   /** `/treasury threshold(s)`. */
   thresholds: ThresholdService;
+  /** `/treasury payout create` and its Create payout / Cancel buttons. */
+  payouts: PayoutService;
+  /** `/treasury audit <period>`: the audit trail as a CSV file in the requester's DM (admins). */
+  audit: AuditExport;
   /** `/treasury digest`: the daily digest's words, privately. */
   digest: Pick<DigestService, 'show'>;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
   alerts?: { status(): Promise<AlertStatusView> };
   /** Acknowledge, snooze, resolve and list alerts people own; undefined when the poller is off. */
   alertActions?: AlertService;
+  /**
+   * Invoices that report back (part 16): a new invoice is followed, a shared copy recorded to be rewritten.
+   * Undefined when the poller is off (ALERT_CHANNEL unset): nothing follows them then.
+   */
+  invoices?: Pick<InvoiceFollower, 'follow' | 'recordShare'>;
   /** Replies go through the Slack gateway (response_url with retries, then a message as fallback); shares are posted. */
   slack: Pick<SlackGateway, 'respond' | 'post'>;
   /** Where listeners put the work they do after their ack (drained at shutdown). */

@@ -13,6 +13,7 @@ import {
   createShareListener,
   createWithdrawalsPageListener,
 } from './actions/lookups.js';
+import { createPayoutCancelListener, createPayoutCreateListener } from './actions/payouts.js';
 import { createSwapApproveListener, createSwapNewQuoteListener, createSwapRejectListener } from './actions/swaps.js';
 import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
@@ -39,5 +40,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action(ACTION_IDS.alertSnooze, createAlertSnoozeListener(deps));
   app.view(VIEW_IDS.alertResolve, createAlertResolveSubmitListener(deps));
   app.action(ACTION_IDS.homeRefresh, createHomeRefreshListener(deps));
+  app.action(ACTION_IDS.payoutCreate, createPayoutCreateListener(deps));
+  app.action(ACTION_IDS.payoutCancel, createPayoutCancelListener(deps));
   app.event('app_home_opened', createHomeOpenedListener(deps));
 }

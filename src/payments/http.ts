@@ -28,6 +28,11 @@ export interface RequestSpec<T> {
   query?: Record<string, string | number | undefined>;
   body?: Record<string, unknown>;
   schema: z.ZodType<T, unknown>;
+  /**
+   * The spec does not show this response (create-payout): a 2xx body that is empty or not JSON reaches `schema`
+   * as undefined instead of being an unexpected response, so the schema alone decides how to read it.
+   */
+  anyBody?: boolean;
 }
 
 /** Retry settings for reads; creates are never retried. */
@@ -144,10 +149,10 @@ function errorForStatus(
 
 function validateBody<T>(spec: RequestSpec<T>, status: number, body: string): T {
   const parsed = parseJson(body);
-  if (!parsed.ok) {
+  if (!parsed.ok && !spec.anyBody) {
     throw new PaymentsUnexpectedResponseError(spec.operation, '(body)', status, new Error('the body is not JSON'));
   }
-  const result = spec.schema.safeParse(parsed.value);
+  const result = spec.schema.safeParse(parsed.ok ? parsed.value : undefined);
   if (!result.success) {
     const first = result.error.issues[0];
     const field = first && first.path.length > 0 ? first.path.join('.') : '(root)';

@@ -387,9 +387,57 @@ export const GasDistributionPage = z.object({
   cursorNext: cursor,
 });
 
-/** Response of create-payout: its shape is not shown in docs/payments-api.md, so only an id is relied on. */
-export const PayoutCreated = z.looseObject({ id: Id });
-export type PayoutCreated = z.infer<typeof PayoutCreated>;
+/**
+ * What the bot reads of create-payout's answer. docs/payments-api.md does not show that answer, so every 2xx is
+ * "created": `payoutId` when the body names a string `id` (at the top, or inside a `data` object), and `fields`, a
+ * few scalar fields worth showing as [label, value]. An empty body, one that is not JSON, or JSON without an id
+ * all read as created with no id.
+ */
+export interface PayoutCreated {
+  payoutId?: string;
+  fields: Array<[label: string, value: string]>;
+}
+
+/** The answer's fields shown to people, in this order, with their labels. */
+const PAYOUT_FIELDS: ReadonlyArray<readonly [key: string, label: string]> = [
+  ['name', 'Name'],
+  ['status', 'Status'],
+  ['assetId', 'Asset id'],
+  ['createdAt', 'Created'],
+];
+/** A value longer than this is cut: it is shown, not used. */
+const MAX_SHOWN_VALUE = 200;
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+/** A string id we can show and look up: printable, of a sane length. */
+function readId(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const id = value.trim();
+  return /^[\x21-\x7e]{1,128}$/.test(id) ? id : undefined;
+}
+
+function readPayoutCreated(body: unknown): PayoutCreated {
+  const top = asRecord(body);
+  const nested = asRecord(top?.data);
+  const record = top && readId(top.id) === undefined && nested && readId(nested.id) !== undefined ? nested : top;
+  if (!record) return { fields: [] };
+  const payoutId = readId(record.id);
+  const fields: Array<[string, string]> = [];
+  for (const [key, label] of PAYOUT_FIELDS) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') fields.push([label, value.slice(0, MAX_SHOWN_VALUE)]);
+    else if (typeof value === 'number' || typeof value === 'boolean') fields.push([label, String(value)]);
+  }
+  return payoutId === undefined ? { fields } : { payoutId, fields };
+}
+
+/** Reads any 2xx answer of create-payout (see PayoutCreated); never fails. */
+export const PayoutCreated: z.ZodType<PayoutCreated, unknown> = z.unknown().transform(readPayoutCreated);
 
 /** The 400 validation envelope (docs/payments-api.md#errors); every field optional because real bodies vary. */
 export const ValidationEnvelope = z.object({

@@ -3,7 +3,7 @@
 // of the wire.
 import type { AddressInfo } from 'node:net';
 import { type BulkHistoryOptions, type BulkHistorySummary, loadBulkHistory } from './bulk.js';
-import { formatUnits } from './money.js';
+import { formatCents, formatUnits } from './money.js';
 import {
   renderAsset,
   renderDeposit,
@@ -19,6 +19,7 @@ import { API_KEYS, type SeedIds, seedState } from './seed.js';
 import { createSimulatorServer, type Fault, FaultQueue, RateLimiter, type RequestLogEntry } from './server.js';
 import type {
   AssetRecord,
+  CreatePayoutAnswer,
   DepositRecord,
   GasDistributionRecord,
   InvoiceRecord,
@@ -122,6 +123,23 @@ export class PaymentsSimulator {
     this.faults.clear();
   }
 
+  /**
+   * How create-payout answers from now on (docs/payments-api.md does not show its response): `full` (the record,
+   * the default), `empty` (200 with no body), `no_id` (200, the record without its id) or `hang` (no answer: the
+   * client times out). The container is created in every case.
+   */
+  answerCreatePayoutWith(answer: CreatePayoutAnswer): void {
+    this.state.createPayoutAnswer = answer;
+  }
+
+  /** The payout containers of merchant A, oldest first (the API has no list of them). */
+  payoutContainers(): Array<{ id: string; assetId: string; name: string; createdAt: number }> {
+    return [...this.state.payouts.values()]
+      .filter((payout) => payout.merchantId === this.state.defaultMerchantId)
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(({ id, assetId, name, createdAt }) => ({ id, assetId, name, createdAt }));
+  }
+
   /** Every request answered so far, oldest first (no API keys stored). */
   get requests(): readonly RequestLogEntry[] {
     return this.log;
@@ -212,6 +230,37 @@ export class PaymentsSimulator {
   /** Adds an invoice (defaults: 49.99 USD, no currency chosen, pending, expires in an hour). */
   addInvoice(partial: Partial<InvoiceRecord> = {}): InvoiceRecord {
     return this.state.addInvoice(partial);
+  }
+
+  /**
+   * Moves an invoice out of `pending` as a payment would: any status (`paid`, `partially_paid`, `overpaid`,
+   * `expired`, or one the spec never names), optionally with the amounts the API reports afterwards (`usdCents`,
+   * `cryptoAmount` in base units). The local workspace's "An invoice gets paid" control uses it. Throws for an
+   * unknown invoice.
+   */
+  setInvoiceStatus(id: string, status: string, amounts?: { usdCents?: string; cryptoAmount?: string }): InvoiceRecord {
+    return this.state.setInvoiceStatus(id, status, amounts);
+  }
+
+  /** Merchant A's invoices still `pending`, newest first (what the workspace's control can mark paid). */
+  pendingInvoices(): Array<{
+    id: string;
+    productTitle: string;
+    usdAmount: string;
+    createdAt: number;
+    expiredAt: number;
+  }> {
+    const s = this.state;
+    return [...s.invoices.values()]
+      .filter((invoice) => invoice.status === 'pending' && invoice.merchantId === s.defaultMerchantId)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((invoice) => ({
+        id: invoice.id,
+        productTitle: invoice.productTitle,
+        usdAmount: formatCents(BigInt(invoice.usdCents)),
+        createdAt: invoice.createdAt,
+        expiredAt: invoice.expiredAt,
+      }));
   }
 
   /** Forces a swap state: finished credits the target, rejected refunds the source. */

@@ -13,6 +13,8 @@ export interface HandlerResult {
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
+  /** Never answer: the request is logged on arrival and its connection held until the simulator closes. */
+  hang?: boolean;
 }
 
 /** 200 with a JSON body. */

@@ -144,7 +144,8 @@ async function handle(
   const route = ROUTES.find((candidate) => candidate.method === req.method && candidate.path === url.pathname);
 
   const finish = (result: HandlerResult | 'destroy'): void => {
-    const status = result === 'destroy' ? 0 : result.status;
+    // Neither a dropped connection nor one held open has answered: both are logged with status 0.
+    const status = result === 'destroy' || result.hang ? 0 : result.status;
     deps.log.push({
       operation: route?.operation ?? null,
       method: req.method ?? 'GET',
@@ -155,10 +156,10 @@ async function handle(
       at: deps.state.now(),
     });
     deps.print?.(
-      `${req.method} ${url.pathname} → ${status || 'socket destroyed'} (${Math.round(performance.now() - started)} ms)`,
+      `${req.method} ${url.pathname} → ${status || (result !== 'destroy' && result.hang ? 'held open, no answer' : 'socket destroyed')} (${Math.round(performance.now() - started)} ms)`,
     );
     if (result === 'destroy') req.socket.destroy();
-    else send(res, result);
+    else if (!result.hang) send(res, result);
   };
 
   if (!route) return finish({ status: 404, body: NOT_FOUND_ROUTE });

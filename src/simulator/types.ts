@@ -19,6 +19,13 @@ export type OperationName =
   | 'getDeposit'
   | 'listGasDistributions';
 
+/**
+ * How create-payout answers (docs/payments-api.md does not show its response): the full record (default), an empty
+ * 200 body, a 200 body without an id, or no answer at all (the container is made, the connection is held open, so
+ * a client times out: "the outcome is unknown").
+ */
+export type CreatePayoutAnswer = 'full' | 'empty' | 'no_id' | 'hang';
+
 /** Permissions an API key can carry. */
 export type Permission = 'can_payout' | 'can_invoice' | 'withdrawal';
 

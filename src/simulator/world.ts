@@ -9,6 +9,7 @@ import { effectiveMs } from './time.js';
 import type {
   ApiKeyRecord,
   AssetRecord,
+  CreatePayoutAnswer,
   CryptoRecord,
   DepositRecord,
   EstimateRecord,
@@ -112,6 +113,8 @@ export class SimState {
   bulkPipelineRows: ((pipelineId: string) => Iterable<GasDistributionRecord>) | undefined;
   /** Lists whose candidate rows (after group and time window) number at most this are filtered and sorted whole. */
   listScanLimit = 2000;
+  /** How create-payout answers (its response is not in docs/payments-api.md): see CreatePayoutAnswer. */
+  createPayoutAnswer: CreatePayoutAnswer = 'full';
   /** Gas liquidity (donor) stablecoin per network id. */
   readonly donorCryptoByNetwork = new Map<string, string>();
   /** Deterministic source for addresses and hashes. */
@@ -264,6 +267,29 @@ export class SimState {
       createdAt,
     };
     this.invoices.set(invoice.id, invoice);
+    return invoice;
+  }
+
+  /**
+   * Moves an invoice to `status`, any value (the spec shows only `pending`: `paid`, `partially_paid`, `overpaid`,
+   * `expired`… are what a payment might make of it), optionally with the amounts the API then reports: `usdCents`
+   * (the USD amount in cents) and `cryptoAmount` (base units of its currency). Throws for an unknown invoice.
+   */
+  setInvoiceStatus(
+    id: string,
+    status: string,
+    amounts: { usdCents?: string; cryptoAmount?: string } = {},
+  ): InvoiceRecord {
+    const invoice = this.invoices.get(id);
+    if (!invoice) throw new SimulatorStateError(`unknown invoice ${id}`);
+    if (status.trim() === '') throw new SimulatorStateError('an invoice status cannot be empty');
+    if (amounts.usdCents !== undefined && !/^\d+$/.test(amounts.usdCents))
+      throw new SimulatorStateError('usdCents must be a whole number of cents');
+    if (amounts.cryptoAmount !== undefined && !/^\d+$/.test(amounts.cryptoAmount))
+      throw new SimulatorStateError('cryptoAmount must be base units (an unsigned integer string)');
+    invoice.status = status;
+    if (amounts.usdCents !== undefined) invoice.usdCents = amounts.usdCents;
+    if (amounts.cryptoAmount !== undefined) invoice.cryptoAmount = amounts.cryptoAmount;
     return invoice;
   }
 

@@ -3,8 +3,10 @@
  * all under one retry policy. The WebClient underneath never retries or waits by itself, so every decision
  * about a failure is made here, where it can be read and tested.
  */
+import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { Readable } from 'node:stream';
 import { type Logger as BoltLogger, type RespondArguments, type RespondFn, type types, webApi } from '@slack/bolt';
 import { errorFields, type Logger, silentLogger } from '../logger.js';
 import {
@@ -177,11 +179,18 @@ export interface FileUpload {
   /** With its extension: Slack tells the file's type by it (`balances.png`). */
   filename: string;
   title: string;
-  bytes: Buffer;
+  /** The content: bytes in memory, or a file on disk of `length` bytes, streamed from disk at each try (large files). */
+  bytes: Buffer | FileOnDisk;
   /** The image described for screen readers (at most 1,000 characters). */
   altText?: string;
   /** The text of the message that shares the file. */
   initialComment?: string;
+}
+
+/** A file to upload from disk (the audit export's CSV): Slack needs its length before the bytes. */
+export interface FileOnDisk {
+  path: string;
+  length: number;
 }
 
 /** The one retry policy for everything the bot sends to Slack. */
@@ -429,14 +438,20 @@ const FILE_UPLOAD_TIMEOUT_MS = 30_000;
  * multipart form encoded"); Slack answers 200 when it took them. No token goes with them: the URL itself is the
  * permission.
  */
-async function postToUploadUrl(url: string, bytes: Buffer): Promise<void> {
+async function postToUploadUrl(url: string, bytes: Buffer | FileOnDisk): Promise<void> {
   if (!/^https?:\/\//i.test(url)) throw new Error('Slack answered an upload URL that is not http(s)');
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
-      body: new Uint8Array(bytes),
+      ...(Buffer.isBuffer(bytes)
+        ? { headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(bytes) }
+        : {
+            // Streamed from disk with its length declared, so a large file never sits in memory whole.
+            headers: { 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+            body: Readable.toWeb(createReadStream(bytes.path)) as ReadableStream<Uint8Array>,
+            duplex: 'half' as const,
+          }),
       redirect: 'error',
       signal: AbortSignal.timeout(FILE_UPLOAD_TIMEOUT_MS),
     });

@@ -14,8 +14,11 @@ import type {
   ThreadLine,
   ThreadWork,
 } from '../domain/alert-records.js';
+import type { AlertTrailEntry } from '../domain/alert-trail.js';
 import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../domain/balance-thresholds.js';
 import type { DailySnapshot, DigestRecord } from '../domain/digest-records.js';
+import type { FollowedInvoice, SharedCopy } from '../domain/followed-invoices.js';
+import type { PayoutOutcome, PayoutRequest } from '../domain/payouts.js';
 import type { QuoteDecision } from '../domain/quote-decision.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
 
@@ -210,11 +213,89 @@ export interface BalanceRepository {
   ): Promise<{ result: R; record: DigestRecord } | undefined>;
 }
 
+/** The answer of a claim: `claimed` (send create-payout once), else the request as it stands (undefined: none). */
+export type PayoutClaim = { claimed: true; request: PayoutRequest } | { claimed: false; request?: PayoutRequest };
+
+/**
+ * Requests to create a payout container (part 16). Every method resolves once the change is durable; each change
+ * of a request is atomic (on PostgreSQL one transaction locking its row, so replicas run them one at a time).
+ */
+export interface PayoutRepository {
+  /** Records a new request; requests past PAYOUT_REQUEST_RETENTION_MS leave. */
+  saveRequest(request: PayoutRequest): Promise<void>;
+  /** The request with this id (own keys only), or undefined. */
+  getRequest(id: string): Promise<PayoutRequest | undefined>;
+  /**
+   * Atomically: a `proposed` request not older than `maxAgeMs` becomes `sending`, confirmed by `by` (`claimed`:
+   * the caller sends create-payout, once); a lapsed one becomes `expired`; any other is returned as it is, so a
+   * second click or a second replica is told what happened. Written BEFORE the create call.
+   */
+  claimSend(id: string, by: string, at: Date, maxAgeMs: number): Promise<PayoutClaim>;
+  /** Records the outcome of a `sending` request; `recorded` false (the request unchanged) for any other status. */
+  recordOutcome(id: string, outcome: PayoutOutcome, at: Date): Promise<{ recorded: boolean; request?: PayoutRequest }>;
+  /** Cancels a `proposed` request; `cancelled` false (the request unchanged) for any other status. */
+  cancel(id: string, by: string, at: Date): Promise<{ cancelled: boolean; request?: PayoutRequest }>;
+  /** The requests made at or after `since`, oldest first (the audit export reads it). */
+  listRequestsSince(since: Date): Promise<PayoutRequest[]>;
+}
+
+/**
+ * Invoices followed until they leave `pending` or expire (part 16): one record each, kept while it is open and
+ * until Slack heard its outcome. Every method resolves once the change is durable; each change is atomic (on
+ * PostgreSQL one transaction with the row locked, so replicas run them one at a time).
+ */
+export interface InvoiceRepository {
+  /**
+   * Starts following `record` (an invoice followed already is left as it is: `followed` false). In the same change,
+   * while more than `max` would be open, the oldest open ones are settled as dropped (`bound`) with their notice
+   * owed: they are answered in `dropped`.
+   */
+  followInvoice(
+    record: FollowedInvoice,
+    max: number,
+    at: Date,
+  ): Promise<{ followed: boolean; dropped: FollowedInvoice[] }>;
+  /** A copy shared in a channel, to rewrite when the invoice changes; false when the invoice is not followed. */
+  addSharedCopy(id: string, copy: SharedCopy): Promise<boolean>;
+  /** Every record (open, or owing Slack its outcome), oldest first. */
+  listInvoices(): Promise<FollowedInvoice[]>;
+  /**
+   * Changes one record in one atomic step (`change` mutates it; a pure function that may run again). A record whose
+   * work is done (isFinished) leaves the store. Undefined when there is no such record.
+   */
+  changeInvoice<R>(
+    id: string,
+    change: (record: FollowedInvoice) => R,
+  ): Promise<{ result: R; record: FollowedInvoice } | undefined>;
+}
+
+/** One page of a listing read in order, and where the next page starts (absent after the last page). */
+export interface Page<T> {
+  items: T[];
+  /** Opaque: pass it as `after` to read the next page. */
+  next?: string;
+}
+
+/**
+ * What the audit export reads page by page (part 16), so a long period never sits in memory whole. Read-only; a
+ * page is one statement, and pages follow a stable order, so rows written meanwhile never repeat a row.
+ */
+export interface AuditRepository {
+  /** The alert trail at or after `since`, by time (then by the order it was written), `limit` entries after `after`. */
+  listAlertTrail(since: Date, page: { after?: string; limit: number }): Promise<Page<AlertTrailEntry>>;
+  /** Swap quotes estimated after `since`, by estimate time (then id), `limit` quotes after `after`. */
+  listQuotes(since: Date, page: { after?: string; limit: number }): Promise<Page<SwapQuote>>;
+}
+
 /** What the bot runs on: the repositories, from the lowdb file or from PostgreSQL. */
 export interface BotRepositories {
   readonly swapQuotes: SwapQuoteRepository;
   readonly alerts: AlertRepository;
   readonly balances: BalanceRepository;
+  readonly invoices: InvoiceRepository;
+  readonly payouts: PayoutRepository;
+  /** What the audit export reads (`/treasury audit`, `npm run audit`). */
+  readonly audit: AuditRepository;
   /** Whether the store can be used now (GET /healthz); the lowdb file has nothing to check. */
   health?(): Promise<{ ok: boolean; detail: string }>;
 }

@@ -80,7 +80,31 @@ export function createControls(deps: ControlDeps): Control[] {
     simulator.setAssetBalance(asset.id, after);
     return `${asset.symbol}@${asset.network} ${what}: ${formatUnits(after, asset.decimals)} ${asset.symbol} now. A threshold on it ("/treasury threshold ${asset.symbol}@${asset.network} below …") is checked at the next poll (within 10 seconds).`;
   };
+  const invoiceChoices = (): ControlChoice[] =>
+    simulator.pendingInvoices().map((invoice) => ({
+      id: invoice.id,
+      label: `$${invoice.usdAmount}${invoice.productTitle ? ` · ${invoice.productTitle.slice(0, 40)}` : ''} · ${invoice.id.slice(0, 8)}…`,
+    }));
   const payments: Control[] = [
+    {
+      id: 'invoice-paid',
+      label: 'An invoice gets paid',
+      description: 'The pending invoice you pick (the newest first) is paid in full, as the payment page would report.',
+      group: 'Payment service',
+      choices: invoiceChoices,
+      run: (choice) => {
+        const pending = simulator.pendingInvoices();
+        const invoice = choice === undefined ? pending[0] : pending.find((i) => i.id === choice);
+        if (!invoice)
+          throw new Error(
+            pending.length === 0
+              ? 'No invoice is pending: make one first (/treasury invoice $49.99 Pro plan).'
+              : 'That invoice is no longer pending; pick another.',
+          );
+        simulator.setInvoiceStatus(invoice.id, 'paid');
+        return `Invoice ${invoice.id.slice(0, 8)}… ($${invoice.usdAmount}) is paid. The bot checks a new invoice every 2 minutes and then tells whoever made it in a direct message (Move the clock 2 minutes to see it now).`;
+      },
+    },
     {
       id: 'balance-drops',
       label: 'Drain a balance',
@@ -243,6 +267,18 @@ export function createControls(deps: ControlDeps): Control[] {
       ]
     : [];
   const clock: Control[] = [
+    {
+      id: 'clock-2m',
+      label: 'Move the clock 2 minutes',
+      description:
+        'Time jumps 2 minutes for the bot, the API and Slack: the bot checks each invoice younger than an hour every 2 minutes, so a paid one is reported at the next poll.',
+      group: 'Clock',
+      run: () => {
+        deps.shiftClock(2 * 60_000);
+        simulator.advanceTime(2 * 60_000);
+        return 'The clock moved 2 minutes: invoices are checked again at the next poll (within 10 seconds).';
+      },
+    },
     {
       id: 'clock-31m',
       label: 'Move the clock 31 minutes',

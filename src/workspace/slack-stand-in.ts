@@ -70,6 +70,11 @@ export interface SlackStandInOptions {
    * upload methods answer `missing_scope`.
    */
   filesWrite?: boolean;
+  /**
+   * Whether the bot has the `im:history` scope (default true, as the manifests ask for it). Without it,
+   * `conversations.history` and `conversations.replies` in a direct message answer `missing_scope`, as Slack does.
+   */
+  imHistory?: boolean;
 }
 
 /** A user group (`S…`): mentioned as `<!subteam^id>`, shown as `@handle`; `users` are its members' ids. */
@@ -424,6 +429,8 @@ const MANIFEST_BOT_SCOPES = [
   'groups:history',
   'usergroups:read',
   'files:write',
+  'im:write',
+  'im:history',
 ];
 const grantedWithout = (scope: string): string => MANIFEST_BOT_SCOPES.filter((s) => s !== scope).join(',');
 const POLL_MS = 25;
@@ -1123,9 +1130,12 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     state: { values: {} },
   });
 
-  // Reading a conversation needs the bot in it (channels:history / groups:history read only where it is a member).
+  // Reading a conversation needs the bot in it (channels:history / groups:history read only where it is a member),
+  // and a direct message needs im:history.
   const refuseHistory = (channel: string): ApiAnswer | undefined => {
     if (channel === '' || conversationKind(channel) === undefined) return { ok: false, error: 'channel_not_found' };
+    if (conversationKind(channel) === 'im' && !(options.imHistory ?? true))
+      return { ok: false, error: 'missing_scope', needed: 'im:history', provided: grantedWithout('im:history') };
     if (!isMember(channel, botUserId)) return { ok: false, error: 'not_in_channel' };
     return undefined;
   };

@@ -19,6 +19,7 @@ import * as withdrawals from '../../src/blocks/withdrawals.js';
 import { UsageError } from '../../src/commands/parse.js';
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/domain/alerts.js';
 import { AmountError, UserFacingError } from '../../src/domain/errors.js';
+import type { PayoutRequest } from '../../src/domain/payouts.js';
 import { MAX_POLICY_CENTS, snapshotPolicy } from '../../src/domain/swap-policy.js';
 import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
 import {
@@ -212,6 +213,30 @@ const toAsset: AssetSnapshot = {
   networkTitle: network.title,
   decimals: 6,
 };
+
+/** A payout request at its extremes: the longest name the service takes, full of what mrkdwn must escape. */
+function payoutRequest(status: PayoutRequest['status']): PayoutRequest {
+  return {
+    id: '3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f',
+    requestedBy: 'U0RILEY',
+    requestedAt: NOW.toISOString(),
+    channelId: 'C0TREASURY',
+    asset: { ...fromAsset, symbol: 'S'.repeat(40), networkSymbol: 'N'.repeat(40), networkTitle: 'T'.repeat(150) },
+    name: '&<>🎉'.repeat(51),
+    status,
+    confirmedBy: 'U0RILEY',
+    confirmedAt: NOW.toISOString(),
+    ...(status === 'created' ? { payoutId: 'p'.repeat(128) } : {}),
+    shown: [
+      ['Name', '<!channel>'.repeat(20)],
+      ['Status', 's'.repeat(200)],
+      ['Asset id', 'a'.repeat(200)],
+      ['Created', 'c'.repeat(200)],
+    ],
+    failure: '<!here> & '.repeat(300),
+    history: [],
+  };
+}
 
 /** A quote under a policy of 100 approvals from 100 people and 20 groups, 99 of them given. */
 function bigQuorum(): Pick<SwapQuote, 'policy' | 'approvals'> {
@@ -538,6 +563,72 @@ const cases: Case[] = [
         { now: new Date(NOW.getTime() + 1), mode: 'lookup', shareable: false, sharedBy: '<@U0SHARER>' },
       ),
   },
+  {
+    builder: 'invoices.buildInvoice',
+    name: 'a created invoice that is followed (part 16)',
+    build: () => invoices.buildInvoice(invoice(), { now: NOW, mode: 'created', shareable: true, followed: true }),
+  },
+  {
+    builder: 'invoices.buildInvoice',
+    name: 'a shared copy no longer followed, hostile status (part 16)',
+    build: () =>
+      invoices.buildInvoice(invoice({ status: HOSTILE }), {
+        now: NOW,
+        mode: 'lookup',
+        shareable: false,
+        sharedBy: '<@U0SHARER>',
+        outcome: { kind: 'dropped', at: NOW.toISOString(), reason: 'bound' },
+      }),
+  },
+  {
+    builder: 'invoices.buildInvoice',
+    name: 'a shared copy of an invoice that expired unpaid, 5000-character status (part 16)',
+    build: () =>
+      invoices.buildInvoice(invoice({ status: 'x'.repeat(5_000) }), {
+        now: NOW,
+        mode: 'lookup',
+        shareable: false,
+        sharedBy: '<@U0SHARER>',
+        outcome: { kind: 'expired', at: NOW.toISOString() },
+      }),
+  },
+  {
+    builder: 'invoices.buildInvoiceNotice',
+    name: 'the direct message of an invoice now in a 5000-character status the spec never names',
+    build: () =>
+      invoices.buildInvoiceNotice(invoice({ status: 'x'.repeat(5_000) }), {
+        outcome: { kind: 'changed', at: NOW.toISOString() },
+        now: NOW,
+        max: 100,
+      }),
+  },
+  {
+    builder: 'invoices.buildInvoiceNotice',
+    name: 'the direct message of an invoice that expired unpaid, hostile title',
+    build: () =>
+      invoices.buildInvoiceNotice(invoice({ productTitle: HOSTILE, crypto: null, cryptoAmount: null }), {
+        outcome: { kind: 'expired', at: NOW.toISOString() },
+        now: NOW,
+        max: 100,
+      }),
+  },
+  {
+    builder: 'invoices.buildInvoiceNotice',
+    name: 'the note of an invoice no longer followed (over the bound, and unreadable)',
+    build: () => {
+      const bound = invoices.buildInvoiceNotice(invoice(), {
+        outcome: { kind: 'dropped', at: NOW.toISOString(), reason: 'bound' },
+        now: NOW,
+        max: 1_000_000,
+      });
+      const unreadable = invoices.buildInvoiceNotice(invoice(), {
+        outcome: { kind: 'dropped', at: NOW.toISOString(), reason: 'unreadable' },
+        now: NOW,
+        max: 100,
+      });
+      return { text: bound.text, blocks: [...bound.blocks.slice(0, 3), ...unreadable.blocks.slice(0, 3)] };
+    },
+  },
 
   {
     builder: 'payouts.buildPayoutTaskList',
@@ -578,6 +669,18 @@ const cases: Case[] = [
     name: 'one task of 2^256-1, 300-character hashes',
     build: () => payouts.buildPayoutTask(task(1, MAX_UNITS), { shareable: true }),
   },
+  {
+    builder: 'payouts.buildPayoutProposal',
+    name: 'a 255-character name of `&<>` and emoji, a network title of the header limit (the dialog clips the name)',
+    build: () => payouts.buildPayoutProposal(payoutRequest('proposed')),
+  },
+  ...(['sending', 'created', 'refused', 'outcome_unknown', 'expired', 'cancelled'] as const).map(
+    (status): Case => ({
+      builder: 'payouts.buildPayoutOutcome',
+      name: `a ${status} payout request with a 255-character name and 200-character answer fields`,
+      build: () => payouts.buildPayoutOutcome(payoutRequest(status)),
+    }),
+  ),
 
   ...(['pending', 'approving', 'created', 'create_failed', 'outcome_unknown', 'rejected', 'expired'] as const).map(
     (status): Case => ({

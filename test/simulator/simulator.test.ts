@@ -678,6 +678,51 @@ describe('mass payouts and test controls', () => {
     expect((await post(sim, '/2.0/mass-payout/create-payout', { assetId: sim.ids.assets.usdtBsc })).status).toBe(400);
   });
 
+  it('a new payout has no tasks yet; a task added to it is listed by its payoutId', async () => {
+    const created = await post(sim, '/2.0/mass-payout/create-payout', {
+      assetId: sim.ids.assets.usdtBsc,
+      name: 'Fresh',
+    });
+    const payoutId = created.json.id as string;
+    expect((await get(sim, `/2.0/mass-payout/tasks?payoutId=${payoutId}`)).json).toEqual({
+      data: [],
+      cursorPrevious: null,
+      cursorNext: null,
+    });
+    const task = sim.addPayoutTask({ payoutId });
+    const listed = (await get(sim, `/2.0/mass-payout/tasks?payoutId=${payoutId}`)).json;
+    expect(listed.data.map((t: { id: string; payoutId: string }) => [t.id, t.payoutId])).toEqual([[task.id, payoutId]]);
+  });
+
+  it('answers create-payout as told (its response is not in the spec): full, empty, without an id, or not at all', async () => {
+    const body = { assetId: sim.ids.assets.usdtBsc, name: 'Unknowns' };
+    try {
+      sim.answerCreatePayoutWith('empty');
+      const empty = await post(sim, '/2.0/mass-payout/create-payout', body);
+      expect([empty.status, empty.text, empty.headers.get('content-type')]).toEqual([200, '', null]);
+      sim.answerCreatePayoutWith('no_id');
+      const noId = await post(sim, '/2.0/mass-payout/create-payout', body);
+      expect(noId.status).toBe(200);
+      expect(noId.json).not.toHaveProperty('id');
+      expect(noId.json).toMatchObject({ name: 'Unknowns', status: 'new' });
+      sim.answerCreatePayoutWith('hang');
+      sim.resetRequests();
+      const held = fetch(`${sim.url}/2.0/mass-payout/create-payout`, {
+        method: 'POST',
+        headers: { apiKey: sim.apiKey, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(300),
+      });
+      await expect(held).rejects.toThrow();
+      // Logged on arrival with no status (nobody was answered), and the container made regardless.
+      expect(sim.requests.map((r) => [r.operation, r.status])).toEqual([['createPayout', 0]]);
+      expect(sim.payoutContainers().filter((p) => p.name === 'Unknowns')).toHaveLength(3);
+    } finally {
+      sim.answerCreatePayoutWith('full');
+    }
+    expect((await post(sim, '/2.0/mass-payout/create-payout', body)).json).toHaveProperty('id');
+  });
+
   it('adds and updates records with defaults', async () => {
     const withdrawal = sim.addWithdrawal({ status: 'failed' });
     expect((await get(sim, `/1.0/merchant/asset-withdrawal-info?id=${withdrawal.id}`)).json).toMatchObject({

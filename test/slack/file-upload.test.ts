@@ -1,6 +1,9 @@
 // The gateway's file upload (the digest's chart), against the Slack stand-in over real HTTP with a real WebClient:
 // Slack's three steps in order, what is retried (a failed upload starts again with a new URL) and what never is
 // (completing, which shares the file), and Slack's refusals in plain words.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import {
@@ -110,6 +113,27 @@ describe('uploadFile', () => {
     expect(slack.uploads().map((u) => u.completed)).toEqual([false, true]);
     expect(slack.uploads()[1]?.id).toBe(fileId);
     expect(slack.messages(CHANNEL)).toHaveLength(1);
+  });
+
+  it('a file on disk (the audit CSV) is streamed with its length, and read again from disk for a new URL', async () => {
+    const { gateway } = gatewayRig();
+    const path = join(mkdtempSync(join(tmpdir(), 'upload-')), 'audit.csv');
+    const csv = Buffer.from(`time,detail\r\n${'2026-11-24T09:00:00.000Z,"a ""b"", c"\r\n'.repeat(2_000)}`);
+    writeFileSync(path, csv);
+    slack.failNext('upload_url', { status: 503 });
+    const { fileId } = await gateway.uploadFile({
+      channel: CHANNEL,
+      filename: 'audit.csv',
+      title: 'Audit',
+      bytes: { path, length: csv.length },
+    });
+    expect(slack.callsOf('files.getUploadURLExternal').map((c) => c.args.length)).toEqual([
+      String(csv.length),
+      String(csv.length),
+    ]);
+    const shared = slack.uploads().find((upload) => upload.id === fileId);
+    expect(shared?.completed).toBe(true);
+    expect(shared?.bytes?.equals(csv)).toBe(true);
   });
 
   it('bytes lost on the way (the connection reset) are sent again to a new URL', async () => {

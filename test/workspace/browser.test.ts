@@ -176,7 +176,8 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     // Jordan does not see Avery's notice, and sees the group he is in named as a mention of him.
     await asUser('U0JORDAN');
     expect(await page.getByTestId('timeline').innerText()).not.toContain('You already approved');
-    expect(await quote.locator('.mention-me', { hasText: '@treasury-leads' }).count()).toBe(1);
+    // The page re-renders for the person switched to: wait for it rather than read it mid-render.
+    await expect.poll(() => quote.locator('.mention-me', { hasText: '@treasury-leads' }).count()).toBe(1);
     await approve();
     await expect
       .poll(() => quote.innerText(), { timeout: 10_000 })
@@ -412,6 +413,103 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     expect(await home.innerText()).toMatch(/requested by @Riley Chen/);
     expect(await home.innerText()).toMatch(/below its threshold|threshold/);
     await page.screenshot({ path: screenshot('workspace-home.png') });
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+  }, 60_000);
+
+  it('Riley creates a payout container: the confirm dialog restates asset and name, and the proposal becomes the created payout', async () => {
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+    const before = workspace.simulator.payoutContainers().length;
+    await send('/treasury payout create USDT@BSC "November affiliates"');
+    const proposal = messages()
+      .filter({ has: page.getByRole('button', { name: 'Create payout' }) })
+      .last();
+    await proposal.waitFor({ timeout: 10_000 });
+    expect(await proposal.innerText()).toMatch(/November affiliates/);
+    const entryId = await proposal.getAttribute('data-entry-id');
+    // Nothing reaches the payment service before the dialog is confirmed.
+    expect(workspace.simulator.payoutContainers()).toHaveLength(before);
+    await proposal.getByRole('button', { name: 'Create payout' }).click();
+    const dialog = page.getByTestId('confirm-dialog');
+    await dialog.waitFor();
+    const dialogText = await dialog.innerText();
+    expect(dialogText).toContain('November affiliates');
+    expect(dialogText).toContain('USDT@BSC');
+    await page.screenshot({ path: screenshot('workspace-payout-confirm.png') });
+    await dialog.getByTestId('confirm-yes').click();
+    const same = page.locator(`[data-testid="message"][data-entry-id="${entryId}"]`);
+    await expect.poll(() => same.innerText(), { timeout: 15_000, interval: 300 }).toMatch(/Payout container created/);
+    const containers = workspace.simulator.payoutContainers();
+    expect(containers).toHaveLength(before + 1);
+    const created = containers.at(-1)!;
+    expect(created.name).toBe('November affiliates');
+    expect(await same.innerText()).toContain(created.id);
+    expect(await same.getByRole('button', { name: 'Create payout' }).count()).toBe(0);
+  }, 45_000);
+
+  it('an invoice Riley made is paid (a panel control): Riley hears it in a direct message from the bot', async () => {
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+    await send('/treasury invoice $49.99 Annual plan');
+    const created = lastMessageWith('Invoice created: $49.99 — Annual plan');
+    await created.waitFor({ timeout: 10_000 });
+    expect(await created.innerText()).toMatch(/direct message from the bot when this invoice is paid or expires/);
+    const invoiceId = workspace.simulator.pendingInvoices().find((i) => i.productTitle === 'Annual plan')?.id;
+    expect(invoiceId).toBeTruthy();
+    // The menu asks the workspace what is pending when it gets focus, as a person opening it would.
+    const menu = page.getByTestId('control-invoice-paid-choice');
+    await menu.focus();
+    await expect.poll(() => menu.locator(`option[value="${invoiceId}"]`).count()).toBe(1);
+    await menu.selectOption(invoiceId!);
+    await page.getByTestId('control-invoice-paid').click();
+    await expect.poll(() => page.getByTestId('control-status').innerText()).toMatch(/is paid/);
+    // A new invoice is checked every 2 minutes: move the clock so the next poll (every 10 s here) checks it.
+    await page.getByTestId('control-clock-2m').click();
+    await page.getByTestId('dm-treasury').click();
+    const notice = messages().filter({ hasText: 'Your invoice $49.99 — Annual plan is now paid' });
+    await expect.poll(() => notice.count(), { timeout: 30_000, interval: 500 }).toBeGreaterThan(0);
+    expect(await notice.count()).toBe(1);
+    expect(await notice.last().innerText()).toContain(invoiceId!);
+    await notice.last().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot('workspace-invoice-paid.png') });
+    await openChannel('treasury');
+  }, 60_000);
+
+  it('Avery (an admin) asks for the audit trail: the CSV arrives in the DM, offered for download, and holds the session', async () => {
+    await asUser('U0AVERY');
+    await openChannel('treasury');
+    await send('/treasury audit 30d');
+    await lastMessageWith('Preparing the audit trail of the last 30d').waitFor({ timeout: 10_000 });
+    // Slack has the file in Avery's DM with the bot…
+    const shared = await workspace.slack.waitFor(
+      () => workspace.slack.messages('D0AVERYBOT').find((m) => m.files !== undefined),
+      30_000,
+      'the audit file in the DM',
+    );
+    expect(shared.text).toMatch(/^Audit trail of the last 30d: \d+ events/);
+    // …and the page shows it there, as Slack's client does.
+    await page.getByTestId('dm-treasury').click();
+    const file = messages().filter({ hasText: 'Audit trail of the last 30d' }).last().getByTestId('file');
+    await file.waitFor({ timeout: 30_000 });
+    expect(await file.innerText()).toMatch(/CSV/);
+    const download = file.getByTestId('file-download');
+    expect(await download.getAttribute('download')).toMatch(/\.csv$/);
+    await file.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot('workspace-audit-csv.png') });
+    // The link the page offers, fetched as the browser would: the events of this session, quoted as RFC 4180 says.
+    const csv = await (await fetch(new URL(String(await download.getAttribute('href')), page.url()))).text();
+    const [header, ...lines] = csv.split('\r\n');
+    expect(header).toBe(
+      'time,category,event,subject_id,actor,asset,amount,amount_units,usd_value,to_asset,to_amount,policy,status,swap_id,payout_id,detail',
+    );
+    expect(lines.some((line) => /,swap_quote,approved,/.test(line))).toBe(true);
+    expect(lines.some((line) => /,threshold,set,/.test(line))).toBe(true);
+    expect(lines.some((line) => /,alert,acknowledged,/.test(line))).toBe(true);
+    expect(lines.some((line) => /,payout,requested,/.test(line) && line.includes('name: November affiliates'))).toBe(
+      true,
+    );
+    expect(lines.some((line) => /,payout,created,/.test(line))).toBe(true);
     await asUser('U0RILEY');
     await openChannel('treasury');
   }, 60_000);

@@ -127,4 +127,32 @@ describe('the stuck controls', () => {
     expect((await api('/api/controls/balance-recovers', { choice: bsc!.id })).body).toMatchObject({ ok: true });
     expect(raw()).toBe(drainedTo * 21n);
   });
+
+  it('marks the pending invoice picked as paid (the newest first), then no longer offers it', async () => {
+    const created = await fetch(`${simulator.url}/2.0/merchant/create-invoice`, {
+      method: 'POST',
+      headers: { apiKey: simulator.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ usdAmountInCents: 4999, productTitle: 'Pro plan' }),
+    });
+    const invoice = (await created.json()) as { id: string };
+    const invoiceChoices = async () =>
+      (
+        (await api('/api/controls')).body as unknown as Array<{ id: string; choices?: { id: string; label: string }[] }>
+      ).find((control) => control.id === 'invoice-paid')?.choices ?? [];
+    const [newest] = await invoiceChoices();
+    expect(newest).toEqual({ id: invoice.id, label: `$49.99 · Pro plan · ${invoice.id.slice(0, 8)}…` });
+    expect((await api('/api/controls/invoice-paid', { choice: invoice.id })).body).toMatchObject({
+      ok: true,
+      message: expect.stringContaining(`Invoice ${invoice.id.slice(0, 8)}… ($49.99) is paid.`),
+    });
+    const info = await fetch(`${simulator.url}/1.0/merchant/invoice-info?id=${invoice.id}`, {
+      headers: { apiKey: simulator.apiKey },
+    });
+    expect(((await info.json()) as { status: string }).status).toBe('paid');
+    expect((await invoiceChoices()).map((choice) => choice.id)).not.toContain(invoice.id);
+    expect(await api('/api/controls/invoice-paid', { choice: invoice.id })).toEqual({
+      status: 409,
+      body: { ok: false, message: 'That invoice is no longer pending; pick another.' },
+    });
+  });
 });

@@ -48,6 +48,7 @@ interface Click {
  * response_url reply to an ephemeral message may stay ephemeral, so the "shared" copy would reach nobody else.
  * When Slack will not post there (the bot is not in the channel or DM, the channel is archived or read-only),
  * throws the reason in plain words for the clicker; a click that names no conversation has only its response_url.
+ * Answers where the copy is when Slack said (a copy through the response_url has no ts).
  */
 async function postShared(
   deps: ListenerDeps,
@@ -55,17 +56,17 @@ async function postShared(
   message: SlackMessage,
   responseUrl: string,
   userId: string,
-): Promise<void> {
+): Promise<{ channel: string; ts: string } | undefined> {
   if (place.channelId === undefined) {
     await deps.slack.respond(
       responseUrl,
       { response_type: 'in_channel', replace_original: false, ...message },
       { channelId: undefined, userId },
     );
-    return;
+    return undefined;
   }
   try {
-    await deps.slack.post(place.channelId, message);
+    return { channel: place.channelId, ts: await deps.slack.post(place.channelId, message) };
   } catch (error) {
     // A timeout or a 5xx does not mean nothing was posted: the copy may be in the channel (it is not sent again).
     const unconfirmed = mayHaveHappened(error);
@@ -94,7 +95,12 @@ async function postShared(
  */
 function buttonListener(
   deps: ListenerDeps,
-  handle: (click: Click) => Promise<{ message: SlackMessage; delivery: 'replace' | 'channel' }>,
+  handle: (click: Click) => Promise<{
+    message: SlackMessage;
+    delivery: 'replace' | 'channel';
+    /** A shared copy is in the channel at `ts` (an invoice's is rewritten when it changes, part 16). */
+    posted?: (copy: { channel: string; ts: string }) => Promise<void>;
+  }>,
 ) {
   return async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
@@ -113,9 +119,10 @@ function buttonListener(
     deps.background.run('a button', async () => {
       let reply: Reply;
       try {
-        const { message, delivery } = await handle(click);
+        const { message, delivery, posted } = await handle(click);
         if (delivery === 'channel') {
-          await postShared(deps, place, message, responseUrl, click.userId);
+          const copy = await postShared(deps, place, message, responseUrl, click.userId);
+          if (copy && posted) await posted(copy);
           return;
         }
         reply = { replace_original: true, ...message };
@@ -159,6 +166,16 @@ export function createGasPageListener(deps: ListenerDeps) {
 export function createShareListener(deps: ListenerDeps) {
   return buttonListener(deps, async ({ value, userId }) => {
     const { kind, id } = parseJsonValue(ShareButtonValue, value);
-    return { message: await lookups.showShared(deps, kind, id, mention(userId)), delivery: 'channel' };
+    const invoices = deps.invoices;
+    return {
+      message: await lookups.showShared(deps, kind, id, mention(userId)),
+      delivery: 'channel',
+      // A followed invoice's copy is recorded, to be rewritten when it leaves pending (never throws).
+      ...(kind === 'invoice' && invoices
+        ? {
+            posted: (copy: { channel: string; ts: string }) => invoices.recordShare(id, { ...copy, sharedBy: userId }),
+          }
+        : {}),
+    };
   });
 }

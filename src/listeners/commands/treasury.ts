@@ -14,7 +14,7 @@ import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';
 async function run(
   deps: ListenerDeps,
   command: TreasuryCommand,
-  from: { userId: string; channelId: string; conversation: ConversationKind },
+  from: { userId: string; channelId: string; conversation: ConversationKind; responseUrl: string },
 ): Promise<SlackMessage> {
   switch (command.kind) {
     case 'help':
@@ -25,14 +25,25 @@ async function run(
       return lookups.showBalance(deps, command.asset);
     case 'invoice-info':
       return lookups.showInvoice(deps, command.invoiceId);
-    case 'invoice-create':
-      return lookups.createInvoice(deps, command.amount, command.words, command.options);
+    case 'invoice-create': {
+      // Followed until it leaves pending (part 16) when the poller runs; its creator then gets a direct message.
+      const follower = deps.invoices;
+      return lookups.createInvoice(
+        deps,
+        command.amount,
+        command.words,
+        command.options,
+        follower ? (invoice) => follower.follow(invoice, from.userId) : undefined,
+      );
+    }
     case 'withdrawals':
       return lookups.showWithdrawals(deps, command.page);
     case 'withdrawal':
       return lookups.showWithdrawal(deps, command.withdrawalId);
     case 'payouts':
-      return lookups.startPayoutTaskList(deps, command.status, command.asset);
+      return lookups.startPayoutTaskList(deps, command.status, command.asset, command.payoutId);
+    case 'payout-create':
+      return deps.payouts.propose({ ...from, assetRef: command.asset, name: command.name });
     case 'task':
       return lookups.showPayoutTask(deps, command.taskId);
     case 'deposit':
@@ -65,6 +76,22 @@ async function run(
     }
     case 'digest':
       return deps.digest.show();
+    case 'audit': {
+      // Answered at once; the file follows in the requester's DM, and a failure is told where they asked.
+      const tell = (message: SlackMessage) =>
+        deps.slack.respond(
+          from.responseUrl,
+          { response_type: 'ephemeral', ...message },
+          { channelId: from.channelId, userId: from.userId },
+        );
+      const { reply, send } = await deps.audit.request(
+        from.userId,
+        { ms: command.periodMs, text: command.period },
+        tell,
+      );
+      if (send) deps.background.run('an audit export', send);
+      return reply;
+    }
   }
 }
 
@@ -100,6 +127,7 @@ async function answer(
       userId: command.userId,
       channelId: command.channelId,
       conversation: command.conversation,
+      responseUrl: command.responseUrl,
     });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });

@@ -4,8 +4,11 @@
  */
 import { z } from 'zod';
 import { AlertsState, emptyAlertsState, keyedRecord } from '../../domain/alert-records.js';
+import { AlertTrailEntry } from '../../domain/alert-trail.js';
 import { StoredThreshold, ThresholdChange } from '../../domain/balance-thresholds.js';
 import { DailySnapshot, DigestRecord } from '../../domain/digest-records.js';
+import { FollowedInvoice } from '../../domain/followed-invoices.js';
+import { PayoutRequest } from '../../domain/payouts.js';
 import { SwapQuote } from '../../domain/swap-quote.js';
 import { type Loaded, loadAlertsState, loadKeyed, problemOf, type RejectedRecord } from '../load-alerts.js';
 import { CorruptStateError } from './state-file.js';
@@ -24,18 +27,36 @@ export function emptyBalancesState(): BalancesState {
   return { thresholds: keyedRecord(), thresholdChanges: [], snapshots: keyedRecord(), digests: keyedRecord() };
 }
 
+/** An alert trail entry in the file: numbered in the order it was appended (the audit export pages by it). */
+export const StoredAlertTrailEntry = AlertTrailEntry.extend({ seq: z.number().int().positive() });
+export type StoredAlertTrailEntry = z.infer<typeof StoredAlertTrailEntry>;
+
 /** The whole state file. Files written before the alert poller (or part 15) existed load with empty parts. */
 export const BotState = z.object({
   version: z.literal(1),
   swapQuotes: z.record(z.string(), SwapQuote),
   alerts: AlertsState.default(() => emptyAlertsState()),
   balances: BalancesState.default(() => emptyBalancesState()),
+  /** Requests to create a payout container, by request id (part 16). */
+  payouts: z.record(z.string(), PayoutRequest).default(() => keyedRecord<PayoutRequest>()),
+  /** Invoices followed until they leave pending (part 16), by invoice id. */
+  invoices: z.record(z.string(), FollowedInvoice).default(() => keyedRecord<FollowedInvoice>()),
+  /** The alert trail (part 16): appended with each alert change, oldest first, kept 400 days. */
+  alertTrail: z.array(StoredAlertTrailEntry).default(() => []),
 });
 export type BotState = z.infer<typeof BotState>;
 
 /** Empty state for a first start. */
 export function emptyState(): BotState {
-  return { version: 1, swapQuotes: keyedRecord(), alerts: emptyAlertsState(), balances: emptyBalancesState() };
+  return {
+    version: 1,
+    swapQuotes: keyedRecord(),
+    alerts: emptyAlertsState(),
+    balances: emptyBalancesState(),
+    payouts: keyedRecord(),
+    invoices: keyedRecord(),
+    alertTrail: [],
+  };
 }
 
 /** The balances part, record by record: a damaged threshold, trail entry, snapshot or digest is set aside. */
@@ -73,6 +94,22 @@ function loadBalances(raw: unknown, rejected: RejectedRecord[]): BalancesState {
   return balances;
 }
 
+/** The alert trail entry by entry: a damaged entry is set aside, the others kept. */
+function loadAlertTrail(raw: unknown, rejected: RejectedRecord[]): StoredAlertTrailEntry[] {
+  const kept: StoredAlertTrailEntry[] = [];
+  if (raw === undefined) return kept;
+  if (!Array.isArray(raw)) {
+    rejected.push({ where: 'alertTrail', problem: 'expected a list', value: raw });
+    return kept;
+  }
+  raw.forEach((entry: unknown, index: number) => {
+    const parsed = StoredAlertTrailEntry.safeParse(entry);
+    if (parsed.success) kept.push(parsed.data);
+    else rejected.push({ where: `alertTrail[${index}]`, problem: problemOf(parsed.error), value: entry });
+  });
+  return kept;
+}
+
 /**
  * The state file's JSON, record by record: every valid quote and alert record is kept, each damaged one is
  * returned in `rejected` for the store to set aside. Only a file that is not version-1 state at all is corrupt.
@@ -92,6 +129,13 @@ export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
       swapQuotes,
       alerts: loadAlertsState(raw.alerts, rejected),
       balances: loadBalances(raw.balances, rejected),
+      payouts: loadKeyed(raw.payouts, 'payouts', PayoutRequest, rejected, (key, request) =>
+        request.id === key ? undefined : 'stored under one id but its own id is another',
+      ),
+      invoices: loadKeyed(raw.invoices, 'invoices', FollowedInvoice, rejected, (key, invoice) =>
+        invoice.id === key ? undefined : 'stored under one invoice id but its own id is another',
+      ),
+      alertTrail: loadAlertTrail(raw.alertTrail, rejected),
     },
     rejected,
   };

@@ -3,10 +3,20 @@
  * (bot-state.ts), and its two repositories (swap-quotes.ts, alerts.ts).
  */
 import type { Logger } from '../../logger.js';
-import type { AlertRepository, BalanceRepository, SwapQuoteRepository } from '../repository.js';
+import type {
+  AlertRepository,
+  AuditRepository,
+  BalanceRepository,
+  InvoiceRepository,
+  PayoutRepository,
+  SwapQuoteRepository,
+} from '../repository.js';
 import { createLowdbAlertRepository } from './alerts.js';
+import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, emptyState, loadBotState } from './bot-state.js';
+import { createLowdbInvoiceRepository } from './invoices.js';
+import { createLowdbPayoutRepository } from './payouts.js';
 import { openStore, type Store } from './state-file.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
 
@@ -18,6 +28,9 @@ export type BotStore = Store<BotState> & {
   readonly swapQuotes: SwapQuoteRepository;
   readonly alerts: AlertRepository;
   readonly balances: BalanceRepository;
+  readonly payouts: PayoutRepository;
+  readonly invoices: InvoiceRepository;
+  readonly audit: AuditRepository;
 };
 
 /** Opens DATA_FILE as the bot's state. */
@@ -27,5 +40,8 @@ export async function openBotStore(file: string, logger?: Logger, now?: () => Da
     swapQuotes: createLowdbSwapQuoteRepository(store),
     alerts: createLowdbAlertRepository(store),
     balances: createLowdbBalanceRepository(store),
+    payouts: createLowdbPayoutRepository(store),
+    invoices: createLowdbInvoiceRepository(store),
+    audit: createLowdbAuditRepository(store),
   });
 }

@@ -2,10 +2,12 @@
  * The alert poller's bookkeeping in PostgreSQL: the bookkeeping but its outbox in the one `alert_state` row,
  * the outbox one row per item in `alert_outbox` (in `seq` order). Every change is one transaction that first
  * locks the state row, so changes from any replica run one at a time, each on what the previous one committed;
- * it applies the same change as the lowdb file (alert-changes.ts) and writes back only what changed.
+ * it applies the same change as the lowdb file (alert-changes.ts) and writes back only what changed, appending what
+ * it did to alerts people own to `alert_trail` in the same transaction.
  */
 import type pg from 'pg';
 import { AlertsState, OutboxItem } from '../../domain/alert-records.js';
+import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../domain/alert-trail.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { StoreError } from '../errors.js';
@@ -73,6 +75,24 @@ async function syncOutbox(tx: Transaction, before: Loaded['rows'], after: readon
   }
 }
 
+/**
+ * Appends the change's trail entries (migration 5), in this transaction: the trail has an entry exactly when the
+ * change was committed. Entries past the retention leave.
+ */
+async function appendToTrail(tx: Transaction, entries: readonly AlertTrailEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await tx.query(
+    'INSERT INTO alert_trail (at, record) SELECT at, record::json FROM unnest($1::timestamptz[], $2::text[]) WITH ORDINALITY AS t(at, record, n) ORDER BY n',
+    [entries.map((entry) => entry.at), entries.map((entry) => JSON.stringify(entry))],
+  );
+  const newest = entries
+    .map((entry) => entry.at)
+    .sort()
+    .at(-1)!;
+  const cutoff = trailCutoff(newest);
+  if (cutoff !== '') await tx.query('DELETE FROM alert_trail WHERE at < $1', [cutoff]);
+}
+
 /** The alert repository over `pool` (migrated: see migrations.ts). */
 export function createPostgresAlertRepository(pool: pg.Pool, options: { logger?: Logger } = {}): AlertRepository {
   return alertsOver(databaseOver(pool), options.logger ?? silentLogger);
@@ -131,6 +151,7 @@ export function alertsOver(db: Database, logger: Logger): AlertRepository {
       db.transaction('changing the alert bookkeeping', async (tx) => {
         const loaded = await load(tx, true);
         const alerts = loaded.alerts;
+        const before = trailMarks(alerts);
         const result = apply(alerts);
         const checked = AlertsState.safeParse(alerts);
         if (!checked.success) {
@@ -142,6 +163,7 @@ export function alertsOver(db: Database, logger: Logger): AlertRepository {
         const text = stateText(alerts);
         if (text !== loaded.stateText) await tx.query('UPDATE alert_state SET state = $1::json WHERE id = 1', [text]);
         await syncOutbox(tx, loaded.rows, alerts.outbox);
+        await appendToTrail(tx, alertTrailEntries(before, alerts));
         return result;
       }),
     ),

@@ -4,23 +4,40 @@
  */
 import pg from 'pg';
 import { type Logger, silentLogger } from '../../logger.js';
-import type { AlertRepository, BalanceRepository, SwapQuoteRepository } from '../repository.js';
+import { StoreError } from '../errors.js';
+import type {
+  AlertRepository,
+  AuditRepository,
+  BalanceRepository,
+  InvoiceRepository,
+  PayoutRepository,
+  SwapQuoteRepository,
+} from '../repository.js';
 import { alertsOver } from './alerts.js';
+import { auditOver } from './audit.js';
 import { balancesOver } from './balances.js';
 import { databaseError, databaseOver, describeDatabaseError } from './database.js';
-import { migrate } from './migrations.js';
+import { invoicesOver } from './invoices.js';
+import { migrate, missingMigrations } from './migrations.js';
+import { payoutsOver } from './payouts.js';
 import { swapQuotesOver } from './swap-quotes.js';
 
 export { createPostgresAlertRepository } from './alerts.js';
+export { createPostgresAuditRepository } from './audit.js';
 export { createPostgresBalanceRepository } from './balances.js';
+export { createPostgresInvoiceRepository } from './invoices.js';
 export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
 export { MIGRATION_LOCK_KEY, MIGRATIONS } from './migrations.js';
+export { createPostgresPayoutRepository } from './payouts.js';
 export { createPostgresSwapQuoteRepository } from './swap-quotes.js';
 
 export interface PostgresStore {
   readonly swapQuotes: SwapQuoteRepository;
   readonly alerts: AlertRepository;
   readonly balances: BalanceRepository;
+  readonly payouts: PayoutRepository;
+  readonly invoices: InvoiceRepository;
+  readonly audit: AuditRepository;
   /** Whether the database answers now, and a line saying so. */
   health(): Promise<{ ok: boolean; detail: string }>;
   /** Ends the pool's connections once their queries are done. */
@@ -34,6 +51,11 @@ export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   poolSize?: number;
   connectionTimeoutMillis?: number;
+  /**
+   * For tools that only read (`npm run audit`): no migration is applied, every session is read-only
+   * (`default_transaction_read_only`), and a database that lacks a schema step of this version is refused.
+   */
+  readOnly?: boolean;
 }
 
 /** Opens the database at `connectionString` (it may hold a password: it appears in no message) and migrates it. */
@@ -52,6 +74,7 @@ export async function openPostgresStore(
     // A replica that stalls (or loses the network) inside a transaction must not hold a row lock for long.
     idle_in_transaction_session_timeout: 60_000,
     statement_timeout: 60_000,
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
   const db = databaseOver(pool);
   // An idle connection that drops (a database restart, a failover) is an event, not a crash: the pool replaces it.
@@ -62,7 +85,14 @@ export async function openPostgresStore(
   );
 
   try {
-    await migrate(db, logger);
+    if (!options.readOnly) await migrate(db, logger);
+    else {
+      const missing = await missingMigrations(db);
+      if (missing.length > 0)
+        throw new StoreError(
+          `the database lacks schema step(s) ${missing.join(', ')} of this version: start the bot of this version once (it applies them), then try again`,
+        );
+    }
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
@@ -73,6 +103,9 @@ export async function openPostgresStore(
     swapQuotes: swapQuotesOver(db, logger),
     alerts: alertsOver(db, logger),
     balances: balancesOver(db, logger),
+    payouts: payoutsOver(db, logger),
+    invoices: invoicesOver(db, logger),
+    audit: auditOver(db, logger),
     async health() {
       try {
         await db.query('checking the database', 'SELECT 1');

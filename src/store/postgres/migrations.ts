@@ -73,6 +73,48 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    description: 'requests to create a payout container',
+    sql: `
+      -- One row per request; a claim locks it (FOR UPDATE), so two replicas never both send create-payout.
+      CREATE TABLE payout_requests (
+        id text PRIMARY KEY,
+        status text NOT NULL,
+        requested_at timestamptz NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX payout_requests_by_time ON payout_requests (requested_at, id);
+    `,
+  },
+  {
+    version: 4,
+    description: 'invoices followed until they leave pending',
+    sql: `
+      -- One row per invoice, kept while it is open and until Slack heard its outcome; changes lock it (FOR UPDATE).
+      -- open: no outcome yet (the bound counts these, oldest first by created_at).
+      CREATE TABLE followed_invoices (
+        id text PRIMARY KEY,
+        created_at timestamptz NOT NULL,
+        open boolean NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX followed_invoices_open ON followed_invoices (created_at, id) WHERE open;
+    `,
+  },
+  {
+    version: 5,
+    description: 'the alert trail: what happened to each alert people own, kept after the alert leaves',
+    sql: `
+      -- Appended in the same transaction as the alert change, never changed; 400 days kept (the audit export reads it).
+      CREATE TABLE alert_trail (
+        seq bigserial PRIMARY KEY,
+        at timestamptz NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX alert_trail_by_time ON alert_trail (at, seq);
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */
@@ -110,4 +152,27 @@ export async function migrate(
       newestApplied: Math.max(...ahead),
     });
   return applied;
+}
+
+/** The steps of `migrations` this database has not applied (all of them when it was never migrated). Reads only. */
+export async function missingMigrations(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  const { rows } = await db.query<{ table: string | null }>(
+    'reading the schema version',
+    "SELECT to_regclass('schema_migrations')::text AS table",
+  );
+  const done = new Set<number>();
+  if (rows[0]?.table) {
+    const applied = await db.query<{ version: number }>(
+      'reading the schema version',
+      'SELECT version FROM schema_migrations',
+    );
+    for (const row of applied.rows) done.add(row.version);
+  }
+  return migrations
+    .map((migration) => migration.version)
+    .filter((version) => !done.has(version))
+    .sort((a, b) => a - b);
 }

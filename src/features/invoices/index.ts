@@ -1,0 +1,7 @@
+/** Invoices that report back (part 16): follow.ts follows them; snapshot.ts keeps what the API gave. */
+export {
+  createInvoiceFollower,
+  type InvoiceFollower,
+  type InvoiceFollowerDeps,
+  type InvoiceFollowReport,
+} from './follow.js';
