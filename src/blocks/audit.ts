@@ -34,3 +34,10 @@ export function auditFailed(reason: string): SlackMessage {
     `:warning: The audit file could not be sent: ${escapeText(reason)}. Nothing was shared; try \`/treasury audit\` again in a moment, or ask an engineer for \`npm run audit\`.`,
   );
 }
+
+/** Slack did not confirm the upload's last step: the file may be in the DM already, so no "try again". */
+export function auditUnconfirmed(): SlackMessage {
+  return message(
+    ':warning: Slack did not confirm that the audit file was shared, so it may already be in your direct messages with the bot. Look there before asking for it again.',
+  );
+}

@@ -237,7 +237,7 @@ export function settle(
 
 /**
  * What a successful check read: the invoice as the API sent it. A status other than `pending` (whatever its
- * value) ends following as `changed`; still pending at or after `expiredAt` (the API's), as `expired`; otherwise the
+ * value) ends following as `changed`; still pending a minute (afterExpiryMs) after `expiredAt` (the API's), as `expired`; otherwise the
  * next check is planned. Answers what it decided. A record already settled is left as it is.
  */
 export function recordCheck(
@@ -255,7 +255,9 @@ export function recordCheck(
     settle(record, 'changed', now);
     return 'changed';
   }
-  if (now.getTime() >= msOf(invoice.expiredAt)) {
+  // Still pending: expired only once the margin after `expiredAt` has passed too (a payment in its last seconds, or
+  // our clock a little ahead of the API's, is seen as paid rather than told as "expired unpaid" for good).
+  if (now.getTime() >= msOf(invoice.expiredAt) + INVOICE_FOLLOW.afterExpiryMs) {
     settle(record, 'expired', now);
     return 'expired';
   }

@@ -95,7 +95,8 @@ export function outcomeOfFailure(error: unknown): PayoutOutcome {
   if (error instanceof PaymentsForbiddenError)
     return {
       status: 'refused',
-      failure: 'The payment API key lacks the `can_payout` permission. An admin can grant it in the payment dashboard.',
+      failure:
+        'The payment API key lacks the `can_payout` permission. Ask whoever manages the payment API key to add it.',
     };
   if (error instanceof PaymentsUnauthorizedError)
     return {
@@ -108,8 +109,9 @@ export function outcomeOfFailure(error: unknown): PayoutOutcome {
       status: 'refused',
       failure: 'The payment service is rate-limiting the bot right now. Run the command again in a minute.',
     };
-  // Any other answer below 500 refused the request as well: the service said no before doing anything.
-  if (error instanceof PaymentsError && error.status !== undefined && error.status < 500)
+  // Any other 4xx refused the request as well: the service said no before doing anything. (A 3xx or a 5xx says no such
+  // thing: it stays unknown below.)
+  if (error instanceof PaymentsError && error.status !== undefined && error.status >= 400 && error.status < 500)
     return { status: 'refused', failure: `The payment service answered HTTP ${error.status}.` };
   // A timeout, a dropped connection, a 5xx, or a failure of our own after sending: it may have been created.
   return {

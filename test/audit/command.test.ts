@@ -135,4 +135,17 @@ describe('/treasury audit', () => {
     );
     expect(stack.slack.messages().filter((message) => message.files !== undefined)).toHaveLength(sharedBefore);
   });
+
+  it('when Slack shared the file but its answer was lost, says it may be in the DM instead of inviting a second copy', async () => {
+    const sharedBefore = stack.slack.messages().filter((message) => message.files !== undefined).length;
+    stack.slack.failNext('files.completeUploadExternal', { dropAnswer: true });
+    const result = await stack.driver.command('audit 7d', { userId: ADMIN });
+    const [, unconfirmed] = await result.waitForResponses(2, 15_000);
+    expect(unconfirmed!.text).toBe(
+      ':warning: Slack did not confirm that the audit file was shared, so it may already be in your direct messages with the bot. Look there before asking for it again.',
+    );
+    // It was shared once (Slack did the work) and not sent again.
+    expect(stack.slack.messages().filter((message) => message.files !== undefined)).toHaveLength(sharedBefore + 1);
+    expect(stack.slack.callsOf('files.completeUploadExternal').length).toBeGreaterThan(0);
+  });
 });

@@ -153,6 +153,29 @@ describe.each(stores)('invoices that report back, on %s', (_name, storeChoice) =
     expect(r.checksOf(young.id)).toBe(5);
   });
 
+  it('the API failing a check ends the round (the other due invoices wait for the next poll, not its retries); then both are checked', async () => {
+    const r = await start();
+    const first = await r.invoice('$7 First');
+    const second = await r.invoice('$8 Second');
+    r.simulator.resetRequests();
+    r.simulator.injectFault('getInvoice', { status: 503 }, 20);
+    await r.pollAfter(2 * MINUTE);
+    // Both were due; one was tried (with the client's retries) and the round ended there.
+    const tried = [r.checksOf(first.id), r.checksOf(second.id)];
+    expect(tried.filter((n) => n > 0)).toHaveLength(1);
+    r.simulator.clearFaults();
+    r.simulator.setInvoiceStatus(first.id, 'paid');
+    r.simulator.setInvoiceStatus(second.id, 'paid');
+    await r.pollAfter(2 * MINUTE);
+    await r.slack.waitFor(() => (r.dms(AVERY).length === 2 ? true : undefined));
+    expect(
+      r
+        .dms(AVERY)
+        .map((m) => textOf(m).match(/\$(7|8)\.00 — (First|Second)/)?.[2])
+        .sort(),
+    ).toEqual(['First', 'Second']);
+  });
+
   it('Slack refusing the direct message (rate limited): tried again at the next poll, sent once', async () => {
     const r = await start();
     const made = await r.invoice('$7 Retry');

@@ -9,11 +9,11 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auditAccepted, auditFailed, auditFileComment, auditRefused } from '../../blocks/audit.js';
+import { auditAccepted, auditFailed, auditFileComment, auditRefused, auditUnconfirmed } from '../../blocks/audit.js';
 import type { SlackMessage } from '../../blocks/common.js';
 import { UserFacingError } from '../../domain/errors.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { describeUploadFailure, type SlackGateway } from '../../slack/index.js';
+import { describeUploadFailure, mayHaveHappened, type SlackGateway } from '../../slack/index.js';
 import { StoreError } from '../../store/errors.js';
 import { writeAuditCsv } from './csv.js';
 import { type AuditSources, auditRows } from './rows.js';
@@ -88,6 +88,16 @@ export function createAuditExport(deps: AuditExportDeps): AuditExport {
       });
       deps.logger.info('audit file sent', { userId, period: period.text, rows, bytes: size, ms: Date.now() - started });
     } catch (error) {
+      if (step === 'upload' && mayHaveHappened(error)) {
+        // Completing the upload is what shares the file, and Slack may have done it before its answer was lost: a
+        // "try again" here would put a second copy in the DM.
+        deps.logger.warn('Slack did not confirm the audit file was shared; it may be in the DM', {
+          userId,
+          error: errorFields(error),
+        });
+        await tell(auditUnconfirmed());
+        return;
+      }
       deps.logger.error('the audit file could not be sent', { userId, step, error: errorFields(error) });
       await tell(auditFailed(describeFailure(step, error)));
     } finally {

@@ -117,6 +117,9 @@ export function createInvoiceFollower(deps: InvoiceFollowerDeps): InvoiceFollowe
           outcome,
         });
       }
+      // A read that failed after the client's own retries (the API down or slow) ends the round: the others would
+      // each wait as long, holding up the poll; they are due again at the next one.
+      if ('failure' in read) return;
     }
   }
 

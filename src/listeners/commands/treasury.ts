@@ -14,7 +14,14 @@ import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';
 async function run(
   deps: ListenerDeps,
   command: TreasuryCommand,
-  from: { userId: string; channelId: string; conversation: ConversationKind; responseUrl: string },
+  from: {
+    userId: string;
+    channelId: string;
+    conversation: ConversationKind;
+    responseUrl: string;
+    /** Settles once the command's own answer was delivered: work that answers later waits for it. */
+    answered: Promise<void>;
+  },
 ): Promise<SlackMessage> {
   switch (command.kind) {
     case 'help':
@@ -89,7 +96,12 @@ async function run(
         { ms: command.periodMs, text: command.period },
         tell,
       );
-      if (send) deps.background.run('an audit export', send);
+      // After "the file will arrive…" has reached the person, so a quick failure never arrives before it.
+      if (send)
+        deps.background.run('an audit export', async () => {
+          await from.answered;
+          await send();
+        });
       return reply;
     }
   }
@@ -122,20 +134,29 @@ async function answer(
   command: { text: string; userId: string; channelId: string; conversation: ConversationKind; responseUrl: string },
 ): Promise<void> {
   let reply: SlackMessage;
+  let markAnswered = (): void => undefined;
+  const answered = new Promise<void>((resolve) => {
+    markAnswered = resolve;
+  });
   try {
     reply = await run(deps, parseTreasuryCommand(command.text), {
       userId: command.userId,
       channelId: command.channelId,
       conversation: command.conversation,
       responseUrl: command.responseUrl,
+      answered,
     });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
     reply = buildFailure(error);
   }
-  await deps.slack.respond(
-    command.responseUrl,
-    { response_type: 'ephemeral', ...reply },
-    { channelId: command.channelId, userId: command.userId },
-  );
+  try {
+    await deps.slack.respond(
+      command.responseUrl,
+      { response_type: 'ephemeral', ...reply },
+      { channelId: command.channelId, userId: command.userId },
+    );
+  } finally {
+    markAnswered();
+  }
 }

@@ -52,6 +52,8 @@ const EMOJI_SVG = {
     '<rect x="1" y="1" width="18" height="18" rx="3.5" fill="#3B88C3"/><path d="M5 9V8a2 2 0 0 1 2-2h7M15 11v1a2 2 0 0 1-2 2H6" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round"/><path d="m12.4 4 2 2-2 2M7.6 12l-2 2 2 2" fill="none" stroke="#fff" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"/>',
   file_cabinet:
     '<rect x="3.5" y="1.5" width="13" height="17" rx="1.5" fill="#99AAB5"/><path d="M3.5 7.2h13M3.5 12.8h13" stroke="#66757F"/><rect x="8" y="3.6" width="4" height="1.4" rx=".6" fill="#31373D"/><rect x="8" y="9.2" width="4" height="1.4" rx=".6" fill="#31373D"/><rect x="8" y="14.8" width="4" height="1.4" rx=".6" fill="#31373D"/>',
+  page_facing_up:
+    '<path d="M4 1.5h8.5L16.5 5.5v13h-12.5Z" fill="#E1E8ED" stroke="#99AAB5" stroke-width=".8"/><path d="M12.5 1.5v4h4" fill="#CCD6DD" stroke="#99AAB5" stroke-width=".8"/><path d="M6.5 8.5h7M6.5 11h7M6.5 13.5h7M6.5 16h4.5" stroke="#99AAB5" stroke-width="1.1" stroke-linecap="round"/>',
   tada: '<path d="m2 18 4.5-12 7.5 7.5Z" fill="#FFAC33"/><path d="m6.5 6 7.5 7.5" stroke="#F4900C" stroke-width="1.2"/><circle cx="14.5" cy="3.5" r="1.3" fill="#DD2E44"/><circle cx="17" cy="9" r="1.2" fill="#55ACEE"/><circle cx="11" cy="2.2" r="1" fill="#77B255"/><path d="M12.5 7.5c1.5-2 3.5-2.5 5.5-2" stroke="#AA8DD8" stroke-width="1.4" fill="none" stroke-linecap="round"/>',
 };
 /** @type {Record<string, string>} */
@@ -68,6 +70,7 @@ const EMOJI_CHAR = {
   no_entry: '⛔',
   no_entry_sign: '🚫',
   alarm_clock: '⏰',
+  page_facing_up: '📄',
   grey_question: '❔',
   leftwards_arrow_with_hook: '↩️',
   ice_cube: '🧊',
