@@ -8,7 +8,7 @@ import type { AlertTrailEntry } from './alert-trail.js';
 import type { AuditRow } from './audit-csv.js';
 import type { ThresholdChange } from './balance-thresholds.js';
 import { centsToUsd, fromBaseUnits } from './money.js';
-import type { PayoutRequest } from './payouts.js';
+import { effectivePayoutStatus, type PayoutRequest } from './payouts.js';
 import type { PolicySnapshot, StoredUsdValue } from './swap-policy.js';
 import type { SwapQuote } from './swap-quote.js';
 
@@ -158,8 +158,12 @@ export function thresholdRow(change: ThresholdChange): AuditRow {
   };
 }
 
-/** Every event of a payout request's history, one row each (the container's id and the request's status on each). */
-export function payoutRows(request: PayoutRequest): AuditRow[] {
+/**
+ * Every event of a payout request's history, one row each (the container's id and the request's status at `now` on
+ * each: a lapsed proposal or a send with no answer recorded reads as such, see effectivePayoutStatus).
+ */
+export function payoutRows(request: PayoutRequest, now: Date): AuditRow[] {
+  const status = effectivePayoutStatus(request, now);
   return request.history.map((entry) => ({
     at: timeOf(entry.at),
     category: 'payout',
@@ -167,7 +171,7 @@ export function payoutRows(request: PayoutRequest): AuditRow[] {
     subjectId: request.id,
     actor: entry.by,
     asset: `${request.asset.symbol}@${request.asset.networkSymbol}`,
-    status: request.status,
+    status,
     payoutId: request.payoutId,
     detail: entry.event === 'requested' ? `name: ${request.name}` : entry.detail,
   }));

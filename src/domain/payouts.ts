@@ -170,3 +170,15 @@ export function cancelPayoutRequest(request: PayoutRequest, by: string, at: Date
   request.history.push(auditEntry(at, 'cancelled', by));
   return true;
 }
+
+/**
+ * What a request's status means at `at` for someone reading it later (the audit export): a proposal nobody confirmed
+ * in time is expired, and a send whose answer was never recorded is unknown, even before anyone clicks again and
+ * the store records it so.
+ */
+export function effectivePayoutStatus(request: PayoutRequest, at: Date): string {
+  if (request.status === 'proposed' && hasProposalLapsed(request, at, PAYOUT_PROPOSAL_VALIDITY_MS))
+    return 'expired (never confirmed)';
+  if (isSendingStuck(request, at)) return 'outcome_unknown (no answer recorded)';
+  return request.status;
+}

@@ -178,7 +178,7 @@ describe('the audit CSV', () => {
       ...quoteRows(quote(text)),
       ...alertEntries(text).map(alertRow),
       thresholdRow(thresholdChange(text)),
-      ...payoutRows(payout(text)),
+      ...payoutRows(payout(text), new Date(at(9))),
     ];
     const { text: csv } = await csvOf(rows);
     const records = readBack(csv);

@@ -6,10 +6,12 @@ import {
   applyPayoutOutcome,
   checkPayoutName,
   claimPayoutSend,
+  effectivePayoutStatus,
   isSendingStuck,
   newPayoutRequest,
   PAYOUT_PROPOSAL_VALIDITY_MS,
   PAYOUT_REQUEST_STATUSES,
+  PAYOUT_SENDING_STUCK_MS,
   type PayoutRequest,
 } from '../../src/domain/payouts.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
@@ -109,5 +111,35 @@ describe('the views', () => {
         expect(validateBlocks(message.blocks), status).toEqual([]);
       expect(JSON.stringify(buildPayoutOutcome(request))).not.toContain('<!here>');
     }
+  });
+});
+
+describe('a payout request read later (the audit export)', () => {
+  const requested = new Date('2026-11-24T09:00:00.000Z');
+  const request = () =>
+    newPayoutRequest({
+      id: 'req-1',
+      requestedBy: 'U0RILEY',
+      requestedAt: requested,
+      channelId: 'C0TREASURY',
+      asset: { assetId: 'a1', symbol: 'USDT', networkSymbol: 'BSC', networkTitle: 'BNB Smart Chain', decimals: 18 },
+      name: 'November affiliates',
+    });
+  const later = (ms: number) => new Date(requested.getTime() + ms);
+
+  it('a proposal nobody confirmed reads as expired once its 15 minutes are over, before anyone records it so', () => {
+    expect(effectivePayoutStatus(request(), later(PAYOUT_PROPOSAL_VALIDITY_MS))).toBe('proposed');
+    expect(effectivePayoutStatus(request(), later(PAYOUT_PROPOSAL_VALIDITY_MS + 1))).toBe('expired (never confirmed)');
+  });
+
+  it('a send with no answer recorded reads as unknown after its 2 minutes; a recorded outcome as it is', () => {
+    const sending = request();
+    expect(claimPayoutSend(sending, 'U0RILEY', later(60_000), PAYOUT_PROPOSAL_VALIDITY_MS)).toBe(true);
+    expect(effectivePayoutStatus(sending, later(60_000 + PAYOUT_SENDING_STUCK_MS))).toBe('sending');
+    expect(effectivePayoutStatus(sending, later(60_000 + PAYOUT_SENDING_STUCK_MS + 1))).toBe(
+      'outcome_unknown (no answer recorded)',
+    );
+    applyPayoutOutcome(sending, { status: 'created', payoutId: 'p1', shown: [] }, later(70_000));
+    expect(effectivePayoutStatus(sending, later(10 * 60 * 60_000))).toBe('created');
   });
 });

@@ -149,7 +149,7 @@ async function* payoutRowsOf(sources: AuditSources, period: AuditPeriod): AsyncG
   // stuck send unknown, only when someone clicks it again, which may be days after it was made.
   const requests = await sources.payouts.listRequestsSince(new Date(0));
   yield* requests
-    .flatMap(payoutRows)
+    .flatMap((request) => payoutRows(request, period.until))
     .filter((row) => within(row, period))
     .sort((a, b) => a.at - b.at);
 }
