@@ -4,6 +4,8 @@
  * the state file without taking the bot's lock (safe: the bot replaces the file whole, by rename), PostgreSQL in
  * read-only sessions without migrating. Problems go to stderr in plain words, with exit code 1.
  */
+import { createWriteStream, fstatSync, ftruncateSync, readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { ConfigError, formatDuration, loadStoreConfig, parseDuration } from './config.js';
 import { ALERT_TRAIL_RETENTION_MS } from './domain/alert-trail.js';
 // Not the feature's index: the Slack side (Bolt) would load for nothing.
@@ -34,6 +36,39 @@ function parsePeriod(args: readonly string[]): { ms: number; text: string } {
   return { ms, text: formatDuration(ms) };
 }
 
+/**
+ * Where the CSV goes: stdout, from its first byte. `npm run audit … > audit.csv` has a catch: unless npm runs silent
+ * (`-s`), it writes its own banner (`> treasury-slack-bot@… audit` and the command) to stdout before starting us, so
+ * the file would begin with it. When stdout is a file that holds exactly that banner and nothing else (the shell
+ * created it for this command: `>`, or `>>` onto an empty file), it is emptied and the CSV written from its start.
+ * Anything else (a pipe, a terminal, a file with other content, no /proc to read it back) is left alone, and a
+ * banner that may be in the output is pointed out on stderr.
+ */
+function csvOutput(): Writable {
+  const env = process.env;
+  const npmBanner =
+    env.npm_lifecycle_event !== undefined && env.npm_config_loglevel !== 'silent' && env.npm_config_json !== 'true';
+  if (!npmBanner) return process.stdout;
+  try {
+    if (fstatSync(1).isFile()) {
+      const written = readFileSync('/proc/self/fd/1', 'utf8');
+      const script = env.npm_lifecycle_script ?? '';
+      if (written.startsWith('\n> ') && written.includes(`\n> ${script}`) && written.length < 4_096) {
+        ftruncateSync(1);
+        // Positional writes from byte 0: the descriptor's offset is still past the banner npm wrote.
+        return createWriteStream('', { fd: 1, start: 0, autoClose: false });
+      }
+    }
+  } catch {
+    // Not Linux, or stdout cannot be read back: leave it as it is.
+  }
+  if (!process.stdout.isTTY)
+    process.stderr.write(
+      "audit: npm may have written its banner ('> treasury-slack-bot… audit') above the CSV; `npm run -s audit …` or `node dist/audit-cli.js …` leaves it out\n",
+    );
+  return process.stdout;
+}
+
 async function main(): Promise<void> {
   const period = parsePeriod(process.argv.slice(2));
   const config = loadStoreConfig();
@@ -61,7 +96,7 @@ async function main(): Promise<void> {
     sources = state;
   }
   try {
-    const rows = await writeAuditCsv(auditRows(sources, { since, until }), process.stdout);
+    const rows = await writeAuditCsv(auditRows(sources, { since, until }), csvOutput());
     process.stderr.write(
       `audit: ${rows} row(s), the last ${period.text}: ${since.toISOString()} to ${until.toISOString()} (UTC)\n`,
     );

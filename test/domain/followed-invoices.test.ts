@@ -23,26 +23,26 @@ const invoice = (status: string): InvoiceSnapshot => ({
   address: null,
   expiredAt: EXPIRES.toISOString(),
 });
-const after = (ms: number) => new Date(EXPIRES.getTime() + ms);
+const pastExpiry = (ms: number) => new Date(EXPIRES.getTime() + ms);
 
 describe('an invoice checked around its expiry', () => {
   it('still pending 30 s after expiredAt stays open, and is checked again when the margin has passed', () => {
     const record = newFollowedInvoice(invoice('pending'), 'U0RILEY', CREATED);
-    expect(recordCheck(record, invoice('pending'), after(30_000))).toBe('open');
+    expect(recordCheck(record, invoice('pending'), pastExpiry(30_000))).toBe('open');
     expect(record.outcome).toBeUndefined();
-    expect(record.nextCheckAt).toBe(after(INVOICE_FOLLOW.afterExpiryMs).toISOString());
+    expect(record.nextCheckAt).toBe(pastExpiry(INVOICE_FOLLOW.afterExpiryMs).toISOString());
   });
 
   it('paid in its last seconds (seen in the margin) is told as paid, not expired', () => {
     const record = newFollowedInvoice(invoice('pending'), 'U0RILEY', CREATED);
-    expect(recordCheck(record, invoice('pending'), after(10_000))).toBe('open');
-    expect(recordCheck(record, invoice('paid'), after(INVOICE_FOLLOW.afterExpiryMs))).toBe('changed');
+    expect(recordCheck(record, invoice('pending'), pastExpiry(10_000))).toBe('open');
+    expect(recordCheck(record, invoice('paid'), pastExpiry(INVOICE_FOLLOW.afterExpiryMs))).toBe('changed');
     expect(record.outcome?.kind).toBe('changed');
   });
 
   it('still pending once the margin has passed is "expired unpaid"', () => {
     const record = newFollowedInvoice(invoice('pending'), 'U0RILEY', CREATED);
-    expect(recordCheck(record, invoice('pending'), after(INVOICE_FOLLOW.afterExpiryMs))).toBe('expired');
+    expect(recordCheck(record, invoice('pending'), pastExpiry(INVOICE_FOLLOW.afterExpiryMs))).toBe('expired');
     expect(record.outcome?.kind).toBe('expired');
   });
 });
