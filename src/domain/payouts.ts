@@ -58,18 +58,21 @@ export const PAYOUT_SENDING_STUCK_MS = 2 * 60_000;
 /** Requests older than this leave the store (as long as the threshold trail is kept). */
 export const PAYOUT_REQUEST_RETENTION_MS = THRESHOLD_TRAIL_RETENTION_MS;
 
-/** The longest name the payment service takes (its validation message: "shorter than or equal to 255 characters"). */
+/**
+ * The longest payout name the bot sends. The spec names no limit for `name`; 255 keeps a name within what a
+ * database column of the usual size takes, and a longer one is refused here, before anything is sent.
+ */
 export const MAX_PAYOUT_NAME_LENGTH = 255;
 
 /** Why a typed name cannot be used, in plain words, or the name to use (trimmed). */
 export function checkPayoutName(typed: string): { ok: true; name: string } | { ok: false; problem: string } {
   const name = typed.trim();
   if (name === '') return { ok: false, problem: 'The payout needs a name, e.g. "November affiliates".' };
-  // UTF-16 length, as the service counts it: an emoji counts twice, so the check is never looser than its own.
+  // UTF-16 length (an emoji counts twice): never looser than a service that counts characters either way.
   if (name.length > MAX_PAYOUT_NAME_LENGTH)
     return {
       ok: false,
-      problem: `The name is ${name.length} characters long; the payment service takes at most ${MAX_PAYOUT_NAME_LENGTH}.`,
+      problem: `The name is ${name.length} characters long; give at most ${MAX_PAYOUT_NAME_LENGTH}.`,
     };
   return { ok: true, name };
 }

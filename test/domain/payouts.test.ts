@@ -36,12 +36,12 @@ describe('checkPayoutName', () => {
     ['x'.repeat(255), { ok: true, name: 'x'.repeat(255) }],
     [
       'x'.repeat(256),
-      { ok: false, problem: 'The name is 256 characters long; the payment service takes at most 255.' },
+      { ok: false, problem: 'The name is 256 characters long; give at most 255.' },
     ],
     // An emoji is two UTF-16 units, as the service counts: 128 of them are 256.
     [
       '🎉'.repeat(128),
-      { ok: false, problem: 'The name is 256 characters long; the payment service takes at most 255.' },
+      { ok: false, problem: 'The name is 256 characters long; give at most 255.' },
     ],
   ])('%j', (typed, expected) => {
     expect(checkPayoutName(typed)).toEqual(expected);
