@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EventEmitter } from 'node:events';
+import { EventEmitter, setMaxListeners } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
@@ -477,6 +477,8 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
     events.emit('event', event);
   };
   const closing = new AbortController();
+  // Every pending waitFor listens for the close (and stops listening when it ends): many may wait at once.
+  setMaxListeners(0, closing.signal);
 
   /*
    * Conversations and who is in them. Slack's rules ("Where a bot may post" in STACK-NOTES; the chat.postMessage,
