@@ -34,15 +34,9 @@ describe('checkPayoutName', () => {
     ['', { ok: false, problem: 'The payout needs a name, e.g. "November affiliates".' }],
     [' \t ', { ok: false, problem: 'The payout needs a name, e.g. "November affiliates".' }],
     ['x'.repeat(255), { ok: true, name: 'x'.repeat(255) }],
-    [
-      'x'.repeat(256),
-      { ok: false, problem: 'The name is 256 characters long; give at most 255.' },
-    ],
+    ['x'.repeat(256), { ok: false, problem: 'The name is 256 characters long; give at most 255.' }],
     // An emoji is two UTF-16 units, as the service counts: 128 of them are 256.
-    [
-      '🎉'.repeat(128),
-      { ok: false, problem: 'The name is 256 characters long; give at most 255.' },
-    ],
+    ['🎉'.repeat(128), { ok: false, problem: 'The name is 256 characters long; give at most 255.' }],
   ])('%j', (typed, expected) => {
     expect(checkPayoutName(typed)).toEqual(expected);
   });

@@ -91,10 +91,7 @@ describe('/treasury payout create: the proposal', () => {
     ['payout create USDT@BSC ""', 'The payout needs a name'],
     ['payout create USDT@BSC "   "', 'The payout needs a name'],
     ['payout create USDT@BSC', 'Give the asset and a name in quotes'],
-    [
-      `payout create USDT@BSC "${'n'.repeat(256)}"`,
-      'The name is 256 characters long; give at most 255.',
-    ],
+    [`payout create USDT@BSC "${'n'.repeat(256)}"`, 'The name is 256 characters long; give at most 255.'],
     ['payout USDT@BSC "Bonuses"', 'say `payout create`'],
   ])('%s is refused in plain words before any API call', async (text, words) => {
     const answer = await ask(text);
