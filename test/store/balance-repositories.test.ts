@@ -4,46 +4,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BalanceThreshold } from '../../src/domain/balance-thresholds.js';
 import type { DailySnapshot, DigestRecord } from '../../src/domain/digest-records.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { BalanceRepository } from '../../src/store/repository.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-interface Opened {
-  balances: BalanceRepository;
-  another?: () => Promise<{ balances: BalanceRepository; close(): Promise<void> }>;
-  close(): Promise<void>;
-}
-
-const backends: { name: string; skip: boolean; open(): Promise<Opened> }[] = [
-  {
-    name: 'lowdb state file',
-    skip: false,
-    open: async () => openBotStore(join(mkdtempSync(join(tmpdir(), 'balances-')), 'state.json')),
-  },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    open: async () => {
-      const url = await cluster!.createDatabase(`balances_${++databases}`);
-      const store = await openPostgresStore(url);
-      return { balances: store.balances, close: () => store.close(), another: () => openPostgresStore(url) };
-    },
-  },
-];
+const backends = storeBackends('balances');
 
 const threshold = (assetId: string, below: string, measure: 'units' | 'usd' = 'units'): BalanceThreshold => ({
   assetId,

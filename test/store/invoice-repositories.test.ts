@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   claimNotice,
   type FollowedInvoice,
@@ -15,42 +15,9 @@ import {
   removeCopy,
 } from '../../src/domain/followed-invoices.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { InvoiceRepository } from '../../src/store/repository.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-interface Opened {
-  invoices: InvoiceRepository;
-  another?: () => Promise<{ invoices: InvoiceRepository; close(): Promise<void> }>;
-  close(): Promise<void>;
-}
-
-const backends: { name: string; skip: boolean; open(): Promise<Opened> }[] = [
-  {
-    name: 'lowdb state file',
-    skip: false,
-    open: async () => openBotStore(join(mkdtempSync(join(tmpdir(), 'invoices-')), 'state.json')),
-  },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    open: async () => {
-      const url = await cluster!.createDatabase(`invoices_${++databases}`);
-      const store = await openPostgresStore(url);
-      return { invoices: store.invoices, close: () => store.close(), another: () => openPostgresStore(url) };
-    },
-  },
-];
+const backends = storeBackends('invoices');
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);

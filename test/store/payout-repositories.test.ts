@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   newPayoutRequest,
   PAYOUT_PROPOSAL_VALIDITY_MS,
@@ -12,42 +12,9 @@ import {
   type PayoutRequest,
 } from '../../src/domain/payouts.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
-import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { PayoutRepository } from '../../src/store/repository.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { storeBackends } from '../support/store-backends.js';
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-interface Opened {
-  payouts: PayoutRepository;
-  another?: () => Promise<{ payouts: PayoutRepository; close(): Promise<void> }>;
-  close(): Promise<void>;
-}
-
-const backends: { name: string; skip: boolean; open(): Promise<Opened> }[] = [
-  {
-    name: 'lowdb state file',
-    skip: false,
-    open: async () => openBotStore(join(mkdtempSync(join(tmpdir(), 'payouts-')), 'state.json')),
-  },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    open: async () => {
-      const url = await cluster!.createDatabase(`payouts_${++databases}`);
-      const store = await openPostgresStore(url);
-      return { payouts: store.payouts, close: () => store.close(), another: () => openPostgresStore(url) };
-    },
-  },
-];
+const backends = storeBackends('payouts');
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const minutes = (n: number) => new Date(T0.getTime() + n * 60_000);

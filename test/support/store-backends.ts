@@ -1,0 +1,53 @@
+// The two stores a repository contract runs against: the lowdb state file and a real throwaway PostgreSQL (one
+// cluster per test file, a new database per store). Call at the top level of a test file: it registers the
+// cluster's start and stop.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { openBotStore } from '../../src/store/lowdb/index.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
+import type { BotRepositories } from '../../src/store/repository.js';
+import { postgresAvailable, startTestCluster, type TestCluster } from './postgres.js';
+
+/** A store opened for one test, and closed by it. */
+export interface OpenedStore extends BotRepositories {
+  close(): Promise<void>;
+  /** PostgreSQL only: a second store on the same database, as another replica sees it. */
+  another?: () => Promise<BotRepositories & { close(): Promise<void> }>;
+}
+
+export interface StoreBackend {
+  name: 'lowdb state file' | 'PostgreSQL';
+  /** PostgreSQL is not installed here (outside CI, where its absence fails the run instead). */
+  skip: boolean;
+  open(): Promise<OpenedStore>;
+}
+
+/** The two backends, each `open()` a fresh, empty store; `prefix` names the temp files and databases. */
+export function storeBackends(prefix: string): StoreBackend[] {
+  const available = postgresAvailable();
+  let cluster: TestCluster | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    if (available) cluster = await startTestCluster();
+  }, 30_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return [
+    {
+      name: 'lowdb state file',
+      skip: false,
+      open: async () => openBotStore(join(mkdtempSync(join(tmpdir(), `${prefix}-`)), 'state.json')),
+    },
+    {
+      name: 'PostgreSQL',
+      skip: !available,
+      open: async () => {
+        const url = await cluster!.createDatabase(`${prefix}_${++databases}`);
+        return Object.assign(await openPostgresStore(url), { another: () => openPostgresStore(url) });
+      },
+    },
+  ];
+}
