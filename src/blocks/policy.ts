@@ -3,7 +3,13 @@
  * the daily limit today, and what an amount would need, in plain words. Pure: the policy in, Block Kit out.
  */
 import { mentionText } from '../domain/alert-routing.js';
-import { approvalsNeeded, type PolicyTier, splitApprovers, usdLabel } from '../domain/swap-policy.js';
+import {
+  approvalsNeeded,
+  MAX_PRICE_EXTRAPOLATION,
+  type PolicyTier,
+  splitApprovers,
+  usdLabel,
+} from '../domain/swap-policy.js';
 import { ESTIMATE_VALIDITY_MS } from '../domain/swap-quote.js';
 import { context, header, type SlackMessage, section } from './common.js';
 import { escapeText, mention } from './mrkdwn.js';
@@ -115,7 +121,12 @@ export function buildPolicy(policy: PolicyView, amountCents?: bigint): SlackMess
     policy.approvers.length === 0
       ? '*Who approves:* nobody: no approvers are configured (`SWAP_APPROVERS`), so no swap can be approved.'
       : `*Who approves:* ${approversText(policy.approvers)}. Any of them (or the requester) may reject, which ends the quote for everyone.`,
-    `*Approvals needed* (by the swap's USD value at the source asset's own price when quoted): ${tiersText(policy.tiers)}. Each person counts once; a quote whose value is unknown needs as many as the largest swaps.`,
+    `*Approvals needed* (by the swap's USD value when quoted: the larger of what is swapped and what is estimated to arrive, each at its asset's own price): ${tiersText(policy.tiers)}. Each person counts once; a quote whose value is unknown (an asset with no price or a price of $0, or an amount over ${MAX_PRICE_EXTRAPOLATION} times the balance its price comes from) needs as many as the largest swaps.`,
+    ...(policy.tiers.length > 1
+      ? [
+          "*Splitting does not lower the tier:* a swap's tier is judged on it plus the requester's own swaps of the last 24 hours (created, of unknown outcome, or waiting for approval; not rejected or expired ones), so two $6,000 swaps count as $12,000. If one of those has an unknown value, so has the total.",
+        ]
+      : []),
     policy.allowSelfApproval
       ? '*Self-approval:* allowed: a requester who is an approver counts as one of the approvals.'
       : '*Self-approval:* not allowed: the requester never counts as an approval.',

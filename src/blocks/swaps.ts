@@ -1,6 +1,6 @@
 import { mentionText } from '../domain/alert-routing.js';
 import { type ApprovalPolicy, approvalsOf, policyOf } from '../domain/quote-decision.js';
-import { type PolicySnapshot, usdLabel } from '../domain/swap-policy.js';
+import { type PolicySnapshot, usdLabel, windowText } from '../domain/swap-policy.js';
 import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from '../domain/swap-quote.js';
 import type { Swap } from '../payments/index.js';
 import {
@@ -78,11 +78,12 @@ function approvalsHad(quote: SwapQuote, snapshot: PolicySnapshot): string {
 /** The policy fixed on the quote, in one line: what it needs and why, and the day it was fixed. */
 function policyLine(quote: SwapQuote, snapshot: PolicySnapshot): string {
   if (!quote.policy) return 'Needs one approval (quoted before approval tiers were recorded).';
+  const tierRule = `swaps from ${usdLabel(BigInt(snapshot.tier.minCents))} need ${snapshot.tier.approvals}`;
   const tier =
     snapshot.failClosed !== undefined
       ? ` (${escapeText(snapshot.failClosed)})`
       : snapshot.tiers.length > 1
-        ? ` (swaps from ${usdLabel(BigInt(snapshot.tier.minCents))} need ${snapshot.tier.approvals})`
+        ? ` (${snapshot.window ? `${windowText(snapshot.window, snapshot.needed)}; ` : ''}${tierRule})`
         : '';
   const limit =
     snapshot.dailyLimitUsdCents !== undefined
@@ -303,13 +304,20 @@ export function buildQuoteReminder(
   return { text, blocks: [section(text)] };
 }
 
+/** Why a quote needs what it needs, when it is not its own value's tier: an unknown value, or the requester's window. */
+function whyNeeded(snapshot: PolicySnapshot): string {
+  if (snapshot.failClosed !== undefined) return ` (${escapeText(snapshot.failClosed)})`;
+  if (snapshot.window && snapshot.tiers.length > 1) return ` (${windowText(snapshot.window, snapshot.needed)})`;
+  return '';
+}
+
 /** The requester's private note once the quote is in the channel: until when it is valid, or that nobody can approve. */
 export function buildQuotePostedNote(quote: SwapQuote, policy: ApprovalPolicy): SlackMessage {
   const snapshot = policyOf(quote, policy);
   const note =
     snapshot.approvers.userIds.length + snapshot.approvers.groupIds.length === 0
       ? 'Quote posted, but no swap approvers are configured (`SWAP_APPROVERS`), so nobody can approve it.'
-      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}. It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
+      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}${whyNeeded(snapshot)}. It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
   return { text: note, blocks: [section(note)] };
 }
 

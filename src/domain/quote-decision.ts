@@ -9,6 +9,7 @@ import { APPROVED_TOO_LATE_NOTICE, alreadyDecidedNotice, isTooLateToApprove } fr
 import {
   type Approval,
   type ApproverCheck,
+  approvalsNeeded,
   checkDailyLimit,
   countApproval,
   DAILY_WINDOW_MS,
@@ -17,12 +18,17 @@ import {
   type GroupMembers,
   type PolicySnapshot,
   type QuorumRefusalReason,
+  type RequesterWindow,
   rejectQuote,
   type SwapPolicy,
   snapshotPolicy,
+  snapshotTiers,
+  snapshotValue,
+  storedWindow,
   type UsageEntry,
   type UsdValue,
   usdLabel,
+  windowText,
 } from './swap-policy.js';
 import { type AuditEntry, auditEntry, ESTIMATE_VALIDITY_MS, type SwapQuote } from './swap-quote.js';
 import { escapeText } from './text.js';
@@ -164,6 +170,53 @@ export function checkNewQuoteLimit(input: {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The requester's own swaps of the last 24 hours: the tier of a new swap is judged on them plus it.
+
+/** The window the tiers add a requester's swaps over: the 24 hours before now, as for the daily limit. */
+export const REQUESTER_WINDOW_MS = DAILY_WINDOW_MS;
+
+/**
+ * The requester's own swaps in the 24 hours before `now`, (now − 24 h, now] as for the daily limit (exactly 24 h
+ * old is out; one dated after `now`, another replica's clock slightly ahead, is in): swaps created, on their way
+ * (`approving`) or of unknown outcome, dated by the approval that sent them, and with `waiting` also the quotes
+ * still waiting for approval at `now` (dated by their estimate). Rejected, expired and refused quotes sent no
+ * money and never count; neither do other people's swaps. Any counted swap whose USD value is unknown makes the
+ * whole window unknown (fail closed).
+ */
+export function requesterWindow(
+  quotes: readonly SwapQuote[],
+  requester: string,
+  now: Date,
+  options: { waiting: boolean; excludeId?: string },
+): RequesterWindow {
+  const windowStart = now.getTime() - REQUESTER_WINDOW_MS;
+  let count = 0;
+  let cents = 0n;
+  let unknown: string | undefined;
+  for (const quote of quotes) {
+    if (quote.id === options.excludeId || quote.requestedBy !== requester) continue;
+    let at: string;
+    if (COMMITTED.has(quote.status)) at = quote.decidedAt ?? quote.estimatedAt;
+    else if (options.waiting && quote.status === 'pending' && new Date(quote.expiresAt).getTime() > now.getTime())
+      at = quote.estimatedAt;
+    else continue;
+    if (new Date(at).getTime() <= windowStart) continue;
+    count += 1;
+    const value = quoteCents(quote);
+    if (value === undefined) unknown ??= unknownReasonOf(quote);
+    else cents += value;
+  }
+  return unknown === undefined ? { count, cents } : { count, unknown };
+}
+
+/** Why a counted quote's value is unknown, in words for the requester. */
+function unknownReasonOf(quote: SwapQuote): string {
+  const value = quote.policy?.value ?? quote.valueUsd;
+  const why = value && 'reason' in value ? value.reason : 'it was made before values were recorded';
+  return `the USD value of your swap of ${quote.estimatedAt.slice(0, 16).replace('T', ' ')} UTC is unknown (${why})`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // A click on Approve or Reject.
 
 /** A click as the store judges it: who, which decision, when, and whether they are an approver of this quote. */
@@ -177,11 +230,16 @@ export interface DecisionClick {
 /** Why a click changes nothing. */
 export type DecisionRefusalReason = QuorumRefusalReason | 'daily_limit';
 
-/** What a winning click writes: the quote's new status, its approvals, who ended the waiting, the audit entry. */
+/**
+ * What a winning click writes: the quote's new status, its approvals, who ended the waiting, the audit entry, and
+ * the policy when the approval that would have reached the quorum found it must ask for more.
+ */
 export interface DecisionChange {
   /** `pending` when an approval was counted and more are needed. */
   status: 'pending' | 'approving' | 'rejected' | 'expired';
   approvals: Approval[];
+  /** The quote's policy, raised: the requester's swaps created since it was made put it in a higher tier. */
+  policy?: PolicySnapshot;
   /** Who ended the waiting (reached the quorum, rejected, approved too late) and when. */
   decided?: { by: string; at: string };
   entry: AuditEntry;
@@ -197,14 +255,15 @@ function moreText(left: number): string {
 }
 
 /**
- * Judges a click on the quote as it is stored now, under `snapshot` (policyOf the quote). `sameAsset` are the
- * other quotes out of the same asset that may count against its daily limit, read in the same transaction.
+ * Judges a click on the quote as it is stored now, under `snapshot` (policyOf the quote). `related` are the other
+ * quotes out of the same asset (its daily limit) and of the same requester (their 24-hour window), read in the
+ * same transaction; quotes of other assets and requesters in it are ignored.
  */
 export function decideOnQuote(
   quote: SwapQuote,
   snapshot: PolicySnapshot,
   click: DecisionClick,
-  sameAsset: readonly SwapQuote[],
+  related: readonly SwapQuote[],
 ): QuoteDecision {
   const approvals = [...approvalsOf(quote)];
   const state = { status: quote.status, approvals };
@@ -266,7 +325,27 @@ export function decideOnQuote(
       notice: `Your approval is recorded (${counted.approvals.length} of ${snapshot.needed}). The swap is created once it has ${moreText(left)}.`,
     };
   }
-  const overLimit = refuseOverDailyLimit(quote, snapshot, sameAsset, click.at);
+  const raised = raiseForWindow(quote, snapshot, related, click.at);
+  if (raised) {
+    const left = raised.needed - counted.approvals.length;
+    const why = raised.failClosed ?? (raised.window ? windowText(raised.window, raised.needed, "the requester's") : '');
+    return {
+      ok: true,
+      change: {
+        status: 'pending',
+        approvals: counted.approvals,
+        policy: raised,
+        entry: auditEntry(
+          click.at,
+          'approved',
+          click.userId,
+          `approval ${counted.approvals.length} of ${raised.needed}; the requester's swaps of the last 24 hours raised the tier from ${snapshot.needed}; waiting for ${moreText(left)}`,
+        ),
+      },
+      notice: `Your approval is recorded (${counted.approvals.length} of ${raised.needed}), but the swap is not created yet: since this quote was made, other swaps of its requester were approved, and ${escapeText(why)}. The swap is created once it has ${moreText(left)}.`,
+    };
+  }
+  const overLimit = refuseOverDailyLimit(quote, snapshot, related, click.at);
   if (overLimit) return { ok: false, reason: 'daily_limit', notice: overLimit };
   return {
     ok: true,
@@ -285,13 +364,41 @@ export function decideOnQuote(
 }
 
 /**
+ * The quote's policy with more approvals, when the approval about to reach its quorum finds that the requester's
+ * swaps created (or on their way, or of unknown outcome) in the last 24 hours, with this one, now fall in a higher
+ * tier than the one fixed at quote time (two quotes asked for at once cannot see each other; a swap approved since
+ * counts now). Only swaps that left count here, as for the daily limit: quotes still waiting do not. Undefined
+ * when the tier fixed on the quote stands (always for quotes made before tiers were recorded).
+ */
+function raiseForWindow(
+  quote: SwapQuote,
+  snapshot: PolicySnapshot,
+  related: readonly SwapQuote[],
+  at: Date,
+): PolicySnapshot | undefined {
+  if (!quote.policy) return undefined;
+  const window = requesterWindow(related, quote.requestedBy, at, { waiting: false, excludeId: quote.id });
+  if (window.count === 0) return undefined;
+  const judged = approvalsNeeded(snapshotTiers(snapshot), snapshotValue(snapshot), window);
+  if (judged.needed <= snapshot.needed) return undefined;
+  const { failClosed: _old, window: _before, ...kept } = snapshot;
+  return {
+    ...kept,
+    tier: { minCents: judged.tier.minCents.toString(), approvals: judged.tier.approvals },
+    needed: judged.needed,
+    ...(judged.failClosed ? { failClosed: judged.failClosed } : {}),
+    ...(judged.window ? { window: storedWindow(judged.window) } : {}),
+  };
+}
+
+/**
  * Why the approval that reaches the quorum would pass the quote's daily limit, or undefined when it fits. Only
  * created swaps count here: quotes still waiting do not hold room against each other, or none could be approved.
  */
 function refuseOverDailyLimit(
   quote: SwapQuote,
   snapshot: PolicySnapshot,
-  sameAsset: readonly SwapQuote[],
+  related: readonly SwapQuote[],
   at: Date,
 ): string | undefined {
   if (snapshot.dailyLimitUsdCents === undefined) return undefined;
@@ -301,7 +408,7 @@ function refuseOverDailyLimit(
   const cents = quoteCents(quote);
   if (cents === undefined)
     return `This quote's USD value is unknown, so it cannot be counted against the daily limit of ${usdLabel(limitCents)} for swaps out of ${asset}. Your approval was not recorded.`;
-  const used = dailyUsage(usageEntries(sameAsset, { excludeId: quote.id }), limitKeyOf(quote), at);
+  const used = dailyUsage(usageEntries(related, { excludeId: quote.id }), limitKeyOf(quote), at);
   const fits = checkDailyLimit(limitCents, used, cents);
   if (fits.ok) return undefined;
   return (

@@ -15,10 +15,22 @@ import { assertDecimals, baseUnitsToBigInt, parseApiDecimal } from './money.js';
 // What a quote is worth in USD.
 
 /** Why a quote's USD value cannot be told. */
-export type UnknownValueReason = 'no_balance' | 'no_usd' | 'bad_usd';
+export type UnknownValueReason = 'no_balance' | 'no_usd' | 'bad_usd' | 'zero_usd' | 'beyond_balance';
+
+/** Every UnknownValueReason, as stored. */
+export const UNKNOWN_VALUE_REASONS = ['no_balance', 'no_usd', 'bad_usd', 'zero_usd', 'beyond_balance'] as const;
 
 /** A quote's USD value: exact cents, or unknown with a code and a sentence a person can read. */
 export type UsdValue = { cents: bigint } | { unknown: UnknownValueReason; reason: string };
+
+/**
+ * How far an asset's own price may be stretched: an amount up to this many times the balance the price is read
+ * from. The price is balanceInUsd / balance and balanceInUsd is rounded to the cent, so within the bound the
+ * value is right to within 5 cents; beyond it a price read off a small holding (dust after a sweep) would be
+ * spread over an amount many times larger, and the API would refuse to swap more than the balance anyway
+ * ("Balance not enough") unless it is topped up first.
+ */
+export const MAX_PRICE_EXTRAPOLATION = 10n;
 
 /** What `quoteValueUsd` reads: the source amount and the asset's balance, both base units of one asset. */
 export interface QuoteValueInput {
@@ -32,11 +44,15 @@ export interface QuoteValueInput {
 }
 
 /**
- * The source amount's USD value from the asset's own price at quote time: amount × balanceInUsd / balance,
- * in exact rational arithmetic (amount and balance are base units of the same asset, so `decimals` cancels
- * out; it is still checked). Rounded to cents half-up: a remainder of exactly half a cent rounds up (values
- * are never negative, so half-up and half-away-from-zero agree). A zero balance or a missing or unreadable
- * USD figure gives `unknown`.
+ * An amount's USD value from the asset's own price at quote time: amount × balanceInUsd / balance, in exact
+ * rational arithmetic (amount and balance are base units of the same asset, so `decimals` cancels out; it is
+ * still checked). Rounded to cents half-up: a remainder of exactly half a cent rounds up (values are never
+ * negative, so half-up and half-away-from-zero agree).
+ *
+ * A value that cannot be trusted is `unknown` (fail closed), never a guess: a zero balance, a missing or
+ * unreadable USD figure, a non-zero balance the list values at $0 (dust after a sweep, a token the API prices at
+ * 0: a price of zero would make any amount free), or an amount more than MAX_PRICE_EXTRAPOLATION times the
+ * balance the price comes from.
  */
 export function quoteValueUsd({ amount, decimals, balance, balanceInUsd }: QuoteValueInput): UsdValue {
   assertDecimals(decimals);
@@ -60,11 +76,48 @@ export function quoteValueUsd({ amount, decimals, balance, balanceInUsd }: Quote
   if (usd.negative) {
     return { unknown: 'bad_usd', reason: 'the asset list gives a negative USD value, so the price is unknown' };
   }
-  // value in cents = amount × (usdUnits / 10^scale) / balance × 100
   const usdUnits = BigInt(`${usd.intPart}${usd.fracPart}`);
+  if (usdUnits === 0n) {
+    return {
+      unknown: 'zero_usd',
+      reason:
+        'the asset list values the balance of this asset at $0, so its price is unknown (a zero price would make any amount look free)',
+    };
+  }
+  if (amountUnits > balanceUnits * MAX_PRICE_EXTRAPOLATION) {
+    return {
+      unknown: 'beyond_balance',
+      reason: `the amount is more than ${MAX_PRICE_EXTRAPOLATION} times the balance of this asset that its price comes from, so its value cannot be told from that price`,
+    };
+  }
+  // value in cents = amount × (usdUnits / 10^scale) / balance × 100
   const numerator = amountUnits * usdUnits * 100n;
   const denominator = balanceUnits * 10n ** BigInt(usd.fracPart.length);
   return { cents: divideHalfUp(numerator, denominator) };
+}
+
+/** One leg of a swap for `swapValueUsd`: its amount and its asset's balance and USD figure, and a name for people. */
+export interface SwapLeg extends QuoteValueInput {
+  /** How people name the leg's asset in a reason: "USDT on Ethereum". */
+  label: string;
+}
+
+/**
+ * What a swap is worth in USD: both legs valued at their own asset's price (the source amount, and the estimated
+ * target amount), and the larger taken, so a source the API prices too low cannot make a large swap cheap. When
+ * either leg cannot be valued the swap's value is unknown (fail closed: the unknown leg could be the larger),
+ * with the reason naming that leg. Without a target leg (no estimate yet) the source leg alone.
+ */
+export function swapValueUsd(from: SwapLeg, to?: SwapLeg): UsdValue {
+  const legs: [string, SwapLeg][] = [['the asset swapped from', from]];
+  if (to) legs.push(['the asset swapped into', to]);
+  let largest = 0n;
+  for (const [role, leg] of legs) {
+    const value = quoteValueUsd(leg);
+    if (!isKnownValue(value)) return { unknown: value.unknown, reason: `for ${leg.label} (${role}), ${value.reason}` };
+    if (value.cents > largest) largest = value.cents;
+  }
+  return { cents: largest };
 }
 
 /** numerator / denominator for non-negative operands, a remainder of half or more rounding up. */
@@ -242,18 +295,39 @@ export function parseUsdLimit(
 // ---------------------------------------------------------------------------------------------------------
 // What an amount needs.
 
+/**
+ * The requester's own swaps in the 24 hours before a quote (created, of unknown outcome, or waiting for approval,
+ * as the caller chose), which the tier is judged on together with the quote: splitting a large swap into smaller
+ * ones never lowers the approvals it needs. `unknown` when one of them has no known USD value: then the total
+ * cannot be told (fail closed).
+ */
+export type RequesterWindow = { count: number; cents: bigint } | { count: number; unknown: string };
+
+/** The window as the quote records it: how many earlier swaps, what they add up to, and the total with this one. */
+export type WindowTotal =
+  | { count: number; priorCents: bigint; totalCents: bigint }
+  | { count: number; unknown: string };
+
 /** How many approvals a value needs, under which tier; `failClosed` says why an unknown value got the top tier. */
 export interface ApprovalsNeeded {
   needed: number;
   tier: PolicyTier;
   failClosed?: string;
+  /** The requester's earlier swaps of the last 24 hours counted with this one, when there were any. */
+  window?: WindowTotal;
 }
 
 /**
- * The tier whose threshold is the largest at or below the value (exactly at a threshold takes that tier). An
- * unknown value takes the highest tier, failing closed with the reason. `tiers` must not be empty.
+ * The tier whose threshold is the largest at or below the value (exactly at a threshold takes that tier). With a
+ * `window` of the requester's earlier swaps, the tier is judged on the value plus theirs: the larger of the two,
+ * since tiers only grow with the amount. An unknown value, or an unknown window, takes the highest tier, failing
+ * closed with the reason. `tiers` must not be empty.
  */
-export function approvalsNeeded(tiers: readonly PolicyTier[], value: UsdValue): ApprovalsNeeded {
+export function approvalsNeeded(
+  tiers: readonly PolicyTier[],
+  value: UsdValue,
+  window?: RequesterWindow,
+): ApprovalsNeeded {
   if (tiers.length === 0) throw new RangeError('a swap policy needs at least one tier');
   const byThreshold = [...tiers].sort((a, b) => (a.minCents < b.minCents ? -1 : a.minCents > b.minCents ? 1 : 0));
   const highest = byThreshold.at(-1)!;
@@ -264,9 +338,35 @@ export function approvalsNeeded(tiers: readonly PolicyTier[], value: UsdValue): 
       failClosed: `${value.reason}; without a price the swap needs as many approvals as the largest swaps`,
     };
   }
+  const counted = window !== undefined && window.count > 0 ? window : undefined;
+  if (counted && 'unknown' in counted) {
+    return {
+      needed: highest.approvals,
+      tier: highest,
+      failClosed: `${counted.unknown}, so your swaps of the last 24 hours cannot be added up; the swap needs as many approvals as the largest swaps`,
+      window: { count: counted.count, unknown: counted.unknown },
+    };
+  }
+  const total = counted ? value.cents + counted.cents : value.cents;
   // A value below the lowest threshold (only possible for tiers not starting at 0) takes the lowest tier.
-  const tier = byThreshold.filter((candidate) => candidate.minCents <= value.cents).at(-1) ?? byThreshold[0]!;
-  return { needed: tier.approvals, tier };
+  const tier = byThreshold.filter((candidate) => candidate.minCents <= total).at(-1) ?? byThreshold[0]!;
+  return {
+    needed: tier.approvals,
+    tier,
+    ...(counted ? { window: { count: counted.count, priorCents: counted.cents, totalCents: total } } : {}),
+  };
+}
+
+/**
+ * The quote's words for the window: "with your $6,000 swap today this makes $12,000: 2 approvals" ("today" is
+ * the last 24 hours), or why the total is unknown.
+ */
+export function windowText(window: StoredWindow, needed: number, whose = 'your'): string {
+  const approvals = needed === 1 ? 'one approval' : `${needed} approvals`;
+  if ('unknown' in window)
+    return `with ${whose} ${window.count === 1 ? 'swap' : `${window.count} swaps`} of the last 24 hours the total is unknown (${window.unknown}): ${approvals}`;
+  const swaps = window.count === 1 ? 'swap' : `${window.count} swaps`;
+  return `with ${whose} ${usdLabel(BigInt(window.priorCents))} ${swaps === 'swap' ? 'swap' : `in ${swaps}`} today this makes ${usdLabel(BigInt(window.totalCents))}: ${approvals}`;
 }
 
 /** Whether a value is within SWAP_MAX_USD (undefined = no maximum); an unknown value is not (fail closed). */
@@ -298,10 +398,18 @@ export type StoredTier = z.infer<typeof StoredTier>;
 /** A USD value as stored. */
 export const StoredUsdValue = z.union([
   z.object({ cents: CENTS }),
-  z.object({ unknown: z.enum(['no_balance', 'no_usd', 'bad_usd']), reason: z.string() }),
+  z.object({ unknown: z.enum(UNKNOWN_VALUE_REASONS), reason: z.string() }),
 ]);
 /** A USD value as stored. */
 export type StoredUsdValue = z.infer<typeof StoredUsdValue>;
+
+/** The requester's earlier swaps of the last 24 hours counted with a quote, as stored. */
+export const StoredWindow = z.union([
+  z.object({ count: z.number().int().min(1), priorCents: CENTS, totalCents: CENTS }),
+  z.object({ count: z.number().int().min(1), unknown: z.string() }),
+]);
+/** The requester's earlier swaps of the last 24 hours counted with a quote, as stored. */
+export type StoredWindow = z.infer<typeof StoredWindow>;
 
 /**
  * What a quote records of the policy that applied when it was made: a later change of configuration never
@@ -319,6 +427,11 @@ export const PolicySnapshot = z.object({
   maxUsdCents: CENTS.optional(),
   dailyLimitUsdCents: CENTS.optional(),
   value: StoredUsdValue,
+  /**
+   * The requester's own swaps of the 24 hours before, counted with this one to judge the tier (absent when there
+   * were none, and on quotes made before it was recorded).
+   */
+  window: StoredWindow.optional(),
   /** When the policy was fixed (the quote's time), ISO. */
   fixedAt: z.iso.datetime(),
 });
@@ -350,9 +463,17 @@ function storedTier(tier: PolicyTier): StoredTier {
   return { minCents: tier.minCents.toString(), approvals: tier.approvals };
 }
 
-/** Fixes the policy for a quote worth `value`, made at `at`. */
-export function snapshotPolicy(policy: SwapPolicy, value: UsdValue, at: Date): PolicySnapshot {
-  const { needed, tier, failClosed } = approvalsNeeded(policy.tiers, value);
+/**
+ * Fixes the policy for a quote worth `value`, made at `at`, by a requester whose earlier swaps of the last 24
+ * hours are `window`.
+ */
+export function snapshotPolicy(
+  policy: SwapPolicy,
+  value: UsdValue,
+  at: Date,
+  window?: RequesterWindow,
+): PolicySnapshot {
+  const { needed, tier, failClosed, window: counted } = approvalsNeeded(policy.tiers, value, window);
   return {
     tiers: policy.tiers.map(storedTier),
     tier: storedTier(tier),
@@ -363,8 +484,21 @@ export function snapshotPolicy(policy: SwapPolicy, value: UsdValue, at: Date): P
     ...(policy.maxUsdCents !== undefined ? { maxUsdCents: policy.maxUsdCents.toString() } : {}),
     ...(policy.dailyLimitUsdCents !== undefined ? { dailyLimitUsdCents: policy.dailyLimitUsdCents.toString() } : {}),
     value: isKnownValue(value) ? { cents: value.cents.toString() } : value,
+    ...(counted ? { window: storedWindow(counted) } : {}),
     fixedAt: at.toISOString(),
   };
+}
+
+/** A window total as stored: cents as digit strings. */
+export function storedWindow(window: WindowTotal): StoredWindow {
+  return 'unknown' in window
+    ? window
+    : { count: window.count, priorCents: window.priorCents.toString(), totalCents: window.totalCents.toString() };
+}
+
+/** The stored tiers back as PolicyTiers. */
+export function snapshotTiers(snapshot: Pick<PolicySnapshot, 'tiers'>): PolicyTier[] {
+  return snapshot.tiers.map((tier) => ({ minCents: BigInt(tier.minCents), approvals: tier.approvals }));
 }
 
 /** The stored value back as a UsdValue. */

@@ -28,8 +28,11 @@ export interface DecisionResult {
   quote: SwapQuote;
 }
 
-/** Judges a click on the quote as committed, seeing the other quotes out of the same source asset. */
-export type JudgeDecision = (quote: SwapQuote, sameAsset: readonly SwapQuote[]) => QuoteDecision;
+/**
+ * Judges a click on the quote as committed, seeing the other quotes out of the same source asset (its daily
+ * limit) or of the same requester (their 24-hour window of the tiers).
+ */
+export type JudgeDecision = (quote: SwapQuote, related: readonly SwapQuote[]) => QuoteDecision;
 
 /** What came back from the one swap/create of an approved quote. */
 export type CreateResult =
@@ -55,10 +58,11 @@ export interface SwapQuoteRepository {
   /** The quote message could not be posted: the quote ends as expired, with the reason. */
   markPostFailed(id: string, reason: string, slackError: string, at: Date): Promise<void>;
   /**
-   * Atomically: `judge` sees the quote as committed and every other quote out of the same source asset estimated
-   * after `since` (what counts against its daily limit), and the change it decides (an approval counted, the
-   * quorum reached, a rejection) is written with its audit entry; a refusal changes nothing. On PostgreSQL the
-   * decisions of one asset run one at a time across replicas (the limit's check and the decision are one
+   * Atomically: `judge` sees the quote as committed and every other quote estimated after `since` out of the same
+   * source asset (what counts against its daily limit) or of the same requester (their 24-hour window, which the
+   * tier is judged on), and the change it decides (an approval counted, the quorum reached, the policy raised, a
+   * rejection) is written with its audit entry; a refusal changes nothing. On PostgreSQL the decisions of one
+   * asset, and those of one requester, run one at a time across replicas (the checks and the decision are one
    * transaction). Reaching the quorum writes `approving` BEFORE any swap/create: it is what makes the create
    * happen once.
    */

@@ -36,8 +36,8 @@ export function markPostFailed(quote: SwapQuote, reason: string, slackError: str
 }
 
 /** Runs `judge` on a copy of the quote and applies the change it decides; a refusal changes nothing. */
-export function decideQuote(quote: SwapQuote, sameAsset: readonly SwapQuote[], judge: JudgeDecision): DecisionResult {
-  const decision = judge(cloneJson(quote), sameAsset);
+export function decideQuote(quote: SwapQuote, related: readonly SwapQuote[], judge: JudgeDecision): DecisionResult {
+  const decision = judge(cloneJson(quote), related);
   if (decision.ok) applyDecision(quote, decision.change);
   return { decision, quote: cloneJson(quote) };
 }
@@ -46,6 +46,7 @@ function applyDecision(quote: SwapQuote, change: DecisionChange): void {
   // A counted approval short of the quorum leaves the quote pending.
   if (change.status !== quote.status) move(quote, change.status);
   quote.approvals = change.approvals;
+  if (change.policy) quote.policy = change.policy;
   if (change.decided) {
     quote.decidedBy = change.decided.by;
     quote.decidedAt = change.decided.at;
@@ -133,13 +134,13 @@ export function releaseRequote(quote: SwapQuote, entry: AuditEntry): void {
 export type ChangeQuote = <R>(id: string, apply: (quote: SwapQuote) => R) => Promise<R>;
 
 /**
- * As ChangeQuote, also reading (in the same atomic change) the other quotes out of the quote's source asset
- * estimated after `since`: copies, never changed.
+ * As ChangeQuote, also reading (in the same atomic change) the other quotes out of the quote's source asset or
+ * asked for by its requester, estimated after `since`: copies, never changed.
  */
 export type ChangeQuoteOfAsset = <R>(
   id: string,
   since: Date,
-  apply: (quote: SwapQuote, sameAsset: readonly SwapQuote[]) => R,
+  apply: (quote: SwapQuote, related: readonly SwapQuote[]) => R,
 ) => Promise<R>;
 
 type ChangingMethods = Exclude<
@@ -153,8 +154,7 @@ export function swapQuoteChangeMethods(
   changeOfAsset: ChangeQuoteOfAsset,
 ): Pick<SwapQuoteRepository, ChangingMethods> {
   return {
-    decideQuote: (id, since, judge) =>
-      changeOfAsset(id, since, (quote, sameAsset) => decideQuote(quote, sameAsset, judge)),
+    decideQuote: (id, since, judge) => changeOfAsset(id, since, (quote, related) => decideQuote(quote, related, judge)),
     expireLapsed: (id, entry) => change(id, (quote) => expireLapsed(quote, entry)),
     claimReminder: (id, at) => change(id, (quote) => claimReminder(quote, at)),
     releaseReminder: async (id) => change(id, (quote) => releaseReminder(quote)),

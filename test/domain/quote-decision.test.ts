@@ -12,6 +12,7 @@ import {
   limitUse,
   policyOf,
   REMIND_BEFORE_EXPIRY_MS,
+  requesterWindow,
 } from '../../src/domain/quote-decision.js';
 import { parseSwapPolicy, type SwapPolicy, snapshotPolicy, type UsdValue } from '../../src/domain/swap-policy.js';
 import { SwapQuote } from '../../src/domain/swap-quote.js';
@@ -67,6 +68,7 @@ function clickOn(quote: SwapQuote, c: DecisionClick, sameAsset: SwapQuote[] = []
       status: change.status,
       approvals: change.approvals,
       ...(change.decided ? { decidedBy: change.decided.by, decidedAt: change.decided.at } : {}),
+      ...(change.policy ? { policy: change.policy } : {}),
       history: [...quote.history, change.entry],
     },
   };
@@ -217,9 +219,15 @@ describe('approver groups', () => {
 });
 
 describe('the rolling daily limit ($10,000) at the quorum', () => {
-  /** A swap out of the same asset, approved (and so counted) at `decidedAt`. */
+  /**
+   * A swap out of the same asset by someone else (the limit is the asset's, whoever asked; the requester's own
+   * swaps would also raise the tier: see the 24-hour window below), approved (and so counted) at `decidedAt`.
+   */
   const created = (id: string, cents: bigint, decidedAt: Date, status: SwapQuote['status'] = 'created') =>
-    quoteWorth({ cents }, { id, status, decidedAt: decidedAt.toISOString(), decidedBy: AVERY });
+    quoteWorth(
+      { cents },
+      { id, status, decidedAt: decidedAt.toISOString(), decidedBy: AVERY, requestedBy: 'U0SOMEONEELSE' },
+    );
   const small = () => quoteWorth({ cents: 300_000n }); // $3,000, one approval
 
   it.each([
@@ -244,7 +252,7 @@ describe('the rolling daily limit ($10,000) at the quorum', () => {
     [
       '$8,000 waiting for approval (waiting quotes hold no room against each other)',
       true,
-      [quoteWorth({ cents: 800_000n }, { id: 'w' })],
+      [quoteWorth({ cents: 800_000n }, { id: 'w', requestedBy: 'U0SOMEONEELSE' })],
     ],
   ])('%s → fits: %s', (_name, fits, others) => {
     const decision = decideOnQuote(small(), policyOf(small(), POLICY), click(AVERY, 'approve'), others);
@@ -278,6 +286,130 @@ describe('the rolling daily limit ($10,000) at the quorum', () => {
     const quote = quoteWorth({ cents: 300_000n }, {}, { ...POLICY, dailyLimitUsdCents: undefined });
     const others = [created('a', 900_000n, new Date(AT.getTime() - HOUR))];
     expect(decideOnQuote(quote, policyOf(quote, POLICY), click(AVERY, 'approve'), others)).toMatchObject({ ok: true });
+  });
+});
+
+describe("the requester's own swaps of the last 24 hours, which the tier is judged on", () => {
+  const SOMEONE = 'U0SOMEONEELSE';
+  /** A quote of the requester (or `requestedBy`) worth `cents`, in `status`, dated `at` (decided, or estimated when waiting). */
+  const own = (
+    id: string,
+    cents: bigint | undefined,
+    status: SwapQuote['status'],
+    at: Date,
+    requestedBy = REQUESTER,
+  ): SwapQuote => {
+    const value: UsdValue = cents === undefined ? { unknown: 'zero_usd', reason: 'priced at $0' } : { cents };
+    const dates =
+      status === 'pending'
+        ? {
+            estimatedAt: at.toISOString(),
+            expiresAt: new Date(at.getTime() + 30 * 60_000).toISOString(),
+          }
+        : { decidedAt: at.toISOString(), decidedBy: AVERY };
+    return quoteWorth(value, { id, status, requestedBy, ...dates });
+  };
+  const ago = (ms: number) => new Date(AT.getTime() - ms);
+
+  // [what, the quotes, counted, cents]
+  it.each([
+    ['nothing', [], 0, 0n],
+    ['created 1 h ago', [own('a', 600_000n, 'created', ago(HOUR))], 1, 600_000n],
+    ['created exactly 24 h ago: out', [own('a', 600_000n, 'created', ago(24 * HOUR))], 0, 0n],
+    ['created 24 h minus 1 ms ago: in', [own('a', 600_000n, 'created', ago(24 * HOUR - 1))], 1, 600_000n],
+    ['dated 1 min after now (a clock slightly ahead): in', [own('a', 600_000n, 'created', ago(-60_000))], 1, 600_000n],
+    ['on its way (approving)', [own('a', 600_000n, 'approving', ago(HOUR))], 1, 600_000n],
+    ['outcome unknown', [own('a', 600_000n, 'outcome_unknown', ago(HOUR))], 1, 600_000n],
+    ['waiting for approval', [own('a', 600_000n, 'pending', ago(10 * 60_000))], 1, 600_000n],
+    ['waiting but expired at now: out', [own('a', 600_000n, 'pending', ago(30 * 60_000))], 0, 0n],
+    ['rejected: out', [own('a', 600_000n, 'rejected', ago(HOUR))], 0, 0n],
+    ['expired: out', [own('a', 600_000n, 'expired', ago(HOUR))], 0, 0n],
+    ['refused by the service (no swap): out', [own('a', 600_000n, 'create_failed', ago(HOUR))], 0, 0n],
+    ["another requester's: out", [own('a', 600_000n, 'created', ago(HOUR), SOMEONE)], 0, 0n],
+    [
+      'several, across assets and states',
+      [
+        own('a', 600_000n, 'created', ago(HOUR)),
+        own('b', 250_000n, 'outcome_unknown', ago(2 * HOUR)),
+        own('c', 100_000n, 'pending', ago(60_000)),
+        own('d', 900_000n, 'rejected', ago(HOUR)),
+        own('e', 900_000n, 'created', ago(HOUR), SOMEONE),
+      ],
+      3,
+      950_000n,
+    ],
+  ] as const)('%s', (_what, quotes, count, cents) => {
+    expect(requesterWindow(quotes, REQUESTER, AT, { waiting: true })).toEqual({ count, cents });
+  });
+
+  it('at approval, waiting quotes are not counted (as for the daily limit) and the quote itself never is', () => {
+    const quotes = [own('q1', 600_000n, 'pending', ago(60_000)), own('w', 600_000n, 'pending', ago(60_000))];
+    expect(requesterWindow(quotes, REQUESTER, AT, { waiting: false, excludeId: 'q1' })).toEqual({
+      count: 0,
+      cents: 0n,
+    });
+    expect(requesterWindow(quotes, REQUESTER, AT, { waiting: true, excludeId: 'q1' })).toEqual({
+      count: 1,
+      cents: 600_000n,
+    });
+  });
+
+  it('an unknown value among them makes the window unknown, saying which swap (fail closed)', () => {
+    const window = requesterWindow(
+      [own('a', 600_000n, 'created', ago(HOUR)), own('b', undefined, 'created', ago(2 * HOUR))],
+      REQUESTER,
+      AT,
+      { waiting: true },
+    );
+    expect(window).toEqual({
+      count: 2,
+      unknown: 'the USD value of your swap of 2026-11-24 10:00 UTC is unknown (priced at $0)',
+    });
+    // An unknown swap outside the window, or someone else's, changes nothing.
+    expect(
+      requesterWindow(
+        [own('b', undefined, 'created', ago(25 * HOUR)), own('c', undefined, 'created', ago(HOUR), SOMEONE)],
+        REQUESTER,
+        AT,
+        {
+          waiting: true,
+        },
+      ),
+    ).toEqual({ count: 0, cents: 0n });
+  });
+
+  it('the approval that would reach the quorum raises it when swaps of the requester were created since the quote was made', () => {
+    // $6,000 needed one approval when quoted; a $6,000 swap of the same requester was created since (the two were
+    // asked for at once and could not see each other): $12,000 needs two.
+    const quote = quoteWorth({ cents: 600_000n }, {}, { ...POLICY, dailyLimitUsdCents: undefined });
+    expect(quote.policy?.needed).toBe(1);
+    const others = [own('a', 600_000n, 'created', ago(60_000))];
+    const first = clickOn(quote, click(AVERY, 'approve'), others);
+    expect(first.decision).toMatchObject({
+      ok: true,
+      change: {
+        status: 'pending',
+        policy: {
+          needed: 2,
+          tier: { minCents: '1000000', approvals: 2 },
+          window: { count: 1, priorCents: '600000', totalCents: '1200000' },
+        },
+      },
+      notice: expect.stringContaining(
+        "Your approval is recorded (1 of 2), but the swap is not created yet: since this quote was made, other swaps of its requester were approved, and with the requester's $6,000 swap today this makes $12,000: 2 approvals.",
+      ),
+    });
+    const second = clickOn(first.quote, click(BLAKE, 'approve'), others);
+    expect(second.decision).toMatchObject({ ok: true, change: { status: 'approving' } });
+  });
+
+  it('swaps of other requesters, or rejected ones, never raise it', () => {
+    const quote = quoteWorth({ cents: 600_000n }, {}, { ...POLICY, dailyLimitUsdCents: undefined });
+    const others = [own('a', 600_000n, 'created', ago(60_000), SOMEONE), own('b', 600_000n, 'rejected', ago(60_000))];
+    expect(clickOn(quote, click(AVERY, 'approve'), others).decision).toMatchObject({
+      ok: true,
+      change: { status: 'approving' },
+    });
   });
 });
 

@@ -18,13 +18,17 @@ import {
   type QuorumClick,
   type QuorumState,
   quoteValueUsd,
+  type RequesterWindow,
   rejectQuote,
   type SwapPolicy,
   snapshotPolicy,
   snapshotValue,
+  swapValueUsd,
   type UsageEntry,
   type UsdValue,
   usdLabel,
+  type WindowTotal,
+  windowText,
 } from '../../src/domain/swap-policy.js';
 
 const E18 = 10n ** 18n;
@@ -42,29 +46,23 @@ describe('quoteValueUsd: the source amount at the asset’s own price, exact, ro
     ['0.501 cent rounds up', '501', 0, '100000', '1', 1n],
     ['a price with many decimals', '3', 0, '7', '1520.254301', 65_154n], // 3/7 × 1520.254301 = 651.537557…
     ['a 78-digit amount, all of it', MAX_UINT256.toString(), 18, MAX_UINT256.toString(), '1234.56', 123_456n],
+    // Within MAX_PRICE_EXTRAPOLATION (10×) of the balance: exact with 78-digit operands.
     [
-      'a 78-digit amount at $1 per token',
+      'a 78-digit amount, 8 times a balance at $1',
       MAX_UINT256.toString(),
       18,
-      E18.toString(),
+      (MAX_UINT256 / 8n).toString(),
       '1',
-      11579208923731619542357098500868790785326998466564056403945758n, // remainder 0.40… cent rounds down
+      800n, // 8.000…0005 × $1: the remainder rounds down
     ],
+    ['a 78-digit amount, 3 times a balance at $1', MAX_UINT256.toString(), 0, (MAX_UINT256 / 3n).toString(), '1', 300n],
     [
-      'a 78-digit amount at $1 for 8 base units: exactly half a cent rounds up',
+      'a 78-digit amount, just under 10 times a balance at $1,234.56',
       MAX_UINT256.toString(),
       0,
-      '8',
-      '1',
-      1447401115466452442794637312608598848165874808320507050493219800098914120499188n,
-    ],
-    [
-      'a 78-digit amount at $1 for 3 base units',
-      MAX_UINT256.toString(),
-      0,
-      '3',
-      '1',
-      3859736307910539847452366166956263595108999488854685467981919466930437654664500n,
+      (MAX_UINT256 / 10n + 1n).toString(),
+      '1234.56',
+      1_234_560n,
     ],
   ];
   it.each(known)('%s', (_what, amount, decimals, balance, balanceInUsd, cents) => {
@@ -89,6 +87,33 @@ describe('quoteValueUsd: the source amount at the asset’s own price, exact, ro
     const value = quoteValueUsd({ amount: '10', decimals: 6, balance, balanceInUsd });
     expect(value).toMatchObject({ unknown: code });
     expect((value as { reason: string }).reason).toMatch(/^the .+ (unknown|asset list)$/);
+  });
+
+  // A value that cannot be trusted is unknown (fail closed), never $0 or an extrapolation.
+  const untrusted: [string, string, string, string, string][] = [
+    ['a dust balance the list values at $0.00', '20000000000', '1', '0.00', 'zero_usd'],
+    ['a token the API prices at 0 ("0")', '20000000000', '50000000000', '0', 'zero_usd'],
+    ['a token the API prices at 0 ("0.000")', '1', '50000000000', '0.000', 'zero_usd'],
+    ['11 times the balance the price comes from', '11000', '1000', '1000.00', 'beyond_balance'],
+    ['one base unit over 10 times the balance', '10001', '1000', '1000.00', 'beyond_balance'],
+    [
+      'a 78-digit amount at $1 for one token (the price of a small holding stretched)',
+      MAX_UINT256.toString(),
+      E18.toString(),
+      '1',
+      'beyond_balance',
+    ],
+    ['a 78-digit amount at $1 for 8 base units', MAX_UINT256.toString(), '8', '1', 'beyond_balance'],
+  ];
+  it.each(untrusted)('%s → unknown (%s…)', (_what, amount, balance, balanceInUsd, code) => {
+    const value = quoteValueUsd({ amount, decimals: 6, balance, balanceInUsd });
+    expect(value).toMatchObject({ unknown: code });
+    expect((value as { reason: string }).reason).toMatch(/^the (asset list values|amount is more than 10 times)/);
+  });
+  it('exactly 10 times the balance is still valued (the bound is inclusive)', () => {
+    expect(quoteValueUsd({ amount: '10000', decimals: 6, balance: '1000', balanceInUsd: '1000.00' })).toEqual({
+      cents: 1_000_000n,
+    });
   });
 
   it('refuses malformed base units and decimals (programming errors)', () => {
@@ -226,6 +251,140 @@ describe('approvalsNeeded', () => {
 
   it('refuses an empty policy (programming error)', () => {
     expect(() => approvalsNeeded([], { cents: 1n })).toThrow(RangeError);
+  });
+});
+
+describe("approvalsNeeded with the requester's own swaps of the last 24 hours (no dodging a tier by splitting)", () => {
+  // [what, this swap's cents, window, needed, the window as recorded]
+  const table: [string, bigint, RequesterWindow | undefined, number, WindowTotal | undefined][] = [
+    ['no window', 600_000n, undefined, 1, undefined],
+    ['an empty window', 600_000n, { count: 0, cents: 0n }, 1, undefined],
+    [
+      '$6,000 + an earlier $6,000 = $12,000: the $10,000 tier',
+      600_000n,
+      { count: 1, cents: 600_000n },
+      2,
+      { count: 1, priorCents: 600_000n, totalCents: 1_200_000n },
+    ],
+    [
+      '$4,000 + $5,999.99 = $9,999.99: still below',
+      400_000n,
+      { count: 2, cents: 599_999n },
+      1,
+      { count: 2, priorCents: 599_999n, totalCents: 999_999n },
+    ],
+    [
+      '$4,000 + $6,000 = exactly $10,000: that tier',
+      400_000n,
+      { count: 1, cents: 600_000n },
+      2,
+      { count: 1, priorCents: 600_000n, totalCents: 1_000_000n },
+    ],
+    [
+      '$0.01 + $249,999.99 = $250,000: the top tier',
+      1n,
+      { count: 3, cents: 24_999_999n },
+      3,
+      { count: 3, priorCents: 24_999_999n, totalCents: 25_000_000n },
+    ],
+  ];
+  it.each(table)('%s', (_what, cents, window, needed, recorded) => {
+    const judged = approvalsNeeded(TIERS, { cents }, window);
+    expect(judged.needed).toBe(needed);
+    expect(judged.window).toEqual(recorded);
+    expect(judged.failClosed).toBeUndefined();
+  });
+
+  it('an unknown value in the window makes the total unknown: the highest tier, saying why (fail closed)', () => {
+    const judged = approvalsNeeded(
+      TIERS,
+      { cents: 100n },
+      { count: 2, unknown: 'the USD value of your swap is unknown' },
+    );
+    expect(judged).toMatchObject({ needed: 3, window: { count: 2, unknown: 'the USD value of your swap is unknown' } });
+    expect(judged.failClosed).toMatch(
+      /^the USD value of your swap is unknown, so your swaps of the last 24 hours cannot be added up/,
+    );
+  });
+
+  it('the quote says what the window made of it', () => {
+    expect(windowText({ count: 1, priorCents: '600000', totalCents: '1200000' }, 2)).toBe(
+      'with your $6,000 swap today this makes $12,000: 2 approvals',
+    );
+    expect(windowText({ count: 3, priorCents: '900000', totalCents: '1500000' }, 2)).toBe(
+      'with your $9,000 in 3 swaps today this makes $15,000: 2 approvals',
+    );
+    const snapshot = snapshotPolicy(
+      { tiers: TIERS, approvers: ['U0A'], allowSelfApproval: false },
+      { cents: 600_000n },
+      new Date('2026-11-24T10:00:00Z'),
+      { count: 1, cents: 600_000n },
+    );
+    expect(PolicySnapshot.parse(snapshot)).toMatchObject({
+      needed: 2,
+      tier: { minCents: '1000000', approvals: 2 },
+      value: { cents: '600000' },
+      window: { count: 1, priorCents: '600000', totalCents: '1200000' },
+    });
+  });
+});
+
+describe('swapValueUsd: both legs at their own asset’s price, the larger; unknown when either cannot be trusted', () => {
+  const usdt = (amount: string, balance = '152340250000', balanceInUsd = '152340.25') => ({
+    label: 'USDT on Ethereum',
+    amount,
+    decimals: 6,
+    balance,
+    balanceInUsd,
+  });
+  const eth = (amount: string, balance = ((125n * E18) / 10n).toString(), balanceInUsd = '37500.00') => ({
+    label: 'ETH on Ethereum',
+    amount,
+    decimals: 18,
+    balance,
+    balanceInUsd,
+  });
+  it.each([
+    ['the source alone (no estimate yet)', usdt('6000000000'), undefined, { cents: 600_000n }],
+    ['both legs about equal: the larger', usdt('6000000000'), eth((2n * E18).toString()), { cents: 600_000n }],
+    ['the target worth more: the target', usdt('1000000000'), eth((2n * E18).toString()), { cents: 600_000n }],
+  ] as const)('%s', (_what, from, to, expected) => {
+    expect(swapValueUsd(from, to)).toEqual(expected);
+  });
+
+  it.each([
+    [
+      'a dust source valued at $0.00 (the target would say $60,000)',
+      usdt('20000000000', '1', '0.00'),
+      eth((20n * E18).toString()),
+      'zero_usd',
+      'USDT on Ethereum (the asset swapped from)',
+    ],
+    [
+      'a target priced at 0',
+      usdt('6000000000'),
+      eth(E18.toString(), E18.toString(), '0'),
+      'zero_usd',
+      'ETH on Ethereum (the asset swapped into)',
+    ],
+    [
+      'a target never held (no balance)',
+      usdt('6000000000'),
+      eth(E18.toString(), '0', '0.00'),
+      'no_balance',
+      'ETH on Ethereum (the asset swapped into)',
+    ],
+    [
+      'a target estimate 11 times its balance',
+      usdt('6000000000'),
+      eth((11n * E18).toString(), E18.toString(), '3000.00'),
+      'beyond_balance',
+      'ETH on Ethereum (the asset swapped into)',
+    ],
+  ] as const)('%s → unknown, naming the leg', (_what, from, to, code, leg) => {
+    const value = swapValueUsd(from, to);
+    expect(value).toMatchObject({ unknown: code });
+    expect((value as { reason: string }).reason.startsWith(`for ${leg}, the `)).toBe(true);
   });
 });
 

@@ -37,6 +37,7 @@ import {
   limitKeyOf,
   limitUse,
   policyOf,
+  requesterWindow,
   usageLookbackStart,
 } from '../../domain/quote-decision.js';
 import {
@@ -45,10 +46,11 @@ import {
   type GroupMembers,
   isKnownValue,
   type PolicySnapshot,
-  quoteValueUsd,
   type StoredUsdValue,
+  type SwapLeg,
   type SwapPolicy,
   snapshotPolicy,
+  swapValueUsd,
   type UsdValue,
 } from '../../domain/swap-policy.js';
 import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from '../../domain/swap-quote.js';
@@ -179,39 +181,65 @@ export function createSwapService(deps: SwapDeps) {
     return [from.asset, to.asset];
   }
 
-  /**
-   * What `amount` of `from` is worth in USD now, from the asset's own price in the asset list (exact, to the
-   * cent), and the policy fixed for a quote of that worth. Checked against SWAP_MAX_USD and the asset's
-   * SWAP_DAILY_LIMIT_USD (beside the swaps created and quotes waiting in the last 24 hours): over either, or
-   * unknown while either is set, the quote is refused in plain words before anything is estimated or posted.
-   */
-  async function priceAndPolicy(
-    from: Asset | undefined,
+  /** A leg of the swap for the valuation: the asset as the asset list has it now, or unknown when it is gone. */
+  function legOf(
+    asset: Asset | undefined,
     snapshot: AssetSnapshot,
-    amount: bigint,
-  ): Promise<{ valueUsd: StoredUsdValue; policy: PolicySnapshot }> {
-    const value: UsdValue = from
-      ? quoteValueUsd({
-          amount: amount.toString(),
-          decimals: from.crypto.decimals,
-          balance: from.balance,
-          balanceInUsd: from.balanceInUsd,
-        })
-      : { unknown: 'no_balance', reason: 'the asset is no longer in the asset list, so its price is unknown' };
+    amount: string,
+  ): SwapLeg | Exclude<UsdValue, { cents: bigint }> {
+    const label = `${snapshot.symbol} on ${snapshot.networkTitle}`;
+    if (!asset)
+      return {
+        unknown: 'no_balance',
+        reason: `for ${label}, the asset is no longer in the asset list, so its price is unknown`,
+      };
+    return {
+      label,
+      amount,
+      decimals: asset.crypto.decimals,
+      balance: asset.balance,
+      balanceInUsd: asset.balanceInUsd,
+    };
+  }
+
+  /**
+   * What the swap is worth in USD now: `amount` of `from` and (once estimated) `estimatedAmount` of `to`, each at
+   * its asset's own price in the asset list (exact, to the cent), the larger of the two; unknown when either cannot
+   * be trusted (swapValueUsd). Checked against SWAP_MAX_USD and the source asset's SWAP_DAILY_LIMIT_USD (beside
+   * the swaps created and quotes waiting in the last 24 hours): over either, or unknown while either is set, the
+   * quote is refused in plain words. Called once before the estimate on the source leg alone (a refusal then costs
+   * no estimate: the swap is worth at least that much), and once after it on both legs, which also fixes the
+   * policy: the tier judged on the swap plus the requester's own swaps of the last 24 hours.
+   */
+  async function priceAndPolicy(input: {
+    from: { asset: Asset | undefined; snapshot: AssetSnapshot };
+    to: { asset: Asset | undefined; snapshot: AssetSnapshot };
+    amount: bigint;
+    requestedBy: string;
+    estimatedAmount?: string;
+  }): Promise<{ valueUsd: StoredUsdValue; policy: PolicySnapshot }> {
+    const fromLeg = legOf(input.from.asset, input.from.snapshot, input.amount.toString());
+    const toLeg =
+      input.estimatedAmount === undefined ? undefined : legOf(input.to.asset, input.to.snapshot, input.estimatedAmount);
+    const value: UsdValue =
+      'unknown' in fromLeg ? fromLeg : toLeg !== undefined && 'unknown' in toLeg ? toLeg : swapValueUsd(fromLeg, toLeg);
+    if (!isKnownValue(value))
+      deps.logger.info('a swap quote has no trusted USD value', { unknown: value.unknown, reason: value.reason });
     const allowed = checkMaxUsd(deps.policy.maxUsdCents, value);
     if (!allowed.ok)
       throw new UserFacingError(
-        `No quote was made: ${allowed.reason} (\`SWAP_MAX_USD\`). Ask for a smaller amount.`,
+        `No quote was made: ${escapeText(allowed.reason)} (\`SWAP_MAX_USD\`). Ask for a smaller amount.`,
         'swap_above_maximum',
       );
     const now = deps.now();
+    const recent = await quotes.listQuotesSince(usageLookbackStart(now));
     if (deps.policy.dailyLimitUsdCents !== undefined) {
       const fits = checkNewQuoteLimit({
         limitCents: deps.policy.dailyLimitUsdCents,
         value,
-        assetKey: limitKeyOf({ from: snapshot }),
-        assetLabel: escapeText(`${snapshot.symbol} on ${snapshot.networkTitle}`),
-        quotes: await quotes.listQuotesSince(usageLookbackStart(now)),
+        assetKey: limitKeyOf({ from: input.from.snapshot }),
+        assetLabel: escapeText(`${input.from.snapshot.symbol} on ${input.from.snapshot.networkTitle}`),
+        quotes: recent,
         now,
       });
       if (!fits.ok)
@@ -220,9 +248,10 @@ export function createSwapService(deps: SwapDeps) {
           'swap_above_daily_limit',
         );
     }
+    const window = requesterWindow(recent, input.requestedBy, now, { waiting: true });
     return {
       valueUsd: isKnownValue(value) ? { cents: value.cents.toString() } : value,
-      policy: snapshotPolicy(deps.policy, value, now),
+      policy: snapshotPolicy(deps.policy, value, now, window),
     };
   }
 
@@ -256,27 +285,44 @@ export function createSwapService(deps: SwapDeps) {
     return deps.approverGroups.members(groupIds);
   }
 
-  /** Estimates, records the quote, and posts it in the channel for approval. */
+  /**
+   * Checks the source leg, estimates, values both legs and fixes the policy (priceAndPolicy), records the quote,
+   * and posts it in the channel for approval.
+   */
   async function postQuote(input: {
     requestedBy: string;
     channelId: string;
     from: AssetSnapshot;
     to: AssetSnapshot;
+    /** The two assets as the asset list has them now (their balances give their prices). */
+    assets: { from: Asset | undefined; to: Asset | undefined };
     amountFrom: bigint;
-    valueUsd: StoredUsdValue;
-    policy: PolicySnapshot;
     replaces?: string;
     /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
     conversation: ConversationKind;
   }): Promise<SwapQuote> {
+    const legs = {
+      from: { asset: input.assets.from, snapshot: input.from },
+      to: { asset: input.assets.to, snapshot: input.to },
+      amount: input.amountFrom,
+      requestedBy: input.requestedBy,
+    };
+    await priceAndPolicy(legs); // the source leg alone: refused here, nothing is estimated
     const estimatedAt = deps.now();
     const estimate = await deps.payments.estimateSwap({
       assetIdFrom: input.from.assetId,
       assetIdTo: input.to.assetId,
       amount: input.amountFrom,
     });
+    const priced = await priceAndPolicy({ ...legs, estimatedAmount: estimate.estimatedAmount });
     const quote = newSwapQuote({
-      ...input,
+      requestedBy: input.requestedBy,
+      channelId: input.channelId,
+      from: input.from,
+      to: input.to,
+      amountFrom: input.amountFrom,
+      ...(input.replaces ? { replaces: input.replaces } : {}),
+      ...priced,
       id: randomUUID(),
       estimateId: estimate.id,
       estimatedAt,
@@ -374,16 +420,14 @@ export function createSwapService(deps: SwapDeps) {
       parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
       const [from, to] = await resolveBoth(input.fromRef, input.toRef);
       const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
-      const fromSnapshot = snapshotOf(from);
-      const priced = await priceAndPolicy(from, fromSnapshot, amountFrom);
       const quote = await postQuote({
         requestedBy: input.userId,
         channelId: input.channelId,
         conversation,
-        from: fromSnapshot,
+        from: snapshotOf(from),
         to: snapshotOf(to),
+        assets: { from, to },
         amountFrom,
-        ...priced,
       });
       return buildQuotePostedNote(quote, deps.policy);
     },
@@ -405,7 +449,9 @@ export function createSwapService(deps: SwapDeps) {
       const { decision: outcome, quote } = await quotes.decideQuote(
         quoteId,
         usageLookbackStart(now),
-        (stored, sameAsset) => decideOnQuote(stored, snapshot, { userId, decision, at: now, isApprover }, sameAsset),
+        // The policy as stored now: an approval may have raised it (the requester's window) since it was read.
+        (stored, related) =>
+          decideOnQuote(stored, policyOf(stored, deps.policy), { userId, decision, at: now, isApprover }, related),
       );
       if (!outcome.ok) {
         if (outcome.reason === 'approvers_unknown' || outcome.reason === 'daily_limit')
@@ -461,16 +507,14 @@ export function createSwapService(deps: SwapDeps) {
       );
       if (!claimed) return { notice: REQUOTE_TAKEN_NOTICE };
       try {
-        // A fresh price for the fresh estimate: the value (and SWAP_MAX_USD) is checked again.
+        // A fresh price for the fresh estimate: the value (and SWAP_MAX_USD) is checked again, under the policy
+        // of now (the new quote is a new request).
         const assets = await deps.payments.listAssets();
-        // The policy of now: the new quote is a new request.
-        const priced = await priceAndPolicy(
-          assets.find((asset) => asset.id === quote.from.assetId),
-          quote.from,
-          BigInt(quote.amountFrom),
-        );
         const successor = await postQuote({
-          ...priced,
+          assets: {
+            from: assets.find((asset) => asset.id === quote.from.assetId),
+            to: assets.find((asset) => asset.id === quote.to.assetId),
+          },
           requestedBy: quote.requestedBy,
           channelId: quote.channelId,
           from: quote.from,

@@ -77,16 +77,20 @@ export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): Sw
           if (!quote) throw missing(id);
           return apply(quote);
         }),
-      // One serialized update: no other decision can change a quote of the asset in between.
+      // One serialized update: no other decision can change a quote of the asset or the requester in between.
       (id, since, apply) =>
         store.update((state) => {
           const quote = find(state.swapQuotes, id);
           if (!quote) throw missing(id);
-          const sameAsset = Object.values(state.swapQuotes)
-            .filter((other) => other.id !== id && other.from.assetId === quote.from.assetId)
+          const related = Object.values(state.swapQuotes)
+            .filter(
+              (other) =>
+                other.id !== id &&
+                (other.from.assetId === quote.from.assetId || other.requestedBy === quote.requestedBy),
+            )
             .filter((other) => estimatedAfter(other, since))
             .map(cloneJson);
-          return apply(quote, sameAsset);
+          return apply(quote, related);
         }),
     ),
   };

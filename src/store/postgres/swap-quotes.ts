@@ -53,6 +53,9 @@ function rowValues(quote: SwapQuote): [string, string, string, string] {
  */
 const DAILY_LIMIT_LOCK_SPACE = 1_402;
 
+/** As DAILY_LIMIT_LOCK_SPACE, for the decisions on one requester's quotes (their 24-hour window of the tiers). */
+const REQUESTER_WINDOW_LOCK_SPACE = 1_403;
+
 /** Runs `apply` on the locked `quote` and writes the row back when it changed. */
 async function applyAndWrite<R>(tx: Transaction, quote: SwapQuote, apply: () => R): Promise<R> {
   const before = JSON.stringify(quote);
@@ -165,23 +168,27 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
       (id, since, apply) =>
         db.transaction('deciding a swap quote', async (tx) => {
           if (UNSTORABLE_TEXT.test(id)) throw missing(id);
-          // The asset first (it never changes), then its lock, then the row: every decision on an asset takes
-          // them in this order, and nothing else takes the asset's lock, so they cannot deadlock.
-          const { rows } = await tx.query<{ asset: string | null }>(
-            `SELECT record->'from'->>'assetId' AS asset FROM swap_quotes WHERE id = $1`,
+          // The asset and the requester first (they never change), then the asset's lock, the requester's lock,
+          // then the row: every decision takes them in this order, and nothing else takes these locks, so they
+          // cannot deadlock (nobody holding a requester's lock waits for an asset's).
+          const { rows } = await tx.query<{ asset: string | null; requester: string | null }>(
+            `SELECT record->'from'->>'assetId' AS asset, record->>'requestedBy' AS requester FROM swap_quotes WHERE id = $1`,
             [id],
           );
           const asset = rows[0]?.asset;
-          if (asset === undefined || asset === null) throw missing(id);
+          const requester = rows[0]?.requester;
+          if (asset === undefined || asset === null || requester === undefined || requester === null) throw missing(id);
           await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [DAILY_LIMIT_LOCK_SPACE, asset]);
+          await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [REQUESTER_WINDOW_LOCK_SPACE, requester]);
           const quote = await lockQuote(tx, id);
           if (!quote) throw missing(id);
           const others = await tx.query<{ record: unknown }>(
-            `SELECT record FROM swap_quotes WHERE id <> $1 AND estimated_at > $2 AND record->'from'->>'assetId' = $3`,
-            [id, since.toISOString(), asset],
+            `SELECT record FROM swap_quotes WHERE id <> $1 AND estimated_at > $2
+               AND (record->'from'->>'assetId' = $3 OR record->>'requestedBy' = $4)`,
+            [id, since.toISOString(), asset, requester],
           );
-          const sameAsset = others.rows.map((row) => decodeQuote(row.record));
-          return applyAndWrite(tx, quote, () => apply(quote, sameAsset));
+          const related = others.rows.map((row) => decodeQuote(row.record));
+          return applyAndWrite(tx, quote, () => apply(quote, related));
         }),
     ),
   };
