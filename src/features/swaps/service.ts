@@ -209,15 +209,19 @@ export function createSwapService(deps: SwapDeps) {
    * the swaps created and quotes waiting in the last 24 hours): over either, or unknown while either is set, the
    * quote is refused in plain words. Called once before the estimate on the source leg alone (a refusal then costs
    * no estimate: the swap is worth at least that much), and once after it on both legs, which also fixes the
-   * policy: the tier judged on the swap plus the requester's own swaps of the last 24 hours.
+   * policy: the tier judged on the swap plus the requester's own swaps of the last 24 hours. `recent` are the
+   * quotes of the last 24 hours as read before the estimate (as the limit was always checked): two quotes asked
+   * for at once may both pass, and the approval that reaches a quorum judges the limit and the tier again inside
+   * the decision's transaction.
    */
-  async function priceAndPolicy(input: {
+  function priceAndPolicy(input: {
     from: { asset: Asset | undefined; snapshot: AssetSnapshot };
     to: { asset: Asset | undefined; snapshot: AssetSnapshot };
     amount: bigint;
     requestedBy: string;
+    recent: readonly SwapQuote[];
     estimatedAmount?: string;
-  }): Promise<{ valueUsd: StoredUsdValue; policy: PolicySnapshot }> {
+  }): { valueUsd: StoredUsdValue; policy: PolicySnapshot } {
     const fromLeg = legOf(input.from.asset, input.from.snapshot, input.amount.toString());
     const toLeg =
       input.estimatedAmount === undefined ? undefined : legOf(input.to.asset, input.to.snapshot, input.estimatedAmount);
@@ -232,7 +236,7 @@ export function createSwapService(deps: SwapDeps) {
         'swap_above_maximum',
       );
     const now = deps.now();
-    const recent = await quotes.listQuotesSince(usageLookbackStart(now));
+    const { recent } = input;
     if (deps.policy.dailyLimitUsdCents !== undefined) {
       const fits = checkNewQuoteLimit({
         limitCents: deps.policy.dailyLimitUsdCents,
@@ -306,15 +310,16 @@ export function createSwapService(deps: SwapDeps) {
       to: { asset: input.assets.to, snapshot: input.to },
       amount: input.amountFrom,
       requestedBy: input.requestedBy,
+      recent: await quotes.listQuotesSince(usageLookbackStart(deps.now())),
     };
-    await priceAndPolicy(legs); // the source leg alone: refused here, nothing is estimated
+    priceAndPolicy(legs); // the source leg alone: refused here, nothing is estimated
     const estimatedAt = deps.now();
     const estimate = await deps.payments.estimateSwap({
       assetIdFrom: input.from.assetId,
       assetIdTo: input.to.assetId,
       amount: input.amountFrom,
     });
-    const priced = await priceAndPolicy({ ...legs, estimatedAmount: estimate.estimatedAmount });
+    const priced = priceAndPolicy({ ...legs, estimatedAmount: estimate.estimatedAmount });
     const quote = newSwapQuote({
       requestedBy: input.requestedBy,
       channelId: input.channelId,
