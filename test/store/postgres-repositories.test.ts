@@ -133,6 +133,62 @@ describe.each(backends)('the repository contract: $name', (backend) => {
     );
 
     it(
+      'a decision sees the other quotes of the same source asset or of the same requester (their 24-hour window), and writes a raised policy',
+      run(async ({ swapQuotes }) => {
+        const estimatedAt = AT.toISOString();
+        const expiresAt = new Date(AT.getTime() + 30 * 60_000).toISOString();
+        const asset = (assetId: string) => ({ ...quote('x').from, assetId });
+        const tiers = {
+          tiers: [
+            { minCents: 0n, approvals: 1 },
+            { minCents: 1_000_000n, approvals: 2 },
+          ],
+          approvers: ['U0A'],
+          allowSelfApproval: false,
+        };
+        const own = (id: string, fields: Record<string, unknown>) =>
+          quote(id, {
+            estimatedAt,
+            expiresAt,
+            valueUsd: { cents: '600000' },
+            policy: snapshotPolicy(tiers, { cents: 600_000n }, AT),
+            approvals: [],
+            ...fields,
+          });
+        await swapQuotes.saveQuote(own('q1', {}));
+        await swapQuotes.saveQuote(own('same-asset', { requestedBy: 'U2' }));
+        await swapQuotes.saveQuote(
+          own('same-requester', { from: asset('other'), status: 'created', decidedAt: estimatedAt }),
+        );
+        await swapQuotes.saveQuote(own('unrelated', { from: asset('other'), requestedBy: 'U2' }));
+        await swapQuotes.saveQuote(own('too-old', { estimatedAt: '2026-11-20T00:00:00.000Z' }));
+        let seen: string[] = [];
+        const { decision, quote: after } = await swapQuotes.decideQuote(
+          'q1',
+          usageLookbackStart(AT),
+          (stored, related) => {
+            seen = related.map((other) => other.id).sort();
+            return decideOnQuote(
+              stored,
+              stored.policy!,
+              { userId: 'U0A', decision: 'approve', at: AT, isApprover: true },
+              related,
+            );
+          },
+        );
+        expect(seen).toEqual(['same-asset', 'same-requester']);
+        // The requester's $6,000 created swap makes this $12,000: two approvals now, so the approval stays pending.
+        expect(decision).toMatchObject({ ok: true, change: { status: 'pending' } });
+        expect(after).toMatchObject({
+          status: 'pending',
+          approvals: [{ userId: 'U0A' }],
+          policy: { needed: 2, window: { count: 1, totalCents: '1200000' } },
+        });
+        expect(await swapQuotes.getQuote('q1')).toEqual(after);
+      }),
+    );
+
+    it(
       'hands out copies: changing a returned quote changes nothing stored',
       run(async ({ swapQuotes }) => {
         const original = quote('q1');
@@ -673,6 +729,50 @@ describe.skipIf(!available)('PostgreSQL: two replicas on one database', () => {
         10,
       );
       expect((await b.swapQuotes.listQuotesByStatus('approving')).length).toBe(10);
+    }),
+  );
+
+  it(
+    "decisions on one requester's quotes see each other across assets: 10 quorum-reaching approvals of $6,000 under 0:1,10000:2, split over two replicas at once, create exactly 1",
+    replicas(async (a, b) => {
+      const policy = {
+        tiers: [
+          { minCents: 0n, approvals: 1 },
+          { minCents: 1_000_000n, approvals: 2 },
+        ],
+        approvers: ['U0A'],
+        allowSelfApproval: false,
+      };
+      const ids = Array.from({ length: 10 }, (_, i) => `q${i}`);
+      for (const [i, id] of ids.entries())
+        await a.swapQuotes.saveQuote(
+          quote(id, {
+            // Each out of its own asset: no daily-limit lock in common, only the requester's.
+            from: { ...quote('x').from, assetId: `asset-${i}` },
+            estimatedAt: AT.toISOString(),
+            expiresAt: new Date(AT.getTime() + 30 * 60_000).toISOString(),
+            valueUsd: { cents: '600000' },
+            policy: snapshotPolicy(policy, { cents: 600_000n }, AT),
+            approvals: [],
+          }),
+        );
+      const results = await Promise.all(
+        ids.map((id, i) =>
+          (i % 2 ? a : b).swapQuotes.decideQuote(id, usageLookbackStart(AT), (stored, related) =>
+            decideOnQuote(
+              stored,
+              stored.policy!,
+              { userId: 'U0A', decision: 'approve', at: AT, isApprover: true },
+              related,
+            ),
+          ),
+        ),
+      );
+      expect(results.filter((result) => result.decision.ok && result.quote.status === 'approving')).toHaveLength(1);
+      expect(
+        results.filter((result) => result.quote.status === 'pending' && result.quote.policy?.needed === 2),
+      ).toHaveLength(9);
+      expect((await b.swapQuotes.listQuotesByStatus('approving')).length).toBe(1);
     }),
   );
 
