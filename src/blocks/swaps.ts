@@ -260,7 +260,7 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
 }
 
 /**
- * What the source amount was worth at quote time, from the asset's own price: ` ≈ $1,000.00`, or why it is not
+ * What the swap was worth at quote time (the larger leg, each at its asset's own price): ` ≈ $1,000.00`, or why it is not
  * known (quotes made before it was recorded show nothing).
  */
 function valueText(quote: Pick<SwapQuote, 'valueUsd'>): string {

@@ -46,6 +46,13 @@ export function describePolicy(policy: PolicySnapshot | undefined): string {
   return [
     `needs ${policy.needed} approval${policy.needed === 1 ? '' : 's'} from distinct approvers (tier from $${cents(policy.tier.minCents)})`,
     ...(policy.failClosed ? [`value unknown: ${policy.failClosed}`] : []),
+    ...(policy.window
+      ? [
+          'unknown' in policy.window
+            ? `with the requester's ${policy.window.count} other swaps of the last 24 hours: total unknown`
+            : `with the requester's $${cents(policy.window.priorCents)} in ${policy.window.count} other swaps of the last 24 hours: total $${cents(policy.window.totalCents)}`,
+        ]
+      : []),
     `approvers: ${approvers.length > 0 ? approvers.join(' ') : 'nobody'}`,
     `self-approval ${policy.allowSelfApproval ? 'allowed' : 'not allowed'}`,
     ...(policy.maxUsdCents !== undefined ? [`maximum $${cents(policy.maxUsdCents)}`] : []),

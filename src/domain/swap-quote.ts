@@ -65,8 +65,9 @@ export const SwapQuote = z.object({
   /** Estimated base units of `to`. */
   estimatedAmount: z.string(),
   /**
-   * What `amountFrom` was worth in USD at quote time, from the asset's own price (balanceInUsd / balance), or
-   * why that is unknown. Absent on quotes made before it was recorded.
+   * What the swap was worth in USD at quote time: the larger of its two legs (amountFrom and estimatedAmount),
+   * each at its asset's own price (balanceInUsd / balance), or why that is unknown (swapValueUsd). Quotes made
+   * before the target leg was valued hold the source leg alone; absent on quotes made before it was recorded.
    */
   valueUsd: StoredUsdValue.optional(),
   /**
@@ -216,7 +217,7 @@ export interface NewQuoteInput {
   serviceId: string;
   /** The quote this one replaces ("New quote"). */
   replaces?: string | undefined;
-  /** What amountFrom was worth in USD at quote time, or why that is unknown. */
+  /** What the swap was worth in USD at quote time (the larger leg), or why that is unknown. */
   valueUsd?: StoredUsdValue | undefined;
   /** The approval policy fixed for this quote. */
   policy?: PolicySnapshot | undefined;

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import type { AlertTrailEntry } from '../../src/domain/alert-trail.js';
 import { AUDIT_COLUMNS, type AuditRow, neutraliseFormula } from '../../src/domain/audit-csv.js';
-import { alertRow, payoutRows, quoteRows, thresholdRow } from '../../src/domain/audit-rows.js';
+import { alertRow, describePolicy, payoutRows, quoteRows, thresholdRow } from '../../src/domain/audit-rows.js';
 import type { ThresholdChange } from '../../src/domain/balance-thresholds.js';
 import type { PayoutRequest } from '../../src/domain/payouts.js';
 import type { SwapQuote } from '../../src/domain/swap-quote.js';
@@ -353,5 +353,30 @@ describe('the rows of a period', () => {
     });
     const rows = await collect(auditRows(sources, { since: new Date(at(10)), until: new Date(at(45)) }));
     expect(rows.map((row) => row.event)).toEqual(['approved']);
+  });
+});
+
+describe("the policy on a quote's audit row", () => {
+  it("records the requester's 24-hour window the tier was judged on", () => {
+    const window = { count: 1, priorCents: '600000', totalCents: '1200000' };
+    const policy = {
+      tiers: [
+        { minCents: '0', approvals: 1 },
+        { minCents: '1000000', approvals: 2 },
+      ],
+      tier: { minCents: '1000000', approvals: 2 },
+      needed: 2,
+      approvers: { userIds: ['U0A'], groupIds: [] },
+      allowSelfApproval: false,
+      value: { cents: '600000' },
+      window,
+      fixedAt: '2026-11-24T10:00:00.000Z',
+    };
+    expect(describePolicy(policy)).toContain(
+      "needs 2 approvals from distinct approvers (tier from $10000.00); with the requester's $6000.00 in 1 other swaps of the last 24 hours: total $12000.00",
+    );
+    expect(describePolicy({ ...policy, window: { count: 2, unknown: 'x' } })).toContain(
+      "with the requester's 2 other swaps of the last 24 hours: total unknown",
+    );
   });
 });
