@@ -155,7 +155,8 @@ export function checkNewQuoteLimit(input: {
   if (!('cents' in value)) {
     return {
       ok: false,
-      reason: `swaps out of ${assetLabel} are limited to ${usdLabel(limitCents)} a day and ${value.reason}, so it cannot be counted against that limit`,
+      // The reason is plain text (it may name an asset as the API spells it): escaped like the label.
+      reason: `swaps out of ${assetLabel} are limited to ${usdLabel(limitCents)} a day and ${escapeText(value.reason)}, so it cannot be counted against that limit`,
     };
   }
   const use = limitUse(input.quotes, input.assetKey, input.now);

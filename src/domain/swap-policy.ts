@@ -338,7 +338,8 @@ export function approvalsNeeded(
       failClosed: `${value.reason}; without a price the swap needs as many approvals as the largest swaps`,
     };
   }
-  const counted = window !== undefined && window.count > 0 ? window : undefined;
+  // With a single tier the window cannot change anything: it is left out (and an unknown one says nothing).
+  const counted = window !== undefined && window.count > 0 && byThreshold.length > 1 ? window : undefined;
   if (counted && 'unknown' in counted) {
     return {
       needed: highest.approvals,

@@ -307,6 +307,17 @@ describe("approvalsNeeded with the requester's own swaps of the last 24 hours (n
     );
   });
 
+  it('with a single tier the window changes nothing and is not recorded, even when unknown', () => {
+    expect(approvalsNeeded(DEFAULT_TIERS, { cents: 100n }, { count: 2, unknown: 'x' })).toEqual({
+      needed: 1,
+      tier: { minCents: 0n, approvals: 1 },
+    });
+    expect(approvalsNeeded(DEFAULT_TIERS, { cents: 100n }, { count: 2, cents: 5n })).toEqual({
+      needed: 1,
+      tier: { minCents: 0n, approvals: 1 },
+    });
+  });
+
   it('the quote says what the window made of it', () => {
     expect(windowText({ count: 1, priorCents: '600000', totalCents: '1200000' }, 2)).toBe(
       'with your $6,000 swap today this makes $12,000: 2 approvals',

@@ -90,6 +90,14 @@ describe('a swap whose USD value cannot be trusted fails closed', () => {
     // One approval of three creates nothing.
     expect(await noticeOf(await click(s, message, AVERY))).toContain('Your approval is recorded (1 of 3)');
     await expectStaysAt(0, () => creates(s));
+
+    // Topped up again, a $100 swap of the same person cannot be added to that one (its value is unknown): the top
+    // tier too, saying why.
+    s.simulator.setAssetBalance(s.simulator.ids.assets.usdtEth, 152_340_250_000n);
+    const small = await requestQuote(s, 'swap 100 USDT@ETH to USDC@ETH');
+    expect(small.note).toContain('it needs 3 approvals (the USD value of your swap of ');
+    expect(textOf(s, small.message)).toContain('≈ $100.00');
+    expect(textOf(s, small.message)).toContain('so your swaps of the last 24 hours cannot be added up');
   });
 
   it('with SWAP_MAX_USD set it is refused before anything is estimated, saying why', async () => {

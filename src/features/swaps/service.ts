@@ -227,7 +227,7 @@ export function createSwapService(deps: SwapDeps) {
       input.estimatedAmount === undefined ? undefined : legOf(input.to.asset, input.to.snapshot, input.estimatedAmount);
     const value: UsdValue =
       'unknown' in fromLeg ? fromLeg : toLeg !== undefined && 'unknown' in toLeg ? toLeg : swapValueUsd(fromLeg, toLeg);
-    if (!isKnownValue(value))
+    if (!isKnownValue(value) && input.estimatedAmount !== undefined)
       deps.logger.info('a swap quote has no trusted USD value', { unknown: value.unknown, reason: value.reason });
     const allowed = checkMaxUsd(deps.policy.maxUsdCents, value);
     if (!allowed.ok)
