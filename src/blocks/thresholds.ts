@@ -71,7 +71,7 @@ export interface ThresholdLine {
  * the balances then, so no alert will come, whatever the balance does.
  */
 export const NO_POLLER_NO_ALERT =
-  ':no_bell: *No alert will come:* the alert poller is off (`ALERT_CHANNEL` is not set), so nothing watches the balances. Thresholds are kept and watched once an admin sets `ALERT_CHANNEL`.';
+  ':warning: *No alert will come:* the alert poller is off (`ALERT_CHANNEL` is not set), so nothing watches the balances. Thresholds are kept and watched once an admin sets `ALERT_CHANNEL`.';
 
 /** `/treasury thresholds`: each threshold with the balance now and where it stands. */
 export function buildThresholdList(
@@ -135,7 +135,7 @@ export function thresholdSetText(
     ? ` It is ${balanceLabel({ ...now, decimals: threshold.decimals, symbol: threshold.symbol, measure: threshold.measure })} now.`
     : '';
   if (!options.pollerOn)
-    return `:floppy_disk: *${assetLabel(threshold)}*: threshold saved, ${thresholdLabel(threshold)}${replaced}.${reading}\n${NO_POLLER_NO_ALERT} From then on, an alert opens when its balance goes ${thresholdLabel(threshold)} and resolves itself once it is back at ${recoveryLabel(threshold)}.`;
+    return `:information_source: *${assetLabel(threshold)}*: threshold saved, ${thresholdLabel(threshold)}${replaced}.${reading}\n${NO_POLLER_NO_ALERT} From then on, an alert opens when its balance goes ${thresholdLabel(threshold)} and resolves itself once it is back at ${recoveryLabel(threshold)}.`;
   return `:white_check_mark: *${assetLabel(threshold)}*: an alert opens when its balance goes ${thresholdLabel(threshold)}${replaced}.${reading} It resolves itself once the balance is back at ${recoveryLabel(threshold)}.`;
 }
 
