@@ -111,4 +111,20 @@ describe('start-up', () => {
       await store.close();
     }
   });
+
+  it('an auth.test that names no workspace stops start-up: the bot could not tell its own people from others', async () => {
+    const nameless = await startSlackStandIn({ botToken: TOKEN, teamId: '' });
+    const config = loadConfig({ ...validEnv(), SLACK_API_URL: nameless.apiUrl });
+    const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey });
+    const store = await openBotStore(join(mkdtempSync(join(tmpdir(), 'bot-')), 'state.json'));
+    const treasury = createTreasuryApp({ config, payments, store, logger: silentLogger, host: '127.0.0.1' });
+    try {
+      await expect(treasury.start()).rejects.toThrow(
+        "Slack's auth.test named no workspace (team_id) for SLACK_BOT_TOKEN, so the bot cannot tell its own people from others'; check the token.",
+      );
+    } finally {
+      await store.close();
+      await nameless.close();
+    }
+  });
 });
