@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
+import type { InstallingOrg } from './domain/access.js';
+import { createTreasuryAccess } from './features/access.js';
 import { createAlertService } from './features/alerts/index.js';
 import { createAuditExport } from './features/audit/index.js';
 import { createDigestService, type DigestService } from './features/digest/index.js';
@@ -187,6 +189,15 @@ function healthRoute(store: BotRepositories, logger: Logger, socket?: () => Sock
   };
 }
 
+/** The installing workspace from an auth.test answer; undefined when it names none. */
+function readInstallingOrg(answer: { team_id?: unknown; enterprise_id?: unknown }): InstallingOrg | undefined {
+  const teamId = typeof answer.team_id === 'string' && answer.team_id !== '' ? answer.team_id : undefined;
+  if (teamId === undefined) return undefined;
+  const enterpriseId =
+    typeof answer.enterprise_id === 'string' && answer.enterprise_id !== '' ? answer.enterprise_id : undefined;
+  return { teamId, ...(enterpriseId ? { enterpriseId } : {}) };
+}
+
 /** Starts `server` on host:port; rejects with the listen error (EADDRINUSE…). */
 function listen(server: Server, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -296,6 +307,10 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   let sweepTimer: NodeJS.Timeout | undefined;
   // Members of user groups (SWAP_APPROVERS, TREASURY_ADMINS S… ids), from Slack, at most five minutes old.
   const groups = createApproverGroups({ slack, now, logger });
+  // TREASURY_USERS (people, groups through the same cache, or `*`), and the workspace the bot is installed in
+  // (auth.test at start: until then every request is refused at the edge).
+  const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, groups });
+  let installingOrg: InstallingOrg | undefined;
   const swaps = createSwapService({
     payments: options.payments,
     store: options.store,
@@ -321,6 +336,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     logger,
     admins: config.treasuryAdmins,
     groups,
+    pollerOn: config.alertChannel !== undefined,
   });
 
   // Alerts people own: clicks on any replica, reminders and owed Slack work from the polling one (followUp).
@@ -393,7 +409,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     slack,
     approvalPolicy: { approvers: config.swapApprovers, allowSelfApproval: config.allowSelfApproval },
     approverGroups: groups,
-    treasuryUsers: config.treasuryUsers,
+    access,
+    alertsOff: config.alertChannel === undefined,
     now,
     logger,
   });
@@ -431,7 +448,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     payments: options.payments,
     now,
     logger,
-    treasuryUsers: config.treasuryUsers,
+    access,
+    installingOrg: () => installingOrg,
     swaps,
     thresholds,
     payouts,
@@ -458,9 +476,17 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       try {
         // Bolt's token check (auth.test), retried like any call when Slack stumbles; a refused token is final.
         await slack.run('auth.test', () => app.init());
+        // Bolt keeps its auth.test answer to itself: ask once more for the workspace (and Grid organisation) the
+        // token belongs to. Requests from any other organisation are refused at the edge.
+        const identity = await slack.run('auth.test', () => app.client.auth.test());
+        installingOrg = readInstallingOrg(identity);
       } catch (error) {
         throw new StartupError(describeSlackStartupFailure(error));
       }
+      if (installingOrg === undefined)
+        throw new StartupError(
+          "Slack's auth.test named no workspace (team_id) for SLACK_BOT_TOKEN, so the bot cannot tell its own people from others'; check the token.",
+        );
       try {
         let port = config.port;
         let socket: 'connected' | 'reconnecting' | undefined;

@@ -56,8 +56,12 @@ export interface Config {
   swapMaxUsdCents: bigint | undefined;
   /** SWAP_DAILY_LIMIT_USD in cents: what swaps out of one asset may add up to in any 24 hours; unset: no limit. */
   swapDailyLimitUsdCents: bigint | undefined;
-  /** Empty: everyone in the workspace may use the bot. */
+  /**
+   * TREASURY_USERS: who may use the bot: user ids, user group ids (S…), or `['*']` (everyone in the workspace).
+   * Required in production; elsewhere unset means `['*']` (`treasuryUsersDefaulted` says so).
+   */
   treasuryUsers: string[];
+  treasuryUsersDefaulted: boolean;
   /**
    * TREASURY_ADMINS: user ids and user group ids (S…) who may set and remove balance thresholds; unset: the
    * swap approvers (`treasuryAdminsDefaulted` says so).
@@ -112,18 +116,32 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
-const slackUserIdList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean),
-  )
-  .refine((ids) => ids.every((id) => /^[UW][A-Z0-9]{2,}$/.test(id)), {
-    message: 'expected comma-separated Slack user ids such as U012ABCDEF (not names or @mentions)',
-  });
+/**
+ * TREASURY_USERS: Slack user ids (U…/W…) and user group ids (S…), comma-separated, or `*` alone (everyone in the
+ * workspace, said explicitly). Unset or empty: undefined (loadConfig decides what that means).
+ */
+const treasuryUserList = optionalText.transform((v, ctx) => {
+  if (v === undefined) return undefined;
+  const ids = v
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.includes('*')) {
+    if (ids.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: '`*` (everyone in this workspace) stands alone; remove the other ids, or remove the `*`',
+      });
+    return ['*'];
+  }
+  for (const id of ids)
+    if (!/^[UW][A-Z0-9]{2,}$/.test(id) && !/^S[A-Z0-9]{2,}$/.test(id))
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF), nor \`*\`; names and @mentions are not accepted`,
+      });
+  return ids.length > 0 ? ids : undefined;
+});
 
 /** A duration variable (`20s`, `15m`, `2h`, `1d`) with its default, in milliseconds. */
 const duration = (fallback: string) =>
@@ -290,7 +308,7 @@ const EnvSchema = z.object({
     ctx.addIssue({ code: 'custom', message: 'expected true or false' });
     return z.NEVER;
   }),
-  TREASURY_USERS: slackUserIdList,
+  TREASURY_USERS: treasuryUserList,
   DATA_FILE: optionalText.transform((v) => v ?? './data/state.json'),
   DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\/\S+$/.test(v), {
     message: 'expected a PostgreSQL URL such as postgres://user:password@host:5432/treasury',
@@ -371,8 +389,13 @@ export const DEPLOYMENT_VARIABLES = [
  * variable must never quietly become a demo.
  */
 export function hasNoConfiguration(env: NodeJS.ProcessEnv = process.env, dotEnvPath = '.env'): boolean {
-  if ((env.NODE_ENV ?? '').trim().toLowerCase() === 'production' || existsSync(dotEnvPath)) return false;
+  if (isProduction(env) || existsSync(dotEnvPath)) return false;
   return DEPLOYMENT_VARIABLES.every((name) => env[name] === undefined);
+}
+
+/** NODE_ENV=production (in any case). */
+function isProduction(env: NodeJS.ProcessEnv): boolean {
+  return (env.NODE_ENV ?? '').trim().toLowerCase() === 'production';
 }
 
 /** Parses and validates the configuration; throws ConfigError listing every problem at once. */
@@ -404,6 +427,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       'DIGEST_CHANNEL: set, but DIGEST_AT is not, so no digest would be posted; set DIGEST_AT too (e.g. "09:00 Europe/Berlin")',
     );
   }
+  // Unset, the bot would be open to every member and guest of the workspace: a deployment says so explicitly.
+  if (isProduction(env) && !env.TREASURY_USERS?.trim()) {
+    problems.push(
+      'TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+    );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   return {
@@ -433,7 +462,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     swapPolicyTiers: e.SWAP_POLICY.tiers,
     swapMaxUsdCents: e.SWAP_MAX_USD.limitCents,
     swapDailyLimitUsdCents: e.SWAP_DAILY_LIMIT_USD.limitCents,
-    treasuryUsers: e.TREASURY_USERS,
+    treasuryUsers: e.TREASURY_USERS ?? ['*'],
+    treasuryUsersDefaulted: e.TREASURY_USERS === undefined,
     treasuryAdmins: e.TREASURY_ADMINS.length > 0 ? e.TREASURY_ADMINS : e.SWAP_APPROVERS,
     treasuryAdminsDefaulted: e.TREASURY_ADMINS.length === 0,
     dataFile: e.DATA_FILE,
@@ -515,7 +545,11 @@ export function describeConfig(config: Config): Record<string, string> {
     SWAP_MAX_USD: config.swapMaxUsdCents === undefined ? '(no maximum)' : usdLabel(config.swapMaxUsdCents),
     SWAP_DAILY_LIMIT_USD:
       config.swapDailyLimitUsdCents === undefined ? '(no daily limit)' : usdLabel(config.swapDailyLimitUsdCents),
-    TREASURY_USERS: config.treasuryUsers.join(',') || '(everyone)',
+    TREASURY_USERS: config.treasuryUsersDefaulted
+      ? '(unset: everyone in this workspace; production requires it to be set)'
+      : config.treasuryUsers.includes('*')
+        ? '* (everyone in this workspace)'
+        : config.treasuryUsers.join(','),
     TREASURY_ADMINS: config.treasuryAdminsDefaulted
       ? `(unset: the swap approvers${config.treasuryAdmins.length > 0 ? `, ${config.treasuryAdmins.join(',')}` : ': nobody'})`
       : config.treasuryAdmins.join(','),

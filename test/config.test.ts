@@ -42,7 +42,9 @@ describe('loadConfig', () => {
       alertLookbackMs: 24 * 3_600_000,
       swapApprovers: [],
       allowSelfApproval: false,
-      treasuryUsers: [],
+      // Unset outside production: everyone in the workspace, and describeConfig says it was not set.
+      treasuryUsers: ['*'],
+      treasuryUsersDefaulted: true,
       dataFile: './data/state.json',
       logLevel: 'info',
     });
@@ -166,7 +168,12 @@ describe('loadConfig', () => {
     ['ALLOW_SELF_APPROVAL', 'maybe', /true or false/],
     ['SWAP_MAX_USD', 'lots', /"lots" is not a USD amount/],
     ['SWAP_MAX_USD', '$0', /more than \$0/],
-    ['TREASURY_USERS', 'alice', /Slack user ids/],
+    [
+      'TREASURY_USERS',
+      'alice',
+      /"alice" is not a Slack user id \(U012ABCDEF\) or user group id \(S012ABCDEF\), nor `\*`/,
+    ],
+    ['TREASURY_USERS', '*,U0OPS1', /`\*` \(everyone in this workspace\) stands alone/],
     ['TREASURY_ADMINS', 'U0AVERY,#treasury', /"#treasury" is not a Slack user id/],
     ['LOG_LEVEL', 'verbose', /debug, info, warn, error/],
     ['ALERT_ONCALL', '@alice', /"@alice" is not a Slack user id \(U…\) or user group id \(S…\)/],
@@ -250,6 +257,46 @@ describe('loadConfig', () => {
       return;
     }
     throw new Error('expected failure');
+  });
+});
+
+describe('TREASURY_USERS: who may use the bot', () => {
+  const production = { ...validHttpEnv, NODE_ENV: 'production' };
+
+  it.each([
+    ['unset', undefined],
+    ['empty', ''],
+    ['blank', '   '],
+  ])('in production, %s refuses to start with one line saying what to set', (_, value) => {
+    const problems = problemsOf({ ...production, ...(value === undefined ? {} : { TREASURY_USERS: value }) });
+    expect(problems).toEqual([
+      'TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+    ]);
+  });
+
+  it('in production, * (everyone, said explicitly), people or user groups start', () => {
+    expect(loadConfig({ ...production, TREASURY_USERS: '*' })).toMatchObject({
+      treasuryUsers: ['*'],
+      treasuryUsersDefaulted: false,
+    });
+    expect(loadConfig({ ...production, TREASURY_USERS: ' U0OPS1 , S0TREASURY ,W0GRID1' })).toMatchObject({
+      treasuryUsers: ['U0OPS1', 'S0TREASURY', 'W0GRID1'],
+      treasuryUsersDefaulted: false,
+    });
+  });
+
+  it('outside production, unset still means everyone, and the printed configuration says it was not set', () => {
+    const config = loadConfig(validHttpEnv);
+    expect(config.treasuryUsers).toEqual(['*']);
+    expect(describeConfig(config).TREASURY_USERS).toBe(
+      '(unset: everyone in this workspace; production requires it to be set)',
+    );
+    expect(describeConfig(loadConfig({ ...validHttpEnv, TREASURY_USERS: '*' })).TREASURY_USERS).toBe(
+      '* (everyone in this workspace)',
+    );
+    expect(describeConfig(loadConfig({ ...validHttpEnv, TREASURY_USERS: 'U0OPS1,S0TREASURY' })).TREASURY_USERS).toBe(
+      'U0OPS1,S0TREASURY',
+    );
   });
 });
 

@@ -23,6 +23,8 @@ afterAll(async () => {
   await simulator.close();
 });
 
+const dataDir = () => mkdtempSync(join(tmpdir(), 'startup-'));
+
 function validEnv(): Record<string, string> {
   return {
     PAYMENTS_API_URL: simulator.url,
@@ -38,11 +40,34 @@ describe('start-up', () => {
   it('exits 1 before doing anything when configuration is missing, one line per variable (a production start: never the local workspace)', async () => {
     const result = await runBot({ NODE_ENV: 'production' });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('Cannot start: the configuration has 4 problem(s):');
-    for (const variable of ['PAYMENTS_API_URL', 'PAYMENTS_API_KEY', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']) {
+    // In production TREASURY_USERS is required too (unset, the bot would be open to every member and guest).
+    expect(result.stderr).toContain('Cannot start: the configuration has 5 problem(s):');
+    for (const variable of [
+      'PAYMENTS_API_URL',
+      'PAYMENTS_API_KEY',
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'TREASURY_USERS',
+    ]) {
       expect(result.stderr).toMatch(new RegExp(`^  ${variable}: `, 'm'));
     }
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('in production, refuses to start without TREASURY_USERS, in one line saying what to set; with * it starts', async () => {
+    const refused = await runBot({ ...validEnv(), NODE_ENV: 'production' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Cannot start: the configuration has 1 problem(s):');
+    expect(refused.stderr).toContain(
+      '  TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+    );
+    expect(refused.stderr).not.toMatch(/listening for Slack/);
+    const started = await runBot(
+      { ...validEnv(), NODE_ENV: 'production', TREASURY_USERS: '*', DATA_FILE: join(dataDir(), 'state.json') },
+      { untilStderr: /listening for Slack on port \d+/, thenSignal: 'SIGTERM' },
+    );
+    expect(started.stderr).toContain('"TREASURY_USERS":"* (everyone in this workspace)"');
+    expect(started.code).toBe(0);
   });
 
   it('exits 1 with one readable line when Slack rejects the bot token, and never prints a secret', async () => {
@@ -84,6 +109,22 @@ describe('start-up', () => {
       await expect(treasury.start()).rejects.toThrow('Slack rejected SLACK_BOT_TOKEN (invalid_auth)');
     } finally {
       await store.close();
+    }
+  });
+
+  it('an auth.test that names no workspace stops start-up: the bot could not tell its own people from others', async () => {
+    const nameless = await startSlackStandIn({ botToken: TOKEN, teamId: '' });
+    const config = loadConfig({ ...validEnv(), SLACK_API_URL: nameless.apiUrl });
+    const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey });
+    const store = await openBotStore(join(mkdtempSync(join(tmpdir(), 'bot-')), 'state.json'));
+    const treasury = createTreasuryApp({ config, payments, store, logger: silentLogger, host: '127.0.0.1' });
+    try {
+      await expect(treasury.start()).rejects.toThrow(
+        "Slack's auth.test named no workspace (team_id) for SLACK_BOT_TOKEN, so the bot cannot tell its own people from others'; check the token.",
+      );
+    } finally {
+      await store.close();
+      await nameless.close();
     }
   });
 });

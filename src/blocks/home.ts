@@ -20,7 +20,7 @@ import { formatCount, formatNetwork, formatRelative, formatSlackTime, formatToke
 import { ACTION_IDS, VIEW_IDS } from './ids.js';
 import { escapeText, link, mention } from './mrkdwn.js';
 import { OUTCOME_LABELS } from './swaps.js';
-import { levelLabel } from './thresholds.js';
+import { levelLabel, NO_POLLER_NO_ALERT } from './thresholds.js';
 
 /** How many of each list the Home tab shows; the rest is counted ("…and 12 more"). 100 blocks is the hard cap. */
 export const HOME_LISTED = {
@@ -65,6 +65,8 @@ export interface HomeFacts {
   alerts: { shown: readonly HomeAlert[]; total: number };
   waiting: { shown: readonly HomeWaitingQuote[]; total: number };
   requests: readonly HomeRequest[];
+  /** The alert poller is off (ALERT_CHANNEL unset): thresholds are shown with the word that no alert will come. */
+  alertsOff?: boolean;
 }
 
 /** A Home tab view (`views.publish`). */
@@ -83,13 +85,18 @@ function refreshRow(now: Date): Block[] {
   ];
 }
 
-/** The Home tab of someone outside TREASURY_USERS: what the bot is, and why it shows them nothing. */
-export function buildOutsiderHome(notice?: string): HomeView {
+/**
+ * The Home tab of someone outside TREASURY_USERS: what the bot is, and why it shows them nothing. `unknown`: Slack
+ * could not list a user group of the list, so whether they are on it is not known (nothing is shown either).
+ */
+export function buildOutsiderHome(notice?: string, options: { unknown?: boolean } = {}): HomeView {
   return homeView([
     header('Treasury'),
     ...(notice ? [section(`:information_source: ${clipText(notice, LIMITS.sectionText - 30)}`)] : []),
     section(
-      "This bot is for the treasury team: balances, swap approvals and failure alerts. You are not on the team's list (`TREASURY_USERS`), so nothing is shown here.",
+      options.unknown
+        ? "This bot is for the treasury team: balances, swap approvals and failure alerts. Slack did not say whether you are on the team's list (`TREASURY_USERS`), so nothing is shown here for now."
+        : "This bot is for the treasury team: balances, swap approvals and failure alerts. You are not on the team's list (`TREASURY_USERS`), so nothing is shown here.",
     ),
     context('Ask an admin to add you to TREASURY_USERS if you need it.'),
   ]);
@@ -125,6 +132,13 @@ function thresholdMark(asset: Asset, threshold: StoredThreshold | undefined): st
 }
 
 function balanceBlocks(facts: HomeFacts): Block[] {
+  const blocks = balanceListBlocks(facts);
+  // Thresholds set but nothing watching them: say so right under the heading, not only in the README.
+  if (facts.alertsOff && facts.thresholds.length > 0) blocks.splice(1, 0, section(NO_POLLER_NO_ALERT));
+  return blocks;
+}
+
+function balanceListBlocks(facts: HomeFacts): Block[] {
   const thresholdOf = new Map(facts.thresholds.map((threshold) => [threshold.assetId, threshold]));
   if (facts.assets === undefined) {
     const set = facts.thresholds.map(

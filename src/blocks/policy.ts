@@ -115,9 +115,19 @@ function dailyLimitLines(policy: PolicyView): string[] {
   return lines;
 }
 
+/**
+ * TREASURY_USERS in words: `*` is everyone in this workspace (people of other organisations in a shared channel
+ * never are); an empty list lets nobody in; otherwise people and members of groups.
+ */
+function treasuryUsersText(ids: readonly string[]): string {
+  if (ids.includes('*')) return 'everyone in this workspace (`TREASURY_USERS=*`; never people of other organisations)';
+  if (ids.length === 0) return 'nobody (`TREASURY_USERS` lists no one)';
+  return approversText(ids);
+}
+
 export function buildPolicy(policy: PolicyView, amountCents?: bigint): SlackMessage {
   const lines = [
-    `*Who may ask for a swap:* ${policy.treasuryUsers.length === 0 ? 'everyone in this workspace' : people(policy.treasuryUsers)}.`,
+    `*Who may ask for a swap:* ${treasuryUsersText(policy.treasuryUsers)}.`,
     policy.approvers.length === 0
       ? '*Who approves:* nobody: no approvers are configured (`SWAP_APPROVERS`), so no swap can be approved.'
       : `*Who approves:* ${approversText(policy.approvers)}. Any of them (or the requester) may reject, which ends the quote for everyone.`,

@@ -66,10 +66,17 @@ export interface ThresholdLine {
   low: boolean;
 }
 
+/**
+ * Said wherever a threshold is shown or set while the alert poller is off (ALERT_CHANNEL unset): nothing watches
+ * the balances then, so no alert will come, whatever the balance does.
+ */
+export const NO_POLLER_NO_ALERT =
+  ':warning: *No alert will come:* the alert poller is off (`ALERT_CHANNEL` is not set), so nothing watches the balances. Thresholds are kept and watched once an admin sets `ALERT_CHANNEL`.';
+
 /** `/treasury thresholds`: each threshold with the balance now and where it stands. */
 export function buildThresholdList(
   lines: readonly ThresholdLine[],
-  options: { now: Date; balancesRead: boolean; mayChange: boolean },
+  options: { now: Date; balancesRead: boolean; mayChange: boolean; pollerOn: boolean },
 ): SlackMessage {
   if (lines.length === 0)
     return {
@@ -81,6 +88,7 @@ export function buildThresholdList(
             ? 'Set one with `/treasury threshold USDT@BSC below 5,000` (token units) or `below $5,000` (USD value).'
             : 'Treasury admins set them with `/treasury threshold`.',
         ),
+        ...(options.pollerOn ? [] : [section(NO_POLLER_NO_ALERT)]),
       ],
     };
   const rows = lines.map(({ threshold, now, low }) => {
@@ -93,7 +101,9 @@ export function buildThresholdList(
     const state = low
       ? ':warning: *low*: alert open'
       : value !== undefined && value < BigInt(threshold.below)
-        ? ':warning: below (the next poll alerts)'
+        ? options.pollerOn
+          ? ':warning: below (the next poll alerts)'
+          : ':warning: below (no alert: the poller is off)'
         : now && value === undefined
           ? 'no USD value to compare'
           : ':white_check_mark: above';
@@ -101,6 +111,7 @@ export function buildThresholdList(
   });
   const blocks: Block[] = [
     header('Balance thresholds'),
+    ...(options.pollerOn ? [] : [section(NO_POLLER_NO_ALERT)]),
     ...linesToSections(rows),
     context(
       `A low-balance alert opens when a balance goes below its threshold and resolves itself once it is back at the threshold plus ${RECOVERY_MARGIN_PERCENT} %.${options.mayChange ? ' Change one with `/treasury threshold <asset> below <amount>` or `off`.' : ''}`,
@@ -109,16 +120,22 @@ export function buildThresholdList(
   return { text: `${lines.length} balance threshold(s)`, blocks };
 }
 
-/** The answer to setting a threshold. */
+/**
+ * The answer to setting a threshold. With the poller off (`pollerOn` false) it says plainly, first, that no alert
+ * will come until ALERT_CHANNEL is set: the threshold is saved, not watched.
+ */
 export function thresholdSetText(
   threshold: BalanceThreshold,
   previous: BalanceThreshold | undefined,
   now: { balance: string; balanceInUsd: string | null } | undefined,
+  options: { pollerOn: boolean } = { pollerOn: true },
 ): string {
   const replaced = previous ? ` (was ${thresholdLabel(previous)})` : '';
   const reading = now
     ? ` It is ${balanceLabel({ ...now, decimals: threshold.decimals, symbol: threshold.symbol, measure: threshold.measure })} now.`
     : '';
+  if (!options.pollerOn)
+    return `:information_source: *${assetLabel(threshold)}*: threshold saved, ${thresholdLabel(threshold)}${replaced}.${reading}\n${NO_POLLER_NO_ALERT} From then on, an alert opens when its balance goes ${thresholdLabel(threshold)} and resolves itself once it is back at ${recoveryLabel(threshold)}.`;
   return `:white_check_mark: *${assetLabel(threshold)}*: an alert opens when its balance goes ${thresholdLabel(threshold)}${replaced}.${reading} It resolves itself once the balance is back at ${recoveryLabel(threshold)}.`;
 }
 

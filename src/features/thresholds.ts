@@ -26,6 +26,8 @@ export interface ThresholdDeps {
   admins: readonly string[];
   /** Members of the admin groups, from Slack (shared with the swap approvers' cache). */
   groups: { members(groupIds: readonly string[]): Promise<GroupMembers> };
+  /** Whether the alert poller runs (ALERT_CHANNEL set): without it a threshold is kept but no alert will come. */
+  pollerOn: boolean;
 }
 
 export interface ThresholdService {
@@ -91,7 +93,7 @@ export function createThresholdService(deps: ThresholdDeps): ThresholdService {
             low: Object.hasOwn(low, threshold.assetId),
           };
         }),
-        { now: deps.now(), balancesRead: assets !== undefined, mayChange },
+        { now: deps.now(), balancesRead: assets !== undefined, mayChange, pollerOn: deps.pollerOn },
       );
     },
     async set(userId, reference, amountText, usd) {
@@ -111,10 +113,12 @@ export function createThresholdService(deps: ThresholdDeps): ThresholdService {
       };
       const { previous } = await deps.store.balances.setThreshold(threshold, userId, deps.now());
       deps.logger.info('balance threshold set', { userId, assetId: asset.id, measure: threshold.measure });
-      const text = thresholdSetText(threshold, previous, {
-        balance: asset.balance,
-        balanceInUsd: asset.balanceInUsd ?? null,
-      });
+      const text = thresholdSetText(
+        threshold,
+        previous,
+        { balance: asset.balance, balanceInUsd: asset.balanceInUsd ?? null },
+        { pollerOn: deps.pollerOn },
+      );
       return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
     },
     async remove(userId, reference) {

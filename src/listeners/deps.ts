@@ -1,4 +1,6 @@
+import type { InstallingOrg } from '../domain/access.js';
 import type { AlertStatusView } from '../domain/alerts.js';
+import type { TreasuryAccessCheck } from '../features/access.js';
 import type { AlertService } from '../features/alerts/index.js';
 import type { AuditExport } from '../features/audit/index.js';
 import type { DigestService } from '../features/digest/index.js';
@@ -15,8 +17,13 @@ import type { BackgroundWork } from './background.js';
 /** What every listener receives: the features' dependencies plus who may use the bot. */
 export interface ListenerDeps extends FeatureDeps {
   logger: Logger;
-  /** TREASURY_USERS; empty lets everyone in (see mayUseBot in domain/access.ts). */
-  treasuryUsers: readonly string[];
+  /** TREASURY_USERS: who may use the bot (people, user groups, or `*`); see features/access.ts. */
+  access: TreasuryAccessCheck;
+  /**
+   * The workspace the bot is installed in (auth.test at start); undefined until it is known, and then every request
+   * is refused (see the edge middleware): people of other organisations never reach a listener.
+   */
+  installingOrg: () => InstallingOrg | undefined;
   swaps: SwapService;
   /** `/treasury threshold(s)`. */
   thresholds: ThresholdService;

@@ -1,6 +1,8 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
+import { buildResolveRefusedModal } from '../blocks/alert-messages.js';
 import { ACTION_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
+import { type InstallingOrg, isFromInstallingOrg, type OrgClaim, OUTSIDE_ORGANISATION } from '../domain/access.js';
 import { readTypedText } from '../domain/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
@@ -40,7 +42,9 @@ export function commandProblem(body: Record<string, unknown>): string | undefine
  */
 const BlockActionsBody = z.object({
   type: z.literal('block_actions'),
-  user: z.object({ id: SlackId }),
+  // The clicker's own organisation: their workspace (T…), or their Grid organisation (E…). Not `team.id`, which
+  // in a Slack Connect channel names the workspace the message is from (the block_actions payload reference).
+  user: z.object({ id: SlackId, team_id: z.string().max(40).optional() }),
   actions: z
     .array(z.object({ action_id: z.string().max(255), type: z.string().optional(), value: z.string().optional() }))
     .length(1),
@@ -74,7 +78,7 @@ const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve]);
 /** What the listeners rely on in a dialog submission. */
 const ViewSubmissionBody = z.object({
   type: z.literal('view_submission'),
-  user: z.object({ id: SlackId }),
+  user: z.object({ id: SlackId, team_id: z.string().max(40).optional() }),
   view: z.object({
     callback_id: z.string().max(255),
     private_metadata: z.string().max(3_000),
@@ -82,15 +86,45 @@ const ViewSubmissionBody = z.object({
   }),
 });
 
+/** The organisation fields of an Events API envelope, as pairs to check (the envelope's, and the context's). */
+function eventClaims(body: Record<string, unknown>): OrgClaim[] {
+  const claims: OrgClaim[] = [{ team: body.team_id, enterprise: body.enterprise_id }];
+  if (body.context_team_id !== undefined || body.context_enterprise_id !== undefined)
+    claims.push({ team: body.context_team_id, enterprise: body.context_enterprise_id });
+  return claims;
+}
+
 /**
- * The first middleware: every request that reaches a listener has the shape the listener reads, and every other
- * signed request is acknowledged at once (Slack retries or shows an error after 3 s without an answer).
- * Nothing here answers 5xx or throws for bad input.
+ * The first middleware: every request that reaches a listener has the shape the listener reads, comes from a
+ * person of the installing organisation, and every other signed request is acknowledged at once (Slack retries or
+ * shows an error after 3 s without an answer). Nothing here answers 5xx or throws for bad input.
+ *
+ * Slack Connect: members of another organisation in a shared channel see the bot's messages and can click them.
+ * Their command, click, dialog or Home tab is refused here, before any listener runs (so before any payment API
+ * call or change of state), in plain words where Slack gives a way to answer: the command's ack, an ephemeral reply
+ * on the click's response_url (no Web API fallback: nothing is posted anywhere for them), the dialog replaced by
+ * the refusal. A Home tab they open gets nothing published; a click in one is acknowledged and dropped. Which
+ * field names the person's organisation: a command's `team_id` (and `enterprise_id`), a click's or a dialog's
+ * `user.team_id`, an event's `team_id` and `context_team_id` (and their enterprise ids). Until the installing
+ * workspace is known (`installingOrg` undefined), everyone is refused.
  */
 export function createEdgeMiddleware(
   logger: Logger,
   slack: Pick<SlackGateway, 'respond'>,
+  installingOrg: () => InstallingOrg | undefined,
 ): Middleware<AnyMiddlewareArgs> {
+  const inside = (claims: readonly OrgClaim[]) => {
+    const org = installingOrg();
+    return claims.every((claim) => isFromInstallingOrg(org, claim));
+  };
+  const refused = (kind: string, claim: OrgClaim) => {
+    const org = installingOrg();
+    logger.info('refused a request from outside the installing workspace', {
+      kind,
+      team: typeof claim.team === 'string' ? claim.team.slice(0, 40) : '(none)',
+      ...(org === undefined ? { installingTeam: '(not known yet)' } : {}),
+    });
+  };
   return async (args) => {
     const { body, next } = args;
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
@@ -105,6 +139,12 @@ export function createEdgeMiddleware(
       if (problem !== undefined) {
         logger.warn('ignored a malformed or unknown slash command', { problem });
         await ack?.({ response_type: 'ephemeral', text: 'The bot could not read this command. Please type it again.' });
+        return;
+      }
+      const claim = { team: command.team_id, enterprise: command.enterprise_id };
+      if (!inside([claim])) {
+        refused('command', claim);
+        await ack?.({ response_type: 'ephemeral', text: OUTSIDE_ORGANISATION });
         return;
       }
       // Slack omits `text` for a bare command in some clients; listeners read it as a string. Slack sends it
@@ -123,6 +163,19 @@ export function createEdgeMiddleware(
         return;
       }
       const actionId = click.data.actions[0]!.action_id;
+      const claim = { team: click.data.user.team_id };
+      if (!inside([claim])) {
+        refused('click', claim);
+        await ack?.();
+        // Answered on the click's own response_url only: a Home click has none, and nothing is posted for them.
+        if (click.data.response_url !== undefined)
+          await slack.respond(
+            click.data.response_url,
+            { response_type: 'ephemeral', replace_original: false, text: OUTSIDE_ORGANISATION },
+            { channelId: undefined, userId: click.data.user.id },
+          );
+        return;
+      }
       if (click.data.response_url === undefined) {
         // A click in a view (the Home tab) has nowhere to be answered but the view itself.
         if (click.data.container?.type === 'view' && VIEW_ACTIONS.has(actionId)) {
@@ -155,6 +208,12 @@ export function createEdgeMiddleware(
 
     if (kind === 'view_submission') {
       const submission = ViewSubmissionBody.safeParse(body);
+      const claim = { team: submission.success ? submission.data.user.team_id : undefined };
+      if (submission.success && !inside([claim])) {
+        refused('dialog', claim);
+        await ack?.({ response_action: 'update', view: buildResolveRefusedModal(OUTSIDE_ORGANISATION) });
+        return;
+      }
       if (submission.success && KNOWN_VIEWS.has(submission.data.view.callback_id)) {
         await next();
         return;
@@ -170,6 +229,12 @@ export function createEdgeMiddleware(
     // Events: Bolt acknowledged them already. Only app_home_opened has a listener (the Home tab).
     if (kind === 'event_callback') {
       const event = HomeOpenedEvent.safeParse((body as { event?: unknown }).event);
+      const claims = eventClaims(body as Record<string, unknown>);
+      if (event.success && !inside(claims)) {
+        // Bolt acknowledged the event already; nothing is published for them.
+        refused('home tab', claims.find((claim) => !isFromInstallingOrg(installingOrg(), claim)) ?? claims[0]!);
+        return;
+      }
       if (event.success) {
         await next();
         return;

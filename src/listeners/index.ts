@@ -25,8 +25,9 @@ export { TREASURY_COMMAND };
 
 /** The one place where command names and action_ids are bound to their handlers. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  // First: listeners below only ever see well-formed commands and clicks on buttons they know.
-  app.use(createEdgeMiddleware(deps.logger, deps.slack));
+  // First: listeners below only ever see well-formed commands and clicks on buttons they know, from people of the
+  // installing organisation.
+  app.use(createEdgeMiddleware(deps.logger, deps.slack, deps.installingOrg));
   app.command(TREASURY_COMMAND, createTreasuryCommandListener(deps));
   app.action(WITHDRAWALS_PAGE_ACTIONS, createWithdrawalsPageListener(deps));
   app.action(ACTION_IDS.payoutsPage, createPayoutsPageListener(deps));

@@ -32,8 +32,8 @@ export const TEAM = {
 } as const;
 
 /**
- * The people of the workspace: who asks, who approves (Avery by name, Jordan through the approver group), and
- * someone outside the treasury team.
+ * The people of the workspace: who asks, who approves (Avery by name, Jordan through the approver group),
+ * someone outside the treasury team, and a partner company's person in the shared channels.
  */
 export const USERS = [
   { id: 'U0RILEY', name: 'riley', displayName: 'Riley Chen', title: 'Treasury operator (requests swaps)' },
@@ -45,6 +45,15 @@ export const USERS = [
     title: 'Approver via @treasury-leads (SWAP_APPROVERS group)',
   },
   { id: 'U0SAM', name: 'sam', displayName: 'Sam Lee', title: 'Sales, not on the treasury team' },
+  // In the public channels through Slack Connect: Slack sends their own organisation (T0PARTNERCO) in every request
+  // of theirs (`user.team_id`, a command's `team_id`), and the bot refuses them whatever TREASURY_USERS says.
+  {
+    id: 'U0MORGAN',
+    name: 'morgan',
+    displayName: 'Morgan Diaz',
+    title: 'Partner Co, another organisation (Slack Connect)',
+    teamId: 'T0PARTNERCO',
+  },
 ] as const;
 
 /**

@@ -18,6 +18,19 @@ export interface Person {
   id: string;
   /** Slack's user name (handle). */
   name: string;
+  /**
+   * Their own organisation when it is not the app's workspace: a member of another company in a Slack Connect
+   * channel (their workspace T…, or their Enterprise Grid organisation E…). Slack names it in `user.team_id` of
+   * every interaction (the block_actions and view_submission payload references), while `team` stays the workspace
+   * the message or view is from; a slash command reaches an app from the workspace it was typed in, so its
+   * `team_id` is theirs. Unset: a member of the app's workspace.
+   */
+  teamId?: string;
+}
+
+/** The organisation a person belongs to, as Slack names it in their requests. */
+export function teamOf(team: Team, user: Pick<Person, 'teamId'>): string {
+  return user.teamId ?? team.id;
 }
 
 export interface Place {
@@ -117,7 +130,7 @@ export function slashCommandPayload(
 ): Record<string, string> {
   return {
     token: 'local-workspace-verification-token',
-    team_id: team.id,
+    team_id: teamOf(team, user),
     team_domain: team.domain,
     channel_id: channel.id,
     channel_name: channel.name,
@@ -210,7 +223,7 @@ export function blockActionsPayload(
   const selected = choice ? slackOption(choice.selectedOption) : undefined;
   return {
     type: 'block_actions',
-    user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
+    user: { id: user.id, username: user.name, name: user.name, team_id: teamOf(team, user) },
     api_app_id: team.appId,
     token: 'local-workspace-verification-token',
     container:
@@ -414,7 +427,7 @@ export function viewSubmissionPayload(
   return {
     type: 'view_submission',
     team: { id: team.id, domain: team.domain },
-    user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
+    user: { id: user.id, username: user.name, name: user.name, team_id: teamOf(team, user) },
     api_app_id: team.appId,
     token: 'local-workspace-verification-token',
     trigger_id: triggerId(now),
@@ -451,7 +464,7 @@ export function viewClosedPayload(
   return {
     type: 'view_closed',
     team: { id: team.id, domain: team.domain },
-    user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
+    user: { id: user.id, username: user.name, name: user.name, team_id: teamOf(team, user) },
     api_app_id: team.appId,
     token: 'local-workspace-verification-token',
     view: viewPayloadObject(team, botId, held, state),
@@ -558,13 +571,16 @@ export function homeViewPayloadObject(team: Team, botId: string, held: HeldHome)
  */
 export function appHomeOpenedPayload(
   team: Team,
-  user: Pick<Person, 'id'>,
+  user: Pick<Person, 'id' | 'teamId'>,
   options: { channel: string; botUserId: string; botId: string; home?: HeldHome | undefined; now?: number },
 ): Record<string, unknown> {
   const now = options.now ?? Date.now();
   return {
     token: 'local-workspace-verification-token',
-    team_id: team.id,
+    // The workspace the event happened in: the person's own (Slack's event wrapper), while `authorizations` is
+    // the app's installation that sees it.
+    team_id: teamOf(team, user),
+    ...(user.teamId !== undefined ? { context_team_id: user.teamId } : {}),
     api_app_id: team.appId,
     event: {
       type: 'app_home_opened',
@@ -606,7 +622,7 @@ export function homeBlockActionsPayload(
 ): Record<string, unknown> {
   return {
     type: 'block_actions',
-    user: { id: user.id, username: user.name, name: user.name, team_id: team.id },
+    user: { id: user.id, username: user.name, name: user.name, team_id: teamOf(team, user) },
     api_app_id: team.appId,
     token: 'local-workspace-verification-token',
     container: { type: 'view', view_id: held.id },

@@ -24,6 +24,8 @@ export interface SlackStandInOptions {
   botUserId?: string;
   botId?: string;
   teamId?: string;
+  /** The Enterprise Grid organisation the workspace belongs to (auth.test's `enterprise_id`); unset: none. */
+  enterpriseId?: string;
   teamName?: string;
   teamDomain?: string;
   /** The clock (ms since the epoch) that ages response_urls and stamps records; default `Date.now`. */
@@ -638,6 +640,7 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       team: teamName,
       user: 'treasury-bot',
       team_id: teamId,
+      ...(options.enterpriseId !== undefined ? { enterprise_id: options.enterpriseId } : {}),
       user_id: botUserId,
       bot_id: botId,
       is_enterprise_install: false,

@@ -3,7 +3,7 @@
 // stale clicks refused with the current state, and people outside the treasury team refused politely.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALERT_COLORS } from '../../src/blocks/alert-messages.js';
-import { NOT_A_TREASURY_USER } from '../../src/domain/access.js';
+import { NOT_A_TREASURY_USER, OUTSIDE_ORGANISATION } from '../../src/domain/access.js';
 import { expectStaysAt } from '../support/waiting.js';
 import {
   ALERTS,
@@ -164,6 +164,43 @@ describe.each(stores)('an alert people own, on %s', (_name, storeChoice) => {
       views: r.slack.views().length,
       replies: r.thread(alert.ts).length,
     }));
+    expect(textOf(r.message(alert.ts)!)).toMatch(/OPEN/);
+  });
+
+  it('a member of another organisation (Slack Connect) is refused on every control and the dialog, even with TREASURY_USERS=*', async () => {
+    const r = await start({ TREASURY_USERS: '*' });
+    const { alert } = await r.failedWithdrawal();
+    // One of ours opens the Resolve dialog; the partner then submits it (the edge refuses any dialog of theirs).
+    const opened = await r.click(alert, 'alert_resolve', AVERY);
+    const modal = await r.viewOpenedBy(opened.triggerId);
+    const alertsBefore = JSON.stringify(await r.replicas[0]!.store.alerts.readAlerts());
+    const before = {
+      updates: r.slack.callsOf('chat.update').length,
+      views: r.slack.views().length,
+      replies: r.thread(alert.ts).length,
+      payments: r.simulator.requestCount(),
+    };
+    const partner = { teamId: 'T0PARTNER' };
+    const clicks = [
+      await r.click(alert, 'alert_acknowledge', 'U0PARTNER', partner),
+      await r.click(alert, 'alert_resolve', 'U0PARTNER', partner),
+      await r.snooze(alert, '1h', 'U0PARTNER', partner),
+    ];
+    for (const click of clicks) {
+      expect(click.status).toBe(200);
+      const [notice] = await click.waitForResponses(1);
+      expect(notice).toMatchObject({ responseType: 'ephemeral', text: OUTSIDE_ORGANISATION });
+    }
+    const answer = await r.submitResolve(modal, 'U0PARTNER', 'fixed it', partner);
+    expect(answer).toMatchObject({ response_action: 'update' });
+    expect(JSON.stringify(answer)).toContain(OUTSIDE_ORGANISATION);
+    await expectStaysAt(before, () => ({
+      updates: r.slack.callsOf('chat.update').length,
+      views: r.slack.views().length,
+      replies: r.thread(alert.ts).length,
+      payments: r.simulator.requestCount(),
+    }));
+    expect(JSON.stringify(await r.replicas[0]!.store.alerts.readAlerts())).toBe(alertsBefore);
     expect(textOf(r.message(alert.ts)!)).toMatch(/OPEN/);
   });
 

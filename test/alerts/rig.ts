@@ -79,6 +79,13 @@ export interface SentClick {
   waitForResponses(count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
 }
 
+/** Which replica a click goes to, and the clicker's own organisation when it is another (Slack Connect). */
+export interface ClickOptions {
+  replica?: number;
+  /** A member of another organisation in the shared channel: their team (Slack's `user.team_id`). */
+  teamId?: string;
+}
+
 export interface AlertRig {
   simulator: PaymentsSimulator;
   slack: SlackStandIn;
@@ -102,14 +109,19 @@ export interface AlertRig {
     message: StoredMessage,
     actionId: string,
     userId: string,
-    options?: { replica?: number; triggerIssuedAt?: number },
+    options?: ClickOptions & { triggerIssuedAt?: number },
   ): Promise<SentClick>;
   /** Chooses an option of the Snooze menu of the message as `userId` saw it. */
-  snooze(message: StoredMessage, value: string, userId: string, options?: { replica?: number }): Promise<SentClick>;
+  snooze(message: StoredMessage, value: string, userId: string, options?: ClickOptions): Promise<SentClick>;
   /** The modal views.open opened with `triggerId`. */
   viewOpenedBy(triggerId: string): Promise<OpenedView>;
   /** Submits the Resolve modal with `note` as `userId`: the bot's answer (null: closed). */
-  submitResolve(view: OpenedView, userId: string, note: string | null): Promise<Record<string, unknown> | null>;
+  submitResolve(
+    view: OpenedView,
+    userId: string,
+    note: string | null,
+    options?: Pick<ClickOptions, 'teamId'>,
+  ): Promise<Record<string, unknown> | null>;
   /** A /treasury command as `userId`: the text of the private answer. */
   command(text: string, userId: string): Promise<RecordedResponse>;
   close(): Promise<void>;
@@ -187,13 +199,13 @@ export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig>
     message: StoredMessage,
     userId: string,
     control: (actions: Record<string, unknown>) => ButtonClick | OptionChoice,
-    options: { replica?: number; triggerIssuedAt?: number } = {},
+    options: ClickOptions & { triggerIssuedAt?: number } = {},
   ): Promise<SentClick> => {
     const actions = alertActionsBlock(message);
     const responseUrl = slack.createResponseUrl({ channel: message.channel, ts: message.ts });
     const payload = blockActionsPayload(
       { id: 'T_TEST', domain: 'treasury-test', appId: 'A_TEST' },
-      { id: userId, name: userId.toLowerCase() },
+      { id: userId, name: userId.toLowerCase(), ...(options.teamId !== undefined ? { teamId: options.teamId } : {}) },
       { id: message.channel, name: message.channel.toLowerCase() },
       control(actions),
       slack.botUserId,
@@ -297,10 +309,11 @@ export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig>
       ),
     viewOpenedBy: (triggerId) =>
       slack.waitFor(() => slack.views().find((v) => v.triggerId === triggerId), 5_000, 'the Resolve modal'),
-    submitResolve: (view, userId, note) =>
+    submitResolve: (view, userId, note, options = {}) =>
       replicas[0]!.driver.submitView(view, {
         userId,
         userName: userId.toLowerCase(),
+        ...(options.teamId !== undefined ? { teamId: options.teamId } : {}),
         values: { resolve_note: { note } },
       }),
     async command(text, userId) {

@@ -53,10 +53,12 @@ describe('/treasury policy', () => {
 
   it('with nobody to approve, says no swap can be approved', () => {
     const text = blocksToText(
-      buildPolicy({ tiers: DEFAULT_TIERS, approvers: [], allowSelfApproval: false, treasuryUsers: [] }, 100n).blocks,
+      buildPolicy({ tiers: DEFAULT_TIERS, approvers: [], allowSelfApproval: false, treasuryUsers: ['*'] }, 100n).blocks,
     );
     expect(text).toContain('A swap worth $1 could not be approved: nobody is an approver.');
-    expect(text).toContain('*Who may ask for a swap:* everyone in this workspace.');
+    expect(text).toContain(
+      '*Who may ask for a swap:* everyone in this workspace (`TREASURY_USERS=*`; never people of other organisations).',
+    );
     expect(text).toContain('*Maximum per swap:* none.');
   });
 });

@@ -99,6 +99,7 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
       'Avery Patel — Approver (SWAP_APPROVERS)',
       'Jordan Kim — Approver via @treasury-leads (SWAP_APPROVERS group)',
       'Sam Lee — Sales, not on the treasury team',
+      'Morgan Diaz — Partner Co, another organisation (Slack Connect)',
     ]);
     await asUser('U0JORDAN');
     expect(await page.getByTestId('user-groups').innerText()).toBe('member of @treasury-leads');

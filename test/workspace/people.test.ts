@@ -18,7 +18,13 @@ describe('the local workspace: a second approver, through a user group', () => {
       users: { id: string; name: string; title: string }[];
       groups: { id: string; handle: string; name: string; members: string[] }[];
     };
-    expect(page.users.map((u) => u.name)).toEqual(['Riley Chen', 'Avery Patel', 'Jordan Kim', 'Sam Lee']);
+    expect(page.users.map((u) => u.name)).toEqual([
+      'Riley Chen',
+      'Avery Patel',
+      'Jordan Kim',
+      'Sam Lee',
+      'Morgan Diaz',
+    ]);
     expect(page.users.find((u) => u.id === 'U0JORDAN')?.title).toBe(
       'Approver via @treasury-leads (SWAP_APPROVERS group)',
     );
@@ -37,6 +43,22 @@ describe('the local workspace: a second approver, through a user group', () => {
       ok: true,
       users: ['U0JORDAN'],
     });
+  });
+
+  it('Morgan, of a partner organisation in #treasury (Slack Connect), is refused by the bot and nothing is read', async () => {
+    const before = workspace.simulator.requestCount();
+    const sent = await fetch(`${workspace.url}api/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ user: 'U0MORGAN', channel: 'C0TREASURY', text: '/treasury balances' }),
+    });
+    expect(sent.status).toBe(200);
+    const timeline = async () =>
+      JSON.stringify(await (await fetch(`${workspace.url}api/timeline?user=U0MORGAN`)).json());
+    await expect
+      .poll(timeline, { timeout: 10_000 })
+      .toContain('only works for people of the workspace it is installed in');
+    expect(workspace.simulator.requestCount()).toBe(before);
   });
 
   it('Jordan is on the treasury team: in #treasury-ops and in a direct message with the bot', () => {

@@ -21,7 +21,7 @@ import {
   type HomeView,
   type HomeWaitingQuote,
 } from '../../blocks/home.js';
-import { mayUseBot } from '../../domain/access.js';
+import { refusalText } from '../../domain/access.js';
 import { compareText } from '../../domain/compare.js';
 import { oldestFirst } from '../../domain/owned-alerts.js';
 import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../../domain/quote-decision.js';
@@ -31,6 +31,7 @@ import type { Asset, PaymentsClient } from '../../payments/index.js';
 import { describeSlackError } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
 import type { BotRepositories } from '../../store/repository.js';
+import type { TreasuryAccessCheck } from '../access.js';
 
 /** What the Home tab is built from; everything is injected. */
 export interface HomeTabDeps {
@@ -41,8 +42,10 @@ export interface HomeTabDeps {
   approvalPolicy: ApprovalPolicy;
   /** Members of approver groups (cached; usergroups.users.list): who of a group a quote is waiting for. */
   approverGroups?: { members(groupIds: readonly string[]): Promise<GroupMembers> };
-  /** TREASURY_USERS; empty lets everyone in. */
-  treasuryUsers: readonly string[];
+  /** TREASURY_USERS: who may see data here (people, user groups, or `*`). */
+  access: Pick<TreasuryAccessCheck, 'check'>;
+  /** The alert poller is off (ALERT_CHANNEL unset): the balances part says no low-balance alert will come. */
+  alertsOff?: boolean;
   now: () => Date;
   logger: Logger;
 }
@@ -168,8 +171,13 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
 
   /** The person's Home as it is now. */
   async function build(userId: string, notice: string | undefined): Promise<HomeView> {
-    // Nobody outside TREASURY_USERS sees data: not even a read is made for them.
-    if (!mayUseBot(deps.treasuryUsers, userId)) return buildOutsiderHome(notice);
+    // Nobody outside TREASURY_USERS sees data: not even a read is made for them. Unknown membership (Slack could
+    // not list a group) shows nothing either, and says why.
+    const access = await deps.access.check(userId);
+    if (!access.allowed)
+      return access.why === 'unknown'
+        ? buildOutsiderHome(refusalText(access), { unknown: true })
+        : buildOutsiderHome(notice);
     const now = deps.now();
     const [assets, thresholds, alerts, waiting, requests] = await Promise.all([
       readAssets(),
@@ -187,6 +195,7 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
       alerts,
       waiting,
       requests,
+      ...(deps.alertsOff ? { alertsOff: true } : {}),
     });
   }
 

@@ -7,7 +7,7 @@ import type {
 } from '@slack/bolt';
 import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from '../../blocks/alert-messages.js';
 import { buildFailure } from '../../blocks/errors.js';
-import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import { refusalText } from '../../domain/access.js';
 import { isSnoozeChoice } from '../../domain/snooze.js';
 import type { ClickAnswer } from '../../features/alerts/index.js';
 import { errorFields } from '../../logger.js';
@@ -71,7 +71,8 @@ function alertControl(deps: ListenerDeps, handle: (click: AlertClick) => Promise
         { channelId: body.channel?.id, userId },
       );
     };
-    if (!mayUseBot(deps.treasuryUsers, userId)) return answer(NOT_A_TREASURY_USER);
+    const access = await deps.access.check(userId);
+    if (!access.allowed) return answer(refusalText(access));
     const click = readClick(body);
     if (!click || !deps.alertActions) return answer(UNSUPPORTED_BUTTON);
     try {
@@ -123,7 +124,8 @@ function readModalState(text: string): { ref: string; version: number; channel: 
 export function createAlertResolveSubmitListener(deps: ListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const refuse = (text: string) => ack({ response_action: 'update', view: buildResolveRefusedModal(text) as never });
-    if (!mayUseBot(deps.treasuryUsers, body.user.id)) return refuse(NOT_A_TREASURY_USER);
+    const access = await deps.access.check(body.user.id);
+    if (!access.allowed) return refuse(refusalText(access));
     const state = readModalState(view.private_metadata);
     if (!state || !deps.alertActions) return refuse(UNSUPPORTED_BUTTON);
     const note = view.state.values[RESOLVE_NOTE.blockId]?.[RESOLVE_NOTE.actionId]?.value ?? '';

@@ -4,7 +4,7 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
 import { GasPageValue, PayoutsPageValue, ShareButtonValue, WithdrawalsPageValue } from '../../blocks/ids.js';
 import { mention } from '../../blocks/mrkdwn.js';
-import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import { refusalText } from '../../domain/access.js';
 import { UserFacingError } from '../../domain/errors.js';
 import * as lookups from '../../features/lookups.js';
 import { cannotPostHere } from '../../features/places.js';
@@ -107,10 +107,11 @@ function buttonListener(
     const fallback = { channelId: body.channel?.id, userId: body.user.id };
     const place: ConversationPlace = { channelId: body.channel?.id, channelName: body.channel?.name };
     const responseUrl = body.response_url;
-    if (!mayUseBot(deps.treasuryUsers, body.user.id)) {
+    const access = await deps.access.check(body.user.id);
+    if (!access.allowed) {
       await deps.slack.respond(
         responseUrl,
-        { response_type: 'ephemeral', replace_original: false, text: NOT_A_TREASURY_USER },
+        { response_type: 'ephemeral', replace_original: false, text: refusalText(access) },
         fallback,
       );
       return;

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
 import { PayoutRequestButtonValue } from '../../blocks/ids.js';
-import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import { refusalText } from '../../domain/access.js';
 import type { PayoutClickAnswer } from '../../features/payouts.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
@@ -24,8 +24,9 @@ function payoutButton(deps: ListenerDeps, handle: (requestId: string, userId: st
     const fallback = { channelId: body.channel?.id, userId };
     const responseUrl = body.response_url;
     const notice = (text: string): Reply => ({ response_type: 'ephemeral', replace_original: false, text });
-    if (!mayUseBot(deps.treasuryUsers, userId)) {
-      await deps.slack.respond(responseUrl, notice(NOT_A_TREASURY_USER), fallback);
+    const access = await deps.access.check(userId);
+    if (!access.allowed) {
+      await deps.slack.respond(responseUrl, notice(refusalText(access)), fallback);
       return;
     }
     const value = PayoutRequestButtonValue.safeParse(action.value);

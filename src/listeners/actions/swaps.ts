@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
+import { refusalText } from '../../domain/access.js';
 import type { ClickOrigin, ClickOutcome } from '../../features/swaps/index.js';
 import { errorFields } from '../../logger.js';
 import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';
@@ -28,15 +29,29 @@ export function clickOrigin(body: BlockButtonAction): ClickOrigin {
 /**
  * Swap buttons. The quote message itself is edited by the swap feature (chat.update), so it tells everyone
  * what happened; the clicker alone gets a private notice when their click changed nothing, and why.
- * TREASURY_USERS does not apply here: who may decide is SWAP_APPROVERS' business. The button value names the
- * quote, and the click's own message must be that quote's message (checked by the swap feature).
+ * Approve and Reject are SWAP_APPROVERS' business, not TREASURY_USERS'; "New quote" asks for a quote, as
+ * `/treasury swap` does, so only TREASURY_USERS may (`treasuryUsersOnly`). The button value names the quote, and
+ * the click's own message must be that quote's message (checked by the swap feature).
  */
 function swapButton(
   deps: ListenerDeps,
   handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>,
+  options: { treasuryUsersOnly?: boolean } = {},
 ) {
   return async ({ ack, action, body, respond }: ButtonArgs): Promise<void> => {
     await ack();
+    const fallback = { channelId: body.channel?.id, userId: body.user.id };
+    if (options.treasuryUsersOnly) {
+      const access = await deps.access.check(body.user.id);
+      if (!access.allowed) {
+        await deps.slack.respond(
+          respond,
+          { response_type: 'ephemeral', replace_original: false, text: refusalText(access) },
+          fallback,
+        );
+        return;
+      }
+    }
     let notice: string | undefined;
     let failure: unknown;
     try {
@@ -49,11 +64,7 @@ function swapButton(
     refreshHomeAfterAct(deps, body.user.id);
     const message = failure !== undefined ? buildFailure(failure) : notice ? { text: notice } : undefined;
     if (!message) return;
-    await deps.slack.respond(
-      respond,
-      { response_type: 'ephemeral', replace_original: false, ...message },
-      { channelId: body.channel?.id, userId: body.user.id },
-    );
+    await deps.slack.respond(respond, { response_type: 'ephemeral', replace_original: false, ...message }, fallback);
   };
 }
 
@@ -65,4 +76,6 @@ export const createSwapRejectListener = (deps: ListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
 /** "New quote" on an expired or refused quote. */
 export const createSwapNewQuoteListener = (deps: ListenerDeps) =>
-  swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin));
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin), {
+    treasuryUsersOnly: true,
+  });

@@ -4,7 +4,7 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
 import { buildHelp } from '../../blocks/help.js';
 import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse.js';
-import { mayUseBot, NOT_A_TREASURY_USER } from '../../domain/access.js';
+import { refusalText } from '../../domain/access.js';
 import * as lookups from '../../features/lookups.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
@@ -64,7 +64,7 @@ async function run(
     case 'swaps':
       return deps.swaps.showHistory();
     case 'policy':
-      return deps.swaps.describePolicy(deps.treasuryUsers, command.amountCents);
+      return deps.swaps.describePolicy(deps.access.treasuryUsers, command.amountCents);
     case 'alerts':
       return buildAlertStatus((await deps.alerts?.status()) ?? null, deps.now());
     case 'alerts-open':
@@ -114,17 +114,29 @@ async function run(
  */
 export function createTreasuryCommandListener(deps: ListenerDeps) {
   return async ({ command, ack }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
-    if (!mayUseBot(deps.treasuryUsers, command.user_id)) {
-      await ack({ response_type: 'ephemeral', text: NOT_A_TREASURY_USER });
+    // TREASURY_USERS: refused in the ack when that needs no question to Slack; membership of a user group is
+    // looked up after the ack (Slack gives up after 3 seconds), and an unknown one refuses.
+    const known = deps.access.known(command.user_id);
+    if (known !== undefined && !known.allowed) {
+      await ack({ response_type: 'ephemeral', text: refusalText(known) });
       return;
     }
     await ack();
     const { text, user_id: userId, channel_id: channelId, response_url: responseUrl } = command;
     // A direct message, a private channel or a channel, as the payload says (see src/slack/conversations.ts).
     const conversation = conversationKindOf({ channelId, channelName: command.channel_name });
-    deps.background.run('a /treasury command', () =>
-      answer(deps, { text, userId, channelId, conversation, responseUrl }),
-    );
+    deps.background.run('a /treasury command', async () => {
+      const access = known ?? (await deps.access.check(userId));
+      if (!access.allowed) {
+        await deps.slack.respond(
+          responseUrl,
+          { response_type: 'ephemeral', text: refusalText(access) },
+          { channelId, userId },
+        );
+        return;
+      }
+      await answer(deps, { text, userId, channelId, conversation, responseUrl });
+    });
   };
 }
 

@@ -46,6 +46,12 @@ export interface SlackDriverOptions {
 export interface SenderOptions {
   userId?: string;
   userName?: string;
+  /**
+   * The sender's own organisation when it is not the app's workspace: a member of another company in a Slack
+   * Connect channel (their T… or E… id). Slack sends it as `user.team_id` of a click or a dialog, and as the
+   * `team_id` of a command typed in their workspace (see src/workspace/slack-requests.ts).
+   */
+  teamId?: string;
   channelId?: string;
   channelName?: string;
   /** Seconds since the epoch to sign with (default: now); an old one makes a stale request. */
@@ -105,7 +111,7 @@ export interface SelectOptionOptions extends SenderOptions {
 }
 
 /** Who submits or closes a modal; every field has a default. */
-export type ViewSenderOptions = Pick<SenderOptions, 'userId' | 'userName' | 'timestamp' | 'signature'>;
+export type ViewSenderOptions = Pick<SenderOptions, 'userId' | 'userName' | 'teamId' | 'timestamp' | 'signature'>;
 
 /** Options for {@link SlackDriver.submitView}. */
 export interface SubmitViewOptions extends ViewSenderOptions {
@@ -178,7 +184,7 @@ export interface SlackDriver {
    * `userId` opens the app's Home tab: a signed `app_home_opened` (tab `home`) as Slack sends it, carrying `home`
    * (the view Slack shows them, e.g. `standIn.homeView(userId)`) when one was published.
    */
-  openHome(userId: string, home?: HeldHome): Promise<RawResult>;
+  openHome(userId: string, home?: HeldHome, options?: Pick<SenderOptions, 'teamId'>): Promise<RawResult>;
   /**
    * Clicks the button `actionId` in a Home view (the one in the block `blockId` when given): a signed
    * `block_actions` from a `view` container, with no channel, message or response_url, as Slack sends it.
@@ -186,7 +192,7 @@ export interface SlackDriver {
   clickInHome(
     home: HeldHome,
     actionId: string,
-    options?: Pick<SenderOptions, 'userId' | 'userName'> & { blockId?: string },
+    options?: Pick<SenderOptions, 'userId' | 'userName' | 'teamId'> & { blockId?: string },
   ): Promise<RawResult>;
   /** Sends a body with exactly these headers: nothing added, nothing signed. */
   sendRaw(body: string, headers: Record<string, string>): Promise<RawResult>;
@@ -252,9 +258,9 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   });
 
   const team = { id: teamId, domain: teamDomain, appId: apiAppId };
-  const person = (o: Pick<SenderOptions, 'userId' | 'userName'>) => {
+  const person = (o: Pick<SenderOptions, 'userId' | 'userName' | 'teamId'>) => {
     const who = sender(o);
-    return { id: who.userId, name: who.userName };
+    return { id: who.userId, name: who.userName, ...(o.teamId !== undefined ? { teamId: o.teamId } : {}) };
   };
 
   const clickButton = async (o: ClickButtonOptions): Promise<DriverResult> => {
@@ -266,7 +272,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
     const threadTs = messageThreadTs !== undefined && messageThreadTs !== o.message?.ts ? messageThreadTs : undefined;
     const payload = {
       type: 'block_actions',
-      user: { id: who.userId, username: who.userName, name: who.userName, team_id: teamId },
+      user: { id: who.userId, username: who.userName, name: who.userName, team_id: o.teamId ?? teamId },
       api_app_id: apiAppId,
       token: verificationToken,
       // A click inside an attachment names it (the block_actions payload reference).
@@ -333,7 +339,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       // The same body the local workspace sends (field order and names as Slack sends them).
       const body = slashCommandBody(
         { id: teamId, domain: teamDomain, appId: apiAppId },
-        { id: who.userId, name: who.userName },
+        person(o),
         { id: who.channelId, name: who.channelName },
         o.command ?? '/treasury',
         text,
@@ -451,10 +457,10 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       });
       return sendSigned(body, 'application/json', o);
     },
-    openHome: (userId, home) => {
+    openHome: (userId, home, o = {}) => {
       const payload = appHomeOpenedPayload(
         team,
-        { id: userId },
+        { id: userId, ...(o.teamId !== undefined ? { teamId: o.teamId } : {}) },
         {
           channel: `D${userId.replace(/^[UW]/, '')}`,
           botUserId: standIn.botUserId ?? 'U_BOT',
