@@ -160,6 +160,8 @@ export async function approveBench({ startProcess, nodeFlags, root, quick, pct, 
       errors++;
       continue;
     }
+    // The reply comes once the quote's message is recorded: only then can a click decide it (a person is slower).
+    await asked.waitForResponses(1, 20_000);
     const message = await slack.waitFor(
       () => (slack.messages(CHANNEL).length > before ? slack.messages(CHANNEL).at(-1) : undefined),
       20_000,

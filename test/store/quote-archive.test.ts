@@ -7,15 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUOTE_RETENTION_MS, quoteEndedAt } from '../../src/domain/quote-retention.js';
 import type { AuditEntry, SwapQuote } from '../../src/domain/swap-quote.js';
 import { writeAuditCsv } from '../../src/features/audit/csv.js';
 import { auditRows } from '../../src/features/audit/rows.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';
+import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { AuditRepository, BotRepositories } from '../../src/store/repository.js';
 import { swapQuoteRecord } from '../support/fixtures.js';
+import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { storeBackends } from '../support/store-backends.js';
 
 const backends = storeBackends('quote_archive');
@@ -300,4 +303,49 @@ describe('the lowdb archive beside the state file', () => {
     expect(await auditQuotes(reopened.audit, new Date(NOW.getTime() - 400 * DAY), 500)).toHaveLength(366);
     await reopened.close();
   });
+});
+
+describe('PostgreSQL rows written before the archive existed', () => {
+  const available = postgresAvailable();
+  let cluster: TestCluster | undefined;
+  beforeAll(async () => {
+    if (available) cluster = await startTestCluster();
+  }, 30_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it.skipIf(!available)(
+    'a row with no end time (an older version wrote it) gets one from its record and moves like the others',
+    async () => {
+      const url = await cluster!.createDatabase('quote_archive_legacy');
+      const store = await openPostgresStore(url);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const { leave, stay } = scenario();
+        // As an older version wrote them: the four columns it knew, no end time.
+        for (const q of [...leave, ...stay])
+          await client.query(
+            'INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ($1, $2, $3, $4::json)',
+            [q.id, q.status, q.estimatedAt, JSON.stringify(q)],
+          );
+        expect(await store.swapQuotes.archiveEndedQuotes(new Date(NOW.getTime() - QUOTE_RETENTION_MS))).toBe(3);
+        for (const q of leave) expect(await store.swapQuotes.getQuote(q.id)).toBeUndefined();
+        for (const q of stay) expect(await store.swapQuotes.getQuote(q.id)).toEqual(q);
+        const archived = await client.query<{ id: string; ended_at: Date }>(
+          'SELECT id, ended_at FROM swap_quotes_archive ORDER BY id',
+        );
+        expect(archived.rows.map((row) => [row.id, row.ended_at.toISOString()])).toEqual(
+          [...leave].sort((a, b) => a.id.localeCompare(b.id)).map((q) => [q.id, quoteEndedAt(q)!.toISOString()]),
+        );
+        expect(await auditQuotes(store.audit, new Date(NOW.getTime() - 400 * DAY), 2)).toEqual(
+          byEstimate([...leave, ...stay]),
+        );
+      } finally {
+        await client.end();
+        await store.close();
+      }
+    },
+  );
 });
