@@ -37,7 +37,8 @@ const quoteIdOf = (message: StoredMessage) => findButtons(message.blocks ?? [])[
 
 describe('a click on a quote that left the working state', () => {
   it('"New quote" and Approve on a 31-day-old expired quote answer in plain words, and nothing is estimated, posted or changed; the audit export still has it', async () => {
-    const s = (stack = await startLocalStack({ env: { SWAP_APPROVERS: APPROVER } }));
+    stack = await startLocalStack({ env: { SWAP_APPROVERS: APPROVER } });
+    const s = stack;
     const old = await requestQuote(s, 'swap 1,000 USDT@ETH to USDC@ETH');
     const oldId = quoteIdOf(old);
     // Approved too late: the quote expires, and its message offers "New quote".
