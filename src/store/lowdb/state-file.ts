@@ -152,20 +152,22 @@ export async function openStore<T>(options: {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    function refuse(problem: string, what: string): never {
+    const emptyMeans =
+      'failures in ALERT_LOOKBACK are alerted again; pending approvals and the last 24 hours of the daily limit are forgotten';
+    function refuse(problem: string, sentence: string): never {
       logger.error('the state file cannot be read as a whole: refusing to start; the file is left as it is', {
         file,
         problem,
       });
-      throw new StateFileRefusedError(
-        `the state file ${file} (DATA_FILE) ${what}; it was left as it is. Restore it from a backup, or start once with ${ACCEPT_EMPTY_STATE_FLAG} to keep it aside as ${file}.corrupt-<time> and start with empty state (failures in ALERT_LOOKBACK are alerted again; pending approvals and the last 24 hours of the daily limit are forgotten).`,
-        problem,
-      );
+      throw new StateFileRefusedError(sentence, problem);
     }
     if (text === undefined) {
       const expected = options.missingButExpected?.(file);
       if (expected !== undefined && !options.acceptEmptyState)
-        refuse(`missing, but ${expected}`, `is missing, but ${expected}`);
+        refuse(
+          `missing, but ${expected}`,
+          `the state file ${file} (DATA_FILE) is missing, but ${expected}: the state existed here. Restore it from a backup, or start once with ${ACCEPT_EMPTY_STATE_FLAG} to start with empty state (${emptyMeans}).`,
+        );
       if (expected !== undefined)
         logger.warn('the state file is missing where it existed before: starting with empty state, as accepted', {
           file,
@@ -185,7 +187,11 @@ export async function openStore<T>(options: {
         // A SyntaxError's message quotes the file's text: the log says what kind of damage, not the content.
         const problem =
           error instanceof CorruptStateError ? error.message : 'not valid JSON (truncated, or edited by hand)';
-        if (!options.acceptEmptyState) refuse(problem, `cannot be read as a whole: ${problem}`);
+        if (!options.acceptEmptyState)
+          refuse(
+            problem,
+            `the state file ${file} (DATA_FILE) cannot be read as a whole: ${problem}; it was left as it is. Restore it from a backup, or start once with ${ACCEPT_EMPTY_STATE_FLAG} to keep it aside as ${file}.corrupt-<time> and start with empty state (${emptyMeans}).`,
+          );
         recoveredCorruptFile = freePath(`${file}.corrupt-${stamp().replace(/[:.]/g, '-')}`);
         renameSync(file, recoveredCorruptFile);
         logger.error(
