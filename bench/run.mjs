@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../dist/simulator/index.js';
 import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig/slack-driver.js';
 import { startSlackStandIn } from '../node_modules/.bench-build/test/support/rig/slack-stand-in.js';
+import { approveBench } from './approve-year.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
-// BENCH_ONLY=ack or BENCH_ONLY=poll runs one part; BENCH_CPU_PROF=<dir> starts the bot with node --cpu-prof there.
+// BENCH_ONLY=ack, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> starts the bot with node --cpu-prof there.
 const ONLY = process.env.BENCH_ONLY;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const TOKEN = 'xoxb-bench-token';
@@ -333,7 +334,7 @@ console.log(
   `bench on ${commit}; ${machine.nproc} CPUs (${machine.cpu}), ${machine.memTotalGb} GB, Node ${machine.node}${QUICK ? '; QUICK sweep' : ''}`,
 );
 
-const ack = ONLY === 'poll' ? null : await ackBench();
+const ack = ONLY === 'poll' || ONLY === 'approve' ? null : await ackBench();
 if (ack) {
   console.log('\n## Ack path: 500 signed /treasury balances per round, 50 in flight, listAssets answering after 2 s');
   console.log(
@@ -361,7 +362,8 @@ if (ack) {
   );
 }
 
-const sizes = ONLY === 'ack' ? [] : QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
+const sizes =
+  ONLY === 'ack' || ONLY === 'approve' ? [] : QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
 const polls = [];
 for (const rows of sizes) {
   // 1M rows: one burst (100 of each kind) only, to stay within ~10 minutes on 2 cores.
@@ -405,8 +407,26 @@ if (polls.length > 0) {
   if (!QUICK) console.log('\n(1M rows: one burst of 100 per kind only, to keep the run under ~10 minutes on 2 cores.)');
 }
 
+const approve =
+  ONLY === 'ack' || ONLY === 'poll'
+    ? null
+    : await approveBench({ startProcess, nodeFlags: NODE_FLAGS, root: ROOT, quick: QUICK, pct, round });
+if (approve) {
+  const a = approve;
+  console.log(
+    `\n## Approve with a year of quotes (${a.setup.quotes.toLocaleString('en')} ended quotes over ${a.setup.days} days in the state file at start; ${a.setup.rounds} quote → Approve rounds)`,
+  );
+  console.log(
+    '| state file at start | after start (archive beside it) | start ms | one write: year / 30 days | ack p50 / p95 / max ms | approved shown p50 / p95 / max ms |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  console.log(
+    `| ${round(a.stateFileBytes.withTheYear / 2 ** 20)} MB | ${round(a.stateFileBytes.afterStart / 2 ** 20)} MB (${round(a.stateFileBytes.archive / 2 ** 20)} MB) | ${a.startMs} | ${a.oneWriteMs.withTheYear} / ${a.oneWriteMs.with30Days} ms | ${a.ackMs.p50} / ${a.ackMs.p95} / ${a.ackMs.max} | ${a.approvedShownMs.p50} / ${a.approvedShownMs.p95} / ${a.approvedShownMs.max} |${a.errors ? ` ${a.errors} errors` : ''}`,
+  );
+}
+
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, polls };
+const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, polls, approve };
 writeFileSync(join(ROOT, `bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`), `${JSON.stringify(json, null, 2)}\n`);
 console.log(`\nwrote bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`);
 process.exit(0);

@@ -94,6 +94,13 @@ async function main(): Promise<void> {
         `audit: ${state.damagedRecords} damaged record(s) in ${config.dataFile} were left out (the bot sets them aside at its next start)\n`,
       );
     sources = state;
+    const archived = state.damagedArchiveLines;
+    close = async () => {
+      if (archived() > 0)
+        process.stderr.write(
+          `audit: ${archived()} damaged line(s) of the swap quote archive beside ${config.dataFile} were left out\n`,
+        );
+    };
   }
   try {
     const rows = await writeAuditCsv(auditRows(sources, { since, until }), csvOutput());

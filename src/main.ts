@@ -8,6 +8,7 @@ import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
 import type { PollLeadership } from './poller/index.js';
 import { openBotStore } from './store/lowdb/index.js';
+import { ACCEPT_EMPTY_STATE_FLAG, StateFileRefusedError } from './store/lowdb/state-file.js';
 import type { BotRepositories } from './store/repository.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
@@ -68,8 +69,16 @@ async function main(): Promise<void> {
   } else {
     let fileStore: Awaited<ReturnType<typeof openBotStore>>;
     try {
-      fileStore = await openBotStore(config.dataFile, logger);
+      // Starting empty on a corrupt file is a person's choice, made for this start only: a flag, not a variable
+      // that would stay set and accept the next corrupt file too.
+      fileStore = await openBotStore(config.dataFile, logger, undefined, {
+        acceptEmptyState: process.argv.includes(ACCEPT_EMPTY_STATE_FLAG),
+      });
     } catch (error) {
+      if (error instanceof StateFileRefusedError) {
+        process.stderr.write(`Cannot start: ${error.message}\n`);
+        process.exit(1);
+      }
       process.stderr.write(
         `Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`,
       );
@@ -82,7 +91,7 @@ async function main(): Promise<void> {
     }
     if (fileStore.recoveredCorruptFile) {
       process.stderr.write(
-        `WARNING: ${config.dataFile} was corrupt. It was kept as ${fileStore.recoveredCorruptFile}; the bot starts from empty state.\n`,
+        `WARNING: ${config.dataFile} was corrupt. As ${ACCEPT_EMPTY_STATE_FLAG} accepted, it was kept as ${fileStore.recoveredCorruptFile} and the bot starts from empty state.\n`,
       );
     }
     store = fileStore;

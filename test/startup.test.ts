@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,38 @@ describe('start-up', () => {
     expect(result.stderr).toContain('"SLACK_BOT_TOKEN":"xoxb-[redacted]"');
     expect(result.stdout + result.stderr).not.toContain(TOKEN.slice(5));
     expect(result.stdout + result.stderr).not.toContain(simulator.apiKey);
+  });
+
+  it('refuses to start on a truncated state file: exit 1, one line naming the file and what to do, the file untouched', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bot-state-')), 'state.json');
+    const torn = '{"version":1,"swapQuotes":{"q1":{"id":"q1","status":"pend';
+    writeFileSync(file, torn);
+    const result = await runBot({ ...validEnv(), DATA_FILE: file });
+    expect(result.code).toBe(1);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('Cannot start'));
+    expect(lines).toEqual([
+      `Cannot start: the state file ${file} (DATA_FILE) cannot be read as a whole: not valid JSON (truncated, or edited by hand); it was left as it is. Restore it from a backup, or start once with --accept-empty-state to keep it aside as ${file}.corrupt-<time> and start with empty state (failures in ALERT_LOOKBACK are alerted again; pending approvals and the last 24 hours of the daily limit are forgotten).`,
+    ]);
+    expect(result.stderr).not.toContain('listening for Slack');
+    expect(readFileSync(file, 'utf8')).toBe(torn);
+    expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
+  });
+
+  it('with --accept-empty-state it keeps the corrupt file aside, says so, and starts with empty state', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bot-state-')), 'state.json');
+    writeFileSync(file, '');
+    const result = await runBot(
+      { ...validEnv(), DATA_FILE: file },
+      { args: ['--accept-empty-state'], untilStderr: /listening for Slack on port \d+/, thenSignal: 'SIGTERM' },
+    );
+    expect(result.code).toBe(0);
+    const aside = readdirSync(join(file, '..')).filter((name) => name.startsWith('state.json.corrupt-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(file, '..', aside[0]!), 'utf8')).toBe('');
+    expect(result.stderr).toContain(
+      `WARNING: ${file} was corrupt. As --accept-empty-state accepted, it was kept as ${join(file, '..', aside[0]!)} and the bot starts from empty state.`,
+    );
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, swapQuotes: {} });
   });
 
   it('createTreasuryApp().start() rejects with a StartupError instead of an unhandled rejection', async () => {

@@ -1,12 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
+import { StateFileRefusedError } from '../src/store/lowdb/state-file.js';
 import { mentions, type PollerRig, startPollerRig } from './poller/helpers.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
@@ -219,36 +220,86 @@ describe('one damaged record in the state file', () => {
   });
 });
 
-describe('a state file that is not state at all', () => {
-  it.each([
-    ['null', 'null'],
-    ['false', 'false'],
-    ['0', '0'],
-    ['a list', '[]'],
-    ['a string', '"state"'],
-  ])('holding %s: kept aside as corrupt, loudly, and the bot starts empty', async (_what, content) => {
-    const file = tempFile();
-    writeFileSync(file, content);
-    const { lines, logger } = logCapture();
-    const store = await openBotStore(file, logger);
-    expect(store.recoveredCorruptFile).toMatch(/state\.json\.corrupt-/);
-    expect(readFileSync(store.recoveredCorruptFile!, 'utf8')).toBe(content);
-    expect(lines.join('\n')).toMatch(/ERROR the state file was corrupt/);
-    expect(Object.keys(store.read().swapQuotes)).toEqual([]);
-    await store.close();
-  });
+describe('a state file that cannot be read as a whole', () => {
+  const CORRUPT: [string, string, RegExp][] = [
+    ['an empty file', '', /the file is empty/],
+    ['only whitespace', ' \n', /the file is empty/],
+    ['truncated JSON', '{"version":1,"swapQuotes":{"q1":{"id":"q1"', /not valid JSON/],
+    ['null', 'null', /holds null, not a state object/],
+    ['false', 'false', /holds a boolean/],
+    ['0', '0', /holds a number/],
+    ['a list', '[]', /holds a list/],
+    ['a string', '"state"', /holds a string/],
+    ['an object of no version', '{}', /unknown state version/],
+    ['another version', '{"version":2,"swapQuotes":{}}', /unknown state version 2/],
+    ['version 1 without its quotes', '{"version":1,"alerts":{}}', /has no swapQuotes part/],
+    ['quotes as a list', '{"version":1,"swapQuotes":[]}', /its swapQuotes part is a list, not a record/],
+    ['the alert state as a list', '{"version":1,"swapQuotes":{},"alerts":[]}', /its alerts part is a list/],
+    [
+      'the alert trail as an object',
+      '{"version":1,"swapQuotes":{},"alertTrail":{}}',
+      /its alertTrail part is an? object/,
+    ],
+    ['the payouts as null', '{"version":1,"swapQuotes":{},"payouts":null}', /its payouts part is null/],
+  ];
+
+  it.each(CORRUPT)(
+    'holding %s: the store refuses to open, says why, and leaves the file as it is',
+    async (_what, content, problem) => {
+      const file = tempFile();
+      writeFileSync(file, content);
+      const { lines, logger } = logCapture();
+      const refused = await openBotStore(file, logger).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(StateFileRefusedError);
+      expect((refused as StateFileRefusedError).problem).toMatch(problem);
+      expect((refused as Error).message).toContain(`the state file ${file} (DATA_FILE)`);
+      expect(readFileSync(file, 'utf8')).toBe(content);
+      expect(asideFiles(file, 'corrupt')).toEqual([]);
+      expect(existsSync(`${file}.lock`)).toBe(false);
+      expect(lines.join('\n')).toMatch(/ERROR the state file cannot be read as a whole/);
+    },
+  );
+
+  it.each(CORRUPT)(
+    'holding %s, with starting empty accepted: kept aside as corrupt, loudly, and the store starts empty',
+    async (_what, content) => {
+      const file = tempFile();
+      writeFileSync(file, content);
+      const { lines, logger } = logCapture();
+      const store = await openBotStore(file, logger, undefined, { acceptEmptyState: true });
+      expect(store.recoveredCorruptFile).toMatch(/state\.json\.corrupt-/);
+      expect(readFileSync(store.recoveredCorruptFile!, 'utf8')).toBe(content);
+      expect(lines.join('\n')).toMatch(/ERROR the state file was corrupt/);
+      expect(Object.keys(store.read().swapQuotes)).toEqual([]);
+      await store.close();
+    },
+  );
 
   it('a second corrupt file in the same millisecond does not overwrite the first one kept aside', async () => {
     const file = tempFile();
     const frozen = () => new Date('2026-11-22T00:00:00.000Z');
     writeFileSync(file, 'null');
-    await (await openBotStore(file, undefined, frozen)).close();
+    await (await openBotStore(file, undefined, frozen, { acceptEmptyState: true })).close();
     writeFileSync(file, '{"truncated":');
-    await (await openBotStore(file, undefined, frozen)).close();
+    await (await openBotStore(file, undefined, frozen, { acceptEmptyState: true })).close();
     const kept = asideFiles(file, 'corrupt')
       .map((path) => readFileSync(path, 'utf8'))
       .sort();
     expect(kept).toEqual(['null', '{"truncated":'].sort());
+  });
+
+  it('a missing file is a first start, but a missing file beside the quote archive it wrote is refused', async () => {
+    const file = tempFile();
+    await (await openBotStore(file)).close(); // first start: empty state, no complaint
+    rmSync(file);
+    writeFileSync(`${file}.quotes-2026-10.jsonl`, `${JSON.stringify(quote(GOOD_1))}\n`);
+    await expect(openBotStore(file)).rejects.toThrow(
+      /is missing, but the quote archive it wrote is beside it.*start once with --accept-empty-state/,
+    );
+    expect(existsSync(file)).toBe(false);
+    const store = await openBotStore(file, undefined, undefined, { acceptEmptyState: true });
+    expect(Object.keys(store.read().swapQuotes)).toEqual([]);
+    await store.close();
   });
 });
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { createLogger } from '../src/logger.js';
 import { StoreError } from '../src/store/errors.js';
 import { emptyState } from '../src/store/lowdb/bot-state.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
+import { StateFileRefusedError } from '../src/store/lowdb/state-file.js';
 import { claimDecision } from './support/claim-decision.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
@@ -43,28 +44,52 @@ describe('the state store', () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).swapQuotes)).toHaveLength(50);
   });
 
-  it('keeps a corrupt file aside, says so loudly, and starts empty (never silently wiped)', async () => {
+  it('refuses to open a truncated file: one line naming the file and what to do, and the file is left as it was', async () => {
     const file = tempFile();
     writeFileSync(file, '{"version":1,"swapQuotes":{"q1":'); // truncated write
+    const before = statSync(file);
+    const lines: string[] = [];
+    const refused = await openBotStore(
+      file,
+      createLogger('debug', (line) => lines.push(line)),
+    ).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(StateFileRefusedError);
+    const message = (refused as Error).message;
+    expect(message).not.toContain('\n');
+    expect(message).toContain(`the state file ${file} (DATA_FILE) cannot be read as a whole: not valid JSON`);
+    expect(message).toContain('Restore it from a backup, or start once with --accept-empty-state');
+    expect(readFileSync(file, 'utf8')).toBe('{"version":1,"swapQuotes":{"q1":');
+    expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+    expect(readdirSync(join(file, '..'))).toEqual(['state.json']); // nothing set aside, and the lock released
+    expect(lines.join('\n')).toMatch(/ERROR the state file cannot be read as a whole: refusing to start/);
+    // Refused again the next time: never empty by accident.
+    await expect(openBotStore(file)).rejects.toThrow(StateFileRefusedError);
+  });
+
+  it('with acceptEmptyState, keeps the corrupt file aside, says so loudly, and starts empty', async () => {
+    const file = tempFile();
+    writeFileSync(file, '{"version":1,"swapQuotes":{"q1":');
     const lines: string[] = [];
     const store = await openBotStore(
       file,
       createLogger('debug', (line) => lines.push(line)),
+      undefined,
+      { acceptEmptyState: true },
     );
     expect(store.read()).toEqual(emptyState());
     expect(store.recoveredCorruptFile).toMatch(/state\.json\.corrupt-/);
     expect(readFileSync(store.recoveredCorruptFile!, 'utf8')).toBe('{"version":1,"swapQuotes":{"q1":');
-    expect(lines.join('\n')).toMatch(/ERROR the state file was corrupt/);
+    expect(lines.join('\n')).toMatch(/ERROR the state file was corrupt: it was kept aside/);
     await store.close();
+    // The empty state is on disk now: the next start is a normal one.
+    await (await openBotStore(file)).close();
   });
 
-  it('treats JSON that is not version-1 state as corrupt too (records of the wrong shape: test/store-damage.test.ts)', async () => {
+  it('refuses JSON that is not version-1 state too (records of the wrong shape: test/store-damage.test.ts)', async () => {
     const file = tempFile();
     writeFileSync(file, JSON.stringify({ version: 7, swapQuotes: {} }));
-    const store = await openBotStore(file);
-    expect(store.recoveredCorruptFile).toBeDefined();
-    expect(readdirSync(join(file, '..')).some((name) => name.includes('.corrupt-'))).toBe(true);
-    await store.close();
+    await expect(openBotStore(file)).rejects.toThrow(/cannot be read as a whole: unknown state version 7/);
+    expect(readdirSync(join(file, '..')).some((name) => name.includes('.corrupt-'))).toBe(false);
   });
 
   it('refuses a second instance on the same file', async () => {

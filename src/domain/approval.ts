@@ -3,6 +3,8 @@
  * on a quote that is no longer pending means, which clicks may act at all, and what a failed swap/create
  * means. Each returns a value the caller acts on; the notices are what the clicker is told privately.
  */
+
+import { QUOTE_RETENTION_DAYS } from './quote-retention.js';
 import type { SwapQuote } from './swap-quote.js';
 
 /** Approvals this close to expiry are refused: the create call must reach the service while the estimate lives. */
@@ -59,7 +61,8 @@ export function refuseClickOrigin(
 /** Notices of clicks that cannot act on any quote. */
 export const CLICK_NOTICES = {
   notAQuote: 'This button does not name a quote the bot made, so nothing was done.',
-  unknownQuote: 'The bot has no record of this quote, so nothing was done.',
+  // A quote leaves the working state 30 days after it ended (quote-retention.ts): its buttons then do nothing.
+  unknownQuote: `The bot has no open record of this quote, so nothing was done. Quotes that ended more than ${QUOTE_RETENTION_DAYS} days ago are kept only in the audit export (/treasury audit); ask for a new quote if you still need the swap.`,
   notThisMessage:
     "This button does not belong to this quote's message, so nothing was done. Use the buttons on the quote message itself.",
   unrecordedMessage:

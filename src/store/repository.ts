@@ -41,7 +41,7 @@ export type CreateResult =
 
 /** The swap quotes, persisted. Every method resolves once the change is durable (on disk, committed). */
 export interface SwapQuoteRepository {
-  /** Records a new quote (its first audit entries included). */
+  /** Records a new quote (its first audit entries included); quotes ended QUOTE_RETENTION_MS before it move out. */
   saveQuote(quote: SwapQuote): Promise<void>;
   /** The quote with this id (own keys only: `constructor` finds nothing), or undefined. */
   getQuote(id: string): Promise<SwapQuote | undefined>;
@@ -53,6 +53,13 @@ export interface SwapQuoteRepository {
   listQuotesToFollow(): Promise<SwapQuote[]>;
   /** Every quote estimated after `since`, oldest first (daily limits, the expiry sweep). */
   listQuotesSince(since: Date): Promise<SwapQuote[]>;
+  /**
+   * Moves every quote that ended before `cutoff` (quote-retention.ts: final, not followed, nothing recorded since)
+   * out of the working state into the archive the audit export reads; answers how many moved. saveQuote does it
+   * too, with the new quote's estimate time less QUOTE_RETENTION_MS, so the working state stays bounded. A quote
+   * that moved is not found by getQuote or any listing here: only by the audit export.
+   */
+  archiveEndedQuotes(cutoff: Date): Promise<number>;
   /** Where the quote message was posted: from now on only a click on it can decide the quote. */
   recordMessageTs(id: string, messageTs: string): Promise<void>;
   /** The quote message could not be posted: the quote ends as expired, with the reason. */
@@ -287,7 +294,10 @@ export interface Page<T> {
 export interface AuditRepository {
   /** The alert trail at or after `since`, by time (then by the order it was written), `limit` entries after `after`. */
   listAlertTrail(since: Date, page: { after?: string; limit: number }): Promise<Page<AlertTrailEntry>>;
-  /** Swap quotes estimated after `since`, by estimate time (then id), `limit` quotes after `after`. */
+  /**
+   * Swap quotes estimated after `since`, by estimate time (then id), `limit` quotes after `after`: those in the
+   * working state and those archived after the retention alike.
+   */
   listQuotes(since: Date, page: { after?: string; limit: number }): Promise<Page<SwapQuote>>;
 }
 

@@ -145,7 +145,13 @@ export type ChangeQuoteOfAsset = <R>(
 
 type ChangingMethods = Exclude<
   keyof SwapQuoteRepository,
-  'saveQuote' | 'getQuote' | 'listRecentQuotes' | 'listQuotesByStatus' | 'listQuotesToFollow' | 'listQuotesSince'
+  | 'saveQuote'
+  | 'getQuote'
+  | 'listRecentQuotes'
+  | 'listQuotesByStatus'
+  | 'listQuotesToFollow'
+  | 'listQuotesSince'
+  | 'archiveEndedQuotes'
 >;
 
 /** The repository methods that change a quote, each one `change` (or `changeOfAsset`) of the storage. */

@@ -2,7 +2,7 @@
 // environment, on both stores. It writes the CSV to stdout, reads the state file while the bot holds it (without
 // the lock) and PostgreSQL read-only, and says what is wrong in plain words on stderr with exit code 1.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,7 +141,14 @@ describe('npm run audit', () => {
     ]);
   });
 
+  const torn = join(mkdtempSync(join(tmpdir(), 'audit-cli-torn-')), 'state.json');
+  writeFileSync(torn, '{"version":1,"swapQuotes":{');
   it.each([
+    [
+      ['--since', '30d'],
+      { DATA_FILE: torn },
+      /^audit: the state file \S+ is not JSON: it is damaged \(truncated, or edited by hand\); the bot refuses to start on it: restore it from a backup\n$/,
+    ],
     [[], {}, /^audit: say how far back with --since, e\.g\. --since 30d\.\nUsage: npm run audit/],
     [['--since', 'a month'], {}, /^audit: "a month" is not a period: use e\.g\. 30d, 7d or 12h\.\n$/],
     [

@@ -18,13 +18,14 @@ export interface ProcessResult {
 /**
  * Runs `node dist/main.js` with exactly `env` (plus PATH) in an empty directory, so no .env file is read.
  * With `untilStderr` and `thenSignal`, sends that signal once stderr matches; it is killed after 15 s regardless.
+ * `args` go after the entry point, as `npm start -- <args>` passes them.
  */
 export function runBot(
   env: Record<string, string>,
-  options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals } = {},
+  options: { untilStderr?: RegExp; thenSignal?: NodeJS.Signals; args?: readonly string[] } = {},
 ): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, MAIN], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, MAIN, ...(options.args ?? [])], {
       cwd: mkdtempSync(join(tmpdir(), 'bot-')),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -110,13 +110,44 @@ function loadAlertTrail(raw: unknown, rejected: RejectedRecord[]): StoredAlertTr
   return kept;
 }
 
+/** The kind of container each top-level part of the file is (parts written by later versions may be absent). */
+const TOP_LEVEL_PARTS: Readonly<Record<string, 'record' | 'list'>> = {
+  swapQuotes: 'record',
+  alerts: 'record',
+  balances: 'record',
+  payouts: 'record',
+  invoices: 'record',
+  alertTrail: 'list',
+};
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+}
+
 /**
- * The state file's JSON, record by record: every valid quote and alert record is kept, each damaged one is
- * returned in `rejected` for the store to set aside. Only a file that is not version-1 state at all is corrupt.
+ * The file's top level is the bot's: version 1, the quotes present (every file the bot ever wrote has them), and
+ * each part the container it must be. Anything else is not a damaged record but a file that cannot be read as a
+ * whole: setting a whole part aside would start that part empty (every alert posted again, approvals forgotten).
  */
-export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
+function checkTopLevel(raw: Record<string, unknown>): void {
   if (raw.version !== 1)
     throw new CorruptStateError(`unknown state version ${String(JSON.stringify(raw.version)).slice(0, 40)}`);
+  if (raw.swapQuotes === undefined) throw new CorruptStateError('the file has no swapQuotes part');
+  for (const [part, kind] of Object.entries(TOP_LEVEL_PARTS)) {
+    const value = raw[part];
+    if (value === undefined) continue;
+    const ok =
+      kind === 'list' ? Array.isArray(value) : typeof value === 'object' && value !== null && !Array.isArray(value);
+    if (!ok) throw new CorruptStateError(`its ${part} part is ${kindOf(value)}, not a ${kind}`);
+  }
+}
+
+/**
+ * The state file's JSON, record by record: every valid quote and alert record is kept, each damaged one is
+ * returned in `rejected` for the store to set aside. A file whose top level is not version-1 state is corrupt.
+ */
+export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
+  checkTopLevel(raw);
   const rejected: RejectedRecord[] = [];
   const swapQuotes = loadKeyed(raw.swapQuotes, 'swapQuotes', SwapQuote, rejected, (key, quote) =>
     quote.id === key

@@ -2,7 +2,9 @@
  * The single-process store: the lowdb state file (state-file.ts) opened with the bot's records and their loader
  * (bot-state.ts), and its two repositories (swap-quotes.ts, alerts.ts).
  */
-import type { Logger } from '../../logger.js';
+import { resolve } from 'node:path';
+import { QUOTE_RETENTION_MS } from '../../domain/quote-retention.js';
+import { errorFields, type Logger } from '../../logger.js';
 import type {
   AlertRepository,
   AuditRepository,
@@ -17,6 +19,7 @@ import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, emptyState, loadBotState } from './bot-state.js';
 import { createLowdbInvoiceRepository } from './invoices.js';
 import { createLowdbPayoutRepository } from './payouts.js';
+import { hasQuoteArchive, quoteArchiveBeside } from './quote-archive.js';
 import { openStore, type Store } from './state-file.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
 
@@ -33,15 +36,51 @@ export type BotStore = Store<BotState> & {
   readonly audit: AuditRepository;
 };
 
-/** Opens DATA_FILE as the bot's state. */
-export async function openBotStore(file: string, logger?: Logger, now?: () => Date): Promise<BotStore> {
-  const store = await openStore({ file, load: loadBotState, empty: emptyState, logger, now });
-  return Object.assign(store, {
-    swapQuotes: createLowdbSwapQuoteRepository(store),
+/**
+ * Opens DATA_FILE as the bot's state. A file that cannot be read as a whole, or a missing file beside the quote
+ * archive it wrote, refuses to open (StateFileRefusedError) unless `acceptEmptyState` (see openStore).
+ */
+export async function openBotStore(
+  file: string,
+  logger?: Logger,
+  now?: () => Date,
+  options: { acceptEmptyState?: boolean } = {},
+): Promise<BotStore> {
+  const store = await openStore({
+    file,
+    load: loadBotState,
+    empty: emptyState,
+    logger,
+    now,
+    acceptEmptyState: options.acceptEmptyState,
+    missingButExpected: (path) =>
+      hasQuoteArchive(path) ? 'the quote archive it wrote is beside it (<file>.quotes-<month>.jsonl)' : undefined,
+  });
+  const archive = quoteArchiveBeside(resolve(file));
+  const opened = Object.assign(store, {
+    swapQuotes: createLowdbSwapQuoteRepository(store, archive, logger),
     alerts: createLowdbAlertRepository(store),
     balances: createLowdbBalanceRepository(store),
     payouts: createLowdbPayoutRepository(store),
     invoices: createLowdbInvoiceRepository(store),
-    audit: createLowdbAuditRepository(store),
+    audit: createLowdbAuditRepository(store, archive, (month, lines) =>
+      logger?.error('damaged lines in the swap quote archive were left out of the audit export', { month, lines }),
+    ),
   });
+  // A file from before the archive (or one that saw no new quote for long) holds quotes past the retention: they
+  // leave now, by the file's own clock (its newest estimate), as saveQuote does with each new quote.
+  let newest = 0;
+  for (const quote of Object.values(store.read().swapQuotes))
+    newest = Math.max(newest, Date.parse(quote.estimatedAt) || 0);
+  if (newest > 0) {
+    try {
+      const moved = await opened.swapQuotes.archiveEndedQuotes(new Date(newest - QUOTE_RETENTION_MS));
+      if (moved > 0) logger?.info('swap quotes past their retention moved to the archive', { moved });
+    } catch (error) {
+      logger?.warn('could not move old swap quotes to the archive; they stay in the state file for now', {
+        error: errorFields(error),
+      });
+    }
+  }
+  return opened;
 }

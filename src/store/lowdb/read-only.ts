@@ -12,6 +12,7 @@ import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, loadBotState } from './bot-state.js';
 import { createLowdbPayoutRepository } from './payouts.js';
+import { quoteArchiveBeside } from './quote-archive.js';
 import type { Store } from './state-file.js';
 
 /** The readers over one snapshot of the file, and how many damaged records were left out of it. */
@@ -20,6 +21,8 @@ export interface ReadOnlyBotState {
   readonly balances: Pick<BalanceRepository, 'listThresholdChanges'>;
   readonly payouts: Pick<PayoutRepository, 'listRequestsSince'>;
   readonly damagedRecords: number;
+  /** Damaged lines of the quote archive left out of what was read so far (counted as months are read). */
+  readonly damagedArchiveLines: () => number;
 }
 
 /** Reads `file` once, as it is now. Throws StoreError in plain words when it is missing or not state at all. */
@@ -40,7 +43,9 @@ export async function readBotStateFile(file: string): Promise<ReadOnlyBotState> 
   try {
     raw = JSON.parse(text);
   } catch {
-    throw new StoreError(`the state file ${path} is not JSON: it is damaged (the bot sets such a file aside at start)`);
+    throw new StoreError(
+      `the state file ${path} is not JSON: it is damaged (truncated, or edited by hand); the bot refuses to start on it: restore it from a backup`,
+    );
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     throw new StoreError(`the state file ${path} holds no bot state`);
@@ -59,8 +64,12 @@ export async function readBotStateFile(file: string): Promise<ReadOnlyBotState> 
     rejectedRecords: [],
     close: async () => undefined,
   };
+  let damagedArchiveLines = 0;
   return {
-    audit: createLowdbAuditRepository(store),
+    audit: createLowdbAuditRepository(store, quoteArchiveBeside(path), (_month, lines) => {
+      damagedArchiveLines += lines;
+    }),
+    damagedArchiveLines: () => damagedArchiveLines,
     balances: createLowdbBalanceRepository(store),
     payouts: createLowdbPayoutRepository(store),
     damagedRecords: loaded.rejected.length,

@@ -13,7 +13,10 @@ import { StoreError } from '../errors.js';
 import type { Loaded, RejectedRecord } from '../load-alerts.js';
 import { acquireLock } from './lock.js';
 
-/** The file as a whole cannot be used (not a state object, unknown version): it is kept aside as corrupt. */
+/**
+ * The file as a whole cannot be used (not JSON, empty, not a state object, unknown version, a top-level part of the
+ * wrong kind). Thrown by loaders; openStore turns it into a refusal to start (see StateFileRefusedError).
+ */
 export class CorruptStateError extends Error {
   readonly code = 'store_corrupt_state';
   constructor(message: string) {
@@ -21,6 +24,24 @@ export class CorruptStateError extends Error {
     this.name = 'CorruptStateError';
   }
 }
+
+/**
+ * The state file cannot be read as a whole (or is missing where it clearly existed): the store refuses to open and
+ * leaves the file exactly as it is. `message` is one line naming the file and what a person can do.
+ */
+export class StateFileRefusedError extends StoreError {
+  constructor(
+    message: string,
+    /** What is wrong, for the log. */
+    readonly problem: string,
+  ) {
+    super(message, 'store_corrupt_state');
+    this.name = 'StateFileRefusedError';
+  }
+}
+
+/** The command-line flag that accepts starting with empty state when the state file is corrupt. */
+export const ACCEPT_EMPTY_STATE_FLAG = '--accept-empty-state';
 
 /** A typed JSON state file behind lowdb. Nothing else in the code touches the file. */
 export interface Store<T> {
@@ -32,7 +53,7 @@ export interface Store<T> {
    * rolled back in memory and the error is thrown.
    */
   update<R>(mutate: (draft: T) => R): Promise<R>;
-  /** Where a corrupt file was moved at start-up, if it was. */
+  /** Where a corrupt file was moved at start-up, if it was (only when starting empty was accepted). */
   readonly recoveredCorruptFile: string | undefined;
   /** Where damaged records were set aside at start-up, if any were (the rest of the state was kept). */
   readonly rejectedRecordsFile: string | undefined;
@@ -86,9 +107,13 @@ function writeRejected(path: string, file: string, at: string, rejected: readonl
 }
 
 /**
- * Opens the state file. Damage is never silently wiped:
- * - a file that is not JSON, or JSON that is not a state object at all (`null`, a list, another version), is
- *   renamed to `<file>.corrupt-<time>`, reported loudly, and the bot starts from empty state;
+ * Opens the state file. Damage is never silently wiped, and state is never reset by accident:
+ * - a file that cannot be read as a whole (empty, not JSON, truncated, JSON that is not a state object: `null`, a
+ *   list, another version, a top-level part of the wrong kind) refuses the start with StateFileRefusedError and
+ *   is left untouched. Only with `acceptEmptyState` (a person chose it) is it renamed to `<file>.corrupt-<time>`
+ *   (never over an earlier one), logged, and the store starts empty;
+ * - a missing file is a first start (empty state), unless `missingButExpected` says the state existed here (then
+ *   it is refused the same way);
  * - records that fail validation one by one (`load` decides) are written to `<file>.rejected-<time>.json`
  *   and each is logged as an error with its id and problem; every other record is kept.
  */
@@ -99,6 +124,10 @@ export async function openStore<T>(options: {
   empty: () => T;
   logger?: Logger;
   now?: () => Date;
+  /** A person accepted starting empty when the file is corrupt (the file is kept aside, never deleted). */
+  acceptEmptyState?: boolean;
+  /** For a missing file: why the state clearly existed here (refuse), or undefined (a first start). */
+  missingButExpected?: (file: string) => string | undefined;
 }): Promise<Store<T>> {
   const file = resolve(options.file);
   const logger = options.logger ?? silentLogger;
@@ -123,10 +152,31 @@ export async function openStore<T>(options: {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
+    const emptyMeans =
+      'failures in ALERT_LOOKBACK are alerted again; pending approvals and the last 24 hours of the daily limit are forgotten';
+    function refuse(problem: string, sentence: string): never {
+      logger.error('the state file cannot be read as a whole: refusing to start; the file is left as it is', {
+        file,
+        problem,
+      });
+      throw new StateFileRefusedError(sentence, problem);
+    }
     if (text === undefined) {
+      const expected = options.missingButExpected?.(file);
+      if (expected !== undefined && !options.acceptEmptyState)
+        refuse(
+          `missing, but ${expected}`,
+          `the state file ${file} (DATA_FILE) is missing, but ${expected}: the state existed here. Restore it from a backup, or start once with ${ACCEPT_EMPTY_STATE_FLAG} to start with empty state (${emptyMeans}).`,
+        );
+      if (expected !== undefined)
+        logger.warn('the state file is missing where it existed before: starting with empty state, as accepted', {
+          file,
+          problem: expected,
+        });
       data = options.empty();
     } else {
       try {
+        if (text.trim() === '') throw new CorruptStateError('the file is empty');
         const raw: unknown = JSON.parse(text);
         if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
           throw new CorruptStateError(`the file holds ${describeJson(raw)}, not a state object`);
@@ -134,12 +184,23 @@ export async function openStore<T>(options: {
         ({ data, rejected } = options.load(raw as Record<string, unknown>));
       } catch (error) {
         if (!(error instanceof SyntaxError || error instanceof CorruptStateError)) throw error;
+        // A SyntaxError's message quotes the file's text: the log says what kind of damage, not the content.
+        const problem =
+          error instanceof CorruptStateError ? error.message : 'not valid JSON (truncated, or edited by hand)';
+        if (!options.acceptEmptyState)
+          refuse(
+            problem,
+            `the state file ${file} (DATA_FILE) cannot be read as a whole: ${problem}; it was left as it is. Restore it from a backup, or start once with ${ACCEPT_EMPTY_STATE_FLAG} to keep it aside as ${file}.corrupt-<time> and start with empty state (${emptyMeans}).`,
+          );
         recoveredCorruptFile = freePath(`${file}.corrupt-${stamp().replace(/[:.]/g, '-')}`);
         renameSync(file, recoveredCorruptFile);
-        logger.error('the state file was corrupt: it was kept aside and the bot starts from empty state', {
-          keptAs: recoveredCorruptFile,
-          problem: error.message,
-        });
+        logger.error(
+          `the state file was corrupt: it was kept aside and the bot starts from empty state (${ACCEPT_EMPTY_STATE_FLAG})`,
+          {
+            keptAs: recoveredCorruptFile,
+            problem,
+          },
+        );
         data = options.empty();
         rejected = [];
       }

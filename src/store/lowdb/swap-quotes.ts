@@ -5,11 +5,14 @@
  */
 
 import { compareText } from '../../domain/compare.js';
+import { endedBefore, estimateMonth, QUOTE_RETENTION_MS } from '../../domain/quote-retention.js';
 import { needsFollowing, type SwapQuote } from '../../domain/swap-quote.js';
+import { errorFields, type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
 import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import type { QuoteArchive } from './quote-archive.js';
 import type { Store } from './state-file.js';
 
 /** The part of the state this repository owns. */
@@ -26,12 +29,40 @@ function estimatedAfter(quote: SwapQuote, since: Date): boolean {
   return new Date(quote.estimatedAt).getTime() > since.getTime();
 }
 
-/** The swap quote repository over the lowdb store that holds `swapQuotes`. */
-export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): SwapQuoteRepository {
+/**
+ * The swap quote repository over the lowdb store that holds `swapQuotes`; quotes past the retention move to
+ * `archive` (beside the file).
+ */
+export function createLowdbSwapQuoteRepository(
+  store: Store<WithSwapQuotes>,
+  archive: QuoteArchive,
+  logger: Logger = silentLogger,
+): SwapQuoteRepository {
   // Own keys only: an id such as `constructor` must never find something Object.prototype has.
   const find = (quotes: Record<string, SwapQuote>, id: string): SwapQuote | undefined =>
     Object.hasOwn(quotes, id) ? quotes[id] : undefined;
   const all = (): SwapQuote[] => Object.values(store.read().swapQuotes);
+
+  const ended = (quotes: Record<string, SwapQuote>, cutoff: Date): SwapQuote[] =>
+    Object.values(quotes).filter(
+      // A quote ends after its estimate: a recent estimate needs no closer look.
+      (quote) =>
+        !(Date.parse(quote.estimatedAt) >= cutoff.getTime()) &&
+        estimateMonth(quote) !== undefined &&
+        endedBefore(quote, cutoff),
+    );
+
+  async function archiveEndedQuotes(cutoff: Date): Promise<number> {
+    // Nothing to move: no write (every write rewrites the whole file).
+    if (ended(store.read().swapQuotes, cutoff).length === 0) return 0;
+    return store.update((state) => {
+      const leaving = ended(state.swapQuotes, cutoff);
+      // Archived (on disk) before they leave the file; if the write of the file then fails, they are in both.
+      archive.append(leaving);
+      for (const quote of leaving) delete state.swapQuotes[quote.id];
+      return leaving.length;
+    });
+  }
 
   return {
     async saveQuote(quote) {
@@ -39,7 +70,20 @@ export function createLowdbSwapQuoteRepository(store: Store<WithSwapQuotes>): Sw
         if (find(state.swapQuotes, quote.id)) throw new StoreError(`swap quote ${quote.id} already exists`);
         state.swapQuotes[quote.id] = cloneJson(quote);
       });
+      const estimated = Date.parse(quote.estimatedAt);
+      if (Number.isNaN(estimated)) return;
+      // The quote is saved; moving old ones out is housekeeping that a failure must not undo.
+      try {
+        const moved = await archiveEndedQuotes(new Date(estimated - QUOTE_RETENTION_MS));
+        if (moved > 0) logger.info('swap quotes past their retention moved to the archive', { moved });
+      } catch (error) {
+        logger.warn('could not move old swap quotes to the archive; they stay in the state file for now', {
+          error: errorFields(error),
+        });
+      }
     },
+
+    archiveEndedQuotes,
 
     async getQuote(id) {
       const quote = find(store.read().swapQuotes, id);

@@ -52,10 +52,19 @@ export function auditOver(db: Database, logger: Logger): AuditRepository {
     },
     async listQuotes(since, page) {
       const after = readCursor(page.after);
+      // The working table and the archive (migration 6), each read by its (estimated_at, id) index: a quote is in
+      // one of them (it moves in one statement).
       const { rows } = await db.query<{ id: string; at: string; record: unknown }>(
         'reading swap quotes for the audit export',
-        `SELECT id, to_json(estimated_at)#>>'{}' AS at, record FROM swap_quotes
-         WHERE estimated_at > $1 AND ($2::timestamptz IS NULL OR (estimated_at, id) > ($2::timestamptz, $3::text))
+        `SELECT id, to_json(estimated_at)#>>'{}' AS at, record FROM (
+           (SELECT id, estimated_at, record FROM swap_quotes
+            WHERE estimated_at > $1 AND ($2::timestamptz IS NULL OR (estimated_at, id) > ($2::timestamptz, $3::text))
+            ORDER BY estimated_at, id LIMIT $4)
+           UNION ALL
+           (SELECT id, estimated_at, record FROM swap_quotes_archive
+            WHERE estimated_at > $1 AND ($2::timestamptz IS NULL OR (estimated_at, id) > ($2::timestamptz, $3::text))
+            ORDER BY estimated_at, id LIMIT $4)
+         ) AS quotes
          ORDER BY estimated_at, id LIMIT $4`,
         [since, after?.[0] ?? null, after?.[1] ?? null, Math.max(1, page.limit)],
       );

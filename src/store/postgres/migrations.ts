@@ -115,6 +115,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX alert_trail_by_time ON alert_trail (at, seq);
     `,
   },
+  {
+    version: 6,
+    description: 'swap quotes leave the working table 30 days after they ended, into an archive the audit export reads',
+    sql: `
+      -- When the quote ended (final, not followed; its last recorded time): written with every change of the row.
+      -- NULL while it can still change, and on rows written before this step (filled in by the first archiving).
+      ALTER TABLE swap_quotes ADD COLUMN ended_at timestamptz;
+      CREATE INDEX swap_quotes_by_end ON swap_quotes (ended_at) WHERE ended_at IS NOT NULL;
+      CREATE INDEX swap_quotes_not_ended ON swap_quotes (estimated_at) WHERE ended_at IS NULL;
+      -- Quotes past the retention, moved here in one statement with their delete: never changed again, read only by
+      -- the audit export (by estimate time, as the working table).
+      CREATE TABLE swap_quotes_archive (
+        id text PRIMARY KEY,
+        status text NOT NULL,
+        estimated_at timestamptz NOT NULL,
+        ended_at timestamptz NOT NULL,
+        archived_at timestamptz NOT NULL DEFAULT now(),
+        record json NOT NULL
+      );
+      CREATE INDEX swap_quotes_archive_by_estimate ON swap_quotes_archive (estimated_at, id);
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */

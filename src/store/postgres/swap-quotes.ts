@@ -5,8 +5,9 @@
  * row, so a claim and its check cannot interleave, and a claim counts only once committed.
  */
 import type pg from 'pg';
-import { needsFollowing, SwapQuote } from '../../domain/swap-quote.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import { QUOTE_RETENTION_MS, quoteEndedAt } from '../../domain/quote-retention.js';
+import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../domain/swap-quote.js';
+import { errorFields, type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
 import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
@@ -37,15 +38,24 @@ function decodeQuote(record: unknown): SwapQuote {
   );
 }
 
-/** The columns of a quote's row, and the record as JSON. */
-function rowValues(quote: SwapQuote): [string, string, string, string] {
+/** The columns of a quote's row (`ended_at` null while it can change), and the record as JSON. */
+function rowValues(quote: SwapQuote): [string, string, string, string, string | null] {
   const parsed = SwapQuote.safeParse(quote);
   if (!parsed.success)
     throw new StoreError(
       `swap quote ${quoteName(String(quote.id))} is not a valid record: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
     );
-  return [quote.id, quote.status, quote.estimatedAt, JSON.stringify(quote)];
+  const ended = quoteEndedAt(quote);
+  return [quote.id, quote.status, quote.estimatedAt, JSON.stringify(quote), ended ? ended.toISOString() : null];
 }
+
+/** The statuses no change can leave (a quote in one of them may have ended). */
+const FINAL_STATUSES = Object.entries(QUOTE_TRANSITIONS)
+  .filter(([, to]) => to.length === 0)
+  .map(([status]) => status);
+
+/** Quotes moved to the archive per statement (a first archiving of a long history runs in several). */
+const ARCHIVE_BATCH = 1_000;
 
 /**
  * The first key of the two-key advisory locks that serialize decisions on one source asset (the second is the
@@ -61,13 +71,10 @@ async function applyAndWrite<R>(tx: Transaction, quote: SwapQuote, apply: () => 
   const before = JSON.stringify(quote);
   const result = apply();
   if (JSON.stringify(quote) !== before) {
-    const [id, status, estimatedAt, record] = rowValues(quote);
-    await tx.query('UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json WHERE id = $1', [
-      id,
-      status,
-      estimatedAt,
-      record,
-    ]);
+    await tx.query(
+      'UPDATE swap_quotes SET status = $2, estimated_at = $3, record = $4::json, ended_at = $5 WHERE id = $1',
+      rowValues(quote),
+    );
   }
   return result;
 }
@@ -102,16 +109,71 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
     return rows[0] && decodeQuote(rows[0].record);
   }
 
+  async function archiveEndedQuotes(cutoff: Date): Promise<number> {
+    // Rows written before the archive existed (or by a replica of an older version) have no end time yet: the
+    // final ones estimated before the cutoff get it now (once: it is then set), so the move below finds them.
+    const unset = await list(
+      'finding swap quotes with no end time',
+      'SELECT record FROM swap_quotes WHERE ended_at IS NULL AND estimated_at < $1 AND status = ANY($2::text[])',
+      [cutoff.toISOString(), FINAL_STATUSES],
+    );
+    const ends = unset.flatMap((quote) => {
+      const ended = quoteEndedAt(quote);
+      return ended ? [[quote.id, ended.toISOString()] as const] : [];
+    });
+    if (ends.length > 0)
+      await db.query(
+        'recording when swap quotes ended',
+        `UPDATE swap_quotes AS q SET ended_at = v.ended
+         FROM unnest($1::text[], $2::timestamptz[]) AS v(id, ended) WHERE q.id = v.id AND q.ended_at IS NULL`,
+        [ends.map(([id]) => id), ends.map(([, ended]) => ended)],
+      );
+    let moved = 0;
+    for (;;) {
+      // One statement: a quote is in the working table or in the archive, never in neither. A row a change holds
+      // locked is skipped (SKIP LOCKED) and moves next time.
+      const { rowCount } = await db.query(
+        'moving old swap quotes to the archive',
+        `WITH moved AS (
+           DELETE FROM swap_quotes WHERE id IN (
+             SELECT id FROM swap_quotes WHERE ended_at < $1 ORDER BY ended_at LIMIT $2 FOR UPDATE SKIP LOCKED
+           )
+           RETURNING id, status, estimated_at, ended_at, record
+         )
+         INSERT INTO swap_quotes_archive (id, status, estimated_at, ended_at, record)
+         SELECT id, status, estimated_at, ended_at, record FROM moved
+         ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status, estimated_at = EXCLUDED.estimated_at,
+           ended_at = EXCLUDED.ended_at, record = EXCLUDED.record, archived_at = now()`,
+        [cutoff.toISOString(), ARCHIVE_BATCH],
+      );
+      moved += rowCount ?? 0;
+      if ((rowCount ?? 0) < ARCHIVE_BATCH) return moved;
+    }
+  }
+
   return {
     async saveQuote(quote) {
       const values = rowValues(quote);
       const { rowCount } = await db.query(
         'saving a swap quote',
-        'INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ($1, $2, $3, $4::json) ON CONFLICT (id) DO NOTHING',
+        'INSERT INTO swap_quotes (id, status, estimated_at, record, ended_at) VALUES ($1, $2, $3, $4::json, $5) ON CONFLICT (id) DO NOTHING',
         values,
       );
       if (rowCount === 0) throw new StoreError(`swap quote ${quote.id} already exists`);
+      const estimated = Date.parse(quote.estimatedAt);
+      if (Number.isNaN(estimated)) return;
+      // The quote is saved; moving old ones out is housekeeping that a failure must not undo.
+      try {
+        const moved = await archiveEndedQuotes(new Date(estimated - QUOTE_RETENTION_MS));
+        if (moved > 0) logger.info('swap quotes past their retention moved to the archive', { moved });
+      } catch (error) {
+        logger.warn('could not move old swap quotes to the archive; they stay in the working table for now', {
+          error: errorFields(error),
+        });
+      }
     },
+
+    archiveEndedQuotes,
 
     async getQuote(id) {
       if (UNSTORABLE_TEXT.test(id)) return undefined;
