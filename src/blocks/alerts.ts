@@ -8,6 +8,7 @@ import type { AlertKind } from '../domain/alert-routing.js';
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../domain/alerts.js';
 import { compareText } from '../domain/compare.js';
 import { OWNED_ALERT_POLICY } from '../domain/owned-alerts.js';
+import { describePostRefusal } from '../slack/errors.js';
 import {
   type Block,
   clipText,
@@ -30,7 +31,6 @@ import {
   formatUsd,
   formatUtc,
 } from './format.js';
-import { describePostRefusal } from '../slack/errors.js';
 import { code, escapeText, shorten } from './mrkdwn.js';
 
 /** A summary lists at most this many failures, then "…and N more". */

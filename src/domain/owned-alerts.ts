@@ -3,12 +3,7 @@
 // Pure: the poller and the store build records with these, the builders read them.
 
 import { type AlertEvent, type AlertLife, openAlertLife } from './alert-lifecycle.js';
-import type {
-  AlertSubject,
-  OwnedAlert,
-  RedirectedFrom,
-  OutboxItem as StoredOutboxItem,
-} from './alert-records.js';
+import type { AlertSubject, OwnedAlert, RedirectedFrom, OutboxItem as StoredOutboxItem } from './alert-records.js';
 import type { AlertKind } from './alert-routing.js';
 import type { AlertFacts, FailureFacts, StuckFacts } from './alerts.js';
 import { compareText } from './compare.js';

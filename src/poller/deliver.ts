@@ -24,11 +24,11 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { buildAlertMessage } from '../blocks/alert-messages.js';
 import { buildAlert, buildSummaryThreadPart, planSummaryThread, redirectedLine } from '../blocks/alerts.js';
+import { context } from '../blocks/common.js';
 import type { OutboxItem, RedirectedFrom, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
 import { ALERT_KINDS, mentionText } from '../domain/alert-routing.js';
 import type { FailureFacts } from '../domain/alerts.js';
 import { firstView, routingKindOf } from '../domain/owned-alerts.js';
-import { context } from '../blocks/common.js';
 import {
   answeredWithFailure,
   describeSlackError,

@@ -112,7 +112,7 @@ const POST_REFUSALS: Record<string, { what: string; fix: string }> = {
   },
   not_allowed_token_type: {
     what: 'SLACK_BOT_TOKEN is not a bot token',
-    fix: 'set SLACK_BOT_TOKEN to the installed app\'s bot token (xoxb-…)',
+    fix: "set SLACK_BOT_TOKEN to the installed app's bot token (xoxb-…)",
   },
   invalid_auth: { what: 'Slack rejects the bot token', fix: 'check SLACK_BOT_TOKEN' },
   not_authed: { what: 'Slack received no bot token', fix: 'check SLACK_BOT_TOKEN' },

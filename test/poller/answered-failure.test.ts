@@ -56,21 +56,24 @@ describe('a post Slack answered with a failure: looked up once at the next poll,
     ['HTTP 500 internal_error', { failAfterWork: { status: 500, error: 'internal_error' } }],
     ['ok:false internal_error', { failAfterWork: { error: 'internal_error' } }],
     ['ok:false fatal_error', { failAfterWork: { error: 'fatal_error' } }],
-  ])('%s although Slack posted it: found by the lookup at the next poll, never posted twice', async (_name, failure) => {
-    const r = await start();
-    const w = r.sim.addWithdrawal({ status: 'failed' });
-    r.slack.failNext('chat.postMessage', failure);
-    expect(await r.poll()).toMatchObject({ posted: 0, waiting: 1 });
-    expect(mentions(r, w.id)).toBe(1);
+  ])(
+    '%s although Slack posted it: found by the lookup at the next poll, never posted twice',
+    async (_name, failure) => {
+      const r = await start();
+      const w = r.sim.addWithdrawal({ status: 'failed' });
+      r.slack.failNext('chat.postMessage', failure);
+      expect(await r.poll()).toMatchObject({ posted: 0, waiting: 1 });
+      expect(mentions(r, w.id)).toBe(1);
 
-    const second = await r.poll();
-    expect(second).toMatchObject({ posted: 0, alerted: 1, waiting: 0 });
-    expect(r.slack.callsOf('conversations.history')).toHaveLength(1);
-    await r.poll();
-    expect(mentions(r, w.id)).toBe(1);
-    expect(r.slack.callsOf('chat.postMessage')).toHaveLength(1);
-    expect(r.logs.join('\n')).toContain('recorded, not posted again');
-  });
+      const second = await r.poll();
+      expect(second).toMatchObject({ posted: 0, alerted: 1, waiting: 0 });
+      expect(r.slack.callsOf('conversations.history')).toHaveLength(1);
+      await r.poll();
+      expect(mentions(r, w.id)).toBe(1);
+      expect(r.slack.callsOf('chat.postMessage')).toHaveLength(1);
+      expect(r.logs.join('\n')).toContain('recorded, not posted again');
+    },
+  );
 
   it('an answer that never came (a timeout) keeps the settle window: the next poll looks and waits', async () => {
     const r = await start();
