@@ -398,7 +398,7 @@ async function send(
           ? `alert poller: Slack refuses to post in ALERT_CHANNEL (${job.channel}); its alerts wait in the outbox until this is fixed (see /treasury alerts), the routed channels go on`
           : job.threadTs !== undefined
             ? `alert poller: Slack refuses to post in ${role} (${job.channel}); the summary's list waits for its thread there until this is fixed (see /treasury alerts)`
-            : `alert poller: Slack refuses to post in ${role} (${job.channel}); its alerts go to ALERT_CHANNEL until this is fixed (see /treasury alerts)`,
+            : `alert poller: Slack refuses to post in ${role} (${job.channel}); until this is fixed its alerts are posted in the main alert channel instead, saying why (see /treasury alerts)`,
         fields,
       );
     } else {

@@ -69,6 +69,7 @@ describe.each(stores)('one channel never holds back the others, on %s', (_name, 
     for (const line of refusals) {
       expect(line).toContain('ALERT_ROUTES withdrawal_failed (C0OPS)');
       expect(line).toContain('is_archived');
+      expect(line).not.toContain('ALERT_CHANNEL');
     }
 
     const status = await statusText(r);
