@@ -4,7 +4,7 @@
  * private answers to clicks that changed nothing, the Resolve modal, and `/treasury alerts open`. Pure.
  */
 import type { AlertEvent, AlertLife, AlertRefusal } from '../domain/alert-lifecycle.js';
-import type { AlertSubject } from '../domain/alert-records.js';
+import type { AlertSubject, RedirectedFrom } from '../domain/alert-records.js';
 import type { FailureFacts, StuckFacts } from '../domain/alerts.js';
 import { type AlertView, alertRef } from '../domain/owned-alerts.js';
 import { describeSnoozeChoice, SNOOZE_CHOICES } from '../domain/snooze.js';
@@ -16,6 +16,7 @@ import {
   failureTitle,
   fieldsOf,
   KIND_WORDS,
+  redirectedLine,
   sourceLabel,
 } from './alerts.js';
 import {
@@ -299,6 +300,8 @@ export interface AlertMessageOptions {
   mention?: string;
   /** ALERT_TIME_ZONE: where "tomorrow 09:00" of the snooze menu is; UTC by default. */
   timeZone?: string;
+  /** Posted in ALERT_CHANNEL because its route refused it for good: one line under the title says so. */
+  redirectedFrom?: RedirectedFrom;
 }
 
 /**
@@ -312,7 +315,10 @@ export function buildAlertMessage(view: AlertView, now: Date, options: AlertMess
   const mention = options.mention && view.life.state !== 'resolved' ? ` ${options.mention}` : '';
   return {
     text: clipText(`${FIRST_WORD_PLAIN[look]}: ${fallback}`, 500),
-    blocks: [section(`${FIRST_WORD[look]} · *${title}*${mention}`)],
+    blocks: [
+      section(`${FIRST_WORD[look]} · *${title}*${mention}`),
+      ...(options.redirectedFrom ? [context(redirectedLine(view.kind, options.redirectedFrom))] : []),
+    ],
     attachments: [
       {
         color: ALERT_COLORS[look],

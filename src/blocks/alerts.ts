@@ -3,9 +3,12 @@
  * out, every API value escaped, every message inside Slack's limits (a summary lists at most
  * SUMMARY_LIST_CAP failures, one line each).
  */
+import type { RedirectedFrom } from '../domain/alert-records.js';
+import type { AlertKind } from '../domain/alert-routing.js';
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../domain/alerts.js';
 import { compareText } from '../domain/compare.js';
 import { OWNED_ALERT_POLICY } from '../domain/owned-alerts.js';
+import { describePostRefusal } from '../slack/errors.js';
 import {
   type Block,
   clipText,
@@ -342,6 +345,36 @@ function channelRef(channel: string): string {
   return /^[CGD][A-Z0-9]{2,}$/.test(channel) ? `<#${channel}>` : code(channel);
 }
 
+/** What Slack said, in plain words with its code: "the channel is archived (`is_archived`)". */
+function refusalWords(error: string): { said: string; fix: string | undefined } {
+  const { what, fix } = describePostRefusal(error);
+  return { said: `${escapeText(what)} (${code(error)})`, fix: fix === undefined ? undefined : escapeText(fix) };
+}
+
+/** How to mend a route Slack refuses: the fix for what Slack said, or send the kinds elsewhere. */
+function routeFix(kinds: readonly string[], fix: string | undefined): string {
+  const moved = `route ${kinds.map(code).join(', ')} to another channel in ALERT_ROUTES`;
+  return fix === undefined ? `To fix: ${moved}.` : `To fix: ${fix}, or ${moved}.`;
+}
+
+/**
+ * The line on top of an alert posted in ALERT_CHANNEL because its own route refused it for good: which route, what
+ * Slack said, and how to fix it.
+ */
+export function redirectedLine(kind: AlertKind, from: RedirectedFrom): string {
+  const { said, fix } = refusalWords(from.error);
+  return `:warning: Posted here instead of ${channelRef(from.channel)} (ALERT_ROUTES ${code(kind)}): Slack refuses to post there, ${said}. ${routeFix([kind], fix)}`;
+}
+
+/** One channel that refuses alerts, for `/treasury alerts`: where, what Slack said, since when, what happens meanwhile, the fix. */
+function refusingLine(entry: NonNullable<AlertStatusView['refusing']>[number], waiting: number, now: Date): string {
+  const { said, fix } = refusalWords(entry.error);
+  const since = `since ${when(entry.since, now)}`;
+  if (entry.alertChannel)
+    return `• :no_entry: *ALERT_CHANNEL* ${channelRef(entry.channel)}: Slack refuses to post there, ${said}, ${since}. Its alerts wait in the outbox (${count(waiting)} waiting, none lost) until a post there is accepted. ${fix === undefined ? 'To fix: check the channel and the app, or set ALERT_CHANNEL to another channel.' : `To fix: ${fix}.`}`;
+  return `• :no_entry: *ALERT_ROUTES* ${entry.kinds.map(code).join(', ')} → ${channelRef(entry.channel)}: Slack refuses to post there, ${said}, ${since}. These alerts go to ALERT_CHANNEL instead until a post there is accepted. ${routeFix(entry.kinds, fix)}`;
+}
+
 function when(date: Date | null, now: Date): string {
   return date ? `${formatUtc(date)} (${formatRelative(date, now)})` : 'never';
 }
@@ -394,6 +427,13 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
         ],
       ]),
       section(sourceLines.join('\n')),
+      ...(view.refusing && view.refusing.length > 0
+        ? [
+            section(
+              `*Channels refusing alerts*\n${view.refusing.map((entry) => refusingLine(entry, view.waiting, now)).join('\n')}`,
+            ),
+          ]
+        : []),
       section(`*Last error*\n${lastError}`),
       ...(view.replicas ? [context(replicaLine(view.replicas))] : []),
     ],

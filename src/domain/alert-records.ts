@@ -19,6 +19,24 @@ import {
 } from './alerts.js';
 
 /**
+ * A channel the bot is to post alerts in (ALERT_CHANNEL or a route of ALERT_ROUTES) that refused a post in a way no
+ * retry fixes (archived, not found, the bot not in it, a missing scope…). It stays until a post there is accepted
+ * again; `/treasury alerts` shows it while the configuration still sends alerts there.
+ */
+export const RefusingChannel = z.object({
+  /** Slack's error code (`is_archived`…). */
+  error: z.string().min(1),
+  /** The first refusal of this run, and the latest. */
+  since: z.string(),
+  at: z.string(),
+});
+export type RefusingChannel = z.infer<typeof RefusingChannel>;
+
+/** Where an alert was meant to go when it was posted in ALERT_CHANNEL instead: its route, and why Slack refused it. */
+export const RedirectedFrom = z.object({ channel: z.string().min(1), error: z.string().min(1) });
+export type RedirectedFrom = z.infer<typeof RedirectedFrom>;
+
+/**
  * A post that may have reached Slack: written before the post is sent, cleared when Slack refused it. While it
  * is there, the next attempt first looks for a message carrying `key` in its metadata (posted since `since`)
  * and records that message instead of posting again: a lost answer or a crash never posts twice.
@@ -28,6 +46,18 @@ export const SendAttempt = z.object({
   key: z.string().min(1),
   /** When the first attempt was made (our clock): the lookup reads the channel from there on. */
   since: z.string(),
+  /**
+   * Where the post was sent (the channel the lookup reads). Absent in files from before: the item's route, or
+   * the thread's channel.
+   */
+  channel: z.string().min(1).optional(),
+  /**
+   * Slack answered the post with a failure (a 5xx, `internal_error`, `fatal_error`): the message may be there, but
+   * Slack is done with the request, so one lookup settles it (no waiting for POLL_POLICY.uncertainSettleMs).
+   */
+  answered: z.literal(true).optional(),
+  /** Sent to ALERT_CHANNEL because the item's route refused it for good (see RedirectedFrom). */
+  redirectedFrom: RedirectedFrom.optional(),
 });
 export type SendAttempt = z.infer<typeof SendAttempt>;
 
@@ -213,6 +243,8 @@ export const OwnedAlert = z.object({
   nextSeq: z.number().int().positive(),
   /** Set while the message (gone from Slack) is being posted again (see SendAttempt). */
   reposting: SendAttempt.optional(),
+  /** Posted in ALERT_CHANNEL because its route refused it for good: the message says so. */
+  redirectedFrom: RedirectedFrom.optional(),
 });
 export type OwnedAlert = z.infer<typeof OwnedAlert>;
 
@@ -259,6 +291,8 @@ export const AlertsState = z.object({
    * outbox item, so a restart neither repeats nor loses a crossing; bounded by the thresholds set.
    */
   balancesLow: z.record(z.string(), BalanceLow).optional(),
+  /** Channels that refuse alerts for good now, by channel id (see RefusingChannel); absent when none does. */
+  refusingChannels: z.record(z.string(), RefusingChannel).optional(),
 });
 export type AlertsState = z.infer<typeof AlertsState>;
 

@@ -168,4 +168,9 @@ export interface AlertStatusView {
   apiDownSince: Date | null;
   /** Replicated deployments: this replica's name, and which replica polls (undefined: none holds the lease now). */
   replicas?: { self: string; poller: string | undefined };
+  /**
+   * Channels that refuse alerts for good now (archived, not found, the bot not in it…), among those the
+   * configuration sends alerts to: ALERT_CHANNEL, or the kinds ALERT_ROUTES sends there.
+   */
+  refusing?: Array<{ channel: string; alertChannel: boolean; kinds: string[]; error: string; since: Date; at: Date }>;
 }

@@ -3,7 +3,7 @@
 // Pure: the poller and the store build records with these, the builders read them.
 
 import { type AlertEvent, type AlertLife, openAlertLife } from './alert-lifecycle.js';
-import type { AlertSubject, OwnedAlert, OutboxItem as StoredOutboxItem } from './alert-records.js';
+import type { AlertSubject, OwnedAlert, RedirectedFrom, OutboxItem as StoredOutboxItem } from './alert-records.js';
 import type { AlertKind } from './alert-routing.js';
 import type { AlertFacts, FailureFacts, StuckFacts } from './alerts.js';
 import { compareText } from './compare.js';
@@ -125,6 +125,8 @@ export function newOwnedAlert(input: {
   channel: string;
   ts: string;
   at: Date;
+  /** Posted in ALERT_CHANNEL because its route refused it for good. */
+  redirectedFrom?: RedirectedFrom;
 }): OwnedAlert {
   const facts = input.items[0]!.facts;
   return {
@@ -139,6 +141,7 @@ export function newOwnedAlert(input: {
     shown: 0,
     thread: [],
     nextSeq: 1,
+    ...(input.redirectedFrom ? { redirectedFrom: input.redirectedFrom } : {}),
   };
 }
 

@@ -3,23 +3,40 @@
  * second apart; an item leaves the outbox only once Slack accepted its message.
  *
  * Exactly once, even when Slack's answer is lost: every message carries its delivery's key in Slack message
- * metadata, and the key is written to the store (`sending`) before the post. A post whose outcome is unknown (a
- * timeout, a dropped connection, a 5xx, a crash before its answer was recorded) keeps that mark. Before anything
- * else, the next delivery settles every marked post: it looks for the key among the channel's messages since the
- * first attempt; found, the message is recorded as delivered; not there once Slack has had time to finish the
- * first attempt (POLL_POLICY.uncertainSettleMs), the mark is cleared and its items are planned again with the
- * rest of the outbox (a summary then folds in the failures that came meanwhile). Until then, or while Slack
- * cannot answer the lookup, only those items wait; the rest of the outbox goes out.
+ * metadata, and the key is written to the store (`sending`, with the channel) before the post. A post whose outcome
+ * is unknown (a timeout, a dropped connection, a 5xx, `internal_error`/`fatal_error`, a crash before its answer was
+ * recorded) keeps that mark. Before anything else, the next delivery settles every marked post: it looks for the
+ * key among the channel's messages since the first attempt; found, the message is recorded as delivered. Not there:
+ * when Slack answered the post with a failure, it is done with the request, so that one lookup settles it and the
+ * alert is posted again at once; when no answer came, Slack may still be at work, so it is posted again only once
+ * Slack has had time to finish the first attempt (POLL_POLICY.uncertainSettleMs). Posted again means the mark is
+ * cleared and its items are planned again with the rest of the outbox (a summary then folds in the failures that
+ * came meanwhile). Until then, or while Slack cannot answer the lookup, only those items wait.
+ *
+ * One channel's fault never holds back another's: a passing failure or a rate limit in one channel leaves that
+ * channel's later alerts for the next poll (in order) and the others go on. A channel that refuses for good
+ * (archived, not found, the bot not in it, a missing scope) is recorded as refusing (`/treasury alerts` shows it
+ * until a post there is accepted again); an alert whose route refuses that way goes to ALERT_CHANNEL at once, with
+ * a line naming the route, what Slack said and how to fix it; the route is tried again at the next poll. When
+ * ALERT_CHANNEL itself refuses, its alerts stay in the outbox (never lost) and the routes that work go on.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { buildAlertMessage } from '../blocks/alert-messages.js';
-import { buildAlert, buildSummaryThreadPart, planSummaryThread } from '../blocks/alerts.js';
-import type { OutboxItem, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
-import { mentionText } from '../domain/alert-routing.js';
+import { buildAlert, buildSummaryThreadPart, planSummaryThread, redirectedLine } from '../blocks/alerts.js';
+import { context } from '../blocks/common.js';
+import type { OutboxItem, RedirectedFrom, SendAttempt, SendTarget, ThreadWork } from '../domain/alert-records.js';
+import { ALERT_KINDS, mentionText } from '../domain/alert-routing.js';
 import type { FailureFacts } from '../domain/alerts.js';
 import { firstView, routingKindOf } from '../domain/owned-alerts.js';
-import { describeSlackError, isTransient, mayHaveHappened, needsAPerson } from '../slack/errors.js';
+import {
+  answeredWithFailure,
+  describeSlackError,
+  isTransient,
+  mayHaveHappened,
+  needsAPerson,
+  slackErrorCode,
+} from '../slack/errors.js';
 import { type ChannelPacing, POLL_POLICY, type PollDeps } from './policy.js';
 import type { AlertMessage } from './slack.js';
 
@@ -33,6 +50,8 @@ export interface Delivery {
   key: string;
   /** A summary that does not list every failure: the full list, to post in its thread once Slack accepted it. */
   thread?: { kind: ThreadWork['kind']; total: number; parts: ThreadWork['remaining'] };
+  /** Going to ALERT_CHANNEL because its route refused it for good; the message says so. */
+  redirectedFrom?: RedirectedFrom;
 }
 
 /** Where alerts of each kind go, and whom they mention there. */
@@ -51,15 +70,30 @@ function routeOf(deps: Pick<PollDeps, 'channel' | 'routes' | 'timeZone'>): Route
 
 /**
  * The message for items that go out together: one alert, or a summary of many of one kind, as an alert people
- * own (with its buttons); the "API answers again" note alone when no alert about the outage is open.
+ * own (with its buttons); the "API answers again" note alone when no alert about the outage is open. With
+ * `redirect`, it goes to that channel (ALERT_CHANNEL) instead of its route, saying why.
  */
-function deliveryOf(items: OutboxItem[], now: Date, key: string, route: RouteOf): Delivery {
+function deliveryOf(
+  items: OutboxItem[],
+  now: Date,
+  key: string,
+  route: RouteOf,
+  redirect?: { to: string; from: RedirectedFrom },
+): Delivery {
   const facts = items[0]!.facts;
-  const { channel, ...options } = route(facts);
-  if (facts.kind === 'api_recovered') return { items, key, channel, message: buildAlert(facts, now) };
-  const message = buildAlertMessage(firstView(key, items, now), now, options);
+  const { channel: routed, ...options } = route(facts);
+  const channel = redirect?.to ?? routed;
+  const redirected = redirect ? { redirectedFrom: redirect.from } : {};
+  if (facts.kind === 'api_recovered') {
+    const plain = buildAlert(facts, now);
+    const message = redirect
+      ? { ...plain, blocks: [...(plain.blocks ?? []), context(redirectedLine('watcher', redirect.from))] }
+      : plain;
+    return { items, key, channel, message, ...redirected };
+  }
+  const message = buildAlertMessage(firstView(key, items, now), now, { ...options, ...redirected });
   if (items.length === 1 || facts.kind === 'stuck' || facts.kind === 'api_down' || facts.kind === 'balance_low')
-    return { items, key, channel, message };
+    return { items, key, channel, message, ...redirected };
   const failures = items.map((item) => item.facts as FailureFacts);
   const parts = planSummaryThread(failures);
   return {
@@ -67,8 +101,16 @@ function deliveryOf(items: OutboxItem[], now: Date, key: string, route: RouteOf)
     key,
     channel,
     message,
+    ...redirected,
     ...(parts.length > 0 ? { thread: { kind: facts.kind, total: failures.length, parts } } : {}),
   };
+}
+
+/** What a channel is to the poller, for log lines: ALERT_CHANNEL, or the route of some kinds. */
+function channelRole(deps: Pick<PollDeps, 'channel' | 'routes'>, channel: string): string {
+  if (channel === deps.channel) return 'ALERT_CHANNEL';
+  const kinds = ALERT_KINDS.filter((kind) => deps.routes?.[kind]?.channel === channel);
+  return kinds.length > 0 ? `ALERT_ROUTES ${kinds.join(', ')}` : 'a channel no longer configured';
 }
 
 /**
@@ -139,7 +181,7 @@ async function lookFor(
     if (!pacing.lookupRefusalLogged) {
       pacing.lookupRefusalLogged = true;
       deps.logger.warn(
-        'alert poller: cannot read ALERT_CHANNEL to look for an alert whose answer was lost, so it is posted again (it may appear twice)',
+        `alert poller: cannot read ${channelRole(deps, channel)} to look for an alert whose answer was lost, so it is posted again (it may appear twice)`,
         { reason, channel },
       );
     }
@@ -148,15 +190,21 @@ async function lookFor(
 }
 
 /**
- * What to do with a post that may have been made, from what the lookup found and how old the first attempt is:
- * record the message found; post again (absent long enough for Slack to have finished, or a channel the bot
- * cannot read, or lookups failing for too long); or wait for the next poll (absent but maybe still under way at
- * Slack, or Slack cannot answer the lookup now). Pure.
+ * What to do with a post that may have been made, from what the lookup found, how old the first attempt is and
+ * whether Slack answered it: record the message found; post again (absent after Slack answered the post with a
+ * failure, or absent long enough for Slack to have finished, or a channel the bot cannot read, or lookups failing
+ * for too long); or wait for the next poll (absent but maybe still under way at Slack because no answer came, or
+ * Slack cannot answer the lookup now). Pure.
  */
-export function settleDecision(found: LookupResult, attemptAgeMs: number): { record: string } | 'post_again' | 'wait' {
+export function settleDecision(
+  found: LookupResult,
+  attemptAgeMs: number,
+  answered = false,
+): { record: string } | 'post_again' | 'wait' {
   if ('ts' in found) return { record: found.ts };
   if ('unreadable' in found) return 'post_again';
-  if ('absent' in found) return attemptAgeMs >= POLL_POLICY.uncertainSettleMs ? 'post_again' : 'wait';
+  // After an answer Slack is done with the request: what is not there now will not appear later.
+  if ('absent' in found) return answered || attemptAgeMs >= POLL_POLICY.uncertainSettleMs ? 'post_again' : 'wait';
   return attemptAgeMs >= POLL_POLICY.lookupGiveUpMs ? 'post_again' : 'wait';
 }
 
@@ -200,10 +248,10 @@ async function settleUncertainPosts(
   let lookupError: string | undefined;
   for (const { attempt, items, part, channel } of uncertain) {
     if (deps.signal?.aborted || !(await leading(deps))) return { stop: true };
-    const where = channel ?? (items ? route(items[0]!.facts).channel : deps.channel);
+    const where = attempt.channel ?? channel ?? (items ? route(items[0]!.facts).channel : deps.channel);
     const found = await lookFor(deps, pacing, attempt, where, part?.threadTs);
     const ageMs = deps.now().getTime() - new Date(attempt.since).getTime();
-    const decision = settleDecision(found, ageMs);
+    const decision = settleDecision(found, ageMs, attempt.answered === true);
     const target: SendTarget = part ?? { itemKeys: (items ?? []).map((item) => item.key) };
     if (decision === 'wait') {
       if ('failed' in found) {
@@ -226,6 +274,13 @@ async function settleUncertainPosts(
           'alert poller: Slack could not answer the lookup for too long; posting again (it may appear twice)',
           { key: attempt.key, reason: found.failed },
         );
+      else if ('absent' in found)
+        deps.logger.info(
+          attempt.answered
+            ? 'alert poller: Slack answered an alert with an error and it is not in the channel; posting it now'
+            : 'alert poller: an alert whose answer was lost is not in the channel after the settle time; posting it now',
+          { key: attempt.key, channel: where },
+        );
       await deps.store.alerts.recordSending(target, undefined);
       continue;
     }
@@ -242,12 +297,18 @@ async function settleUncertainPosts(
       ts: decision.record,
     });
     // The message found covers exactly these items (they were marked together): its thread gets their full list.
-    const delivery = deliveryOf(items!, now, attempt.key, route);
+    const delivery = deliveryOf(
+      items!,
+      now,
+      attempt.key,
+      route,
+      attempt.redirectedFrom ? { to: where, from: attempt.redirectedFrom } : undefined,
+    );
     if (delivery.thread) {
       const { kind, total, parts } = delivery.thread;
       await deps.store.alerts.queueThreadWork({
         threadTs: decision.record,
-        channel: delivery.channel,
+        channel: where,
         kind,
         total,
         parts: parts.length,
@@ -257,8 +318,9 @@ async function settleUncertainPosts(
     }
     alerted += await deps.store.alerts.recordDelivered(items!, new Date(attempt.since), {
       key: attempt.key,
-      channel: delivery.channel,
+      channel: where,
       ts: decision.record,
+      ...(attempt.redirectedFrom ? { redirectedFrom: attempt.redirectedFrom } : {}),
     });
   }
   if (lookupError !== undefined) await deps.store.alerts.recordDeliveryFailure(deps.now(), lookupError);
@@ -272,26 +334,38 @@ interface SendJob {
   key: string;
   message: AlertMessage;
   threadTs?: string;
+  /** Sent to ALERT_CHANNEL because its route refused it for good. */
+  redirectedFrom?: RedirectedFrom;
   /** Names it in the log. */
   what: string;
 }
 
+/** A post Slack did not take: why, and Slack's code when the channel refuses it for good (no retry fixes that). */
+type Failed = { failed: string; refusedForGood?: string };
+
 /**
  * Marks the job as being sent, then posts it (the gateway sends plain text when Slack refuses the blocks). A
- * failure whose outcome is unknown keeps the mark for the next delivery to settle; a refusal clears it.
+ * failure whose outcome is unknown keeps the mark for the next delivery to settle (noting whether Slack answered);
+ * a refusal clears it. A refusal no retry fixes is recorded against the channel.
  */
 async function send(
   deps: PollDeps,
   pacing: ChannelPacing,
   paced: () => Promise<void>,
   job: SendJob,
-): Promise<{ ts: string } | Stop> {
+): Promise<{ ts: string } | Failed | Stop> {
   const clock = deps.clockMs ?? (() => performance.now());
   await paced();
   if (!(await leading(deps))) return { stop: true };
   const attemptedAt = deps.now();
+  const attempt: SendAttempt = {
+    key: job.key,
+    since: attemptedAt.toISOString(),
+    channel: job.channel,
+    ...(job.redirectedFrom ? { redirectedFrom: job.redirectedFrom } : {}),
+  };
   // Written before the post: from now on a crash or a lost answer leaves this trace to look for.
-  await deps.store.alerts.recordSending(job.target, { key: job.key, since: attemptedAt.toISOString() });
+  await deps.store.alerts.recordSending(job.target, attempt);
   try {
     return {
       ts: await deps.slack.post(job.channel, job.message, {
@@ -302,31 +376,75 @@ async function send(
   } catch (error) {
     const reason = describeSlackError(error);
     const unknown = mayHaveHappened(error);
+    const answered = unknown && answeredWithFailure(error);
+    const role = channelRole(deps, job.channel);
     const fields = {
       reason,
       channel: job.channel,
+      role,
       what: job.what,
-      ...(unknown ? { outcome: 'unknown: looked for before the next attempt' } : {}),
+      ...(unknown
+        ? {
+            outcome: answered
+              ? 'unknown: Slack answered with an error; looked for once at the next poll'
+              : 'unknown: no answer; looked for before the next attempt',
+          }
+        : {}),
     };
-    if (needsAPerson(error)) {
+    const refusedForGood = needsAPerson(error) ? slackErrorCode(error) : undefined;
+    if (refusedForGood !== undefined) {
       deps.logger.error(
-        'alert poller: Slack refuses to post in ALERT_CHANNEL; alerts wait in the outbox until this is fixed',
+        job.channel === deps.channel
+          ? `alert poller: Slack refuses to post in ALERT_CHANNEL (${job.channel}); its alerts wait in the outbox until this is fixed (see /treasury alerts), the routed channels go on`
+          : job.threadTs !== undefined
+            ? `alert poller: Slack refuses to post in ${role} (${job.channel}); the summary's list waits for its thread there until this is fixed (see /treasury alerts)`
+            : `alert poller: Slack refuses to post in ${role} (${job.channel}); until this is fixed its alerts are posted in the main alert channel instead, saying why (see /treasury alerts)`,
         fields,
       );
     } else {
-      deps.logger.warn('alert poller: Slack did not accept an alert; it stays queued for the next poll', fields);
+      deps.logger.warn(
+        `alert poller: Slack did not accept an alert in ${role} (${job.channel}); it stays queued for the next poll, other channels go on`,
+        fields,
+      );
     }
     if (!unknown) await deps.store.alerts.recordSending(job.target, undefined);
-    await deps.store.alerts.recordDeliveryFailure(attemptedAt, reason);
-    return { stop: true, slackError: reason };
+    else if (answered) await deps.store.alerts.recordSending(job.target, { ...attempt, answered: true });
+    await deps.store.alerts.recordDeliveryFailure(
+      attemptedAt,
+      reason,
+      refusedForGood !== undefined ? { channel: job.channel, error: refusedForGood } : undefined,
+    );
+    return { failed: reason, ...(refusedForGood !== undefined ? { refusedForGood } : {}) };
   } finally {
     pacing.lastPostMs = clock();
   }
 }
 
-const stopped = (outcome: { ts: string } | Stop): outcome is Stop => 'stop' in outcome;
+/**
+ * What this delivery learned about each channel: one that failed in passing (5xx, timeout, rate limit) is left
+ * alone until the next poll, its later alerts wait in order; one that refuses for good (Slack's code) sends its
+ * alerts to ALERT_CHANNEL for the rest of this delivery, and is tried again at the next.
+ */
+interface ChannelsThisPoll {
+  held: Set<string>;
+  refusing: Map<string, string>;
+}
 
-/** Posts the outbox, a second apart; stops at the first Slack failure (the rest waits for the next poll). */
+/**
+ * Forgets recorded refusals of channels the configuration no longer sends alerts to (ALERT_CHANNEL or
+ * ALERT_ROUTES changed): what `/treasury alerts` shows is the configuration in force.
+ */
+async function forgetUnusedRefusals(deps: PollDeps, refusing: Readonly<Record<string, unknown>> | undefined) {
+  if (refusing === undefined) return;
+  const used = [deps.channel, ...ALERT_KINDS.flatMap((kind) => deps.routes?.[kind]?.channel ?? [])];
+  if (Object.keys(refusing).some((channel) => !used.includes(channel)))
+    await deps.store.alerts.forgetRefusingChannels(used);
+}
+
+/**
+ * Posts the outbox, a second apart. A failure holds back only its own channel for the rest of the poll; an alert
+ * whose route refuses for good goes to ALERT_CHANNEL instead (see the header).
+ */
 export async function deliverOutbox(
   deps: PollDeps,
   now: Date,
@@ -342,59 +460,98 @@ export async function deliverOutbox(
   const settled = await settleUncertainPosts(deps, pacing, now);
   if ('stop' in settled) return { posted, alerted: 0 };
   let alerted = settled.alerted;
-  const lookupFailed = settled.lookupError !== undefined ? { slackError: settled.lookupError } : {};
+  // The first failure of this delivery, for the poll's report.
+  let slackError = settled.lookupError;
+  const report = () => ({ posted, alerted, ...(slackError !== undefined ? { slackError } : {}) });
+  const channels: ChannelsThisPoll = { held: new Set(), refusing: new Map() };
+  const route = routeOf(deps);
+  const state = await deps.store.alerts.readAlerts();
+  await forgetUnusedRefusals(deps, state.refusingChannels);
   // Items still marked wait for their lookup at the next poll; everything else is planned and posted now.
-  const ready = (await deps.store.alerts.readAlerts()).outbox.filter((item) => item.sending === undefined);
-  for (const delivery of planDeliveries(ready, now, randomUUID, routeOf(deps))) {
+  const ready = state.outbox.filter((item) => item.sending === undefined);
+  for (const planned of planDeliveries(ready, now, randomUUID, route)) {
     if (deps.signal?.aborted) break;
-    const keys = delivery.items.map((item) => item.key);
-    const attemptedAt = deps.now();
-    const outcome = await send(deps, pacing, paced, {
-      target: { itemKeys: keys },
-      channel: delivery.channel,
-      key: delivery.key,
-      message: delivery.message,
-      what: keys.length === 1 ? keys[0]! : `summary of ${keys.length}`,
-    });
-    if (stopped(outcome)) return { posted, alerted, ...(outcome.slackError ? { slackError: outcome.slackError } : {}) };
-    posted += 1;
-    // The thread's list is queued before the summary's items leave the outbox: after a crash between the two
-    // writes the summary is found by its key and the list is queued then, once (same threadTs).
-    if (delivery.thread) {
-      const { kind, total, parts } = delivery.thread;
-      await deps.store.alerts.queueThreadWork({
-        threadTs: outcome.ts,
+    const keys = planned.items.map((item) => item.key);
+    let delivery = planned;
+    // Its route first; when the route refuses for good, ALERT_CHANNEL. A channel that failed waits for the next poll.
+    while (!channels.held.has(delivery.channel)) {
+      const refusal = channels.refusing.get(delivery.channel);
+      if (refusal !== undefined) {
+        if (delivery.channel === deps.channel || delivery.redirectedFrom) break;
+        delivery = deliveryOf(delivery.items, now, delivery.key, route, {
+          to: deps.channel,
+          from: { channel: delivery.channel, error: refusal },
+        });
+        continue;
+      }
+      const attemptedAt = deps.now();
+      const outcome = await send(deps, pacing, paced, {
+        target: { itemKeys: keys },
         channel: delivery.channel,
-        kind,
-        total,
-        parts: parts.length,
-        queuedAt: attemptedAt.toISOString(),
-        remaining: parts,
+        key: delivery.key,
+        message: delivery.message,
+        ...(delivery.redirectedFrom ? { redirectedFrom: delivery.redirectedFrom } : {}),
+        what: keys.length === 1 ? keys[0]! : `summary of ${keys.length}`,
       });
+      if ('stop' in outcome) return report();
+      if ('failed' in outcome) {
+        slackError ??= outcome.failed;
+        if (outcome.refusedForGood !== undefined) channels.refusing.set(delivery.channel, outcome.refusedForGood);
+        else channels.held.add(delivery.channel);
+        continue;
+      }
+      posted += 1;
+      // The thread's list is queued before the summary's items leave the outbox: after a crash between the two
+      // writes the summary is found by its key and the list is queued then, once (same threadTs).
+      if (delivery.thread) {
+        const { kind, total, parts } = delivery.thread;
+        await deps.store.alerts.queueThreadWork({
+          threadTs: outcome.ts,
+          channel: delivery.channel,
+          kind,
+          total,
+          parts: parts.length,
+          queuedAt: attemptedAt.toISOString(),
+          remaining: parts,
+        });
+      }
+      alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt, {
+        key: delivery.key,
+        channel: delivery.channel,
+        ts: outcome.ts,
+        ...(delivery.redirectedFrom ? { redirectedFrom: delivery.redirectedFrom } : {}),
+      });
+      deps.logger.info('alert posted', {
+        keys: keys.length === 1 ? keys[0] : `${keys.length} in one summary`,
+        channel: delivery.channel,
+        ...(delivery.redirectedFrom ? { insteadOf: delivery.redirectedFrom.channel } : {}),
+      });
+      break;
     }
-    alerted += await deps.store.alerts.recordDelivered(delivery.items, attemptedAt, {
-      key: delivery.key,
-      channel: delivery.channel,
-      ts: outcome.ts,
-    });
-    deps.logger.info('alert posted', { keys: keys.length === 1 ? keys[0] : `${keys.length} in one summary` });
   }
   // Then the summaries' full lists, part by part, in their threads; a part leaves only once Slack accepted it.
-  // A part still marked waits for its lookup, and the parts after it wait too, so the list stays in order.
+  // A part still marked waits for its lookup, and the parts after it wait too, so the list stays in order. A list
+  // whose channel failed in this poll waits for the next; the others go on.
   for (const work of (await deps.store.alerts.readAlerts()).threadWork ?? []) {
+    const channel = work.channel ?? deps.channel;
     for (const part of work.remaining) {
-      if (deps.signal?.aborted) return { posted, alerted };
-      if (part.sending !== undefined) break;
+      if (deps.signal?.aborted) return report();
+      if (part.sending !== undefined || channels.held.has(channel) || channels.refusing.has(channel)) break;
       const outcome = await send(deps, pacing, paced, {
         target: { threadTs: work.threadTs, part: part.part },
-        channel: work.channel ?? deps.channel,
+        channel,
         key: `thread:${work.threadTs}:${part.part}`,
         message: buildSummaryThreadPart(work.kind, part, work.parts, work.total),
         threadTs: work.threadTs,
         what: `part ${part.part} of ${work.parts} of the list in thread ${work.threadTs}`,
       });
-      if (stopped(outcome))
-        return { posted, alerted, ...(outcome.slackError ? { slackError: outcome.slackError } : {}) };
+      if ('stop' in outcome) return report();
+      if ('failed' in outcome) {
+        slackError ??= outcome.failed;
+        if (outcome.refusedForGood !== undefined) channels.refusing.set(channel, outcome.refusedForGood);
+        else channels.held.add(channel);
+        break;
+      }
       posted += 1;
       await deps.store.alerts.recordThreadPartPosted(work.threadTs, part.part, deps.now());
       deps.logger.info('summary list posted in its thread', {
@@ -403,5 +560,5 @@ export async function deliverOutbox(
       });
     }
   }
-  return { posted, alerted, ...lookupFailed };
+  return report();
 }

@@ -107,6 +107,7 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
         expression: options.schedule,
         nextRun: s.nextRun,
         polling: s.polling,
+        ...(options.routes ? { routes: options.routes } : {}),
         ...(options.leadership
           ? {
               replicas: {

@@ -71,9 +71,10 @@ export const POLL_POLICY = {
   /** Slack allows about one message per second per channel. */
   minPostIntervalMs: 1_000,
   /**
-   * A post whose answer was lost is believed absent only once its first attempt is this old: Slack may still be
-   * carrying out a request its client gave up on (the client waits 10 s; Slack's own work ends well within this).
-   * Until then its items wait; the rest of the outbox goes on.
+   * A post whose answer was lost (no answer came: a timeout, a dropped connection, a crash) is believed absent only
+   * once its first attempt is this old: Slack may still be carrying out a request its client gave up on (the client
+   * waits 10 s; Slack's own work ends well within this). Until then its items wait; the rest of the outbox goes on.
+   * A post Slack answered with a failure (5xx, `internal_error`, `fatal_error`) does not wait: one lookup settles it.
    */
   uncertainSettleMs: 2 * 60_000,
   /**

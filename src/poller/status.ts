@@ -1,4 +1,5 @@
 import type { AlertSourceState, AlertsState } from '../domain/alert-records.js';
+import { ALERT_KINDS, type AlertRoutes } from '../domain/alert-routing.js';
 import type { AlertStatusView, SourceStatus } from '../domain/alerts.js';
 import { SOURCES } from './facts.js';
 
@@ -30,6 +31,8 @@ export function readAlertStatus(
     nextRun: Date | null;
     polling: boolean;
     replicas?: AlertStatusView['replicas'];
+    /** ALERT_ROUTES: which channels refusing alerts still matter (a refusal of a channel no longer used is not shown). */
+    routes?: AlertRoutes;
   },
 ): AlertStatusView {
   const sources = SOURCES.map((source): SourceStatus => {
@@ -72,7 +75,30 @@ export function readAlertStatus(
     openAlerts: openAlertCounts(state),
     apiDownSince: state.apiDown ? new Date(state.apiDown.since) : null,
     ...(schedule.replicas ? { replicas: schedule.replicas } : {}),
+    refusing: refusingChannels(state, schedule.channel, schedule.routes ?? {}),
   };
+}
+
+/**
+ * The channels refusing alerts that the configuration still sends alerts to, ALERT_CHANNEL first, then by channel:
+ * ALERT_CHANNEL itself, or the kinds ALERT_ROUTES sends there.
+ */
+function refusingChannels(
+  state: AlertsState,
+  alertChannel: string,
+  routes: AlertRoutes,
+): NonNullable<AlertStatusView['refusing']> {
+  return Object.entries(state.refusingChannels ?? {})
+    .map(([channel, entry]) => ({
+      channel,
+      alertChannel: channel === alertChannel,
+      kinds: ALERT_KINDS.filter((kind) => routes[kind]?.channel === channel),
+      error: entry.error,
+      since: new Date(entry.since),
+      at: new Date(entry.at),
+    }))
+    .filter((entry) => entry.alertChannel || entry.kinds.length > 0)
+    .sort((a, b) => Number(b.alertChannel) - Number(a.alertChannel) || (a.channel < b.channel ? -1 : 1));
 }
 
 /** Alerts not resolved yet, and those of them nobody has acknowledged. */

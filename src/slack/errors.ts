@@ -79,6 +79,14 @@ const NEEDS_A_PERSON = new Set([
   'missing_scope',
   'restricted_action',
   'not_allowed_token_type',
+  // chat.postMessage: channels that take no posts from the bot (a setting, an admin, or the channel's kind).
+  'restricted_action_read_only_channel',
+  'restricted_action_thread_only_channel',
+  'restricted_action_non_threadable_channel',
+  'ekm_access_denied',
+  'no_permission',
+  'access_denied',
+  'enterprise_is_restricted',
   // Files (files.getUploadURLExternal, files.completeUploadExternal).
   'posting_to_channel_denied',
   'file_uploads_disabled',
@@ -86,6 +94,67 @@ const NEEDS_A_PERSON = new Set([
   'file_upload_size_restricted',
   'storage_limit_reached',
 ]);
+
+/**
+ * Why chat.postMessage refuses a channel for good, in plain words, and what a person does about it (keyed by Slack's
+ * error code). Every code here is in NEEDS_A_PERSON: no retry fixes it.
+ */
+const POST_REFUSALS: Record<string, { what: string; fix: string }> = {
+  is_archived: { what: 'the channel is archived', fix: 'unarchive it' },
+  channel_not_found: {
+    what: 'the channel does not exist, or it is private and the bot was not invited',
+    fix: 'check the channel id, or invite the bot there (/invite @treasury)',
+  },
+  not_in_channel: { what: 'the bot is not in the channel', fix: 'invite the bot there (/invite @treasury)' },
+  missing_scope: {
+    what: 'the Slack app lacks a scope it needs to post there (chat:write, or chat:write.public)',
+    fix: 'reinstall the app with the current manifest',
+  },
+  not_allowed_token_type: {
+    what: 'SLACK_BOT_TOKEN is not a bot token',
+    fix: "set SLACK_BOT_TOKEN to the installed app's bot token (xoxb-…)",
+  },
+  invalid_auth: { what: 'Slack rejects the bot token', fix: 'check SLACK_BOT_TOKEN' },
+  not_authed: { what: 'Slack received no bot token', fix: 'check SLACK_BOT_TOKEN' },
+  account_inactive: { what: 'the bot token belongs to a deleted app or workspace', fix: 'reinstall the app' },
+  token_revoked: { what: 'the bot token was revoked (the app was removed)', fix: 'reinstall the app' },
+  token_expired: { what: 'the bot token expired', fix: 'reinstall the app, or refresh its token' },
+  restricted_action: {
+    what: 'a workspace setting keeps the bot from posting there',
+    fix: 'ask a Slack admin to let the app post there',
+  },
+  restricted_action_read_only_channel: {
+    what: 'the channel is read-only',
+    fix: 'let the app post there (channel settings)',
+  },
+  restricted_action_thread_only_channel: {
+    what: 'the channel takes replies in threads only',
+    fix: 'let the app post there (channel settings)',
+  },
+  restricted_action_non_threadable_channel: {
+    what: 'the channel takes no thread replies',
+    fix: 'let the app post there (channel settings)',
+  },
+  ekm_access_denied: {
+    what: 'administrators have suspended posting there',
+    fix: 'ask a Slack admin to restore it',
+  },
+  no_permission: { what: 'the app may not post there', fix: 'invite the bot there (/invite @treasury)' },
+  access_denied: { what: 'Slack denies the app access to the channel', fix: 'ask a Slack admin to allow it' },
+  enterprise_is_restricted: {
+    what: 'the Enterprise organisation keeps the app from posting there',
+    fix: 'ask a Slack admin to allow it',
+  },
+  user_not_in_channel: { what: 'the person is not in the channel', fix: 'invite them, or post elsewhere' },
+};
+
+/**
+ * A refusal to post no retry fixes, in plain words with what a person does about it: `what` and `fix` for a code
+ * Slack documents, the bare code otherwise (`what`, with no fix to offer).
+ */
+export function describePostRefusal(code: string): { what: string; fix?: string } {
+  return Object.hasOwn(POST_REFUSALS, code) ? POST_REFUSALS[code]! : { what: `Slack answered ${code}` };
+}
 
 /** Why Slack refused to take or share a file, in words a person can act on (keyed by Slack's error code). */
 const UPLOAD_REFUSALS: Record<string, string> = {
@@ -238,6 +307,25 @@ export function mayHaveHappened(error: unknown): boolean {
   if (status !== undefined) return status >= 500;
   // A timeout, a reset, or an error we cannot read: it may have reached Slack.
   return true;
+}
+
+/**
+ * True when Slack answered a call with a failure that is its last word on it: an HTTP 5xx from Slack's servers, or
+ * ok:false `internal_error`, `service_unavailable` or `fatal_error`. Part of the work may have been done (so it is
+ * looked for before anything is sent again), but Slack is done with the request: what is not there now will not
+ * appear later. False for no answer at all (a timeout, a dropped connection), and for 502 and 504, which a gateway
+ * in front of Slack's servers sends when the server that has the request did not answer it in time: that server
+ * may still be at work, as after a timeout.
+ */
+export function answeredWithFailure(error: unknown): boolean {
+  const e = shape(error);
+  if (e.code === PLATFORM) {
+    const code = slackErrorCode(error) ?? '';
+    return code === 'fatal_error' || TRANSIENT_PLATFORM.has(code);
+  }
+  if (e.code !== HTTP) return false;
+  const status = httpStatus(error);
+  return status !== undefined && status >= 500 && status !== 502 && status !== 504;
 }
 
 /** A short reason for logs and `/treasury alerts`: the Slack error code, HTTP status, or network cause. Never a token. */

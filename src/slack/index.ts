@@ -2,6 +2,8 @@
 
 export { type ConversationKind, type ConversationPlace, conversationKindOf, isDirectMessage } from './conversations.js';
 export {
+  answeredWithFailure,
+  describePostRefusal,
   describeSlackError,
   describeSlackStartupFailure,
   describeUploadFailure,

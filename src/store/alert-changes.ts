@@ -15,6 +15,7 @@ import {
   keyedRecord,
   type OutboxItem,
   type OwnedAlert,
+  type RefusingChannel,
   type SendAttempt,
   type SendTarget,
   type ThreadLine,
@@ -43,7 +44,14 @@ export function recordDelivered(
   if (posted && items.length > 0 && isOwnable(items[0]!.facts)) {
     alerts.owned ??= keyedRecord<OwnedAlert>();
     if (!Object.hasOwn(alerts.owned, posted.key)) {
-      const alert = newOwnedAlert({ key: posted.key, items, channel: posted.channel, ts: posted.ts, at });
+      const alert = newOwnedAlert({
+        key: posted.key,
+        items,
+        channel: posted.channel,
+        ts: posted.ts,
+        at,
+        ...(posted.redirectedFrom ? { redirectedFrom: posted.redirectedFrom } : {}),
+      });
       // Failures that joined the incident while it waited for Slack: its thread tells them, and it is about them.
       const keys = new Set(items.map((item) => item.key));
       for (const item of alerts.outbox.filter((stored) => keys.has(stored.key)))
@@ -67,6 +75,7 @@ export function recordDelivered(
     if (item.facts.kind !== 'stuck') alerted += 1;
   }
   alerts.lastDelivery = { at: at.toISOString(), ok: true };
+  if (posted) channelAccepted(alerts, posted.channel);
   if (alerted > 0) {
     // Counted per hour for `/treasury alerts` (the keys in `alerted` are pruned once no read can meet them).
     const hour = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000).toISOString();
@@ -78,8 +87,29 @@ export function recordDelivered(
   return alerted;
 }
 
-export function recordDeliveryFailure(alerts: AlertsState, at: Date, reason: string): void {
+export function recordDeliveryFailure(
+  alerts: AlertsState,
+  at: Date,
+  reason: string,
+  refused?: { channel: string; error: string },
+): void {
   alerts.lastDelivery = { at: at.toISOString(), ok: false, error: reason };
+  if (!refused) return;
+  alerts.refusingChannels ??= keyedRecord<RefusingChannel>();
+  const since = alerts.refusingChannels[refused.channel]?.since ?? at.toISOString();
+  alerts.refusingChannels[refused.channel] = { error: refused.error, since, at: at.toISOString() };
+}
+
+/** Slack accepted a post in `channel`: whatever refusal was recorded for it is over. */
+function channelAccepted(alerts: AlertsState, channel: string | undefined): void {
+  if (channel === undefined || !alerts.refusingChannels || !Object.hasOwn(alerts.refusingChannels, channel)) return;
+  delete alerts.refusingChannels[channel];
+  if (Object.keys(alerts.refusingChannels).length === 0) delete alerts.refusingChannels;
+}
+
+export function forgetRefusingChannels(alerts: AlertsState, keep: readonly string[]): void {
+  for (const channel of Object.keys(alerts.refusingChannels ?? {}))
+    if (!keep.includes(channel)) channelAccepted(alerts, channel);
 }
 
 export function queueThreadWork(alerts: AlertsState, work: ThreadWork): void {
@@ -88,6 +118,7 @@ export function queueThreadWork(alerts: AlertsState, work: ThreadWork): void {
 }
 
 export function recordThreadPartPosted(alerts: AlertsState, threadTs: string, part: number, at: Date): void {
+  channelAccepted(alerts, alerts.threadWork?.find((w) => w.threadTs === threadTs)?.channel);
   const queued = (alerts.threadWork ?? [])
     .map((w) => (w.threadTs === threadTs ? { ...w, remaining: w.remaining.filter((r) => r.part !== part) } : w))
     .filter((w) => w.remaining.length > 0);
@@ -298,7 +329,9 @@ export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 
   return {
     commitPoll: (apply) => change(apply),
     recordDelivered: (items, at, posted) => change((alerts) => recordDelivered(alerts, items, at, posted)),
-    recordDeliveryFailure: (at, reason) => change((alerts) => recordDeliveryFailure(alerts, at, reason)),
+    recordDeliveryFailure: (at, reason, refused) =>
+      change((alerts) => recordDeliveryFailure(alerts, at, reason, refused)),
+    forgetRefusingChannels: (keep) => change((alerts) => forgetRefusingChannels(alerts, keep)),
     recordSending: (target, attempt) => change((alerts) => recordSending(alerts, target, attempt)),
     queueThreadWork: (work) => change((alerts) => queueThreadWork(alerts, work)),
     recordThreadPartPosted: (threadTs, part, at) =>

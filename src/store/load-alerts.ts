@@ -14,6 +14,7 @@ import {
   ListState,
   OutboxItem,
   OwnedAlert,
+  RefusingChannel,
   ThreadWork,
 } from '../domain/alert-records.js';
 
@@ -196,6 +197,11 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
   if (raw.balancesLow !== undefined) {
     const low = loadKeyed(raw.balancesLow, 'alerts.balancesLow', BalanceLow, rejected);
     if (Object.keys(low).length > 0) alerts.balancesLow = low;
+  }
+  // Channels refusing alerts: a damaged entry is set aside (the next refused post records it again).
+  if (raw.refusingChannels !== undefined) {
+    const refusing = loadKeyed(raw.refusingChannels, 'alerts.refusingChannels', RefusingChannel, rejected);
+    if (Object.keys(refusing).length > 0) alerts.refusingChannels = refusing;
   }
   return alerts;
 }

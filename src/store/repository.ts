@@ -9,6 +9,7 @@ import type {
   AlertsState,
   OutboxItem,
   OwnedAlert,
+  RedirectedFrom,
   SendAttempt,
   SendTarget,
   ThreadLine,
@@ -124,8 +125,13 @@ export interface AlertRepository {
    * `posted` (where the message is), the message becomes an alert people own. Returns how many failures.
    */
   recordDelivered(items: readonly OutboxItem[], at: Date, posted?: PostedMessage): Promise<number>;
-  /** Slack did not take a message; the outbox stays as it is for the next poll. */
-  recordDeliveryFailure(at: Date, reason: string): Promise<void>;
+  /**
+   * Slack did not take a message; the outbox stays as it is for the next poll. With `refused`, the channel refused
+   * it for good (see RefusingChannel): recorded until a post there is accepted again.
+   */
+  recordDeliveryFailure(at: Date, reason: string, refused?: { channel: string; error: string }): Promise<void>;
+  /** Forgets the refusals of channels the configuration no longer sends alerts to (all but `channels`). */
+  forgetRefusingChannels(keep: readonly string[]): Promise<void>;
   /**
    * Written BEFORE a post: the target may be in the channel from now on (a lost answer, a crash), so the next
    * attempt looks for it first. `undefined` clears the mark once Slack refused the post (it is not there).
@@ -173,6 +179,8 @@ export interface PostedMessage {
   key: string;
   channel: string;
   ts: string;
+  /** Posted in ALERT_CHANNEL because its route refused it for good. */
+  redirectedFrom?: RedirectedFrom;
 }
 
 /** What a person's act did: nothing found, a change (the alert after it), or a refusal (the alert as it is). */

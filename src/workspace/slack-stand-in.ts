@@ -156,6 +156,12 @@ export type InjectedFailure =
   | { lateAnswerMs: number }
   | { dropAnswer: true }
   /**
+   * The call is carried out (a message is posted), then answered with a failure instead of its result: HTTP `status`
+   * (a 5xx) with ok:false `error`, or HTTP 200 with ok:false `error` when no status is given. Slack's docs allow this
+   * for `internal_error` and `fatal_error` ("it's possible some aspect of the operation succeeded").
+   */
+  | { failAfterWork: { status?: number; error: string } }
+  /**
    * Slack works on the call for `slowWorkMs` before carrying it out, and carries it out even when the client has
    * given up meanwhile (its answer then goes nowhere): a post can land after the client's timeout.
    */
@@ -1212,9 +1218,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       sendJson(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(homeWait) });
       return;
     }
-    // A lost or late answer comes after the work is done; every other failure comes instead of it.
+    // A lost, late or failed answer comes after the work is done; every other failure comes instead of it.
     const lostAnswer =
-      failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure) ? failure : undefined;
+      failure !== undefined && ('lateAnswerMs' in failure || 'dropAnswer' in failure || 'failAfterWork' in failure)
+        ? failure
+        : undefined;
     const slowWork = failure !== undefined && 'slowWorkMs' in failure ? failure : undefined;
     if (slowWork !== undefined) await sleep(slowWork.slowWorkMs, closing.signal);
     else if (failure !== undefined && lostAnswer === undefined && !(await applyFailure(failure, res))) return;
@@ -1232,6 +1240,11 @@ export async function startSlackStandIn(options: SlackStandInOptions = {}): Prom
       return;
     }
     if (lostAnswer !== undefined && 'lateAnswerMs' in lostAnswer) await sleep(lostAnswer.lateAnswerMs, closing.signal);
+    if (lostAnswer !== undefined && 'failAfterWork' in lostAnswer) {
+      const { status, error } = lostAnswer.failAfterWork;
+      sendJson(res, status ?? 200, { ok: false, error });
+      return;
+    }
     sendJson(res, 200, answer);
   };
 

@@ -360,13 +360,16 @@ describe('settleDecision: what to do with a post that may have been made', () =>
   const settle = POLL_POLICY.uncertainSettleMs;
   const giveUp = POLL_POLICY.lookupGiveUpMs;
   it.each([
-    ['found: record it, however young', { ts: '1.2' }, 0, { record: '1.2' }],
-    ['absent, young: wait (Slack may still be at work)', { absent: true }, settle - 1, 'wait'],
-    ['absent, settled: post again', { absent: true }, settle, 'post_again'],
-    ['cannot read the channel: post again at once', { unreadable: true }, 0, 'post_again'],
-    ['lookup failed, young: wait', { failed: 'HTTP 503' }, giveUp - 1, 'wait'],
-    ['lookup failed for too long: post again', { failed: 'HTTP 503' }, giveUp, 'post_again'],
-  ] as const)('%s', (_name, found, age, expected) => {
-    expect(settleDecision(found, age)).toEqual(expected);
+    ['found: record it, however young', { ts: '1.2' }, 0, false, { record: '1.2' }],
+    ['found after an answer: record it', { ts: '1.2' }, 0, true, { record: '1.2' }],
+    ['absent, young, no answer came: wait (Slack may still be at work)', { absent: true }, settle - 1, false, 'wait'],
+    ['absent, settled: post again', { absent: true }, settle, false, 'post_again'],
+    ['absent after Slack answered with a failure: post again at once', { absent: true }, 0, true, 'post_again'],
+    ['cannot read the channel: post again at once', { unreadable: true }, 0, false, 'post_again'],
+    ['lookup failed, young: wait', { failed: 'HTTP 503' }, giveUp - 1, false, 'wait'],
+    ['lookup failed after an answer, young: wait (it may be there)', { failed: 'HTTP 503' }, 0, true, 'wait'],
+    ['lookup failed for too long: post again', { failed: 'HTTP 503' }, giveUp, false, 'post_again'],
+  ] as const)('%s', (_name, found, age, answered, expected) => {
+    expect(settleDecision(found, age, answered)).toEqual(expected);
   });
 });

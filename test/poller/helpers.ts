@@ -1,6 +1,7 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AlertRoutes } from '../../src/domain/alert-routing.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../src/payments/index.js';
 import { type ChannelPacing, createAlertPoster, type PollReport, pollOnce } from '../../src/poller/index.js';
@@ -48,6 +49,8 @@ export interface PollerRigOptions {
   stuckAfterMs?: { withdrawal: number; task: number; gas: number };
   /** Watch the balance thresholds kept in the state file (as the app does). */
   thresholds?: boolean;
+  /** ALERT_ROUTES (none: every alert to CHANNEL). */
+  routes?: AlertRoutes;
 }
 
 export async function startPollerRig(options: PollerRigOptions = {}): Promise<PollerRig> {
@@ -97,6 +100,7 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
         lookbackMs: options.lookbackMs ?? 24 * HOUR,
         ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
         ...(options.thresholds ? { thresholds: () => store.balances.listThresholds() } : {}),
+        ...(options.routes ? { routes: options.routes } : {}),
         logger,
         sleep: async (ms) => {
           sleeps.push(ms);

@@ -508,6 +508,51 @@ describe.each(backends)('the repository contract: $name', (backend) => {
     );
 
     it(
+      'records a channel refusing alerts until a post there is accepted, and forgets channels no longer used',
+      run(async ({ alerts }) => {
+        const later = new Date(AT.getTime() + 60_000);
+        await alerts.recordDeliveryFailure(AT, 'is_archived', { channel: 'C0OPS', error: 'is_archived' });
+        await alerts.recordDeliveryFailure(later, 'channel_not_found', {
+          channel: 'C0OPS',
+          error: 'channel_not_found',
+        });
+        await alerts.recordDeliveryFailure(AT, 'not_in_channel', { channel: 'C0PAY', error: 'not_in_channel' });
+        // A passing failure records no refusal.
+        await alerts.recordDeliveryFailure(later, 'HTTP 503');
+        let read = await alerts.readAlerts();
+        expect(read.refusingChannels).toEqual({
+          C0OPS: { error: 'channel_not_found', since: AT.toISOString(), at: later.toISOString() },
+          C0PAY: { error: 'not_in_channel', since: AT.toISOString(), at: AT.toISOString() },
+        });
+        expect(read.lastDelivery).toEqual({ at: later.toISOString(), ok: false, error: 'HTTP 503' });
+        // A post accepted in C0OPS ends its refusal; C0PAY's stays.
+        await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1)));
+        await alerts.recordDelivered([outboxItem(1)], later, { key: outboxItem(1).key, channel: 'C0OPS', ts: '1.1' });
+        read = await alerts.readAlerts();
+        expect(Object.keys(read.refusingChannels ?? {})).toEqual(['C0PAY']);
+        // The configuration no longer sends alerts to C0PAY: forgotten, and nothing is left.
+        await alerts.forgetRefusingChannels(['C0ALERTS', 'C0OPS']);
+        expect((await alerts.readAlerts()).refusingChannels).toBeUndefined();
+      }),
+    );
+
+    it(
+      'keeps where an alert was redirected from on the alert people own',
+      run(async ({ alerts }) => {
+        await alerts.commitPoll((state) => void state.outbox.push(outboxItem(1)));
+        const redirectedFrom = { channel: 'C0OPS', error: 'is_archived' };
+        await alerts.recordDelivered([outboxItem(1)], AT, {
+          key: outboxItem(1).key,
+          channel: 'C0ALERTS',
+          ts: '1.1',
+          redirectedFrom,
+        });
+        const owned = (await alerts.readAlerts()).owned?.[outboxItem(1).key];
+        expect(owned).toMatchObject({ channel: 'C0ALERTS', ts: '1.1', redirectedFrom });
+      }),
+    );
+
+    it(
       'queues thread work once per thread, and drops each part (then the entry) once posted',
       run(async ({ alerts }) => {
         await alerts.queueThreadWork(threadWork('1.1', 2));

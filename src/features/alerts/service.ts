@@ -99,7 +99,11 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
   };
   const messageOf = (alert: OwnedAlert) => {
     const mention = mentionFor(alert);
-    return buildAlertMessage(alert, options.now(), { timeZone: options.timeZone, ...(mention ? { mention } : {}) });
+    return buildAlertMessage(alert, options.now(), {
+      timeZone: options.timeZone,
+      ...(mention ? { mention } : {}),
+      ...(alert.redirectedFrom ? { redirectedFrom: alert.redirectedFrom } : {}),
+    });
   };
 
   /** After a person's act: the clicker hears nothing when it worked (the message says it), else why not. */
