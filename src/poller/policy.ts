@@ -64,6 +64,13 @@ export const POLL_POLICY = {
    * any is due, the most overdue first. When more withdrawals are due than that, each waits its turn.
    */
   followRequestsPerPoll: 2,
+  /**
+   * Followed rows that turn failed are found at the next poll: the failed tasks are read from the oldest followed
+   * task created within ALERT_LOOKBACK (the same read as the new failures, starting lower: usually the same one
+   * page), and while a followed gas top-up lies below the floor of the gas reads, `status=failed` is read from
+   * it. Each reads at most this many pages below the floor in one poll; older rows are left to the follow-ups.
+   */
+  recheckPagesPerPoll: 1,
   /** Rows that left the pending list looked up in one poll (a task by id, a gas row by a narrow time window); the rest next poll. */
   lookupsPerPoll: 10,
   /** More new failures of one kind than this in one delivery: one summary instead of one message each. */
