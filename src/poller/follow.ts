@@ -136,15 +136,25 @@ export interface FollowPlan {
   withdrawalLookups: number;
 }
 
+/** The oldest createdAt (epoch ms) of a followed gas top-up that the gas read rechecks for a turn to failed. */
+export function gasRecheckSince(nowMs: number, lookbackMs: number): number {
+  return nowMs - Math.min(lookbackMs, POLL_POLICY.gasRecheckYoungerThanMs);
+}
+
 /**
  * Whether the gas read rechecks `status=failed` this poll (see detectGas): a followed top-up not yet alerted,
- * created within ALERT_LOOKBACK, lies below the floor of the gas reads of new rows (none while one is walked).
+ * created within the last hour (and ALERT_LOOKBACK), lies below the floor of the gas reads of new rows (none while one is walked).
  */
 export function plansGasRecheck(source: AlertSourceState, nowMs: number, lookbackMs: number): boolean {
   const floor = followFloor('gas', source, nowMs, lookbackMs);
   return (
     Number.isFinite(floor) &&
-    oldestFollowedSince(source.tracking, nowMs - lookbackMs, floor, new Set(source.handledPending ?? [])) !== undefined
+    oldestFollowedSince(
+      source.tracking,
+      gasRecheckSince(nowMs, lookbackMs),
+      floor,
+      new Set(source.handledPending ?? []),
+    ) !== undefined
   );
 }
 

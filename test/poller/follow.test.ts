@@ -313,12 +313,15 @@ describe('rechecking followed rows for a turn to failed', () => {
     expect(oldestFollowedSince(tracking, NOW - LOOKBACK, FLOOR, new Set(skip))).toBe(expected);
   });
 
-  it('gas rechecks while a top-up not yet alerted is followed below the floor, never during a walk', () => {
+  it('gas rechecks while a top-up not yet alerted is followed below the floor for under an hour, never during a walk', () => {
     const below = { g1: at(FLOOR - 30 * MINUTE) };
     expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: below }), NOW, LOOKBACK)).toBe(true);
     expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: { g1: at(NOW - MINUTE) } }), NOW, LOOKBACK)).toBe(
       false,
     );
+    // Pending for over an hour: stuck, left to its band's follow-up (no request at every poll for as long as it stays).
+    const old = { g1: at(NOW - POLL_POLICY.gasRecheckYoungerThanMs - 1) };
+    expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: old }), NOW, LOOKBACK)).toBe(false);
     expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: below, handledPending: ['g1'] }), NOW, LOOKBACK)).toBe(
       false,
     );

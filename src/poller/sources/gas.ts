@@ -1,7 +1,7 @@
 import type { AlertSourceState } from '../../domain/alert-records.js';
 import type { GasDistribution } from '../../payments/index.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
-import { oldestFollowedSince, windowCovers, windowQueryFrom } from '../follow.js';
+import { gasRecheckSince, oldestFollowedSince, windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
@@ -14,7 +14,7 @@ const SECOND = 1_000;
  * Gas top-ups: the list has no order and hides cancelled rows unless asked, so the default list and the
  * `status=cancelled` list are read in full from the floor (one page each when idle). Rows pending below the
  * floor are followed through `status=pending` over the window the follow plan chose; one inside the window
- * that left it is found again by a narrow createdAt window. A followed row created within ALERT_LOOKBACK that
+ * that left it is found again by a narrow createdAt window. A followed row pending for less than an hour that
  * turned failed is found at the next poll by reading `status=failed` from the oldest such row (one page).
  * A row matches on its subStatus, whatever its status.
  */
@@ -68,9 +68,9 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   }
   const syncing = listed !== undefined && source.pendingSyncedAt === undefined;
   const handled = new Set(source.handledPending ?? []);
-  // A followed row created within ALERT_LOOKBACK and below the floor of the reads above may have turned failed
-  // since the last poll: read the failed rows from the oldest such row (few: usually one page), so that it is
-  // alerted now rather than at its band's next follow-up. A row already alerted while pending (short of donor
+  // A followed row created within the last hour (and ALERT_LOOKBACK) and below the floor of the reads above may
+  // have turned failed since the last poll: read the failed rows from the oldest such row (few: one page at
+  // most), so that it is alerted now rather than at its band's next follow-up. A row already alerted while pending (short of donor
   // balance) needs no haste: the follow-ups tell how it ended.
   const rechecked = new Map<string, GasDistribution>();
   const recheckFrom =
@@ -78,7 +78,7 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
       ? undefined
       : oldestFollowedSince(
           source.tracking,
-          r.nowMs - deps.lookbackMs,
+          gasRecheckSince(r.nowMs, deps.lookbackMs),
           Math.min(...floors),
           new Set([...handled, ...seen.keys()]),
         );
