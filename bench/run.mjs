@@ -12,7 +12,7 @@ import { approveBench } from './approve-year.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
-// BENCH_ONLY=ack, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> starts the bot with node --cpu-prof there.
+// BENCH_ONLY=ack, BENCH_ONLY=latency, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> starts the bot with node --cpu-prof there.
 const ONLY = process.env.BENCH_ONLY;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const TOKEN = 'xoxb-bench-token';
@@ -312,6 +312,179 @@ async function pollBench(rows, failureBursts) {
   return result;
 }
 
+// ---- c. alert latency: from a row's change in the simulator to Slack's accepted post ----------------------
+// One poll every 2 s of simulator time (POLL_SCHEDULE `*/2 * * * * *`), over a small history so the lists have
+// watermarks and the followed rows lie below them. Each round changes one row of each kind at a random moment
+// between two polls: a new failed row (withdrawal, task, gas short of donor balance), and a row followed while
+// pending for 20 to 50 minutes that turns failed. The latency is Slack's accepted time of the alert (the message
+// ts, on a clock that runs from the poll's simulator time at wall speed) less the simulator time of the change.
+const LATENCY_POLL_MS = 2_000;
+async function latencyBench() {
+  const ROUNDS = QUICK ? 10 : 30;
+  const sim = await startSimulator({ quiet: true, seed: false, rateLimitPerSecond: 1_000_000 });
+  sim.loadBulkHistory({ rowsPerKind: 1_000, pendingPerKind: 0 });
+  let pollSimMs = sim.now();
+  let pollWallMs = performance.now();
+  const slack = await startSlackStandIn({
+    botToken: TOKEN,
+    now: () => pollSimMs + (performance.now() - pollWallMs),
+  });
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-latency-')), 'state.json');
+  const child = fork(
+    join(ROOT, 'bench/poll-child.mjs'),
+    [
+      JSON.stringify({
+        simUrl: sim.url,
+        apiKey: sim.apiKey,
+        slackApiUrl: slack.apiUrl,
+        token: TOKEN,
+        file,
+        channel: CHANNEL,
+        lookbackMs: 24 * HOUR,
+      }),
+    ],
+    { execArgv: NODE_FLAGS, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  const replies = [];
+  const waiting = [];
+  child.on('message', (message) => (waiting.length > 0 ? waiting.shift()(message) : replies.push(message)));
+  const ask = (message) =>
+    new Promise((resolve) => {
+      if (message) child.send(message);
+      if (replies.length > 0) resolve(replies.shift());
+      else waiting.push(resolve);
+    });
+  await ask(undefined); // 'ready'
+  let requests = 0;
+  let polls = 0;
+  const poll = async () => {
+    pollSimMs = sim.now();
+    pollWallMs = performance.now();
+    sim.resetRequests();
+    await ask({ type: 'poll', now: sim.now() });
+    requests += sim.requests.length;
+    polls += 1;
+  };
+  // When Slack accepted the first message carrying each alert key (simulator clock).
+  const acceptedAt = () => {
+    const at = new Map();
+    for (const m of slack.messages(CHANNEL)) {
+      const key = m.metadata?.event_payload?.key;
+      if (typeof key !== 'string' || at.has(key)) continue;
+      const [sec, micro] = m.ts.split('.');
+      at.set(key, Number(sec) * 1000 + Number(micro) / 1000);
+    }
+    return at;
+  };
+  // Pending rows to fail later, one of each kind a minute: each round fails the oldest one that is 20 to 50
+  // minutes old (below the floor of the reads of new rows, in the youngest follow-up bands); older ones stay
+  // pending (followed, as stuck rows would be). Newer rows keep the withdrawals past the first page.
+  const pending = { withdrawal: [], task: [], gas: [] };
+  const traffic = () => {
+    const at = sim.now();
+    pending.withdrawal.push({ at, id: sim.addWithdrawal({ status: 'pending' }).id });
+    pending.task.push({ at, id: sim.addPayoutTask({ status: 'pending' }).id });
+    pending.gas.push({ at, id: sim.addGasDistribution({ status: 'pending', subStatus: null }).id });
+    for (let i = 0; i < 5; i += 1) sim.addWithdrawal({ status: 'success' });
+    sim.addPayoutTask({ status: 'success' });
+    sim.addGasDistribution({ status: 'success' });
+  };
+  const takePending = (kind) => {
+    const queue = pending[kind];
+    while (queue.length > 0 && sim.now() - queue[0].at > 50 * 60_000) queue.shift();
+    if (queue.length === 0 || sim.now() - queue[0].at < 20 * 60_000) throw new Error(`no ${kind} pending 20-50 min`);
+    return queue.shift().id;
+  };
+  await poll();
+  // Warm-up: 21 minutes of one poll a minute (cheaper than 2 s polls; the follow-ups run by age, not by polls).
+  for (let m = 0; m < 21; m += 1) {
+    traffic();
+    sim.advanceTime(60_000);
+    await poll();
+  }
+  const kinds = {
+    'withdrawal: new failure': () => `withdrawal:${sim.addWithdrawal({ status: 'failed' }).id}`,
+    'task: new failure': () => `task:${sim.addPayoutTask({ status: 'failed', subStatus: 'payout_failed' }).id}`,
+    'gas: new failure': () =>
+      `gas:${sim.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance' }).id}`,
+    'withdrawal: pending → failed': () => {
+      const id = takePending('withdrawal');
+      sim.updateWithdrawal(id, { status: 'failed' });
+      return `withdrawal:${id}`;
+    },
+    'task: pending → failed': () => {
+      const id = takePending('task');
+      sim.updatePayoutTask(id, { status: 'failed', subStatus: 'payout_failed' });
+      return `task:${id}`;
+    },
+    'gas: pending → failed': () => {
+      const id = takePending('gas');
+      sim.updateGasDistribution(id, { status: 'failed', subStatus: 'not_enough_donor_balance' });
+      return `gas:${id}`;
+    },
+  };
+  const samples = Object.fromEntries(Object.keys(kinds).map((name) => [name, []]));
+  let seed = 7;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let round = 0; round < ROUNDS; round += 1) {
+    traffic();
+    // Each kind changes at its own random moment within the next 2-second interval.
+    const changes = [];
+    const moments = Object.keys(kinds)
+      .map((name) => ({ name, offset: Math.floor(random() * LATENCY_POLL_MS) }))
+      .sort((a, b) => a.offset - b.offset);
+    let elapsed = 0;
+    for (const { name, offset } of moments) {
+      sim.advanceTime(offset - elapsed);
+      elapsed = offset;
+      changes.push({ name, key: kinds[name](), at: sim.now() });
+    }
+    sim.advanceTime(LATENCY_POLL_MS - elapsed);
+    // Poll every 2 s until every change of this round reached Slack (at most 15 minutes).
+    for (let p = 0; p < 450; p += 1) {
+      await poll();
+      const at = acceptedAt();
+      if (changes.every((c) => at.has(c.key))) break;
+      sim.advanceTime(LATENCY_POLL_MS);
+      if (p % 30 === 29) traffic(); // a little traffic every minute
+    }
+    const at = acceptedAt();
+    for (const c of changes) samples[c.name].push(at.has(c.key) ? at.get(c.key) - c.at : Number.POSITIVE_INFINITY);
+    // A random pause (0 to 5 minutes, a poll a minute) before the next round, so that its changes do not fall
+    // in step with the follow-ups that ended this one.
+    const pause = Math.floor(random() * 5 * 60_000);
+    for (let waited = 0; waited < pause; waited += 60_000) {
+      sim.advanceTime(Math.min(60_000, pause - waited));
+      traffic();
+      await poll();
+    }
+    sim.advanceTime(LATENCY_POLL_MS);
+  }
+  child.send({ type: 'close' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  await slack.close();
+  await sim.close();
+  const byKind = Object.fromEntries(
+    Object.entries(samples).map(([name, values]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return [
+        name,
+        {
+          samples: sorted.length,
+          p50Ms: round(pct(sorted, 50)),
+          p95Ms: round(pct(sorted, 95)),
+          maxMs: round(sorted.at(-1)),
+          missed: sorted.filter((v) => !Number.isFinite(v)).length,
+        },
+      ];
+    }),
+  );
+  return { pollEveryMs: LATENCY_POLL_MS, rounds: ROUNDS, polls, requestsPerPoll: round(requests / polls, 2), byKind };
+}
+
 // ---- main --------------------------------------------------------------------------------------------------
 const commit = (() => {
   try {
@@ -334,7 +507,7 @@ console.log(
   `bench on ${commit}; ${machine.nproc} CPUs (${machine.cpu}), ${machine.memTotalGb} GB, Node ${machine.node}${QUICK ? '; QUICK sweep' : ''}`,
 );
 
-const ack = ONLY === 'poll' || ONLY === 'approve' ? null : await ackBench();
+const ack = ONLY === undefined || ONLY === 'ack' ? await ackBench() : null;
 if (ack) {
   console.log('\n## Ack path: 500 signed /treasury balances per round, 50 in flight, listAssets answering after 2 s');
   console.log(
@@ -362,8 +535,21 @@ if (ack) {
   );
 }
 
+const latency = ONLY === undefined || ONLY === 'latency' ? await latencyBench() : null;
+if (latency) {
+  console.log(
+    `\n## Alert latency: a row's change in the simulator to Slack's accepted post (a poll every ${latency.pollEveryMs / 1000} s, ${latency.rounds} changes of each kind, ${latency.requestsPerPoll} requests per poll on average)`,
+  );
+  console.log('| kind | samples | p50 s | p95 s | max s | not alerted |');
+  console.log('|---|---|---|---|---|---|');
+  for (const [name, k] of Object.entries(latency.byKind))
+    console.log(
+      `| ${name} | ${k.samples} | ${round(k.p50Ms / 1000, 2)} | ${round(k.p95Ms / 1000, 2)} | ${round(k.maxMs / 1000, 2)} | ${k.missed} |`,
+    );
+}
+
 const sizes =
-  ONLY === 'ack' || ONLY === 'approve' ? [] : QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
+  ONLY !== undefined && ONLY !== 'poll' ? [] : QUICK ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
 const polls = [];
 for (const rows of sizes) {
   // 1M rows: one burst (100 of each kind) only, to stay within ~10 minutes on 2 cores.
@@ -408,7 +594,7 @@ if (polls.length > 0) {
 }
 
 const approve =
-  ONLY === 'ack' || ONLY === 'poll'
+  ONLY !== undefined && ONLY !== 'approve'
     ? null
     : await approveBench({ startProcess, nodeFlags: NODE_FLAGS, root: ROOT, quick: QUICK, pct, round });
 if (approve) {
@@ -426,7 +612,7 @@ if (approve) {
 }
 
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, polls, approve };
+const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, latency, polls, approve };
 writeFileSync(join(ROOT, `bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`), `${JSON.stringify(json, null, 2)}\n`);
 console.log(`\nwrote bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`);
 process.exit(0);

@@ -9,6 +9,9 @@
  *   and gas through their `status=pending` list over a window of createdAt, withdrawals by id. A row that left
  *   the pending list is looked up once: a task by id, a gas row by a narrow createdAt window (the gas list has
  *   no order and hides cancelled rows).
+ * - A followed row that turns failed is found at the next poll by reading failed rows below the floor: tasks in
+ *   the same read as new failures, started at the oldest followed task within the lookback (one page below the
+ *   floor at most); gas by `status=failed` from the oldest followed top-up pending for under an hour.
  * - A list with more to read than one poll's page budget (first run, outage, burst) is walked over several
  *   polls, each bounded, resuming where it stopped (`ListState.walk`).
  *

@@ -136,7 +136,32 @@ export interface FollowPlan {
   withdrawalLookups: number;
 }
 
-/** The poll's follow-ups within POLL_POLICY.followRequestsPerPoll (window reads first, withdrawals what is left, at least one). */
+/** The oldest createdAt (epoch ms) of a followed gas top-up that the gas read rechecks for a turn to failed. */
+export function gasRecheckSince(nowMs: number, lookbackMs: number): number {
+  return nowMs - Math.min(lookbackMs, POLL_POLICY.gasRecheckYoungerThanMs);
+}
+
+/**
+ * Whether the gas read rechecks `status=failed` this poll (see detectGas): a followed top-up not yet alerted,
+ * created within the last hour (and ALERT_LOOKBACK), lies below the floor of the gas reads of new rows (none while one is walked).
+ */
+export function plansGasRecheck(source: AlertSourceState, nowMs: number, lookbackMs: number): boolean {
+  const floor = followFloor('gas', source, nowMs, lookbackMs);
+  return (
+    Number.isFinite(floor) &&
+    oldestFollowedSince(
+      source.tracking,
+      gasRecheckSince(nowMs, lookbackMs),
+      floor,
+      new Set(source.handledPending ?? []),
+    ) !== undefined
+  );
+}
+
+/**
+ * The poll's follow-ups within POLL_POLICY.followRequestsPerPoll (window reads and the gas recheck first,
+ * withdrawals what is left, at least one).
+ */
 export function planFollowUps(
   sources: Record<SourceName, AlertSourceState>,
   nowMs: number,
@@ -144,10 +169,29 @@ export function planFollowUps(
 ): FollowPlan {
   const tasks = planWindow('tasks', sources.tasks, nowMs, lookbackMs);
   const gas = planWindow('gas', sources.gas, nowMs, lookbackMs);
-  const windowReads = (tasks ? 1 : 0) + (gas ? 1 : 0);
+  const windowReads = (tasks ? 1 : 0) + (gas ? 1 : 0) + (plansGasRecheck(sources.gas, nowMs, lookbackMs) ? 1 : 0);
   return {
     ...(tasks ? { tasks } : {}),
     ...(gas ? { gas } : {}),
     withdrawalLookups: Math.max(1, POLL_POLICY.followRequestsPerPoll - windowReads),
   };
+}
+
+/**
+ * The createdAt (epoch ms, whole seconds less one: the API compares whole seconds) of the oldest followed row
+ * created since `sinceMs` and below the floor, if any: where a read that rechecks followed rows starts.
+ */
+export function oldestFollowedSince(
+  tracking: Record<string, string>,
+  sinceMs: number,
+  floorMs: number,
+  skip: ReadonlySet<string> = new Set(),
+): number | undefined {
+  let oldest: number | undefined;
+  for (const [id, createdAt] of Object.entries(tracking)) {
+    const at = isoMs(createdAt);
+    if (skip.has(id) || at < sinceMs || at >= floorMs + 1_000) continue;
+    if (oldest === undefined || at < oldest) oldest = at;
+  }
+  return oldest === undefined ? undefined : Math.floor(oldest / 1_000) * 1_000 - 1_000;
 }

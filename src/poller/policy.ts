@@ -64,6 +64,21 @@ export const POLL_POLICY = {
    * any is due, the most overdue first. When more withdrawals are due than that, each waits its turn.
    */
   followRequestsPerPoll: 2,
+  /**
+   * Followed rows that turn failed are found at the next poll: the failed tasks are read from the oldest followed
+   * task created within ALERT_LOOKBACK (the same read as the new failures, starting lower: usually the same one
+   * page, no extra request), and while a followed gas top-up not yet alerted lies below the floor of the gas
+   * reads, `status=failed` is read from it (one more request: the gas list has no order, so the read of new rows
+   * cannot start lower for free). Each reads at most this many pages below the floor in one poll; older rows
+   * are left to the follow-ups.
+   */
+  recheckPagesPerPoll: 1,
+  /**
+   * Gas top-ups are rechecked that way while younger than this (the youngest follow-up band, and STUCK_GAS_AFTER's
+   * default): a top-up pending longer is stuck, and its extra request at every poll would go on for as long as it
+   * stays so. Older ones are seen failed by their band's follow-up.
+   */
+  gasRecheckYoungerThanMs: HOUR,
   /** Rows that left the pending list looked up in one poll (a task by id, a gas row by a narrow time window); the rest next poll. */
   lookupsPerPoll: 10,
   /** More new failures of one kind than this in one delivery: one summary instead of one message each. */

@@ -26,6 +26,20 @@ export interface ListRead<T> {
   list: ListState;
   /** Rows on the pages read that are below the floor (withdrawals): not new, but a free look at followed rows. */
   belowFloor?: T[];
+  /**
+   * Cursor lists read with a recheck: the createdAt (epoch ms) from which the read saw every row of the list, at
+   * or below the floor (the recheck's start when it was read to the end, else just above its oldest row read).
+   */
+  coveredFromMs?: number;
+}
+
+/**
+ * A read of an ordered cursor list that also looks below its floor, down to `fromMs`, for rows that changed
+ * there (a followed row that turned failed): at most `pages` pages holding rows below the floor.
+ */
+export interface Recheck {
+  fromMs: number;
+  pages: number;
 }
 
 /** One page of a cursor list. */
@@ -36,7 +50,10 @@ export interface CursorPage<T> {
 
 /**
  * Reads a cursor list from its floor: the whole of it when it fits the poll's page budget, otherwise as much as
- * the budget allows, leaving a walk that the next poll resumes with the same filters and cursor.
+ * the budget allows, leaving a walk that the next poll resumes with the same filters and cursor. With a recheck
+ * (ordered lists, no walk under way), the same read starts lower, at the recheck's start: the rows below the
+ * floor come after the new ones, on the same pages (usually the first), and the read stops once it has read
+ * the recheck's pages below the floor. The caller keeps only the rows below the floor it follows.
  */
 export async function readCursorList<T extends { createdAt: Date }>(
   deps: Pick<PollDeps, 'signal'>,
@@ -45,13 +62,17 @@ export async function readCursorList<T extends { createdAt: Date }>(
   floorMs: number,
   now: Date,
   ordered: boolean,
+  recheck?: Recheck,
 ): Promise<ListRead<T>> {
   const walk = list.walk;
-  const from = walk ? new Date(walk.from) : new Date(floorMs);
+  const rechecking = !walk && ordered && recheck !== undefined && recheck.fromMs < floorMs;
+  const from = walk ? new Date(walk.from) : new Date(rechecking ? recheck.fromMs : floorMs);
   let cursor = walk?.cursor ?? null;
   const rows: T[] = [];
   let requests = 0;
   let done = false;
+  let pagesBelowFloor = 0;
+  let coveredFromMs: number | undefined;
   const seenCursors = new Set<string>();
   while (requests < POLL_POLICY.pagesPerListPerPoll) {
     checkAborted(deps.signal);
@@ -61,10 +82,18 @@ export async function readCursorList<T extends { createdAt: Date }>(
     // A cursor seen twice would loop forever; treat it as the end (as followCursor does).
     if (page.cursorNext === null || page.cursorNext === cursor || seenCursors.has(page.cursorNext)) {
       done = true;
+      if (rechecking) coveredFromMs = from.getTime();
       break;
     }
     seenCursors.add(page.cursorNext);
     cursor = page.cursorNext;
+    const last = page.items.at(-1);
+    if (rechecking && last && last.createdAt.getTime() < floorMs && ++pagesBelowFloor >= recheck.pages) {
+      // Newest first, and past the floor: every new row has been read. What lies lower waits for the follow-ups.
+      done = true;
+      coveredFromMs = Math.min(floorMs, last.createdAt.getTime() + 1_000);
+      break;
+    }
   }
   if (done) {
     const watermark = walk
@@ -74,7 +103,12 @@ export async function readCursorList<T extends { createdAt: Date }>(
           rows.map((row) => row.createdAt),
           now,
         );
-    return { rows, requests, list: completedList(watermark, walk, now) };
+    return {
+      rows,
+      requests,
+      list: completedList(watermark, walk, now),
+      ...optional('coveredFromMs', coveredFromMs),
+    };
   }
   const to =
     walk?.to ??

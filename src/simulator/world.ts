@@ -523,7 +523,12 @@ export class SimState {
   updateGasDistribution(id: string, patch: Partial<GasDistributionRecord>): GasDistributionRecord {
     const before = this.mustGet(this.gas, id, 'gas distribution');
     this.gasByPipeline.get(before.pipelineId)?.delete(id);
-    const row = this.gas.update(id, (record) => Object.assign(record, patch, { id }))!;
+    // A row that changes (its status or sub-status) says when, as the service's updatedAt does.
+    const changed =
+      (patch.status !== undefined && patch.status !== before.status) ||
+      (patch.subStatus !== undefined && patch.subStatus !== before.subStatus);
+    const stamp = patch.updatedAt === undefined && changed ? { updatedAt: this.now() } : {};
+    const row = this.gas.update(id, (record) => Object.assign(record, patch, stamp, { id }))!;
     this.notePipelineRow(row);
     return row;
   }

@@ -6,7 +6,9 @@ import {
   dueWithdrawals,
   followFloor,
   lastCovered,
+  oldestFollowedSince,
   planFollowUps,
+  plansGasRecheck,
   planWindow,
   type WindowReads,
   windowCovers,
@@ -282,7 +284,51 @@ describe('planFollowUps: the follow-up requests of one poll', () => {
       { pendingSyncedAt: undefined },
       { tasks: 'day', gas: 'all', withdrawalLookups: 1 },
     ],
+    [
+      'a gas top-up followed below the floor: its failed recheck takes a slot, one lookup left',
+      {},
+      { tracking: { g1: at(FLOOR - 30 * MINUTE) } },
+      { withdrawalLookups: POLL_POLICY.followRequestsPerPoll - 1 },
+    ],
   ] as const)('%s', (_case, tasks, gas, expected) => {
     expect(planFollowUps(sources(tasks, gas), NOW, LOOKBACK)).toEqual(expected);
+  });
+});
+
+describe('rechecking followed rows for a turn to failed', () => {
+  it.each([
+    ['nothing followed', {}, [], undefined],
+    ['a row above the floor: the reads of new rows see it', { a: at(FLOOR + 2_000) }, [], undefined],
+    ["a row in the floor's second (the API compares whole seconds)", { a: at(FLOOR + 500) }, [], FLOOR - 1_000],
+    ['a row below the floor: from its second, less one', { a: at(FLOOR - HOUR + 400) }, [], FLOOR - HOUR - 1_000],
+    ['the oldest of several', { a: at(FLOOR - HOUR), b: at(FLOOR - 2 * HOUR) }, [], FLOOR - 2 * HOUR - 1_000],
+    ['older than the lookback: left to the follow-ups', { a: at(NOW - LOOKBACK - 1) }, [], undefined],
+    [
+      'skipped ids (alerted while pending) do not count',
+      { a: at(FLOOR - HOUR), b: at(FLOOR - 2 * HOUR) },
+      ['b'],
+      FLOOR - HOUR - 1_000,
+    ],
+  ] as const)('%s', (_case, tracking, skip, expected) => {
+    expect(oldestFollowedSince(tracking, NOW - LOOKBACK, FLOOR, new Set(skip))).toBe(expected);
+  });
+
+  it('gas rechecks while a top-up not yet alerted is followed below the floor for under an hour, never during a walk', () => {
+    const below = { g1: at(FLOOR - 30 * MINUTE) };
+    expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: below }), NOW, LOOKBACK)).toBe(true);
+    expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: { g1: at(NOW - MINUTE) } }), NOW, LOOKBACK)).toBe(
+      false,
+    );
+    // Pending for over an hour: stuck, left to its band's follow-up (no request at every poll for as long as it stays).
+    const old = { g1: at(NOW - POLL_POLICY.gasRecheckYoungerThanMs - 1) };
+    expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: old }), NOW, LOOKBACK)).toBe(false);
+    expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: below, handledPending: ['g1'] }), NOW, LOOKBACK)).toBe(
+      false,
+    );
+    const walking = {
+      ...LISTS.gas,
+      default: { ...settled, walk: { from: at(NOW - DAY), to: at(NOW), read: 0, startedAt: at(NOW) } },
+    };
+    expect(plansGasRecheck(source({ lists: walking, tracking: below }), NOW, LOOKBACK)).toBe(false);
   });
 });

@@ -33,6 +33,45 @@ function cursorList(pages: Row[][]) {
   return { fetchPage, calls };
 }
 
+describe('readCursorList with a recheck: starts lower, stops one page below the floor', () => {
+  const list = { watermark: at(WATERMARK), readAt: at(NOW - MINUTE) };
+  const recheck = { fromMs: FLOOR - 2 * HOUR, pages: 1 };
+  it('one page holding new rows and rows below the floor: read to its end, covered down to the recheck start', async () => {
+    const { fetchPage, calls } = cursorList([[row('new', WATERMARK + 1), row('old', FLOOR - HOUR)]]);
+    const read = await readCursorList(noSignal, fetchPage, list, FLOOR, now, true, recheck);
+    expect(calls.map((call) => call.from)).toEqual([at(FLOOR - 2 * HOUR)]);
+    expect(read.rows.map((r) => r.id)).toEqual(['new', 'old']);
+    expect(read.coveredFromMs).toBe(FLOOR - 2 * HOUR);
+    expect(read.list).toEqual({ watermark: at(WATERMARK + 1), readAt: at(NOW) });
+  });
+  it('more pages below the floor: stops after the first, covered down to just above its oldest row', async () => {
+    const { fetchPage, calls } = cursorList([
+      [row('new', WATERMARK + 1), row('old', FLOOR - HOUR)],
+      [row('older', FLOOR - 90 * MINUTE)],
+    ]);
+    const read = await readCursorList(noSignal, fetchPage, list, FLOOR, now, true, recheck);
+    expect(calls).toHaveLength(1);
+    expect(read.coveredFromMs).toBe(FLOOR - HOUR + 1_000);
+    expect(read.list.walk).toBeUndefined();
+  });
+  it('a recheck above the floor, an unordered list, or a walk under way: the plain read', async () => {
+    for (const [ordered, fromMs, walking] of [
+      [true, FLOOR + 1, false],
+      [false, FLOOR - HOUR, false],
+      [true, FLOOR - HOUR, true],
+    ] as const) {
+      const { fetchPage, calls } = cursorList([[row('new', WATERMARK + 1)]]);
+      const walk = { from: at(FLOOR), to: at(NOW), read: 0, startedAt: at(NOW), cursor: 'c0' };
+      const read = await readCursorList(noSignal, fetchPage, walking ? { ...list, walk } : list, FLOOR, now, ordered, {
+        fromMs,
+        pages: 1,
+      });
+      expect(calls[0]?.from).toBe(at(FLOOR));
+      expect(read.coveredFromMs).toBeUndefined();
+    }
+  });
+});
+
 describe('readCursorList (tasks, gas): from the top down to the floor', () => {
   it.each([
     ['an empty list: one request, no watermark yet', [[]], {}, 0, { readAt: at(NOW) }],

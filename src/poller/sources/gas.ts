@@ -1,7 +1,7 @@
 import type { AlertSourceState } from '../../domain/alert-records.js';
 import type { GasDistribution } from '../../payments/index.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
-import { windowCovers, windowQueryFrom } from '../follow.js';
+import { gasRecheckSince, oldestFollowedSince, windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
@@ -14,7 +14,9 @@ const SECOND = 1_000;
  * Gas top-ups: the list has no order and hides cancelled rows unless asked, so the default list and the
  * `status=cancelled` list are read in full from the floor (one page each when idle). Rows pending below the
  * floor are followed through `status=pending` over the window the follow plan chose; one inside the window
- * that left it is found again by a narrow createdAt window. A row matches on its subStatus, whatever its status.
+ * that left it is found again by a narrow createdAt window. A followed row pending for less than an hour that
+ * turned failed is found at the next poll by reading `status=failed` from the oldest such row (one page).
+ * A row matches on its subStatus, whatever its status.
  */
 export async function detectGas(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
   const r = reader(deps, source, context.now);
@@ -66,6 +68,33 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   }
   const syncing = listed !== undefined && source.pendingSyncedAt === undefined;
   const handled = new Set(source.handledPending ?? []);
+  // A followed row created within the last hour (and ALERT_LOOKBACK) and below the floor of the reads above may
+  // have turned failed since the last poll: read the failed rows from the oldest such row (few: one page at
+  // most), so that it is alerted now rather than at its band's next follow-up. A row already alerted while pending (short of donor
+  // balance) needs no haste: the follow-ups tell how it ended.
+  const rechecked = new Map<string, GasDistribution>();
+  const recheckFrom =
+    dflt.walk || cancelled.walk
+      ? undefined
+      : oldestFollowedSince(
+          source.tracking,
+          gasRecheckSince(r.nowMs, deps.lookbackMs),
+          Math.min(...floors),
+          new Set([...handled, ...seen.keys()]),
+        );
+  if (recheckFrom !== undefined) {
+    checkAborted(deps.signal);
+    const failed = await readAll(
+      deps.payments.gasDistributionPages(
+        { status: 'failed', createdAtFrom: new Date(recheckFrom) },
+        POLL_POLICY.recheckPagesPerPoll,
+      ),
+      deps.signal,
+    );
+    r.requests += failed.requests;
+    for (const row of failed.rows)
+      if (Object.hasOwn(source.tracking, row.id) && !seen.has(row.id)) rechecked.set(row.id, row);
+  }
   const apply = (row: GasDistribution, via: 'scan' | 'follow') => {
     const pending = !FINAL_GAS_STATUSES.has(row.status);
     if (pending) {
@@ -100,11 +129,13 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
     }
   };
   for (const row of seen.values()) apply(row, 'scan');
+  for (const row of rechecked.values()) apply(row, 'follow');
   if (listed && window) {
-    for (const row of listed.values()) if (!seen.has(row.id)) apply(row, 'follow');
+    for (const row of listed.values()) if (!seen.has(row.id) && !rechecked.has(row.id)) apply(row, 'follow');
     let lookups = 0;
     for (const [id, createdAt] of Object.entries(r.tracking)) {
-      if (listed.has(id) || seen.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs)) continue;
+      if (listed.has(id) || seen.has(id) || rechecked.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs))
+        continue;
       if (lookups >= POLL_POLICY.lookupsPerPoll) break; // the rest next poll
       lookups += 1;
       // Left the pending list: find its final state in a narrow window around its createdAt (whole seconds on

@@ -1,7 +1,7 @@
 import type { AlertSourceState } from '../../domain/alert-records.js';
 import type { PayoutTask } from '../../payments/index.js';
 import { failureKey, taskFacts } from '../facts.js';
-import { windowCovers, windowQueryFrom } from '../follow.js';
+import { oldestFollowedSince, windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_POLICY, type PollDeps } from '../policy.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
@@ -17,9 +17,11 @@ import {
 
 /**
  * Payout tasks: `status=pending` over the window the follow plan chose, if any (the last hour or day: one page;
- * all of it now and then), then `status=failed` newest first down to the floor (one page when idle). A followed
- * task inside the window read that left the pending list and is not among the failed rows read is looked up by
- * id (when older than the floor, or a walk is under way).
+ * all of it now and then), then `status=failed` newest first down to the floor (one page when idle), starting
+ * lower when a followed task created within ALERT_LOOKBACK lies below the floor: that same read then also
+ * finds, at the next poll, a followed task that turned failed (usually on the same page). A followed task
+ * inside the window read that left the pending list and is not among the failed rows read is looked up by id
+ * (when older than what the failed read covered, or a walk is under way).
  */
 export async function detectTasks(deps: PollDeps, source: AlertSourceState, context: ReadContext): Promise<Detection> {
   const r = reader(deps, source, context.now);
@@ -36,6 +38,7 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
   }
   const list = listOf(source, 'failed');
   const floor = listFloor(source, list, r.nowMs, deps.lookbackMs);
+  const recheckFrom = oldestFollowedSince(source.tracking, r.nowMs - deps.lookbackMs, floor);
   const read = await readCursorList(
     deps,
     (from, cursor) => deps.payments.listPayoutTasks({ status: 'failed', createdAtFrom: from, cursor }),
@@ -43,16 +46,22 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
     floor,
     r.now,
     true,
+    recheckFrom === undefined ? undefined : { fromMs: recheckFrom, pages: POLL_POLICY.recheckPagesPerPoll },
   );
   r.requests += read.requests;
   r.lists.failed = read.list;
+  // Where the failed rows just read are complete: from the floor, or lower when the read rechecked.
+  const coveredFrom = Math.min(floor, read.coveredFromMs ?? floor);
   const failedSeen = new Set<string>();
   for (const task of read.rows) {
     if (task.status !== 'failed') continue;
+    // Below the floor, only a task followed while pending is news (it turned failed); the rest was handled.
+    const below = read.coveredFromMs !== undefined && task.createdAt.getTime() < floor;
+    if (below && !Object.hasOwn(source.tracking, task.id)) continue;
     failedSeen.add(task.id);
     addSettled(r, failureKey('task', task.id), task.id, task.status, task.subStatus);
     delete r.tracking[task.id];
-    addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), 'scan');
+    addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), below ? 'follow' : 'scan');
   }
   if (listed && window) {
     for (const task of listed.values()) if (!failedSeen.has(task.id)) r.tracking[task.id] = iso(task.createdAt);
@@ -60,7 +69,7 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
     let lookups = 0;
     for (const [id, createdAt] of Object.entries(r.tracking)) {
       if (listed.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs)) continue;
-      if (!list.walk && isoMs(createdAt) >= floor) {
+      if (!list.walk && isoMs(createdAt) >= coveredFrom) {
         // Inside the failed rows just read in full: not among them, so it did not fail. Neither pending nor
         // failed is success (the documented states; docs/payments-api.md#statuses).
         addSettled(r, failureKey('task', id), id, 'success', null);
