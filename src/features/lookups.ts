@@ -13,7 +13,7 @@ import type { RecordViewOptions } from '../blocks/share.js';
 import { buildWithdrawal, buildWithdrawalPage, WITHDRAWALS_PER_PAGE } from '../blocks/withdrawals.js';
 import { parseTokenAmount, parseUsdAmount } from '../commands/amounts.js';
 import { type InvoiceOptions, isUuid, USAGE, UsageError } from '../commands/parse.js';
-import { assetReference, looksLikeAssetReference, resolveAsset } from '../domain/assets.js';
+import { assetReference, looksLikeAssetReference, readsLikeCurrency, resolveAsset } from '../domain/assets.js';
 import { UserFacingError } from '../domain/errors.js';
 import { type Asset, type Invoice, type PaymentsClient, PaymentsNotFoundError } from '../payments/index.js';
 import { describeAssetProblem } from './resolve-asset.js';
@@ -53,7 +53,8 @@ export async function showBalance(deps: FeatureDeps, reference: string): Promise
 
 /**
  * `invoice <amount> …`: a USD invoice (`$49.99`, `49.99 usd`, or a plain number followed by a title), or a
- * crypto invoice when the word after the amount names an asset. The amount is checked before anything is
+ * crypto invoice when the word after the amount names an asset. A plain number followed by a word that reads like
+ * a currency the merchant does not hold (`0.05 BTC`) is refused, never taken as dollars. The amount is checked before anything is
  * created; a create is never retried. With `follow` (the poller runs), the new invoice is followed until it leaves
  * pending (part 16) and the reply says its creator will hear; `follow` answers false when it could not be recorded.
  */
@@ -98,6 +99,7 @@ export async function createInvoice(
       });
       return created(invoice);
     }
+    if (readsLikeCurrency(words[0]!)) throw notAnAssetOfThisMerchant(amountText, words, assets);
   }
 
   const rest = words[0]?.toLowerCase() === 'usd' ? words.slice(1) : words;
@@ -110,6 +112,29 @@ export async function createInvoice(
     assetId: predefinedAsset?.id,
   });
   return created(invoice);
+}
+
+/**
+ * The refusal for `invoice 0.05 BTC Consulting` on a merchant without BTC: the word reads like a currency, so the
+ * amount is not taken as US dollars (that would be a guess with money). It names the merchant's assets and shows
+ * both ways to say what was meant.
+ */
+function notAnAssetOfThisMerchant(amountText: string, words: string[], assets: readonly Asset[]): UsageError {
+  const word = words[0]!;
+  const title = words.slice(1).join(' ');
+  const titled = (head: string) => `\`invoice ${[head, title].filter(Boolean).join(' ')}\``;
+  const references = assets.map(assetReference);
+  const usd = `For a USD invoice, put a $ before the amount: ${titled(`$${amountText}`)}.`;
+  if (references.length === 0)
+    return new UsageError(
+      `"${word}" reads like a currency, but this merchant has no assets enabled, so no invoice was made. ${usd}`,
+      USAGE.invoice[0],
+    );
+  return new UsageError(
+    `"${word}" is not one of this merchant's assets, so no invoice was made. ` +
+      `Its assets: ${references.join(', ')} (e.g. ${titled(`${amountText} ${references[0]}`)}). ${usd}`,
+    USAGE.invoiceCrypto[0],
+  );
 }
 
 /** `invoice <id>`. */

@@ -89,6 +89,43 @@ describe('crypto invoices', () => {
   });
 });
 
+describe('a word after the amount that reads like a currency the merchant does not hold', () => {
+  // The simulator's merchant holds ETH, BNB, POL, USDT (two), USDC (two) and DAI: no BTC, no EUR.
+  it.each([
+    ['invoice 0.05 BTC Consulting', 'BTC', '`invoice $0.05 Consulting`'],
+    ['invoice 0.05 bitcoin Consulting', 'bitcoin', '`invoice $0.05 Consulting`'],
+    ['invoice 100 EUR', 'EUR', '`invoice $100`'],
+    ['invoice 0.05 btc', 'btc', '`invoice $0.05`'],
+  ])('`%s` makes no invoice, names the assets there are and shows the $ form', async (text, word, usdForm) => {
+    const answer = await ask(stack, text);
+    expect(answer.text).toMatch(/^:warning:/);
+    expect(answer.text).toContain(`"${word}" is not one of this merchant's assets, so no invoice was made.`);
+    expect(answer.text).toContain('USDT@ETH');
+    expect(answer.text).toContain('ETH@ETH');
+    expect(answer.text).toContain(`For a USD invoice, put a $ before the amount: ${usdForm}.`);
+    // The assets were read to say which exist; nothing was created.
+    expect(createCalls('createInvoice')).toHaveLength(0);
+    expect(createCalls('createInvoiceByCrypto')).toHaveLength(0);
+    expect(stack.simulator.requests.map((r) => r.operation)).toEqual(['listAssets']);
+  });
+
+  it('an unknown SYMBOL@NETWORK is refused with the assets of that symbol', async () => {
+    const answer = await ask(stack, 'invoice 10 USDT@TRON Consulting');
+    expect(answer.text).toContain('No asset "USDT@TRON" for this merchant. Available: `USDT@ETH`, `USDT@BSC`');
+    expect(createCalls('createInvoice')).toHaveLength(0);
+    expect(createCalls('createInvoiceByCrypto')).toHaveLength(0);
+  });
+
+  it('with a $ the amount is US dollars and the word is the title, as written', async () => {
+    await ask(stack, 'invoice $0.05 BTC Consulting');
+    expect(createCalls('createInvoice')[0]?.body).toMatchObject({
+      usdAmountInCents: 5,
+      productTitle: 'BTC Consulting',
+    });
+    expect(createCalls('createInvoiceByCrypto')).toHaveLength(0);
+  });
+});
+
 describe('bad invoice input is refused with the reason and no API call', () => {
   it.each([
     ['invoice -5', 'Amount cannot be negative.'],
