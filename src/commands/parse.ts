@@ -184,6 +184,11 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
     case 'help':
       return { kind: 'help' };
     case 'balances':
+      if (args.length > 0)
+        throw new UsageError(
+          `\`balances\` takes nothing after it; for one asset, \`balance ${args.join(' ')}\`.`,
+          USAGE.balances[0],
+        );
       return { kind: 'balances' };
     case 'balance': {
       if (args.length === 0) return { kind: 'balances' };
@@ -262,6 +267,8 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       return { kind: 'swap-quote', amount: words[0]!, from: words[1]!, to: words[2]! };
     }
     case 'swaps':
+      if (args.length > 0)
+        throw new UsageError('`swaps` takes nothing after it; for one swap, `swap <swap-id>`.', USAGE.swaps[0]);
       return { kind: 'swaps' };
     case 'policy': {
       if (args.length === 0) return { kind: 'policy' };
