@@ -119,6 +119,10 @@ describe('SIGTERM while an approval is under way (dist/main.js)', () => {
       responseType: 'ephemeral',
       replaceOriginal: false,
     });
+    // A load balancer is told to send nothing more.
+    const health = await fetch(`${bot.baseUrl}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ ok: false, stopping: true });
     expect(await bot.exited).toBe(0);
     expect(quoteRecords(file).find((quote) => quote.id === idOf(other.ts))!.status).toBe('pending');
     expect(simulator.requestCount('listAssets')).toBe(listAssetsBefore);
