@@ -57,8 +57,13 @@ const RECOVER_EVERY_MS = 15_000;
  */
 const SWEEP_QUOTES_EVERY_MS = 30_000;
 
-/** How long stop() waits for answers under way (a payment API read times out well within it). */
-const ANSWERS_AT_SHUTDOWN_MS = 15_000;
+/**
+ * How long stop() waits for the work under way (decisions and their swap/create, payout and invoice creates, answers
+ * to clicks and commands, alert posts, a poll or sweep running): 20 s, within Kubernetes' default grace of 30 s
+ * before SIGKILL, and twice a payment API call's own timeout (10 s), so a create sent just before SIGTERM has its
+ * answer recorded. What is still running after it is logged by name.
+ */
+export const SHUTDOWN_BUDGET_MS = 20_000;
 
 /** What the Slack app is built from; everything that varies is injected. */
 export interface TreasuryAppOptions {
@@ -92,6 +97,8 @@ export interface TreasuryAppOptions {
    * and how long an attempt waits for Slack's hello (30 s).
    */
   socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number; helloTimeoutMs?: number };
+  /** How long stop() waits for work under way (default SHUTDOWN_BUDGET_MS). */
+  shutdownBudgetMs?: number;
 }
 
 /** Start-up failed in a way a person can act on (rejected token, port in use…). */
@@ -163,7 +170,7 @@ function socketModeLogger(logger: BoltLogger): BoltLogger {
  * it also says whether the connection to Slack is open (`socket`, `since`, `reconnects`), and answers 503 once
  * none has been open for 30 s: a bot that cannot hear Slack is not healthy.
  */
-function healthRoute(store: BotRepositories, logger: Logger, socket?: () => SocketModeStatus) {
+function healthRoute(store: BotRepositories, logger: Logger, stopping: () => boolean, socket?: () => SocketModeStatus) {
   return {
     path: '/healthz',
     method: ['GET'],
@@ -175,11 +182,14 @@ function healthRoute(store: BotRepositories, logger: Logger, socket?: () => Sock
         // The endpoint is public: the database's own words (host, user) go to the log only.
         if (!health.ok) logger.warn('health check: the store cannot be used', { detail: health.detail });
         const link = socket?.();
-        const ok = health.ok && link?.socket !== 'disconnected';
+        // Shutting down: a load balancer should send nothing new here (requests are answered "restarting").
+        const down = stopping();
+        const ok = health.ok && link?.socket !== 'disconnected' && !down;
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify({
             ok,
+            ...(down ? { stopping: true } : {}),
             ...(link ? { socket: link.socket, since: link.since.toISOString(), reconnects: link.reconnects } : {}),
             store: { kind: store.health ? 'postgresql' : 'file', ok: health.ok },
           }),
@@ -220,6 +230,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const clientOptions = slackClientOptions({ slackApiUrl: config.slackApiUrl });
   const socketMode = config.slackAppToken !== undefined;
   let supervisor: SocketModeSupervisor | undefined;
+  // The register of work in flight: requests, answers after their ack, timer ticks (see listeners/background.ts).
+  const background = createBackgroundWork(logger);
   // In Socket Mode we build the receiver ourselves to learn the port its /healthz server really bound (PORT=0).
   // Its client does not reconnect by itself (it would give up for good on one failed apps.connections.open):
   // the supervisor below does, with its own client options (the gateway's are for messages, not for this).
@@ -227,7 +239,14 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     ? new SocketModeReceiver({
         appToken: config.slackAppToken!,
         autoReconnectEnabled: false,
-        customRoutes: [healthRoute(options.store, logger, () => supervisor!.status())],
+        customRoutes: [
+          healthRoute(
+            options.store,
+            logger,
+            () => background.stopping,
+            () => supervisor!.status(),
+          ),
+        ],
         installerOptions: {
           port: config.port,
           clientOptions: socketModeClientOptions({ slackApiUrl: config.slackApiUrl }),
@@ -240,7 +259,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     : new HTTPReceiver({
         signingSecret: config.slackSigningSecret ?? '',
         endpoints: '/slack/events',
-        customRoutes: [healthRoute(options.store, logger)],
+        customRoutes: [healthRoute(options.store, logger, () => background.stopping)],
         // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
         processBeforeResponse: false,
         // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an
@@ -401,7 +420,6 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       })
     : undefined;
 
-  const background = createBackgroundWork(logger);
   // Each person's Home tab: balances and thresholds, open alerts, quotes waiting for them, their requests.
   const home = createHomeTab({
     store: options.store,
@@ -529,20 +547,28 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         await swaps.recover(replicated ? { stuckForMs: APPROVING_STUCK_MS } : {});
         if (replicated) {
           recoverTimer = setInterval(() => {
-            swaps.recover({ stuckForMs: APPROVING_STUCK_MS }).catch((error: unknown) =>
-              logger.warn('could not look for swaps left by another replica; trying again later', {
-                error: errorFields(error),
-              }),
-            );
+            if (background.stopping) return;
+            background
+              .track('recovery of swaps left by another replica', () =>
+                swaps.recover({ stuckForMs: APPROVING_STUCK_MS }),
+              )
+              .catch((error: unknown) =>
+                logger.warn('could not look for swaps left by another replica; trying again later', {
+                  error: errorFields(error),
+                }),
+              );
           }, RECOVER_EVERY_MS);
           recoverTimer.unref();
         }
         sweepTimer = setInterval(() => {
-          swaps.sweep().catch((error: unknown) =>
-            logger.warn('could not look at the quotes waiting for approval; trying again later', {
-              error: errorFields(error),
-            }),
-          );
+          if (background.stopping) return;
+          background
+            .track('sweep of quotes waiting for approval', () => swaps.sweep())
+            .catch((error: unknown) =>
+              logger.warn('could not look at the quotes waiting for approval; trying again later', {
+                error: errorFields(error),
+              }),
+            );
         }, SWEEP_QUOTES_EVERY_MS);
         sweepTimer.unref();
         alerts?.start();
@@ -570,7 +596,44 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       }
     },
     async stop() {
-      // No new requests; keep-alive sockets would otherwise hold the server open until they time out.
+      // From now on nothing new starts: a request gets "the bot is restarting" (and /healthz 503), timers skip
+      // their ticks, the poller and the digest start no new run, no swap starts being followed.
+      background.stop();
+      clearInterval(recoverTimer);
+      clearInterval(sweepTimer);
+      const budgetMs = options.shutdownBudgetMs ?? SHUTDOWN_BUDGET_MS;
+      const deadline = Date.now() + budgetMs;
+      const bounded = async (name: string, work: Promise<unknown>): Promise<string[]> => {
+        let timer: NodeJS.Timeout | undefined;
+        const ended = await Promise.race([
+          work.then(
+            () => true,
+            () => true,
+          ),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadline - Date.now()))),
+        ]);
+        clearTimeout(timer);
+        return ended ? [] : [name];
+      };
+      // The receivers stay open meanwhile, so a person who clicks now is told plainly rather than left unanswered.
+      // What was started is finished, within the budget: requests and their listeners (an Approve's swap/create and
+      // the record of its answer), answers after an ack, a running poll (its alert posts) or sweep, the digest.
+      const left = (
+        await Promise.all([
+          background.drain(budgetMs),
+          // A poll still running at three quarters of the budget is cut short between two requests, in time.
+          bounded('alert poll', alerts?.stop({ finishWithinMs: (budgetMs * 3) / 4 }) ?? Promise.resolve()),
+          bounded('daily digest', digest.stop()),
+          bounded('swap follow-up', swaps.stop()),
+        ])
+      ).flat();
+      if (left.length > 0)
+        logger.warn('stopped after the shutdown budget with work still running; it is cut off', {
+          budgetMs,
+          left: left.length,
+          running: [...new Set(left)].join(', '),
+        });
+      // Then no more requests; keep-alive sockets would otherwise hold the server open until they time out.
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeAllConnections();
@@ -579,15 +642,6 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         supervisor?.stop();
         await app.stop();
       }
-      // Answers already acknowledged are still delivered: a person who was told "working on it" gets a reply.
-      const left = await background.drain(ANSWERS_AT_SHUTDOWN_MS);
-      if (left > 0) logger.warn('stopped with answers still under way; they are not delivered', { left });
-      clearInterval(recoverTimer);
-      clearInterval(sweepTimer);
-      // Then the poller, so a poll in flight ends before the store is closed.
-      await alerts?.stop();
-      await digest.stop();
-      swaps.stop();
     },
   };
 }

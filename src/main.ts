@@ -97,7 +97,8 @@ async function main(): Promise<void> {
     store = fileStore;
   }
   let stopping = false;
-  // Stops cleanly (answers under way are delivered, the store is closed), then exits with `exitCode`.
+  // Stops cleanly (the work under way finishes, within the shutdown budget; only then the lease and the store are
+  // closed), then exits with `exitCode`.
   const shutdown = (reason: string, exitCode = 0) => {
     if (stopping) return;
     stopping = true;

@@ -19,15 +19,20 @@ import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
 import { createEdgeMiddleware, TREASURY_COMMAND } from './edge.js';
 import { createHomeOpenedListener } from './events/home.js';
+import { refuseWhileStopping, trackRequests } from './shutdown-gate.js';
 
 /** The slash command the manifest declares. */
 export { TREASURY_COMMAND };
 
 /** The one place where command names and action_ids are bound to their handlers. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  // First: listeners below only ever see well-formed commands and clicks on buttons they know, from people of the
+  // Every request is work in flight until its listeners end: shutdown waits for it (see shutdown-gate.ts).
+  app.use(trackRequests(deps.background));
+  // Then: listeners below only ever see well-formed commands and clicks on buttons they know, from people of the
   // installing organisation.
   app.use(createEdgeMiddleware(deps.logger, deps.slack, deps.installingOrg));
+  // Once shutdown has begun, a request is answered in plain words and starts nothing.
+  app.use(refuseWhileStopping(deps.background, deps.logger, deps.slack));
   app.command(TREASURY_COMMAND, createTreasuryCommandListener(deps));
   app.action(WITHDRAWALS_PAGE_ACTIONS, createWithdrawalsPageListener(deps));
   app.action(ACTION_IDS.payoutsPage, createPayoutsPageListener(deps));

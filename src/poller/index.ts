@@ -22,7 +22,11 @@ export { type AlertStatusView, readAlertStatus } from './status.js';
 export interface AlertPoller {
   readonly channel: string;
   start(): void;
-  stop(): Promise<void>;
+  /**
+   * No new poll starts; a poll under way may finish for up to `finishWithinMs` (default 0), then it is aborted
+   * between two requests.
+   */
+  stop(options?: { finishWithinMs?: number }): Promise<void>;
   /** One poll now, unless one is running (then false). */
   runNow(): Promise<boolean>;
   /** What `/treasury alerts` shows. */
@@ -97,7 +101,7 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
   return {
     channel: options.channel,
     start: () => schedule.start(),
-    stop: () => schedule.stop(),
+    stop: (stopOptions) => schedule.stop(undefined, stopOptions?.finishWithinMs),
     runNow: () => schedule.runNow(),
     lastReport: () => last,
     status: async () => {

@@ -22,8 +22,11 @@ export interface ScheduleStatus {
 /** A started/stopped schedule of one job. */
 export interface PollSchedule {
   start(): void;
-  /** Stops the schedule, aborts a running poll between requests, and waits (at most `graceMs`) for it to end. */
-  stop(graceMs?: number): Promise<void>;
+  /**
+   * Stops the schedule (no new poll starts), lets a running poll finish for up to `finishWithinMs` (default 0),
+   * then aborts it between requests and waits (at most `graceMs`) for it to end.
+   */
+  stop(graceMs?: number, finishWithinMs?: number): Promise<void>;
   /** Runs a poll now unless one is running; resolves when it ends (false when skipped). */
   runNow(): Promise<boolean>;
   nextRun(): Date | null;
@@ -101,20 +104,25 @@ export function createPollSchedule(options: {
       });
       void task.start();
     },
-    async stop(graceMs = 5_000) {
+    async stop(graceMs = 5_000, finishWithinMs = 0) {
       running = false;
       if (task) {
         await task.stop();
         await task.destroy();
         task = undefined;
       }
-      controller.abort();
-      const current = inFlight;
-      if (current) {
+      const waitFor = async (ms: number) => {
+        const current = inFlight;
+        if (!current || ms <= 0) return;
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([current, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+        await Promise.race([current, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
         clearTimeout(timer);
-      }
+      };
+      // Shutdown: the poll under way ends on its own when it can (its alerts posted, its state written)…
+      await waitFor(finishWithinMs);
+      // …and is cut short between two requests when it cannot.
+      controller.abort();
+      await waitFor(graceMs);
     },
     runNow: runGuarded,
     nextRun: () => (running && task ? task.getNextRun() : null),

@@ -76,6 +76,37 @@ describe('the schedule', () => {
     await expectStaysAt({ runs: 1 }, () => ({ runs }), 1_100);
   });
 
+  it('stop() at shutdown lets the running poll finish within finishWithinMs (not aborted); a poll longer than that is aborted', async () => {
+    const outcomes: string[] = [];
+    let runs = 0;
+    schedule = createPollSchedule({
+      expression: '0 0 1 1 *', // never during the test: polls are started by hand
+      logger: quietLogger,
+      run: async (signal) => {
+        runs += 1;
+        try {
+          await sleep(runs === 1 ? 150 : 5_000, undefined, { signal });
+          outcomes.push('finished');
+        } catch {
+          outcomes.push('aborted');
+        }
+      },
+    });
+    schedule.start();
+    void schedule.runNow();
+    await waitUntil(() => schedule!.status().polling, 'the first poll to be running');
+    await schedule.stop(undefined, 2_000);
+    expect(outcomes).toEqual(['finished']);
+
+    schedule.start();
+    void schedule.runNow();
+    await waitUntil(() => schedule!.status().polling, 'the second poll to be running');
+    const started = Date.now();
+    await schedule.stop(undefined, 200);
+    expect(outcomes).toEqual(['finished', 'aborted']);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
   it('an unexpected error in a poll is logged, and the next poll runs', async () => {
     const lines: string[] = [];
     let calls = 0;

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RESTARTING } from '../../src/listeners/shutdown-gate.js';
 import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
@@ -169,6 +170,26 @@ describe('the bot process in Socket Mode', () => {
     await bot.stop('SIGTERM');
     expect(await bot.exited).toBe(0);
     expect(plainLines(bot.stderr())).toEqual([]);
+    expectCleanStderr(bot.stderr());
+  });
+
+  it('SIGTERM while an answer waits on a slow payment API: the socket stays open until it is delivered, a command sent meanwhile gets the plain answer and starts nothing, then exit 0', async () => {
+    await standIns();
+    bot = await startBotProcess(env());
+    await socket.waitForConnection(1);
+    simulator.injectFault('listAssets', { delayMs: 2_000 });
+    const slow = await socket.command('balances', { userId: 'U0OPS' });
+    void bot.stop('SIGTERM');
+    const running = bot;
+    await expect.poll(() => running.stderr(), { timeout: 5_000 }).toMatch(/received SIGTERM, shutting down/);
+    const listAssetsBefore = simulator.requestCount('listAssets');
+    const late = await socket.command('balances', { userId: 'U0OPS' });
+    expect(late.ackPayload).toMatchObject({ response_type: 'ephemeral', text: RESTARTING });
+    const [reply] = await slow.waitForResponses(1, 10_000);
+    expect(blocksToText(reply?.blocks ?? [])).toContain('Balances ·');
+    expect(await bot.exited).toBe(0);
+    // The slow answer's own read completed; the late command read nothing.
+    expect(simulator.requestCount('listAssets')).toBe(listAssetsBefore + 1);
     expectCleanStderr(bot.stderr());
   });
 });

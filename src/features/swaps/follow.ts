@@ -53,6 +53,8 @@ export interface SwapFollowerDeps {
 export function createSwapFollower(deps: SwapFollowerDeps) {
   const wait = deps.wait ?? timerWait;
   const following = new Map<string, AbortController>();
+  const loops = new Set<Promise<void>>();
+  let stopped = false;
 
   /** Polls swap/get until the swap is final or the bound passes, updating the record and the message. */
   async function follow(quoteId: string): Promise<void> {
@@ -102,16 +104,26 @@ export function createSwapFollower(deps: SwapFollowerDeps) {
   return {
     /** Follows a swap in the background; a failure ends this follow-up (the next start resumes it), never the process. */
     start(quoteId: string): void {
-      follow(quoteId).catch((error: unknown) => {
-        deps.logger.warn('stopped following a swap after an error; it resumes at the next start', {
-          quoteId,
-          error: errorFields(error),
-        });
-      });
+      // Shutdown: no new follow-up; the next start resumes it (recover).
+      if (stopped) return;
+      const loop = follow(quoteId)
+        .catch((error: unknown) => {
+          deps.logger.warn('stopped following a swap after an error; it resumes at the next start', {
+            quoteId,
+            error: errorFields(error),
+          });
+        })
+        .finally(() => loops.delete(loop));
+      loops.add(loop);
     },
-    /** Stops following every swap (shutdown). */
-    stop(): void {
+    /**
+     * Stops following every swap (shutdown): none starts again, each ends at its next wait. Resolves when every
+     * follow-up has ended (a swap/get under way is recorded first).
+     */
+    async stop(): Promise<void> {
+      stopped = true;
       for (const controller of following.values()) controller.abort();
+      await Promise.allSettled([...loops]);
     },
   };
 }

@@ -598,10 +598,13 @@ export function createSwapService(deps: SwapDeps) {
     /** `/treasury swaps`: the audit trail, newest first. */
     showHistory: (limit = 15): Promise<SlackMessage> => showSwapHistory(quotes, limit),
 
-    /** Stops following swaps and retrying edits (shutdown); recover() picks swaps up again at the next start. */
-    stop(): void {
-      follower.stop();
+    /**
+     * Stops following swaps and retrying edits (shutdown); recover() picks swaps up again at the next start.
+     * Resolves when the follow-ups under way have ended.
+     */
+    async stop(): Promise<void> {
       edits.stop();
+      await follower.stop();
     },
   };
 }

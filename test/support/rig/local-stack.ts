@@ -43,6 +43,8 @@ export interface LocalStackOptions {
   alertSleep?: (ms: number) => Promise<void>;
   /** Slack stand-in settings: its conversations and members, and whether the app has chat:write.public. */
   slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic' | 'usergroups'>;
+  /** How long the bot's stop() waits for work under way (default the app's SHUTDOWN_BUDGET_MS). */
+  shutdownBudgetMs?: number;
 }
 
 const BOT_TOKEN = 'xoxb-local-stack-token';
@@ -90,6 +92,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       slackRetries: 0,
       swapFollow: options.swapFollow ?? { intervalMs: 50, maxDurationMs: 30 * 60_000 },
       alertSleep: options.alertSleep ?? (async () => undefined),
+      ...(options.shutdownBudgetMs !== undefined ? { shutdownBudgetMs: options.shutdownBudgetMs } : {}),
     });
     const { port } = await treasury.start();
     const botUrl = `http://127.0.0.1:${port}`;
