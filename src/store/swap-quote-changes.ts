@@ -4,6 +4,7 @@
  * of one quote, so the business rules exist once.
  */
 import type { DecisionChange } from '../domain/quote-decision.js';
+import { QUOTE_RETENTION_MS } from '../domain/quote-retention.js';
 import {
   type AuditEntry,
   applySwapProgress,
@@ -14,6 +15,7 @@ import {
   type SwapProgress,
   type SwapQuote,
 } from '../domain/swap-quote.js';
+import { errorFields, type Logger } from '../logger.js';
 import { cloneJson } from './clone-json.js';
 import { StoreError } from './errors.js';
 import type { CreateResult, DecisionResult, JudgeDecision, SwapQuoteRepository } from './repository.js';
@@ -176,4 +178,27 @@ export function swapQuoteChangeMethods(
     recordRequote: async (id, successorId, entry) => change(id, (quote) => recordRequote(quote, successorId, entry)),
     releaseRequote: async (id, entry) => change(id, (quote) => releaseRequote(quote, entry)),
   };
+}
+
+/**
+ * After a quote is saved, moves the quotes that ended more than QUOTE_RETENTION_MS before its estimate out of the
+ * working state (both stores). Housekeeping: the quote is saved whatever happens here, so a failure is logged
+ * and the old quotes stay where they are until the next save.
+ */
+export async function archiveAfterSave(
+  quote: Pick<SwapQuote, 'estimatedAt'>,
+  archiveEndedQuotes: (cutoff: Date) => Promise<number>,
+  logger: Logger,
+  workingState: string,
+): Promise<void> {
+  const estimated = Date.parse(quote.estimatedAt);
+  if (Number.isNaN(estimated)) return;
+  try {
+    const moved = await archiveEndedQuotes(new Date(estimated - QUOTE_RETENTION_MS));
+    if (moved > 0) logger.info('swap quotes past their retention moved to the archive', { moved });
+  } catch (error) {
+    logger.warn(`could not move old swap quotes to the archive; they stay in ${workingState} for now`, {
+      error: errorFields(error),
+    });
+  }
 }

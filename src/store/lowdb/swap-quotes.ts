@@ -5,13 +5,13 @@
  */
 
 import { compareText } from '../../domain/compare.js';
-import { endedBefore, estimateMonth, QUOTE_RETENTION_MS } from '../../domain/quote-retention.js';
+import { endedBefore, estimateMonth } from '../../domain/quote-retention.js';
 import { needsFollowing, type SwapQuote } from '../../domain/swap-quote.js';
-import { errorFields, type Logger, silentLogger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
-import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import { archiveAfterSave, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import type { QuoteArchive } from './quote-archive.js';
 import type { Store } from './state-file.js';
 
@@ -70,17 +70,7 @@ export function createLowdbSwapQuoteRepository(
         if (find(state.swapQuotes, quote.id)) throw new StoreError(`swap quote ${quote.id} already exists`);
         state.swapQuotes[quote.id] = cloneJson(quote);
       });
-      const estimated = Date.parse(quote.estimatedAt);
-      if (Number.isNaN(estimated)) return;
-      // The quote is saved; moving old ones out is housekeeping that a failure must not undo.
-      try {
-        const moved = await archiveEndedQuotes(new Date(estimated - QUOTE_RETENTION_MS));
-        if (moved > 0) logger.info('swap quotes past their retention moved to the archive', { moved });
-      } catch (error) {
-        logger.warn('could not move old swap quotes to the archive; they stay in the state file for now', {
-          error: errorFields(error),
-        });
-      }
+      await archiveAfterSave(quote, archiveEndedQuotes, logger, 'the state file');
     },
 
     archiveEndedQuotes,

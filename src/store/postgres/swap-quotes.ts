@@ -5,12 +5,12 @@
  * row, so a claim and its check cannot interleave, and a claim counts only once committed.
  */
 import type pg from 'pg';
-import { QUOTE_RETENTION_MS, quoteEndedAt } from '../../domain/quote-retention.js';
+import { quoteEndedAt } from '../../domain/quote-retention.js';
 import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../domain/swap-quote.js';
-import { errorFields, type Logger, silentLogger } from '../../logger.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';
-import { swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import { archiveAfterSave, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
@@ -160,17 +160,7 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
         values,
       );
       if (rowCount === 0) throw new StoreError(`swap quote ${quote.id} already exists`);
-      const estimated = Date.parse(quote.estimatedAt);
-      if (Number.isNaN(estimated)) return;
-      // The quote is saved; moving old ones out is housekeeping that a failure must not undo.
-      try {
-        const moved = await archiveEndedQuotes(new Date(estimated - QUOTE_RETENTION_MS));
-        if (moved > 0) logger.info('swap quotes past their retention moved to the archive', { moved });
-      } catch (error) {
-        logger.warn('could not move old swap quotes to the archive; they stay in the working table for now', {
-          error: errorFields(error),
-        });
-      }
+      await archiveAfterSave(quote, archiveEndedQuotes, logger, 'the working table');
     },
 
     archiveEndedQuotes,
