@@ -190,20 +190,12 @@ function byEndpoint(log) {
   return counts;
 }
 
-async function pollBench(rows, failureBursts) {
-  const sim = await startSimulator({ quiet: true, seed: false, rateLimitPerSecond: 1_000_000 });
-  const t0 = performance.now();
-  // 1,000 rows of each kind stay pending, spread over the whole 30 days (long-pending: a donor never refilled, a
-  // stuck task or withdrawal); at 1k rows that is nearly every row.
-  const summary = sim.loadBulkHistory({
-    rowsPerKind: rows,
-    pendingPerKind: LONG_PENDING,
-    pendingWithinMs: 30 * 24 * HOUR,
-  });
-  const loadMs = performance.now() - t0;
-  const slack = await startSlackStandIn({ botToken: TOKEN });
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-poll-')), 'state.json');
-  // The poller runs in its own process (bench/poll-child.mjs): its peak RSS is the poller's alone.
+/**
+ * Starts the poller in its own process (bench/poll-child.mjs, so its peak RSS is the poller's alone) against the
+ * simulator and the Slack stand-in, and returns it with `ask`: send a message (or none) and await its next reply.
+ */
+async function startPollChild(sim, slack, prefix) {
+  const file = join(mkdtempSync(join(tmpdir(), prefix)), 'state.json');
   const child = fork(
     join(ROOT, 'bench/poll-child.mjs'),
     [
@@ -229,6 +221,22 @@ async function pollBench(rows, failureBursts) {
       else waiting.push(resolve);
     });
   await ask(undefined); // 'ready'
+  return { child, ask, file };
+}
+
+async function pollBench(rows, failureBursts) {
+  const sim = await startSimulator({ quiet: true, seed: false, rateLimitPerSecond: 1_000_000 });
+  const t0 = performance.now();
+  // 1,000 rows of each kind stay pending, spread over the whole 30 days (long-pending: a donor never refilled, a
+  // stuck task or withdrawal); at 1k rows that is nearly every row.
+  const summary = sim.loadBulkHistory({
+    rowsPerKind: rows,
+    pendingPerKind: LONG_PENDING,
+    pendingWithinMs: 30 * 24 * HOUR,
+  });
+  const loadMs = performance.now() - t0;
+  const slack = await startSlackStandIn({ botToken: TOKEN });
+  const { child, ask, file } = await startPollChild(sim, slack, 'bench-poll-');
   const poll = async () => {
     sim.advanceTime(60_000); // one poll a minute (POLL_SCHEDULE default)
     sim.resetRequests();
@@ -329,32 +337,7 @@ async function latencyBench() {
     botToken: TOKEN,
     now: () => pollSimMs + (performance.now() - pollWallMs),
   });
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-latency-')), 'state.json');
-  const child = fork(
-    join(ROOT, 'bench/poll-child.mjs'),
-    [
-      JSON.stringify({
-        simUrl: sim.url,
-        apiKey: sim.apiKey,
-        slackApiUrl: slack.apiUrl,
-        token: TOKEN,
-        file,
-        channel: CHANNEL,
-        lookbackMs: 24 * HOUR,
-      }),
-    ],
-    { execArgv: NODE_FLAGS, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-  );
-  const replies = [];
-  const waiting = [];
-  child.on('message', (message) => (waiting.length > 0 ? waiting.shift()(message) : replies.push(message)));
-  const ask = (message) =>
-    new Promise((resolve) => {
-      if (message) child.send(message);
-      if (replies.length > 0) resolve(replies.shift());
-      else waiting.push(resolve);
-    });
-  await ask(undefined); // 'ready'
+  const { child, ask } = await startPollChild(sim, slack, 'bench-latency-');
   let requests = 0;
   let polls = 0;
   const poll = async () => {
