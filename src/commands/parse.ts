@@ -140,6 +140,7 @@ function requireId(args: string[], what: string, usage: readonly [string, string
 function parseInvoiceOptions(tokens: string[]): { words: string[]; options: InvoiceOptions } {
   const words: string[] = [];
   const options: InvoiceOptions = {};
+  const given = new Set<string>();
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
     const optionMatch = /^--(expires|asset|data)(?:=(.*))?$/.exec(token);
@@ -149,10 +150,20 @@ function parseInvoiceOptions(tokens: string[]): { words: string[]; options: Invo
           `Unknown option ${token}. Invoice options are --expires, --asset and --data.`,
           USAGE.invoice[0],
         );
+      // `—expires` (some keyboards and clients turn `--` into a dash) or `-expires` would otherwise join the title.
+      const dashed = /^(?:-|\u2014|\u2013)+([A-Za-z][\w-]*)(?:=.*)?$/.exec(token);
+      if (dashed)
+        throw new UsageError(
+          `"${token}" looks like an option: write it with two hyphens (--${dashed[1]}). Invoice options are --expires, --asset and --data.`,
+          USAGE.invoice[0],
+        );
       words.push(token);
       continue;
     }
     const name = optionMatch[1]!;
+    // Given twice, the last one would silently win: refuse rather than pick.
+    if (given.has(name)) throw new UsageError(`--${name} is given twice: give it once.`, USAGE.invoice[0]);
+    given.add(name);
     const value = optionMatch[2] ?? tokens[++i];
     if (value === undefined || value === '') throw new UsageError(`--${name} needs a value.`, USAGE.invoice[0]);
     if (name === 'expires') {
@@ -218,9 +229,10 @@ export function parseTreasuryCommand(text: string): TreasuryCommand {
       let payoutId: string | undefined;
       for (const arg of args) {
         const lower = arg.toLowerCase();
-        if ((PAYOUT_STATUSES as readonly string[]).includes(lower) && status === undefined)
+        if ((PAYOUT_STATUSES as readonly string[]).includes(lower)) {
+          if (status !== undefined) throw new UsageError('Give at most one status.', USAGE.payouts[0]);
           status = lower as (typeof PAYOUT_STATUSES)[number];
-        else if (isUuid(arg) && payoutId === undefined) payoutId = lower;
+        } else if (isUuid(arg) && payoutId === undefined) payoutId = lower;
         else if (asset === undefined) asset = arg;
         else throw new UsageError(`Unexpected "${arg}".`, USAGE.payouts[0]);
       }

@@ -26,6 +26,10 @@ describe('a word the command has no place for is refused, never dropped or taken
     ['audit 30d csv', 'Give one period'],
     ['swap 1000 USDT@ETH into USDC@ETH', 'Give an amount and two assets'],
     ['invoice $10 --colour red', 'Unknown option --colour'],
+    ['invoice $10 Pro —expires 2h', '"—expires" looks like an option: write it with two hyphens (--expires).'],
+    ['invoice $10 Pro -data x', '"-data" looks like an option: write it with two hyphens (--data).'],
+    ['invoice $10 --expires 1h --expires 2h', '--expires is given twice: give it once.'],
+    ['payouts failed pending', 'Give at most one status.'],
   ])('%s', (text, words) => {
     expect(refusal(text)).toContain(words);
   });
@@ -34,5 +38,10 @@ describe('a word the command has no place for is refused, never dropped or taken
     expect(parseTreasuryCommand('balances')).toEqual({ kind: 'balances' });
     expect(parseTreasuryCommand('swaps')).toEqual({ kind: 'swaps' });
     expect(parseTreasuryCommand('balance usdt@bsc')).toEqual({ kind: 'balance', asset: 'usdt@bsc' });
+    expect(parseTreasuryCommand('invoice $10 Pro plan — yearly --expires 2h')).toMatchObject({
+      kind: 'invoice-create',
+      words: ['Pro', 'plan', '—', 'yearly'],
+      options: { expiresInSeconds: 7200 },
+    });
   });
 });
