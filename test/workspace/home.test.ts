@@ -38,7 +38,13 @@ describe('the Home tab in the local workspace', () => {
     async (_mode, socketMode) => {
       workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0, logger: silentLogger, socketMode });
       if (socketMode) await workspace.socket!.waitForConnection();
-      // Riley asks for a swap; Avery (an approver by name) opens Home.
+      // Riley asks for a swap; once Riley is told it is posted (the quote's message is then recorded), Avery (an
+      // approver by name) opens Home. Without that wait, Home could be read between Slack's post and its record.
+      let rileyTold = false;
+      const stopListening = workspace.slack.onEvent((event) => {
+        if (event.type === 'response' && JSON.stringify(event).includes('Quote posted in the channel'))
+          rileyTold = true;
+      });
       expect(
         await api('/api/command', {
           user: 'U0RILEY',
@@ -54,6 +60,8 @@ describe('the Home tab in the local workspace', () => {
         8_000,
         'the quote message',
       );
+      await workspace.slack.waitFor(() => rileyTold || undefined, 8_000, 'Riley told the quote is posted');
+      stopListening();
       expect((await timelineOf('U0AVERY')).home).toBeNull();
       expect(await api('/api/home-opened', { user: 'U0AVERY' })).toEqual({ status: 200, body: { ok: true } });
       const home = await workspace.slack.waitFor(
