@@ -496,7 +496,16 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     expect(await file.innerText()).toMatch(/CSV/);
     const download = file.getByTestId('file-download');
     expect(await download.getAttribute('download')).toMatch(/\.csv$/);
-    await file.scrollIntoViewIfNeeded();
+    // The page redraws the timeline when anything arrives (a poll's alert, say): an element found just before the
+    // redraw is detached mid-scroll. The locator finds the redrawn one on the next try.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await file.scrollIntoViewIfNeeded({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 5 || !/not attached to the DOM/.test(String(error))) throw error;
+      }
+    }
     await page.screenshot({ path: screenshot('workspace-audit-csv.png') });
     // The link the page offers, fetched as the browser would: the events of this session, quoted as RFC 4180 says.
     const csv = await (await fetch(new URL(String(await download.getAttribute('href')), page.url()))).text();
