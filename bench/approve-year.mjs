@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSimulator } from '../dist/simulator/index.js';
-import { loadBotState } from '../dist/store/lowdb/bot-state.js';
-import { openStore } from '../dist/store/lowdb/state-file.js';
+import { startSimulator } from '../dist/dev/simulator/index.js';
+import { loadBotState } from '../dist/src/store/lowdb/bot-state.js';
+import { openStore } from '../dist/src/store/lowdb/state-file.js';
 import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig/slack-driver.js';
 import { startSlackStandIn } from '../node_modules/.bench-build/test/support/rig/slack-stand-in.js';
 
@@ -129,7 +129,7 @@ export async function approveBench({ startProcess, nodeFlags, root, quick, pct, 
   const sim = await startSimulator({ quiet: true, rateLimitPerSecond: 100_000 });
   const slack = await startSlackStandIn({ botToken: 'xoxb-bench-token' });
   const started = performance.now();
-  const bot = await startProcess([...nodeFlags, join(root, 'dist/main.js')], {
+  const bot = await startProcess([...nodeFlags, join(root, 'dist/src/main.js')], {
     SLACK_BOT_TOKEN: 'xoxb-bench-token',
     SLACK_SIGNING_SECRET: 'bench-signing-secret',
     SLACK_API_URL: slack.apiUrl,

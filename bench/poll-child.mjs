@@ -3,11 +3,11 @@
 // { type: 'poll', now } → runs one poll at that simulator time; { type: 'walking' } → a catch-up walk is under way;
 // { type: 'write', now } → times one state write; { type: 'close' }.
 
-import { createLogger } from '../dist/logger.js';
-import { createPaymentsClient } from '../dist/payments/index.js';
-import { createAlertPoster, pollOnce } from '../dist/poller/index.js';
-import { createSlackGateway, createSlackWebClient } from '../dist/slack/index.js';
-import { openBotStore } from '../dist/store/lowdb/index.js';
+import { createAlertPoster, pollOnce } from '../dist/src/features/alerts/poller/index.js';
+import { createLogger } from '../dist/src/logger.js';
+import { createPaymentsClient } from '../dist/src/payments/index.js';
+import { createSlackGateway, createSlackWebClient } from '../dist/src/slack/index.js';
+import { openBotStore } from '../dist/src/store/lowdb/index.js';
 
 const { simUrl, apiKey, slackApiUrl, token, file, channel, lookbackMs } = JSON.parse(process.argv[2]);
 let simNow = Date.now();

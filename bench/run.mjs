@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { cpus, freemem, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSimulator } from '../dist/simulator/index.js';
+import { startSimulator } from '../dist/dev/simulator/index.js';
 import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig/slack-driver.js';
 import { startSlackStandIn } from '../node_modules/.bench-build/test/support/rig/slack-stand-in.js';
 import { approveBench } from './approve-year.mjs';
@@ -81,7 +81,7 @@ async function ackBench() {
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const env = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
   const bot = await startProcess(
-    [...NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist/main.js')],
+    [...NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist/src/main.js')],
     {
       ...env,
       PAYMENTS_API_URL: sim.url,
@@ -498,7 +498,7 @@ if (ack) {
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const label = {
-    bot: `bot (node ${ack.setup.nodeFlags} dist/main.js, as npm start)`,
+    bot: `bot (node ${ack.setup.nodeFlags} dist/src/main.js, as npm start)`,
     bare: 'bare Bolt (ack only, node defaults)',
     bareSameFlags: `bare Bolt with ${ack.setup.nodeFlags}`,
   };

@@ -2,14 +2,22 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from './config.js';
-import type { InstallingOrg } from './domain/access.js';
-import { createTreasuryAccess } from './features/access.js';
+import type { InstallingOrg } from './features/access/rules.js';
+import { createTreasuryAccess } from './features/access/service.js';
 import { createAlertService } from './features/alerts/index.js';
+import type { PollLeadership } from './features/alerts/poller/index.js';
+import {
+  type AlertPoller,
+  createAlertPoller,
+  createAlertPoster,
+  POLL_POLICY,
+  prepareAlertChannel,
+} from './features/alerts/poller/index.js';
 import { createAuditExport } from './features/audit/index.js';
 import { createDigestService, type DigestService } from './features/digest/index.js';
 import { createHomeTab } from './features/home/index.js';
 import { createInvoiceFollower } from './features/invoices/index.js';
-import { createPayoutService } from './features/payouts.js';
+import { createPayoutService } from './features/payouts/service.js';
 import {
   createApproverGroups,
   createSwapService,
@@ -17,22 +25,14 @@ import {
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
-import { createThresholdService } from './features/thresholds.js';
-import { guardSlackRequests } from './http-guard.js';
+import { createThresholdService } from './features/thresholds/service.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
-import type { PollLeadership } from './poller/index.js';
-import {
-  type AlertPoller,
-  createAlertPoller,
-  createAlertPoster,
-  POLL_POLICY,
-  prepareAlertChannel,
-} from './poller/index.js';
 import { describeSlackStartupFailure } from './slack/errors.js';
 import { createSlackGateway, type SlackGateway, slackClientOptions } from './slack/gateway.js';
+import { guardSlackRequests } from './slack/http-guard.js';
 import {
   type ReconnectPolicy,
   SocketModeRefusedError,

@@ -7,7 +7,7 @@
 import { createWriteStream, fstatSync, ftruncateSync, readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { ConfigError, formatDuration, loadStoreConfig, parseDuration } from './config.js';
-import { ALERT_TRAIL_RETENTION_MS } from './domain/alert-trail.js';
+import { ALERT_TRAIL_RETENTION_MS } from './features/alerts/trail.js';
 // Not the feature's index: the Slack side (Bolt) would load for nothing.
 import { writeAuditCsv } from './features/audit/csv.js';
 import { type AuditSources, auditRows } from './features/audit/rows.js';
@@ -64,7 +64,7 @@ function csvOutput(): Writable {
   }
   if (!process.stdout.isTTY)
     process.stderr.write(
-      "audit: npm may have written its banner ('> treasury-slack-bot… audit') above the CSV; `npm run -s audit …` or `node dist/audit-cli.js …` leaves it out\n",
+      "audit: npm may have written its banner ('> treasury-slack-bot… audit') above the CSV; `npm run -s audit …` or `node dist/src/audit-cli.js …` leaves it out\n",
     );
   return process.stdout;
 }

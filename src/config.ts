@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
-import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './domain/alert-routing.js';
-import { type DigestTime, formatDigestTime } from './domain/digest.js';
-import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './domain/swap-policy.js';
+import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './features/alerts/routing.js';
+import { type DigestTime, formatDigestTime } from './features/digest/rules.js';
+import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './features/swaps/policy.js';
 
 /** Log levels understood by LOG_LEVEL, most verbose first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

@@ -1,12 +1,13 @@
 /**
- * Entry point: configuration → payments client → Slack app. Every start-up problem ends the process with
- * exit code 1 and readable lines, never an unhandled rejection.
+ * The product's entry point (`node dist/src/main.js`, what a deployment runs): configuration → payments client →
+ * Slack app. Every start-up problem ends the process with exit code 1 and readable lines, never an unhandled
+ * rejection. `npm start` goes through dev/start.ts, which opens the local workspace when nothing is configured.
  */
 import { createTreasuryApp, StartupError } from './app.js';
-import { type Config, ConfigError, describeConfig, hasNoConfiguration, loadConfig } from './config.js';
+import { type Config, ConfigError, describeConfig, loadConfig } from './config.js';
+import type { PollLeadership } from './features/alerts/poller/index.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
-import type { PollLeadership } from './poller/index.js';
 import { openBotStore } from './store/lowdb/index.js';
 import { ACCEPT_EMPTY_STATE_FLAG, StateFileRefusedError } from './store/lowdb/state-file.js';
 import type { BotRepositories } from './store/repository.js';
@@ -15,11 +16,6 @@ import type { BotRepositories } from './store/repository.js';
 const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
 
 async function main(): Promise<void> {
-  // `npm run demo`, or `npm start` on a fresh clone: the local workspace (src/workspace), not a configuration error.
-  if (process.argv.includes('--local-workspace') || hasNoConfiguration()) {
-    const { runLocalWorkspace } = await import('./workspace/main.js');
-    return runLocalWorkspace();
-  }
   let config: Config;
   try {
     config = loadConfig();

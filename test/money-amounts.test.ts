@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatTokenAmount, formatUsd } from '../src/blocks/format.js';
 import { MAX_USD_CENTS, parseTokenAmount, parseUsdAmount } from '../src/commands/amounts.js';
-import { AmountError } from '../src/domain/errors.js';
-import { centsToUsd, MAX_UINT256 } from '../src/domain/money.js';
+import { AmountError } from '../src/kernel/errors.js';
+import { centsToUsd, MAX_UINT256 } from '../src/kernel/money.js';
 import { baseUnits, cents, decimals, expectAmountError, MAX_UINT256_DIGITS } from './money-helpers.js';
 
 describe('parseTokenAmount accepts what people type', () => {

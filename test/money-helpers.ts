@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { MAX_USD_CENTS } from '../src/commands/amounts.js';
-import { AmountError, type AmountErrorCode } from '../src/domain/errors.js';
-import { MAX_UINT256 } from '../src/domain/money.js';
+import { AmountError, type AmountErrorCode } from '../src/kernel/errors.js';
+import { MAX_UINT256 } from '../src/kernel/money.js';
 
 export const MAX_UINT256_DIGITS = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
 

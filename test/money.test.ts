@@ -1,4 +1,4 @@
-/** Exact arithmetic in domain/money.ts: base units ⇄ token units, comparisons, sums. No float anywhere. */
+/** Exact arithmetic in kernel/money.ts: base units ⇄ token units, comparisons, sums. No float anywhere. */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import {
   MAX_UINT256,
   sumDecimals,
   toBaseUnits,
-} from '../src/domain/money.js';
+} from '../src/kernel/money.js';
 import { baseUnits, decimals, expectAmountError, MAX_UINT256_DIGITS } from './money-helpers.js';
 
 describe('constants and validation helpers', () => {

@@ -1,10 +1,10 @@
 // A command acknowledged before SIGTERM is still answered: the bot stops taking requests, finishes the answers
-// under way, then exits. Real dist/main.js process, the simulator and the Slack stand-in over HTTP.
+// under way, then exits. Real dist/src/main.js process, the simulator and the Slack stand-in over HTTP.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../dev/simulator/index.js';
 import { startBotProcess } from './support/bot-process.js';
 import { blocksToText } from './support/rig/blocks-text.js';
 import { createSlackDriver } from './support/rig/slack-driver.js';

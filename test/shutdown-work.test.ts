@@ -1,14 +1,14 @@
 // Shutdown finishes what it started: an Approve whose swap/create is on its way when SIGTERM arrives is recorded
 // `created` (not `outcome_unknown`), its message edited, then the bot exits 0; what arrives meanwhile is answered
 // in plain words and starts nothing; work longer than the budget is named in the log and cut off at the bound.
-// Real dist/main.js process (and the app in-process for the bound), the simulator and the Slack stand-in over HTTP.
+// Real dist/src/main.js process (and the app in-process for the bound), the simulator and the Slack stand-in over HTTP.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator } from '../dev/simulator/index.js';
 import { RESTARTING } from '../src/listeners/shutdown-gate.js';
 import type { Logger } from '../src/logger.js';
-import { startSimulator } from '../src/simulator/index.js';
 import { startBotProcess } from './support/bot-process.js';
 import { blocksToText } from './support/rig/blocks-text.js';
 import { startLocalStack } from './support/rig/local-stack.js';
@@ -32,7 +32,7 @@ const quoteRecords = (file: string): QuoteRecord[] =>
   Object.values(JSON.parse(readFileSync(file, 'utf8')).swapQuotes) as QuoteRecord[];
 
 /**
- * The bot as `node dist/main.js` with `quotes` swap quotes posted in CHANNEL; then an Approve on the first, whose
+ * The bot as `node dist/src/main.js` with `quotes` swap quotes posted in CHANNEL; then an Approve on the first, whose
  * swap/create the payment service answers after 3 s, sent and written `approving`; then SIGTERM.
  */
 async function approveThenSigterm(quotes: number) {
@@ -85,7 +85,7 @@ async function approveThenSigterm(quotes: number) {
   return { simulator, slack, file, bot, driver, posted, idOf, approved, approvedId, signalledAt };
 }
 
-describe('SIGTERM while an approval is under way (dist/main.js)', () => {
+describe('SIGTERM while an approval is under way (dist/src/main.js)', () => {
   it('waits for the held swap/create: the quote is recorded created (not outcome_unknown), its message says so, then exit 0', async () => {
     const { simulator, slack, file, bot, approved, approvedId, signalledAt } = await approveThenSigterm(1);
     expect(await bot.exited).toBe(0);

@@ -344,7 +344,7 @@ describe('ids with special names in the file', () => {
 // ---------------------------------------------------------------------------------------------------------
 // The lock: a recycled pid must not block start-up; a live bot on the same file must.
 
-const STATE_MODULE = fileURLToPath(new URL('../dist/store/lowdb/index.js', import.meta.url));
+const STATE_MODULE = fileURLToPath(new URL('../dist/src/store/lowdb/index.js', import.meta.url));
 
 function spawnChild(command: string, args: string[]): ChildProcess {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });

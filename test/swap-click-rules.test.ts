@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BlockButtonAction } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { isQuoteId, refuseClickOrigin } from '../src/domain/approval.js';
-import { clickOrigin } from '../src/listeners/actions/swaps.js';
+import { isQuoteId, refuseClickOrigin } from '../src/features/swaps/approval.js';
+import { clickOrigin } from '../src/features/swaps/listeners.js';
 
 describe('which button values are quote ids', () => {
   it.each([

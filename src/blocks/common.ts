@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { clipText } from '../domain/text.js';
+import { clipText } from '../kernel/text.js';
 
 /** A Block Kit block as Slack's own types define it. */
 export type Block = types.KnownBlock;
@@ -28,7 +28,7 @@ export const LIMITS = {
   listText: 8000,
 } as const;
 
-/** The one way to cut text, ending with "…" (domain/text.ts), re-exported for the builders. */
+/** The one way to cut text, ending with "…" (kernel/text.ts), re-exported for the builders. */
 export { clipText };
 
 /** A header block (plain text, at most 150 characters). */

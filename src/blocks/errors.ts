@@ -1,4 +1,4 @@
-import { isStorageUnavailable, UserFacingError } from '../domain/errors.js';
+import { isStorageUnavailable, UserFacingError } from '../kernel/errors.js';
 import {
   PaymentsError,
   PaymentsForbiddenError,

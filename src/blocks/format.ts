@@ -2,7 +2,7 @@ import { UTCDate } from '@date-fns/utc';
 // One function per module: the package index loads every date-fns function (about 5 MB of memory).
 import { format } from 'date-fns/format';
 import { formatDistanceStrict } from 'date-fns/formatDistanceStrict';
-import { assertDecimals, baseUnitsToBigInt, parseApiDecimal, splitBaseUnits } from '../domain/money.js';
+import { assertDecimals, baseUnitsToBigInt, parseApiDecimal, splitBaseUnits } from '../kernel/money.js';
 import type { Crypto, FeeLeg, Network } from '../payments/index.js';
 import { escapeText } from './mrkdwn.js';
 
@@ -102,7 +102,7 @@ function stripLeadingZeros(digits: string): string {
   return stripped === '' ? '0' : stripped;
 }
 
-/** A whole count with thousands separators: 40000 → "40,000" (no Intl: see domain/compare.ts). */
+/** A whole count with thousands separators: 40000 → "40,000" (no Intl: see kernel/compare.ts). */
 export function formatCount(n: number): string {
   const digits = String(Math.trunc(Math.abs(n)));
   return `${n < 0 ? '-' : ''}${groupThousands(digits)}`;

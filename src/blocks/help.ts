@@ -1,5 +1,5 @@
 import { USAGE } from '../commands/parse.js';
-import { escapeText, quoteInput } from '../domain/text.js';
+import { escapeText, quoteInput } from '../kernel/text.js';
 import { context, header, type SlackMessage, section } from './common.js';
 
 /** `/treasury help`: every subcommand with an example. */

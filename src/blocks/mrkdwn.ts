@@ -4,9 +4,9 @@
  * becomes a live mention or link.
  */
 
-import { escapeText } from '../domain/text.js';
+import { escapeText } from '../kernel/text.js';
 
-/** The one mrkdwn escape (domain/text.ts), re-exported here beside the other mrkdwn helpers. */
+/** The one mrkdwn escape (kernel/text.ts), re-exported here beside the other mrkdwn helpers. */
 export { escapeText };
 
 /** Inline code of untrusted text (backticks inside would end the span, so they are replaced). */

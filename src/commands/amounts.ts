@@ -1,6 +1,6 @@
 /**
  * Amounts people type in Slack, parsed into exact base units or cents. `parseTokenAmount` / `parseUsdAmount`
- * throw `AmountError` (domain/errors.ts), whose `reason` can be shown to the user as is. Programming errors
+ * throw `AmountError` (kernel/errors.ts), whose `reason` can be shown to the user as is. Programming errors
  * (bad `decimals`, wrong runtime types) throw `RangeError` / `TypeError`, never `AmountError`.
  *
  * Decisions on ambiguous user input (both parsers):
@@ -20,9 +20,9 @@
  * - USD amounts accept "$49.99", "$ 49.99", "US$49.99", "USD 49.99", "49.99 USD", "49.99usd",
  *   "$49.99 USD"; the "USD" prefix and suffix together are rejected.
  */
-import { AmountError } from '../domain/errors.js';
-import { assertDecimals, digitsToBaseUnits, MAX_UINT256 } from '../domain/money.js';
-import { escapeText, quoteInput as quote } from '../domain/text.js';
+import { AmountError } from '../kernel/errors.js';
+import { assertDecimals, digitsToBaseUnits, MAX_UINT256 } from '../kernel/money.js';
+import { escapeText, quoteInput as quote } from '../kernel/text.js';
 
 /** Largest USD amount `parseUsdAmount` accepts, in cents (one trillion dollars). */
 export const MAX_USD_CENTS: bigint = 10n ** 14n;

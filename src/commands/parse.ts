@@ -3,11 +3,11 @@
  * text is a UsageError: its `message` is plain text, its `mrkdwn` the escaped message and the usage line.
  */
 import { formatDuration, parseDuration } from '../config.js';
-import { ALERT_TRAIL_RETENTION_MS } from '../domain/alert-trail.js';
-import { UserFacingError } from '../domain/errors.js';
-import { checkPayoutName } from '../domain/payouts.js';
-import { parseUsdLimit } from '../domain/swap-policy.js';
-import { escapeText } from '../domain/text.js';
+import { ALERT_TRAIL_RETENTION_MS } from '../features/alerts/trail.js';
+import { checkPayoutName } from '../features/payouts/rules.js';
+import { parseUsdLimit } from '../features/swaps/policy.js';
+import { UserFacingError } from '../kernel/errors.js';
+import { escapeText } from '../kernel/text.js';
 import { MAX_PAYMENT_DELAY_SECONDS } from '../payments/index.js';
 
 /** A problem with what the user typed; `usage` is the subcommand's syntax to show next to it. Code `usage`. */

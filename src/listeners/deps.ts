@@ -1,15 +1,15 @@
-import type { InstallingOrg } from '../domain/access.js';
-import type { AlertStatusView } from '../domain/alerts.js';
-import type { TreasuryAccessCheck } from '../features/access.js';
+import type { InstallingOrg } from '../features/access/rules.js';
+import type { TreasuryAccessCheck } from '../features/access/service.js';
+import type { AlertStatusView } from '../features/alerts/facts.js';
 import type { AlertService } from '../features/alerts/index.js';
 import type { AuditExport } from '../features/audit/index.js';
 import type { DigestService } from '../features/digest/index.js';
 import type { HomeTab } from '../features/home/index.js';
 import type { InvoiceFollower } from '../features/invoices/index.js';
-import type { FeatureDeps } from '../features/lookups.js';
-import type { PayoutService } from '../features/payouts.js';
+import type { FeatureDeps } from '../features/lookups/service.js';
+import type { PayoutService } from '../features/payouts/service.js';
 import type { SwapService } from '../features/swaps/index.js';
-import type { ThresholdService } from '../features/thresholds.js';
+import type { ThresholdService } from '../features/thresholds/service.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BackgroundWork } from './background.js';
@@ -17,7 +17,7 @@ import type { BackgroundWork } from './background.js';
 /** What every listener receives: the features' dependencies plus who may use the bot. */
 export interface ListenerDeps extends FeatureDeps {
   logger: Logger;
-  /** TREASURY_USERS: who may use the bot (people, user groups, or `*`); see features/access.ts. */
+  /** TREASURY_USERS: who may use the bot (people, user groups, or `*`); see features/access/service.ts. */
   access: TreasuryAccessCheck;
   /**
    * The workspace the bot is installed in (auth.test at start); undefined until it is known, and then every request

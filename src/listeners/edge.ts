@@ -1,9 +1,14 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
-import { buildResolveRefusedModal } from '../blocks/alert-messages.js';
 import { ACTION_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
-import { type InstallingOrg, isFromInstallingOrg, type OrgClaim, OUTSIDE_ORGANISATION } from '../domain/access.js';
-import { readTypedText } from '../domain/text.js';
+import {
+  type InstallingOrg,
+  isFromInstallingOrg,
+  type OrgClaim,
+  OUTSIDE_ORGANISATION,
+} from '../features/access/rules.js';
+import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
+import { readTypedText } from '../kernel/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 

@@ -5,20 +5,24 @@ import {
   createAlertResolveListener,
   createAlertResolveSubmitListener,
   createAlertSnoozeListener,
-} from './actions/alerts.js';
-import { createHomeRefreshListener } from './actions/home.js';
+} from '../features/alerts/listeners.js';
+import { createHomeOpenedListener } from '../features/home/opened-listener.js';
+import { createHomeRefreshListener } from '../features/home/refresh-listener.js';
 import {
   createGasPageListener,
   createPayoutsPageListener,
   createShareListener,
   createWithdrawalsPageListener,
-} from './actions/lookups.js';
-import { createPayoutCancelListener, createPayoutCreateListener } from './actions/payouts.js';
-import { createSwapApproveListener, createSwapNewQuoteListener, createSwapRejectListener } from './actions/swaps.js';
+} from '../features/lookups/listeners.js';
+import { createPayoutCancelListener, createPayoutCreateListener } from '../features/payouts/listeners.js';
+import {
+  createSwapApproveListener,
+  createSwapNewQuoteListener,
+  createSwapRejectListener,
+} from '../features/swaps/listeners.js';
 import { createTreasuryCommandListener } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
 import { createEdgeMiddleware, TREASURY_COMMAND } from './edge.js';
-import { createHomeOpenedListener } from './events/home.js';
 import { refuseWhileStopping, trackRequests } from './shutdown-gate.js';
 
 /** The slash command the manifest declares. */

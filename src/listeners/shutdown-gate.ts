@@ -10,7 +10,7 @@
  * arrives during shutdown in plain words and lets it start nothing.
  */
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { buildResolveRefusedModal } from '../blocks/alert-messages.js';
+import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BackgroundWork } from './background.js';

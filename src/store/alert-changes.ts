@@ -9,18 +9,7 @@ import {
   dueReminder,
   markReminderSent,
   retireAlert,
-} from '../domain/alert-lifecycle.js';
-import {
-  type AlertsState,
-  keyedRecord,
-  type OutboxItem,
-  type OwnedAlert,
-  type RefusingChannel,
-  type SendAttempt,
-  type SendTarget,
-  type ThreadLine,
-  type ThreadWork,
-} from '../domain/alert-records.js';
+} from '../features/alerts/lifecycle.js';
 import {
   appendEvent,
   findByRef,
@@ -31,7 +20,18 @@ import {
   objectsOf,
   oldestFirst,
   threadLineKey,
-} from '../domain/owned-alerts.js';
+} from '../features/alerts/owned.js';
+import {
+  type AlertsState,
+  keyedRecord,
+  type OutboxItem,
+  type OwnedAlert,
+  type RefusingChannel,
+  type SendAttempt,
+  type SendTarget,
+  type ThreadLine,
+  type ThreadWork,
+} from '../features/alerts/records.js';
 import type { ActOutcome, AlertRepository, DueReminderPlan, PostedMessage, SyncClaim } from './repository.js';
 
 export function recordDelivered(

@@ -2,8 +2,9 @@
  * The balance repository's rules shared by both stores: the trail entry a threshold change writes, and which
  * snapshot days are kept. Pure.
  */
-import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../domain/balance-thresholds.js';
-import { oldestKeptDay } from '../domain/digest-records.js';
+
+import { oldestKeptDay } from '../features/digest/records.js';
+import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../features/thresholds/rules.js';
 
 /** The threshold as the trail shows it (without who set it: the entry says who). */
 export function thresholdOnly(stored: StoredThreshold): BalanceThreshold {

@@ -16,7 +16,7 @@ import {
   OwnedAlert,
   RefusingChannel,
   ThreadWork,
-} from '../domain/alert-records.js';
+} from '../features/alerts/records.js';
 
 /** A stored record that failed validation: kept aside (in a file, or left in its row) and logged, never silently dropped. */
 export interface RejectedRecord {

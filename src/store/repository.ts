@@ -4,7 +4,7 @@
  * same methods (every one is async, and each is one statement or one transaction).
  */
 
-import type { AlertChange, AlertRefusal, ReminderPolicy } from '../domain/alert-lifecycle.js';
+import type { AlertChange, AlertRefusal, ReminderPolicy } from '../features/alerts/lifecycle.js';
 import type {
   AlertsState,
   OutboxItem,
@@ -14,14 +14,14 @@ import type {
   SendTarget,
   ThreadLine,
   ThreadWork,
-} from '../domain/alert-records.js';
-import type { AlertTrailEntry } from '../domain/alert-trail.js';
-import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../domain/balance-thresholds.js';
-import type { DailySnapshot, DigestRecord } from '../domain/digest-records.js';
-import type { FollowedInvoice, SharedCopy } from '../domain/followed-invoices.js';
-import type { PayoutOutcome, PayoutRequest } from '../domain/payouts.js';
-import type { QuoteDecision } from '../domain/quote-decision.js';
-import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../domain/swap-quote.js';
+} from '../features/alerts/records.js';
+import type { AlertTrailEntry } from '../features/alerts/trail.js';
+import type { DailySnapshot, DigestRecord } from '../features/digest/records.js';
+import type { FollowedInvoice, SharedCopy } from '../features/invoices/followed.js';
+import type { PayoutOutcome, PayoutRequest } from '../features/payouts/rules.js';
+import type { QuoteDecision } from '../features/swaps/decision.js';
+import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../features/swaps/quote.js';
+import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../features/thresholds/rules.js';
 
 /** The outcome of decideQuote: the decision as judged inside the atomic change, and the quote after it. */
 export interface DecisionResult {

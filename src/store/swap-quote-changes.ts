@@ -3,8 +3,7 @@
  * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic change
  * of one quote, so the business rules exist once.
  */
-import type { DecisionChange } from '../domain/quote-decision.js';
-import { QUOTE_RETENTION_MS } from '../domain/quote-retention.js';
+import type { DecisionChange } from '../features/swaps/decision.js';
 import {
   type AuditEntry,
   applySwapProgress,
@@ -14,7 +13,8 @@ import {
   type QuoteStatus,
   type SwapProgress,
   type SwapQuote,
-} from '../domain/swap-quote.js';
+} from '../features/swaps/quote.js';
+import { QUOTE_RETENTION_MS } from '../features/swaps/retention.js';
 import { errorFields, type Logger } from '../logger.js';
 import { cloneJson } from './clone-json.js';
 import { StoreError } from './errors.js';

@@ -2,8 +2,8 @@
 // note by another (the modal opened with the click's trigger, an empty note refused under the input), snoozed,
 // stale clicks refused with the current state, and people outside the treasury team refused politely.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALERT_COLORS } from '../../src/blocks/alert-messages.js';
-import { NOT_A_TREASURY_USER, OUTSIDE_ORGANISATION } from '../../src/domain/access.js';
+import { NOT_A_TREASURY_USER, OUTSIDE_ORGANISATION } from '../../src/features/access/rules.js';
+import { ALERT_COLORS } from '../../src/features/alerts/message-blocks.js';
 import { expectStaysAt } from '../support/waiting.js';
 import {
   ALERTS,

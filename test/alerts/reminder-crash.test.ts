@@ -1,12 +1,12 @@
 // A restart between a reminder's decision and its post never sends it twice nor loses it. Real bot processes
-// (dist/main.js) poll the payment API simulator every second; the Slack stand-in posts the reminder in the alert's
+// (dist/src/main.js) poll the payment API simulator every second; the Slack stand-in posts the reminder in the alert's
 // thread and holds its answer, and the process is killed (SIGKILL) while it waits. With the state file the restarted
 // process finds the reminder by the key in its metadata; with PostgreSQL the replica that takes the lease over does.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText, messageToText } from '../support/rig/blocks-text.js';

@@ -5,17 +5,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { type Config, loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { createPaymentsClient } from '../../src/payments/index.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import {
   type ButtonClick,
   blockActionsPayload,
   formBody,
   menuOptions,
   type OptionChoice,
-} from '../../src/workspace/slack-requests.js';
+} from '../../dev/workspace/slack-requests.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createPaymentsClient } from '../../src/payments/index.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import { messageToText } from '../support/rig/blocks-text.js';

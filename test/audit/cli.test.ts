@@ -1,4 +1,4 @@
-// `npm run audit -- --since 30d` (part 16): the built entry point (dist/audit-cli.js) spawned with nothing but an
+// `npm run audit -- --since 30d` (part 16): the built entry point (dist/src/audit-cli.js) spawned with nothing but an
 // environment, on both stores. It writes the CSV to stdout, reads the state file while the bot holds it (without
 // the lock) and PostgreSQL read-only, and says what is wrong in plain words on stderr with exit code 1.
 import { spawn } from 'node:child_process';
@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import { AUDIT_COLUMNS } from '../../src/domain/audit-csv.js';
+import type { OutboxItem } from '../../src/features/alerts/records.js';
+import { AUDIT_COLUMNS } from '../../src/features/audit/csv-rules.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 
-const CLI = fileURLToPath(new URL('../../dist/audit-cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/src/audit-cli.js', import.meta.url));
 
 /** Runs the export with exactly `env` (plus PATH) in an empty directory, so no .env file is read. */
 function runAudit(

@@ -5,13 +5,13 @@
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import type { AlertTrailEntry } from '../../src/domain/alert-trail.js';
-import { AUDIT_COLUMNS, type AuditRow, neutraliseFormula } from '../../src/domain/audit-csv.js';
-import { alertRow, describePolicy, payoutRows, quoteRows, thresholdRow } from '../../src/domain/audit-rows.js';
-import type { ThresholdChange } from '../../src/domain/balance-thresholds.js';
-import type { PayoutRequest } from '../../src/domain/payouts.js';
-import type { SwapQuote } from '../../src/domain/swap-quote.js';
+import type { AlertTrailEntry } from '../../src/features/alerts/trail.js';
+import { AUDIT_COLUMNS, type AuditRow, neutraliseFormula } from '../../src/features/audit/csv-rules.js';
 import { type AuditSources, auditRows, writeAuditCsv } from '../../src/features/audit/index.js';
+import { alertRow, describePolicy, payoutRows, quoteRows, thresholdRow } from '../../src/features/audit/record-rows.js';
+import type { PayoutRequest } from '../../src/features/payouts/rules.js';
+import type { SwapQuote } from '../../src/features/swaps/quote.js';
+import type { ThresholdChange } from '../../src/features/thresholds/rules.js';
 import type { Page } from '../../src/store/repository.js';
 
 /** Text that breaks naive CSV writers or runs as a formula in a spreadsheet. */

@@ -2,15 +2,7 @@
 // the first word and colour telling open from handled, at most three controls and none once resolved, a person's
 // note escaped, and the Resolve modal within the modal limits.
 import { describe, expect, it } from 'vitest';
-import {
-  ALERT_COLORS,
-  buildAlertMessage,
-  buildAlertRefusal,
-  buildAlertThreadLine,
-  buildOpenAlerts,
-  buildResolveModal,
-  parseAlertBlockId,
-} from '../../src/blocks/alert-messages.js';
+import { validateModalView } from '../../dev/workspace/block-kit-validation.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import {
   type AlertEvent,
@@ -20,10 +12,18 @@ import {
   resolveAlertByPerson,
   retireAlert,
   snoozeAlert,
-} from '../../src/domain/alert-lifecycle.js';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import { type AlertView, alertRef, firstView, newOwnedAlert } from '../../src/domain/owned-alerts.js';
-import { validateModalView } from '../../src/workspace/block-kit-validation.js';
+} from '../../src/features/alerts/lifecycle.js';
+import {
+  ALERT_COLORS,
+  buildAlertMessage,
+  buildAlertRefusal,
+  buildAlertThreadLine,
+  buildOpenAlerts,
+  buildResolveModal,
+  parseAlertBlockId,
+} from '../../src/features/alerts/message-blocks.js';
+import { type AlertView, alertRef, firstView, newOwnedAlert } from '../../src/features/alerts/owned.js';
+import type { OutboxItem } from '../../src/features/alerts/records.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { messageToText } from '../support/rig/blocks-text.js';

@@ -4,8 +4,8 @@
  * the stand-in's validator keeps accepting it and this test pins what the builders send.
  */
 import { describe, expect, it } from 'vitest';
-import { buildQuoteMessage } from '../../src/blocks/swaps.js';
-import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
+import { buildQuoteMessage } from '../../src/features/swaps/blocks.js';
+import type { AssetSnapshot, SwapQuote } from '../../src/features/swaps/quote.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
 
 const from: AssetSnapshot = {

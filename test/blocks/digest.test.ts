@@ -2,10 +2,10 @@
 // USD, exact), new and vanished assets, the alerts and open alerts, swaps and the daily limit; API text escaped;
 // within Slack's limits with extreme data.
 import { describe, expect, it } from 'vitest';
-import { buildDigest, type DigestView } from '../../src/blocks/digest.js';
-import type { DailySnapshot } from '../../src/domain/digest-records.js';
-import { newOwnedAlert } from '../../src/domain/owned-alerts.js';
+import { newOwnedAlert } from '../../src/features/alerts/owned.js';
+import { buildDigest, type DigestView } from '../../src/features/digest/blocks.js';
 import { balancesView } from '../../src/features/digest/compose.js';
+import type { DailySnapshot } from '../../src/features/digest/records.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { messageToText } from '../support/rig/blocks-text.js';

@@ -5,12 +5,12 @@
  * an explanation for someone outside the treasury team.
  */
 import { describe, expect, it } from 'vitest';
-import { buildHome, buildOutsiderHome, HOME_LISTED, type HomeFacts } from '../../src/blocks/home.js';
-import { openAlertLife } from '../../src/domain/alert-lifecycle.js';
-import type { StoredThreshold } from '../../src/domain/balance-thresholds.js';
-import type { AlertView } from '../../src/domain/owned-alerts.js';
-import { snapshotPolicy } from '../../src/domain/swap-policy.js';
-import { newSwapQuote, type SwapQuote } from '../../src/domain/swap-quote.js';
+import { openAlertLife } from '../../src/features/alerts/lifecycle.js';
+import type { AlertView } from '../../src/features/alerts/owned.js';
+import { buildHome, buildOutsiderHome, HOME_LISTED, type HomeFacts } from '../../src/features/home/blocks.js';
+import { snapshotPolicy } from '../../src/features/swaps/policy.js';
+import { newSwapQuote, type SwapQuote } from '../../src/features/swaps/quote.js';
+import type { StoredThreshold } from '../../src/features/thresholds/rules.js';
 import type { Asset } from '../../src/payments/index.js';
 import { blocksTextLength, validateHomeView } from '../support/rig/block-kit-validation.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';

@@ -3,14 +3,14 @@
  * is never refused by Slack: long lists become several sections or pages, long texts are clipped.
  */
 import { describe, expect, it } from 'vitest';
-import { buildBalances } from '../../src/blocks/assets.js';
-import { buildGasList } from '../../src/blocks/gas.js';
 import { buildHelp } from '../../src/blocks/help.js';
-import { buildInvoice } from '../../src/blocks/invoices.js';
-import { buildPayoutTaskList } from '../../src/blocks/payouts.js';
-import { buildSwapHistory } from '../../src/blocks/swaps.js';
-import { buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
-import type { SwapQuote } from '../../src/domain/swap-quote.js';
+import { buildInvoice } from '../../src/features/invoices/blocks.js';
+import { buildBalances } from '../../src/features/lookups/balance-blocks.js';
+import { buildGasList } from '../../src/features/lookups/gas-blocks.js';
+import { buildWithdrawalPage } from '../../src/features/lookups/withdrawal-blocks.js';
+import { buildPayoutTaskList } from '../../src/features/payouts/blocks.js';
+import { buildSwapHistory } from '../../src/features/swaps/blocks.js';
+import type { SwapQuote } from '../../src/features/swaps/quote.js';
 import type { Asset, GasDistribution, Invoice, PayoutTask, Withdrawal } from '../../src/payments/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 

@@ -3,8 +3,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatDecimal, formatTokenAmount, formatUsd } from '../../src/blocks/format.js';
-import { compareText } from '../../src/domain/compare.js';
-import { centsToUsd, fromBaseUnits } from '../../src/domain/money.js';
+import { compareText } from '../../src/kernel/compare.js';
+import { centsToUsd, fromBaseUnits } from '../../src/kernel/money.js';
 import { baseUnits, decimals, MAX_UINT256_DIGITS } from '../money-helpers.js';
 
 describe('formatTokenAmount', () => {

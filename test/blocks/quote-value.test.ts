@@ -1,10 +1,10 @@
 // A quote shows what its source amount was worth in USD at quote time, or why that is unknown, and an old quote
 // (recorded before the value was) shows neither; every form within Slack's limits.
 import { describe, expect, it } from 'vitest';
-import { buildPolicy } from '../../src/blocks/policy.js';
-import { buildQuoteMessage } from '../../src/blocks/swaps.js';
-import { DEFAULT_TIERS } from '../../src/domain/swap-policy.js';
-import { SwapQuote } from '../../src/domain/swap-quote.js';
+import { buildQuoteMessage } from '../../src/features/swaps/blocks.js';
+import { DEFAULT_TIERS } from '../../src/features/swaps/policy.js';
+import { buildPolicy } from '../../src/features/swaps/policy-blocks.js';
+import { SwapQuote } from '../../src/features/swaps/quote.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { swapQuoteRecord } from '../support/fixtures.js';
 import { blocksToText } from '../support/rig/blocks-text.js';

@@ -4,19 +4,19 @@
  * (headers, buttons, dialog titles) carries it literally (no entity at all). The notification `text` is mrkdwn.
  */
 import { describe, expect, it } from 'vitest';
-import * as alerts from '../../src/blocks/alerts.js';
-import * as assets from '../../src/blocks/assets.js';
 import type { SlackMessage } from '../../src/blocks/common.js';
-import * as deposits from '../../src/blocks/deposits.js';
 import * as errors from '../../src/blocks/errors.js';
-import * as gas from '../../src/blocks/gas.js';
-import * as invoices from '../../src/blocks/invoices.js';
-import * as payouts from '../../src/blocks/payouts.js';
-import * as swaps from '../../src/blocks/swaps.js';
-import * as withdrawals from '../../src/blocks/withdrawals.js';
 import { UsageError } from '../../src/commands/parse.js';
-import type { AlertStatusView, FailureFacts } from '../../src/domain/alerts.js';
-import type { AssetSnapshot, SwapQuote } from '../../src/domain/swap-quote.js';
+import * as alerts from '../../src/features/alerts/blocks.js';
+import type { AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
+import * as invoices from '../../src/features/invoices/blocks.js';
+import * as assets from '../../src/features/lookups/balance-blocks.js';
+import * as deposits from '../../src/features/lookups/deposit-blocks.js';
+import * as gas from '../../src/features/lookups/gas-blocks.js';
+import * as withdrawals from '../../src/features/lookups/withdrawal-blocks.js';
+import * as payouts from '../../src/features/payouts/blocks.js';
+import * as swaps from '../../src/features/swaps/blocks.js';
+import type { AssetSnapshot, SwapQuote } from '../../src/features/swaps/quote.js';
 import {
   type Asset,
   type Deposit,

@@ -3,6 +3,13 @@
  * asserting the visible text (headers, lines, fields, buttons) rather than snapshots of the JSON.
  */
 import { describe, expect, it } from 'vitest';
+import type { SlackMessage } from '../../src/blocks/common.js';
+import { buildFailure } from '../../src/blocks/errors.js';
+import { buildHelp } from '../../src/blocks/help.js';
+import { ACTION_IDS } from '../../src/blocks/ids.js';
+import { recordFooter } from '../../src/blocks/share.js';
+import { parseTokenAmount } from '../../src/commands/amounts.js';
+import { UsageError } from '../../src/commands/parse.js';
 import {
   buildAlert,
   buildAlertStatus,
@@ -10,22 +17,15 @@ import {
   buildApiRecoveredAlert,
   buildFailureAlert,
   buildFailureSummary,
-} from '../../src/blocks/alerts.js';
-import { buildAssetDetail, buildBalances } from '../../src/blocks/assets.js';
-import type { SlackMessage } from '../../src/blocks/common.js';
-import { buildDeposit } from '../../src/blocks/deposits.js';
-import { buildFailure } from '../../src/blocks/errors.js';
-import { buildGasList } from '../../src/blocks/gas.js';
-import { buildHelp } from '../../src/blocks/help.js';
-import { ACTION_IDS } from '../../src/blocks/ids.js';
-import { buildInvoice } from '../../src/blocks/invoices.js';
-import { buildPayoutTask, buildPayoutTaskList } from '../../src/blocks/payouts.js';
-import { recordFooter } from '../../src/blocks/share.js';
-import { buildWithdrawal, buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
-import { parseTokenAmount } from '../../src/commands/amounts.js';
-import { UsageError } from '../../src/commands/parse.js';
-import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/domain/alerts.js';
-import { UserFacingError } from '../../src/domain/errors.js';
+} from '../../src/features/alerts/blocks.js';
+import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
+import { buildInvoice } from '../../src/features/invoices/blocks.js';
+import { buildAssetDetail, buildBalances } from '../../src/features/lookups/balance-blocks.js';
+import { buildDeposit } from '../../src/features/lookups/deposit-blocks.js';
+import { buildGasList } from '../../src/features/lookups/gas-blocks.js';
+import { buildWithdrawal, buildWithdrawalPage } from '../../src/features/lookups/withdrawal-blocks.js';
+import { buildPayoutTask, buildPayoutTaskList } from '../../src/features/payouts/blocks.js';
+import { UserFacingError } from '../../src/kernel/errors.js';
 import {
   type Asset,
   type Deposit,

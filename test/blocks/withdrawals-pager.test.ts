@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { actions, button } from '../../src/blocks/common.js';
 import { WITHDRAWALS_PAGE_ACTIONS } from '../../src/blocks/ids.js';
-import { buildWithdrawalPage } from '../../src/blocks/withdrawals.js';
+import { buildWithdrawalPage } from '../../src/features/lookups/withdrawal-blocks.js';
 import type { Withdrawal } from '../../src/payments/index.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');

@@ -7,7 +7,7 @@ import {
   chartInputFromSnapshots,
   compactUsd,
   renderBalanceChart,
-} from '../../src/charts/balance-chart.js';
+} from '../../src/features/digest/balance-chart.js';
 
 const asset = (label: string, usdCents: string | null) => ({ label, usdCents });
 

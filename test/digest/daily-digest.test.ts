@@ -3,8 +3,8 @@
 // replicas; a lost answer found in the channel instead of a second post; late (once) after a downtime; a chart that
 // fails leaves the digest; `/treasury digest` privately.
 import { afterEach, describe, expect, it } from 'vitest';
-import { NOT_A_TREASURY_USER } from '../../src/domain/access.js';
-import { digestKey } from '../../src/domain/digest-records.js';
+import { NOT_A_TREASURY_USER } from '../../src/features/access/rules.js';
+import { digestKey } from '../../src/features/digest/records.js';
 import { storesUnderTest, usePostgres } from '../alerts/rig.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 import { AVERY, DIGEST_CHANNEL, type DigestRig, SAM, startDigestRig } from './rig.js';

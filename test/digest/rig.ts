@@ -5,11 +5,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { DIGEST_EVENT_TYPE } from '../../src/domain/digest.js';
+import { DIGEST_EVENT_TYPE } from '../../src/features/digest/rules.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import {
   type RecordedResponse,

@@ -6,8 +6,8 @@ import {
   type OrgClaim,
   type TreasuryAccess,
   treasuryAccess,
-} from '../../src/domain/access.js';
-import type { GroupMembers } from '../../src/domain/swap-policy.js';
+} from '../../src/features/access/rules.js';
+import type { GroupMembers } from '../../src/features/swaps/policy.js';
 
 describe('mayUseBot (TREASURY_USERS, without asking Slack)', () => {
   const cases: { treasuryUsers: string[]; userId: string; allowed: boolean; why: string }[] = [

@@ -8,7 +8,7 @@ import {
   resolveAlertByFacts,
   resolveAlertByPerson,
   snoozeAlert,
-} from '../../src/domain/alert-lifecycle.js';
+} from '../../src/features/alerts/lifecycle.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);

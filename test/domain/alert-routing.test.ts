@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionText, parseAlertRoutes, parseOnCall, routeFor } from '../../src/domain/alert-routing.js';
+import { mentionText, parseAlertRoutes, parseOnCall, routeFor } from '../../src/features/alerts/routing.js';
 
 describe('parseAlertRoutes', () => {
   it('reads kinds to channels, with an optional person or user group to mention', () => {

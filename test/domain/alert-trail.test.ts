@@ -2,10 +2,10 @@
 // `posted` with what it is about in plain words; each decision queued in its thread is one entry; reminders,
 // reposts and other thread lines are not decisions and leave nothing.
 import { describe, expect, it } from 'vitest';
-import { openAlertLife } from '../../src/domain/alert-lifecycle.js';
-import type { AlertSubject, OwnedAlert } from '../../src/domain/alert-records.js';
-import { alertTrailEntries, describeSubject, trailMarks } from '../../src/domain/alert-trail.js';
-import { appendEvent } from '../../src/domain/owned-alerts.js';
+import { openAlertLife } from '../../src/features/alerts/lifecycle.js';
+import { appendEvent } from '../../src/features/alerts/owned.js';
+import type { AlertSubject, OwnedAlert } from '../../src/features/alerts/records.js';
+import { alertTrailEntries, describeSubject, trailMarks } from '../../src/features/alerts/trail.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 
 const AT = new Date('2026-11-24T09:00:00.000Z');

@@ -6,15 +6,15 @@ import {
   describeCreateFailure,
   EXPIRY_SAFETY_MS,
   mayRequote,
-} from '../../src/domain/approval.js';
-import { type ApprovalPolicy, type Decision, decideOnQuote, policyOf } from '../../src/domain/quote-decision.js';
+} from '../../src/features/swaps/approval.js';
+import { type ApprovalPolicy, type Decision, decideOnQuote, policyOf } from '../../src/features/swaps/decision.js';
 import {
   canMove,
   newSwapQuote,
   QUOTE_STATUSES,
   type QuoteStatus,
   type SwapQuote,
-} from '../../src/domain/swap-quote.js';
+} from '../../src/features/swaps/quote.js';
 
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';

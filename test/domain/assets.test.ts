@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeAssetReference, readsLikeCurrency, resolveAsset } from '../../src/domain/assets.js';
+import { looksLikeAssetReference, readsLikeCurrency, resolveAsset } from '../../src/kernel/asset-names.js';
 
 const asset = (id: string, symbol: string, network: string, title = network) => ({
   id,

@@ -1,7 +1,7 @@
 // Part 15 groundwork: a low-balance alert opens when a balance goes below its threshold and resolves only once it
 // is back above the threshold plus a clear margin, so a balance that hovers does not flap.
 import { describe, expect, it } from 'vitest';
-import { type BalanceState, judgeReading, measuredValue, recoveryLevel } from '../../src/domain/balance-thresholds.js';
+import { type BalanceState, judgeReading, measuredValue, recoveryLevel } from '../../src/features/thresholds/rules.js';
 
 describe('the recovery level: the threshold plus 10 %, rounded up', () => {
   it.each([

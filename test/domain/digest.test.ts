@@ -1,11 +1,11 @@
 // What the daily digest counts: alerts of the last 24 hours by kind (a summary counts what it covers), the open
 // alerts oldest first, and what happened to swap quotes, at the window's edges.
 import { describe, expect, it } from 'vitest';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import type { AlertFacts } from '../../src/domain/alerts.js';
-import { alertsByKind, countQuotes, openAlerts } from '../../src/domain/digest.js';
-import { newOwnedAlert } from '../../src/domain/owned-alerts.js';
-import { SwapQuote } from '../../src/domain/swap-quote.js';
+import type { AlertFacts } from '../../src/features/alerts/facts.js';
+import { newOwnedAlert } from '../../src/features/alerts/owned.js';
+import type { OutboxItem } from '../../src/features/alerts/records.js';
+import { alertsByKind, countQuotes, openAlerts } from '../../src/features/digest/rules.js';
+import { SwapQuote } from '../../src/features/swaps/quote.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 
 const NOW = new Date('2026-11-24T09:00:00.000Z');

@@ -6,7 +6,7 @@ import {
   type InvoiceSnapshot,
   newFollowedInvoice,
   recordCheck,
-} from '../../src/domain/followed-invoices.js';
+} from '../../src/features/invoices/followed.js';
 
 const CREATED = new Date('2026-11-24T09:00:00.000Z');
 const EXPIRES = new Date('2026-11-24T10:00:00.000Z');

@@ -1,8 +1,7 @@
 // Alerts people own, the pure rules: what an alert is about (one thread per object), its routing kind, a click's
 // reference to it, when a resolved one may be forgotten, and the bound on open alerts (the oldest retired).
 import { describe, expect, it } from 'vitest';
-import { emptyAlertsState, type OutboxItem } from '../../src/domain/alert-records.js';
-import type { AlertFacts } from '../../src/domain/alerts.js';
+import type { AlertFacts } from '../../src/features/alerts/facts.js';
 import {
   alertRef,
   findByRef,
@@ -13,7 +12,8 @@ import {
   openAlertAbout,
   routingKindOf,
   subjectOf,
-} from '../../src/domain/owned-alerts.js';
+} from '../../src/features/alerts/owned.js';
+import { emptyAlertsState, type OutboxItem } from '../../src/features/alerts/records.js';
 import { recordDelivered } from '../../src/store/alert-changes.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 

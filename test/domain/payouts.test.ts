@@ -1,7 +1,7 @@
 // The payout request's rules as plain functions: the name, the claim before create-payout, a stuck send, and the
 // confirm dialog's text within Slack's 300 characters.
 import { describe, expect, it } from 'vitest';
-import { buildPayoutOutcome, buildPayoutProposal, payoutConfirmText } from '../../src/blocks/payouts.js';
+import { buildPayoutOutcome, buildPayoutProposal, payoutConfirmText } from '../../src/features/payouts/blocks.js';
 import {
   applyPayoutOutcome,
   checkPayoutName,
@@ -13,7 +13,7 @@ import {
   PAYOUT_REQUEST_STATUSES,
   PAYOUT_SENDING_STUCK_MS,
   type PayoutRequest,
-} from '../../src/domain/payouts.js';
+} from '../../src/features/payouts/rules.js';
 import { validateBlocks } from '../support/rig/block-kit-validation.js';
 
 const T0 = new Date('2026-11-24T09:00:00.000Z');

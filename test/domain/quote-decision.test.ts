@@ -13,9 +13,9 @@ import {
   policyOf,
   REMIND_BEFORE_EXPIRY_MS,
   requesterWindow,
-} from '../../src/domain/quote-decision.js';
-import { parseSwapPolicy, type SwapPolicy, snapshotPolicy, type UsdValue } from '../../src/domain/swap-policy.js';
-import { SwapQuote } from '../../src/domain/swap-quote.js';
+} from '../../src/features/swaps/decision.js';
+import { parseSwapPolicy, type SwapPolicy, snapshotPolicy, type UsdValue } from '../../src/features/swaps/policy.js';
+import { SwapQuote } from '../../src/features/swaps/quote.js';
 import { swapQuoteRecord } from '../support/fixtures.js';
 
 const REQUESTER = 'U0RILEY';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_UINT256 } from '../../src/domain/money.js';
 import {
   type Approval,
   approvalsNeeded,
@@ -29,7 +28,8 @@ import {
   usdLabel,
   type WindowTotal,
   windowText,
-} from '../../src/domain/swap-policy.js';
+} from '../../src/features/swaps/policy.js';
+import { MAX_UINT256 } from '../../src/kernel/money.js';
 
 const E18 = 10n ** 18n;
 

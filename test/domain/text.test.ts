@@ -1,6 +1,6 @@
 // Reading text as Slack sends it, and writing it back as mrkdwn: each exactly once.
 import { describe, expect, it } from 'vitest';
-import { clipText, decodeSlackEntities, escapeText, readTypedText } from '../../src/domain/text.js';
+import { clipText, decodeSlackEntities, escapeText, readTypedText } from '../../src/kernel/text.js';
 
 describe('decodeSlackEntities', () => {
   it.each([

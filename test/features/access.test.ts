@@ -1,8 +1,8 @@
 // TREASURY_USERS as the listeners ask it: Slack is asked only for groups, and a listing that fails or comes too
 // late (a command, a click and a dialog must be answered within Slack's 3 s) leaves the membership unknown: refused.
 import { describe, expect, it } from 'vitest';
-import type { GroupMembers } from '../../src/domain/swap-policy.js';
-import { createTreasuryAccess } from '../../src/features/access.js';
+import { createTreasuryAccess } from '../../src/features/access/service.js';
+import type { GroupMembers } from '../../src/features/swaps/policy.js';
 
 /** A source of group listings that answers as told and counts the questions. */
 function groupsThat(answer: (groupIds: readonly string[]) => Promise<GroupMembers>) {

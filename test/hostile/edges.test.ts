@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { createSlackDriver, type SlackDriver } from '../support/rig/slack-driver.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';

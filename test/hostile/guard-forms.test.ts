@@ -4,7 +4,7 @@
 import { parse as parseQueryString } from 'node:querystring';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isObjectBody } from '../../src/http-guard.js';
+import { isObjectBody } from '../../src/slack/http-guard.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const ROUTABLE_KEYS = ['event', 'command', 'name', 'actions', 'ssl_check'];

@@ -2,7 +2,7 @@
 // open invoices, each poll makes at most INVOICE_FOLLOW.checksPerPoll invoice-info requests on top of the alert
 // poller's own reads, so an hour of polls a minute apart makes at most 300, however many invoices are open.
 import { afterEach, describe, expect, it } from 'vitest';
-import { INVOICE_FOLLOW } from '../../src/domain/followed-invoices.js';
+import { INVOICE_FOLLOW } from '../../src/features/invoices/followed.js';
 import { HOUR, type InvoiceRig, MINUTE, startInvoiceRig } from './rig.js';
 
 let rig: InvoiceRig | undefined;

@@ -5,10 +5,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import { blocksToText, messageToText } from '../support/rig/blocks-text.js';
 import {

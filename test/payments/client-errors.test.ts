@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { ZodError } from 'zod';
+import { startSimulator } from '../../dev/simulator/index.js';
 import {
   type PaymentsClient,
   PaymentsError,
@@ -15,7 +16,6 @@ import {
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
 } from '../../src/payments/index.js';
-import { startSimulator } from '../../src/simulator/index.js';
 import { clientFor, rejectionOf, useSimulator } from './helpers.js';
 
 const shared = useSimulator();

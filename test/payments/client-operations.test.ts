@@ -3,9 +3,9 @@
 // API sends none), open-ended statuses pass through and unknown fields are dropped.
 
 import { describe, expect, it } from 'vitest';
+import type { TaskStatus } from '../../dev/simulator/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import type { TaskStatus } from '../../src/simulator/index.js';
 import { rawString, sqlUtcToMs, useSimulator } from './helpers.js';
 
 const shared = useSimulator();

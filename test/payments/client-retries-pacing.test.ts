@@ -2,6 +2,13 @@
 // the pure policy functions, the pacer with real time, and the real client against the real simulator.
 import { describe, expect, it, vi } from 'vitest';
 import {
+  type Fault,
+  type OperationName,
+  type PaymentsSimulator,
+  type RequestLogEntry,
+  startSimulator,
+} from '../../dev/simulator/index.js';
+import {
   createPacer,
   type Pacer,
   type PaymentsClient,
@@ -17,13 +24,6 @@ import {
   paymentsRetryDelayMs,
   type RetryPolicy,
 } from '../../src/payments/index.js';
-import {
-  type Fault,
-  type OperationName,
-  type PaymentsSimulator,
-  type RequestLogEntry,
-  startSimulator,
-} from '../../src/simulator/index.js';
 import { anyRejection, clientFor, rejectionOf, useSimulator } from './helpers.js';
 
 describe('paymentsRetryDelayMs (pure)', () => {

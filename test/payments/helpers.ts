@@ -1,7 +1,7 @@
 // Shared helpers of the payments client tests: a client pointed at a running simulator, and error capture.
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { createPaymentsClient, type PaymentsClient, type PaymentsHttpOptions } from '../../src/payments/index.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 
 /** Fast retries so that exhausting them takes milliseconds. */
 export const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50 } as const;

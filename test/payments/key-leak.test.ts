@@ -4,6 +4,7 @@
 import { inspect } from 'node:util';
 import got from 'got';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { createLogger } from '../../src/logger.js';
 import {
   type PaymentsClient,
@@ -17,7 +18,6 @@ import {
   PaymentsUnexpectedResponseError,
   PaymentsValidationError,
 } from '../../src/payments/index.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { anyRejection, clientFor } from './helpers.js';
 
 /** A key the simulator does not know, distinctive enough to find anywhere. */

@@ -4,7 +4,7 @@
 // once: a post that landed although Slack answered with an error is found by its key and not posted again.
 // The real poller over HTTP (simulator, Slack stand-in, state file); the rig's clock does not move between polls.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAlertPoster } from '../../src/poller/slack.js';
+import { createAlertPoster } from '../../src/features/alerts/poller/slack.js';
 import {
   answeredWithFailure,
   createSlackGateway,

@@ -1,9 +1,9 @@
 // The thresholds' part of the poll's commit, as a pure function: a low-balance alert dropped before Slack had it
 // (the balance recovered first) hands the failures told into it back to the outbox, each on its own.
 import { describe, expect, it } from 'vitest';
-import { emptyAlertsState, type OutboxItem } from '../../src/domain/alert-records.js';
-import type { FailureFacts } from '../../src/domain/alerts.js';
-import { commitBalances, lowBalanceKey } from '../../src/poller/balances.js';
+import type { FailureFacts } from '../../src/features/alerts/facts.js';
+import { commitBalances, lowBalanceKey } from '../../src/features/alerts/poller/balances.js';
+import { emptyAlertsState, type OutboxItem } from '../../src/features/alerts/records.js';
 
 const AT = new Date('2026-11-25T09:00:00.000Z');
 const THRESHOLD = {

@@ -2,8 +2,8 @@
 // replica, still shows it), shown by `/treasury alerts` while the configuration sends alerts there, and over once a
 // post there is accepted. The real poller over HTTP (simulator, Slack stand-in, state file).
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildAlertStatus } from '../../src/blocks/alerts.js';
-import { readAlertStatus } from '../../src/poller/status.js';
+import { buildAlertStatus } from '../../src/features/alerts/blocks.js';
+import { readAlertStatus } from '../../src/features/alerts/poller/status.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { CHANNEL, mentions, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
 

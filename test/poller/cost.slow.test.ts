@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildAlertStatus } from '../../src/blocks/alerts.js';
-import { OWNED_ALERT_POLICY } from '../../src/domain/owned-alerts.js';
-import { readAlertStatus } from '../../src/poller/index.js';
+import { buildAlertStatus } from '../../src/features/alerts/blocks.js';
+import { OWNED_ALERT_POLICY } from '../../src/features/alerts/owned.js';
+import { readAlertStatus } from '../../src/features/alerts/poller/index.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { DAY, HOUR, mentions, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
 

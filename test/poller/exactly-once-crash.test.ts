@@ -1,5 +1,5 @@
 // A crash between Slack's post and its answer never puts an alert in the channel twice. Real bot processes
-// (dist/main.js) poll the payment API simulator and post to the Slack stand-in, which posts the alert and holds
+// (dist/src/main.js) poll the payment API simulator and post to the Slack stand-in, which posts the alert and holds
 // its answer; the process is killed (SIGKILL) while it waits. With the state file, the restarted process finds
 // the alert by the key in its metadata; with PostgreSQL, the replica that takes the lease over finds it.
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText, messageToText } from '../support/rig/blocks-text.js';

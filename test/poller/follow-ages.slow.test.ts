@@ -4,7 +4,7 @@
  * row that leaves pending is noticed within the interval POLL_POLICY.followBands documents for its age.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { POLL_POLICY } from '../../src/poller/index.js';
+import { POLL_POLICY } from '../../src/features/alerts/poller/index.js';
 import { DAY, HOUR, mentions, type PollerRig, startPollerRig } from './helpers.js';
 
 const MINUTE = 60_000;

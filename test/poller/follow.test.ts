@@ -1,6 +1,5 @@
 /** Follow-up planning without a simulator: which pending rows are checked this poll, by their age. */
 import { describe, expect, it } from 'vitest';
-import type { AlertSourceState } from '../../src/domain/alert-records.js';
 import {
   bandOf,
   dueWithdrawals,
@@ -13,8 +12,9 @@ import {
   type WindowReads,
   windowCovers,
   windowQueryFrom,
-} from '../../src/poller/follow.js';
-import { POLL_POLICY } from '../../src/poller/policy.js';
+} from '../../src/features/alerts/poller/follow.js';
+import { POLL_POLICY } from '../../src/features/alerts/poller/policy.js';
+import type { AlertSourceState } from '../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

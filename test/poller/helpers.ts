@@ -1,11 +1,16 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AlertRoutes } from '../../src/domain/alert-routing.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
+import {
+  type ChannelPacing,
+  createAlertPoster,
+  type PollReport,
+  pollOnce,
+} from '../../src/features/alerts/poller/index.js';
+import type { AlertRoutes } from '../../src/features/alerts/routing.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../src/payments/index.js';
-import { type ChannelPacing, createAlertPoster, type PollReport, pollOnce } from '../../src/poller/index.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/index.js';
 import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
 import { messageToText } from '../support/rig/blocks-text.js';

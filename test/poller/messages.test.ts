@@ -5,10 +5,10 @@ import {
   buildFailureAlert,
   buildFailureSummary,
   SUMMARY_LIST_CAP,
-} from '../../src/blocks/alerts.js';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import type { FailureFacts } from '../../src/domain/alerts.js';
-import { planDeliveries } from '../../src/poller/index.js';
+} from '../../src/features/alerts/blocks.js';
+import type { FailureFacts } from '../../src/features/alerts/facts.js';
+import { planDeliveries } from '../../src/features/alerts/poller/index.js';
+import type { OutboxItem } from '../../src/features/alerts/records.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { blocksToText } from '../support/rig/blocks-text.js';

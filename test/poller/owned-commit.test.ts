@@ -3,13 +3,13 @@
  * facts, one thread per object, the watcher's recovery, and resolved alerts leaving the hot state.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveAlertByFacts } from '../../src/domain/alert-lifecycle.js';
-import { type AlertsState, emptyAlertsState, type OwnedAlert } from '../../src/domain/alert-records.js';
-import type { AlertFacts, FailureFacts, StuckFacts } from '../../src/domain/alerts.js';
-import { newOwnedAlert, OWNED_ALERT_POLICY } from '../../src/domain/owned-alerts.js';
-import { commitDetections, stuckKey, stuckRows } from '../../src/poller/commit.js';
-import type { Detection, Found, Outcome, Settled } from '../../src/poller/detect.js';
-import type { SourceName } from '../../src/poller/facts.js';
+import type { AlertFacts, FailureFacts, StuckFacts } from '../../src/features/alerts/facts.js';
+import { resolveAlertByFacts } from '../../src/features/alerts/lifecycle.js';
+import { newOwnedAlert, OWNED_ALERT_POLICY } from '../../src/features/alerts/owned.js';
+import { commitDetections, stuckKey, stuckRows } from '../../src/features/alerts/poller/commit.js';
+import type { Detection, Found, Outcome, Settled } from '../../src/features/alerts/poller/detect.js';
+import type { SourceName } from '../../src/features/alerts/poller/facts.js';
+import { type AlertsState, emptyAlertsState, type OwnedAlert } from '../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

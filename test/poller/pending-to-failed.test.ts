@@ -6,7 +6,7 @@
  * stay within the poll's request budget.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { POLL_POLICY, type PollReport } from '../../src/poller/index.js';
+import { POLL_POLICY, type PollReport } from '../../src/features/alerts/poller/index.js';
 import { HOUR, mentions, type PollerRig, startPollerRig } from './helpers.js';
 
 const MINUTE = 60_000;

@@ -1,6 +1,5 @@
 /** The watermark arithmetic of detection, without a simulator: floors, watermarks, walk estimates. */
 import { describe, expect, it } from 'vitest';
-import type { AlertSourceState, ListState } from '../../src/domain/alert-records.js';
 import {
   completedList,
   estimateRows,
@@ -9,8 +8,9 @@ import {
   listOf,
   newestOf,
   walkingList,
-} from '../../src/poller/place.js';
-import { POLL_POLICY } from '../../src/poller/policy.js';
+} from '../../src/features/alerts/poller/place.js';
+import { POLL_POLICY } from '../../src/features/alerts/poller/policy.js';
+import type { AlertSourceState, ListState } from '../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

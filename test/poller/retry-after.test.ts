@@ -2,7 +2,7 @@
 // gateway in its no-wait mode) leaves that channel alone until the time is up, per channel, instead of trying
 // again at every poll, and never waits itself. Real WebClient, stand-in over HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAlertPoster } from '../../src/poller/slack.js';
+import { createAlertPoster } from '../../src/features/alerts/poller/slack.js';
 import { createSlackGateway, createSlackWebClient, describeSlackError } from '../../src/slack/index.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createPollSchedule, type PollSchedule } from '../../src/features/alerts/poller/index.js';
 import { createLogger } from '../../src/logger.js';
-import { createPollSchedule, type PollSchedule } from '../../src/poller/index.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { runBot } from '../support/run-bot.js';
 

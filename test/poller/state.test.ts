@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emptyAlertsState } from '../../src/domain/alert-records.js';
+import { emptyAlertsState } from '../../src/features/alerts/records.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { swapQuoteRecord } from '../support/fixtures.js';
 

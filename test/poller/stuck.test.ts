@@ -4,7 +4,7 @@
  * the outage alert resolves itself. The poller's own reads only: no extra request is made for any of it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OwnedAlert } from '../../src/domain/alert-records.js';
+import type { OwnedAlert } from '../../src/features/alerts/records.js';
 import { HOUR, type PollerRig, type PollerRigOptions, startPollerRig } from './helpers.js';
 
 const MINUTE = 60_000;

@@ -11,13 +11,13 @@ import {
   planSummaryThread,
   SUMMARY_LIST_CAP,
   THREAD_PART_MAX_LINES,
-} from '../../src/blocks/alerts.js';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import type { FailureFacts } from '../../src/domain/alerts.js';
+} from '../../src/features/alerts/blocks.js';
+import type { FailureFacts } from '../../src/features/alerts/facts.js';
+import { deliverOutbox } from '../../src/features/alerts/poller/deliver.js';
+import type { PollDeps } from '../../src/features/alerts/poller/policy.js';
+import { createAlertPoster } from '../../src/features/alerts/poller/slack.js';
+import type { OutboxItem } from '../../src/features/alerts/records.js';
 import { silentLogger } from '../../src/logger.js';
-import { deliverOutbox } from '../../src/poller/deliver.js';
-import type { PollDeps } from '../../src/poller/policy.js';
-import { createAlertPoster } from '../../src/poller/slack.js';
 import { createSlackGateway, createSlackWebClient } from '../../src/slack/gateway.js';
 import { type BotStore, openBotStore } from '../../src/store/lowdb/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';

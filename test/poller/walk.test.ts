@@ -1,9 +1,15 @@
 /** The two list walkers of detection against in-memory pages (no simulator): floors, empty pages, late rows, walks. */
 import { describe, expect, it } from 'vitest';
-import type { ListState } from '../../src/domain/alert-records.js';
+import { POLL_POLICY } from '../../src/features/alerts/poller/policy.js';
+import {
+  type CursorPage,
+  PollAbortedError,
+  readAll,
+  readCursorList,
+  readWithdrawals,
+} from '../../src/features/alerts/poller/walk.js';
+import type { ListState } from '../../src/features/alerts/records.js';
 import type { PaymentsClient, Withdrawal } from '../../src/payments/index.js';
-import { POLL_POLICY } from '../../src/poller/policy.js';
-import { type CursorPage, PollAbortedError, readAll, readCursorList, readWithdrawals } from '../../src/poller/walk.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

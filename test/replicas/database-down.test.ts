@@ -4,7 +4,7 @@
 // proxy the test can cut; the real bot process, the simulator and the Slack stand-in over HTTP.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText } from '../support/rig/blocks-text.js';

@@ -1,7 +1,7 @@
-// Two bot processes (dist/main.js) on one PostgreSQL database, as a rolling update or two replicas run them,
+// Two bot processes (dist/src/main.js) on one PostgreSQL database, as a rolling update or two replicas run them,
 // against the payment API simulator and the Slack stand-in over HTTP. A real server, started by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';

@@ -6,7 +6,7 @@
  */
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { triggerId } from '../../src/workspace/slack-requests.js';
+import { triggerId } from '../../dev/workspace/slack-requests.js';
 import { MODAL_LIMITS, validateModalView } from '../support/rig/block-kit-validation.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
 import { silentWebApiLogger } from '../support/rig/web-client.js';

@@ -1,7 +1,7 @@
 // The bulk-history generator: counts, spread over the span, failure rate, and that the indexed lists give
 // exactly the pages the plain filter-and-sort gives (correctness only; speed is the benchmark's business).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 
 const DAY = 86_400_000;
 let sim: PaymentsSimulator;

@@ -1,7 +1,7 @@
 // The simulator's control that moves an invoice out of pending (part 16), read back over real HTTP as the bot reads
 // invoices: any status, the amounts given, nothing else changed; bad input is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, SimulatorStateError, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, SimulatorStateError, startSimulator } from '../../dev/simulator/index.js';
 
 let sim: PaymentsSimulator;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The payment API simulator over real HTTP (plain fetch): envelopes, scoping, wire quirks, swaps, pagination,
 // rate limiting and fault injection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 
 interface Reply {
   status: number;

@@ -2,7 +2,7 @@
 // that status; the gas list hides cancelled rows unless `status=cancelled` is asked for; an unknown status is a
 // 400; and a row that changes status moves between the lists (gas: with a later `updatedAt`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 
 let sim: PaymentsSimulator;
 beforeAll(async () => {

@@ -4,6 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { triggerId } from '../../dev/workspace/slack-requests.js';
 import { createLogger } from '../../src/logger.js';
 import {
   createSlackGateway,
@@ -20,7 +21,6 @@ import {
   type SlackRetryPolicy,
   triggerRefused,
 } from '../../src/slack/index.js';
-import { triggerId } from '../../src/workspace/slack-requests.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const TOKEN = 'xoxb-gateway-test';

@@ -3,7 +3,7 @@
 // service's unknown answers read as created, refusals in plain words, a lost answer as "the outcome is unknown";
 // and `/treasury payouts <payout-id>` listing one container's tasks.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newPayoutRequest, type PayoutRequest } from '../../src/domain/payouts.js';
+import { newPayoutRequest, type PayoutRequest } from '../../src/features/payouts/rules.js';
 import { createLogger } from '../../src/logger.js';
 import { findButtons } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';

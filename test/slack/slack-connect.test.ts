@@ -4,7 +4,7 @@
 // TREASURY_USERS takes user groups (and an unknown membership refuses); "New quote" checks TREASURY_USERS; a
 // threshold set while the poller is off says no alert will come.
 import { afterEach, describe, expect, it } from 'vitest';
-import { NOT_A_TREASURY_USER, OUTSIDE_ORGANISATION } from '../../src/domain/access.js';
+import { NOT_A_TREASURY_USER, OUTSIDE_ORGANISATION } from '../../src/features/access/rules.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../support/rig/local-stack.js';
 import type { StoredMessage } from '../support/rig/slack-stand-in.js';

@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { RESTARTING } from '../../src/listeners/shutdown-gate.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { type SocketModeStandIn, startSocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 import { runBot } from '../support/run-bot.js';
 
-// The real entry point (`node dist/main.js`) in Socket Mode, with the real reconnect spacing (at once, 1 s, 2 s…).
+// The real entry point (`node dist/src/main.js`) in Socket Mode, with the real reconnect spacing (at once, 1 s, 2 s…).
 const BOT_TOKEN = 'xoxb-socket-process-test';
 const APP_TOKEN = 'xapp-1-socket-process-secret';
 /** A log line; anything else on stderr is a plain line meant for a person. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { NODE_FLAGS } from '../support/node-flags.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
@@ -23,10 +23,10 @@ import { expectStaysAt, waitUntil } from '../support/waiting.js';
  * - the create's answer was lost (a timeout, a 5xx): the request was sent;
  * - the bot died while approving: it may have died just before sending. The restarted bot cannot know, so it
  *   must not say the create "was sent".
- * The crash is a real one: the bot runs as `node dist/main.js` and is killed with SIGKILL.
+ * The crash is a real one: the bot runs as `node dist/src/main.js` and is killed with SIGKILL.
  */
 
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 const TOKEN = 'xoxb-crash-wording-token';
 const SECRET = 'crash-wording-signing-secret';
 const REQUESTER = 'U0REQUESTER';
@@ -76,7 +76,7 @@ async function startHoldingProxy(target: string): Promise<{ url: string; heldCre
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, heldCreates: () => held };
 }
 
-/** `node dist/main.js` as a deployment runs it; resolves once it listens. */
+/** `node dist/src/main.js` as a deployment runs it; resolves once it listens. */
 async function startBot(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; driver: SlackDriver; stderr: () => string }> {

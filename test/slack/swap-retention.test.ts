@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLICK_NOTICES } from '../../src/domain/approval.js';
+import { CLICK_NOTICES } from '../../src/features/swaps/approval.js';
 import { findButtons } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import type { StoredMessage } from '../support/rig/slack-stand-in.js';

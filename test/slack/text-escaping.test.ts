@@ -3,7 +3,7 @@
 // (Slack shows `R&D <beta>` again) and leaves it literal in plain_text. The driver escapes what a test types
 // exactly as Slack does, so these tests type what a person would.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { slashCommandBody } from '../../src/workspace/slack-requests.js';
+import { slashCommandBody } from '../../dev/workspace/slack-requests.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { type Answer, ask } from '../support/slack.js';
 

@@ -12,11 +12,11 @@ import {
   resolveAlertByPerson,
   retireAlert,
   snoozeAlert,
-} from '../../src/domain/alert-lifecycle.js';
-import type { OutboxItem } from '../../src/domain/alert-records.js';
-import type { AlertTrailEntry } from '../../src/domain/alert-trail.js';
-import { appendEvent } from '../../src/domain/owned-alerts.js';
-import type { SwapQuote } from '../../src/domain/swap-quote.js';
+} from '../../src/features/alerts/lifecycle.js';
+import { appendEvent } from '../../src/features/alerts/owned.js';
+import type { OutboxItem } from '../../src/features/alerts/records.js';
+import type { AlertTrailEntry } from '../../src/features/alerts/trail.js';
+import type { SwapQuote } from '../../src/features/swaps/quote.js';
 import { pruneOwned } from '../../src/store/alert-changes.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';

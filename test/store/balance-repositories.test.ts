@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BalanceThreshold } from '../../src/domain/balance-thresholds.js';
-import type { DailySnapshot, DigestRecord } from '../../src/domain/digest-records.js';
+import type { DailySnapshot, DigestRecord } from '../../src/features/digest/records.js';
+import type { BalanceThreshold } from '../../src/features/thresholds/rules.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { storeBackends } from '../support/store-backends.js';
 

@@ -13,7 +13,7 @@ import {
   noticeSent,
   recordCheck,
   removeCopy,
-} from '../../src/domain/followed-invoices.js';
+} from '../../src/features/invoices/followed.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { storeBackends } from '../support/store-backends.js';
 

@@ -10,7 +10,7 @@ import {
   PAYOUT_PROPOSAL_VALIDITY_MS,
   PAYOUT_REQUEST_RETENTION_MS,
   type PayoutRequest,
-} from '../../src/domain/payouts.js';
+} from '../../src/features/payouts/rules.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { storeBackends } from '../support/store-backends.js';
 

@@ -1,4 +1,4 @@
-// Swap quotes leave the working state 30 days after they ended (domain/quote-retention.ts) and move to the archive
+// Swap quotes leave the working state 30 days after they ended (features/swaps/retention.ts) and move to the archive
 // the audit export reads, the same contract on both stores (the lowdb state file and a real throwaway PostgreSQL):
 // nothing that can still change leaves, what left is found by no hot read, and the audit export (its pages and the
 // CSV) still lists every quote and its events.
@@ -9,10 +9,10 @@ import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUOTE_RETENTION_MS, quoteEndedAt } from '../../src/domain/quote-retention.js';
-import type { AuditEntry, SwapQuote } from '../../src/domain/swap-quote.js';
 import { writeAuditCsv } from '../../src/features/audit/csv.js';
 import { auditRows } from '../../src/features/audit/rows.js';
+import type { AuditEntry, SwapQuote } from '../../src/features/swaps/quote.js';
+import { QUOTE_RETENTION_MS, quoteEndedAt } from '../../src/features/swaps/retention.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from './node-flags.js';
 
 // `npm test` builds first: this is the real entry point, run as a deployment would run it.
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 
 /** A bot running as its own process (HTTP or Socket Mode), so a crash is a real exit and not a test failure. */
 export interface BotProcess {
@@ -23,7 +23,7 @@ export interface BotProcess {
 }
 
 /**
- * Starts `node dist/main.js` with exactly `env` (plus PATH, and PORT=0 / HOST=127.0.0.1 unless given); resolves once
+ * Starts `node dist/src/main.js` with exactly `env` (plus PATH, and PORT=0 / HOST=127.0.0.1 unless given); resolves once
  * it says where it listens (HTTP mode) or where /healthz is (Socket Mode, connected or still reconnecting).
  */
 export function startBotProcess(env: Record<string, string>): Promise<BotProcess> {

@@ -4,7 +4,7 @@
  * the judge sees the quote as committed and that its change is atomic; the approval rules themselves are
  * table-tested in test/domain and end to end through clicks.
  */
-import type { AuditEntry, SwapQuote } from '../../src/domain/swap-quote.js';
+import type { AuditEntry, SwapQuote } from '../../src/features/swaps/quote.js';
 import type { SwapQuoteRepository } from '../../src/store/repository.js';
 
 export async function claimDecision(

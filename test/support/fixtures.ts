@@ -1,6 +1,6 @@
 // Records as they are stored, shared by the tests that write state files or build alerts by hand.
-import type { FailureFacts } from '../../src/domain/alerts.js';
-import type { AuditEntry } from '../../src/domain/swap-quote.js';
+import type { FailureFacts } from '../../src/features/alerts/facts.js';
+import type { AuditEntry } from '../../src/features/swaps/quote.js';
 
 /** A pending swap quote as the state file holds it; `overrides` replace any field. */
 export function swapQuoteRecord(id: string, overrides: Record<string, unknown> = {}) {

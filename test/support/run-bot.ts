@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from './node-flags.js';
 
 // `npm test` builds first; these helpers run the real entry point as a user would.
-const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/src/main.js', import.meta.url));
 
 /** How the bot process ended and what it printed. */
 export interface ProcessResult {
@@ -16,7 +16,7 @@ export interface ProcessResult {
 }
 
 /**
- * Runs `node dist/main.js` with exactly `env` (plus PATH) in an empty directory, so no .env file is read.
+ * Runs `node dist/src/main.js` with exactly `env` (plus PATH) in an empty directory, so no .env file is read.
  * With `untilStderr` and `thenSignal`, sends that signal once stderr matches; it is killed after 15 s regardless.
  * `args` go after the entry point, as `npm start -- <args>` passes them.
  */

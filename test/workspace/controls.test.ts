@@ -2,12 +2,12 @@
 // top-up made stuck is pending in the simulator since hours ago, and "Let it succeed" offers the pending rows (the
 // ones made stuck first) and moves the one picked to success, with a transaction hash.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
+import { createControls } from '../../dev/workspace/controls.js';
+import { startWorkspaceServer, type WorkspaceServer } from '../../dev/workspace/server.js';
+import { type SlackStandIn, startSlackStandIn } from '../../dev/workspace/slack-stand-in.js';
+import { createTimeline } from '../../dev/workspace/timeline.js';
 import { silentLogger } from '../../src/logger.js';
-import { type PaymentsSimulator, startSimulator } from '../../src/simulator/index.js';
-import { createControls } from '../../src/workspace/controls.js';
-import { startWorkspaceServer, type WorkspaceServer } from '../../src/workspace/server.js';
-import { type SlackStandIn, startSlackStandIn } from '../../src/workspace/slack-stand-in.js';
-import { createTimeline } from '../../src/workspace/timeline.js';
 
 const HOUR = 60 * 60_000;
 

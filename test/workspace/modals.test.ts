@@ -6,13 +6,13 @@
 // inside an attachment reach the app as Slack sends them.
 import { App, type BlockAction, LogLevel, SocketModeReceiver } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createInteractions, type Interactions } from '../../dev/workspace/interactions.js';
+import { startWorkspaceServer, type WorkspaceServer } from '../../dev/workspace/server.js';
+import { postToApp, viewStateValues, viewSubmissionPayload } from '../../dev/workspace/slack-requests.js';
+import { type SlackStandIn, startSlackStandIn } from '../../dev/workspace/slack-stand-in.js';
+import { startSocketModeStandIn } from '../../dev/workspace/socket-mode-stand-in.js';
+import { createTimeline, type Timeline } from '../../dev/workspace/timeline.js';
 import { silentLogger } from '../../src/logger.js';
-import { createInteractions, type Interactions } from '../../src/workspace/interactions.js';
-import { startWorkspaceServer, type WorkspaceServer } from '../../src/workspace/server.js';
-import { postToApp, viewStateValues, viewSubmissionPayload } from '../../src/workspace/slack-requests.js';
-import { type SlackStandIn, startSlackStandIn } from '../../src/workspace/slack-stand-in.js';
-import { startSocketModeStandIn } from '../../src/workspace/socket-mode-stand-in.js';
-import { createTimeline, type Timeline } from '../../src/workspace/timeline.js';
 import { type RunningApp, startAppOnFreePort } from '../support/rig/bolt-server.js';
 import { silentWebApiLogger } from '../support/rig/web-client.js';
 

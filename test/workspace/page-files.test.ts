@@ -3,11 +3,11 @@
 import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkspaceServer, type WorkspaceServer } from '../../dev/workspace/server.js';
+import { createTimeline } from '../../dev/workspace/timeline.js';
 import { silentLogger } from '../../src/logger.js';
-import { startWorkspaceServer, type WorkspaceServer } from '../../src/workspace/server.js';
-import { createTimeline } from '../../src/workspace/timeline.js';
 
-const PAGE_DIR = new URL('../../src/workspace/page/', import.meta.url);
+const PAGE_DIR = new URL('../../dev/workspace/page/', import.meta.url);
 
 let server: WorkspaceServer;
 
@@ -42,7 +42,7 @@ describe('the page files the workspace server serves', () => {
   });
   afterAll(() => server?.close());
 
-  it('serves every module in src/workspace/page as JavaScript', async () => {
+  it('serves every module in dev/workspace/page as JavaScript', async () => {
     const modules = readdirSync(PAGE_DIR).filter((name) => name.endsWith('.js'));
     expect(modules).toContain('mrkdwn.js');
     for (const name of modules) {

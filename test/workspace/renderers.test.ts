@@ -4,9 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attachmentTree, barColor, blockTree, fileTree, rawTree, toHtml } from '../../src/workspace/page/blocks.js';
-import { checkEntered, modalTree, REQUIRED_FIELD } from '../../src/workspace/page/modal.js';
-import { plainHtml, renderMrkdwn } from '../../src/workspace/page/mrkdwn.js';
+import { attachmentTree, barColor, blockTree, fileTree, rawTree, toHtml } from '../../dev/workspace/page/blocks.js';
+import { checkEntered, modalTree, REQUIRED_FIELD } from '../../dev/workspace/page/modal.js';
+import { plainHtml, renderMrkdwn } from '../../dev/workspace/page/mrkdwn.js';
 
 const directory = {
   users: new Map([['U1', { name: 'riley', title: 'Operations' }]]),
@@ -14,7 +14,8 @@ const directory = {
   me: 'U2',
 };
 const mrkdwn = (text: string) => renderMrkdwn(text, directory);
-const BLOCKS_DIR = new URL('../../src/blocks/', import.meta.url);
+/** The Block Kit builders: src/blocks, and each feature's `blocks.ts` / `*-blocks.ts`. */
+const SRC_DIR = new URL('../../src/', import.meta.url);
 const block = (value: unknown) => toHtml(blockTree(value, { entryId: 'E1', directory }));
 
 /** Tags the renderers write themselves (emoji are inline SVG). */
@@ -162,8 +163,10 @@ describe('renderMrkdwn', () => {
 
   it('draws every emoji the bot’s messages use (src/blocks), as Slack does', () => {
     const used = new Set<string>();
-    for (const file of readdirSync(BLOCKS_DIR).filter((name) => name.endsWith('.ts')))
-      for (const [, name] of readFileSync(new URL(file, BLOCKS_DIR), 'utf8').matchAll(/:([a-z0-9_]+):(?![a-z0-9_])/g))
+    const files = readdirSync(SRC_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => name.startsWith('blocks/') || name.endsWith('blocks.ts'));
+    expect(files.length).toBeGreaterThan(15);
+    for (const file of files)
+      for (const [, name] of readFileSync(new URL(file, SRC_DIR), 'utf8').matchAll(/:([a-z0-9_]+):(?![a-z0-9_])/g))
         used.add(name!);
     expect(used.size).toBeGreaterThan(10);
     expect([...used].filter((name) => !mrkdwn(`:${name}:`).includes('class="emoji"'))).toEqual([]);

@@ -6,6 +6,19 @@
  * claimed, keyed in their metadata and looked for after a lost answer) and never lost (a deleted message is
  * posted again and relinked).
  */
+
+import type { SlackMessage } from '../../blocks/common.js';
+import { errorFields, type Logger } from '../../logger.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } from '../../slack/errors.js';
+import type { SlackGateway } from '../../slack/gateway.js';
+import type { ActOutcome, BotRepositories } from '../../store/repository.js';
+import {
+  acknowledgeAlert,
+  type PersonAct,
+  type ReminderPolicy,
+  resolveAlertByPerson,
+  snoozeAlert,
+} from './lifecycle.js';
 import {
   buildAlertMessage,
   buildAlertRefusal,
@@ -14,23 +27,11 @@ import {
   buildResolveModal,
   RESOLVE_NOTE,
   type ResolveModalState,
-} from '../../blocks/alert-messages.js';
-import type { SlackMessage } from '../../blocks/common.js';
-import {
-  acknowledgeAlert,
-  type PersonAct,
-  type ReminderPolicy,
-  resolveAlertByPerson,
-  snoozeAlert,
-} from '../../domain/alert-lifecycle.js';
-import type { OwnedAlert, SendAttempt } from '../../domain/alert-records.js';
-import { type AlertRoutes, type Mentionable, mentionText } from '../../domain/alert-routing.js';
-import { ALERT_EVENT_TYPE, findByRef, oldestFirst, slackIsCurrent, threadLineKey } from '../../domain/owned-alerts.js';
-import type { SnoozeChoice } from '../../domain/snooze.js';
-import { errorFields, type Logger } from '../../logger.js';
-import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } from '../../slack/errors.js';
-import type { SlackGateway } from '../../slack/gateway.js';
-import type { ActOutcome, BotRepositories } from '../../store/repository.js';
+} from './message-blocks.js';
+import { ALERT_EVENT_TYPE, findByRef, oldestFirst, slackIsCurrent, threadLineKey } from './owned.js';
+import type { OwnedAlert, SendAttempt } from './records.js';
+import { type AlertRoutes, type Mentionable, mentionText } from './routing.js';
+import type { SnoozeChoice } from './snooze.js';
 import { snoozeUntil } from './snooze-until.js';
 
 /** What alerts people own depend on; everything is injected. */

@@ -3,7 +3,7 @@
  * a time zone's rules, which @date-fns/tz reads from the platform's Intl.
  */
 import { TZDate } from '@date-fns/tz';
-import { SNOOZE_TOMORROW_HOUR, type SnoozeChoice } from '../../domain/snooze.js';
+import { SNOOZE_TOMORROW_HOUR, type SnoozeChoice } from './snooze.js';
 
 const HOUR_MS = 3_600_000;
 

@@ -6,7 +6,7 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { AUDIT_COLUMNS, type AuditRow, auditRecord } from '../../domain/audit-csv.js';
+import { AUDIT_COLUMNS, type AuditRow, auditRecord } from './csv-rules.js';
 
 /** The stringifier's settings: RFC 4180, and nothing of its own formula escaping (auditRecord decides per column). */
 function csvStringifier() {

@@ -4,12 +4,13 @@
  * export: each source yields its rows in time order, holding only the rows of records still in flight, and the
  * streams are merged.
  */
-import type { AlertTrailEntry } from '../../domain/alert-trail.js';
-import type { AuditRow } from '../../domain/audit-csv.js';
-import { alertRow, payoutRows, quoteRows, thresholdRow } from '../../domain/audit-rows.js';
-import type { PayoutRequest } from '../../domain/payouts.js';
-import type { SwapQuote } from '../../domain/swap-quote.js';
+
 import type { AuditRepository, BalanceRepository, Page } from '../../store/repository.js';
+import type { AlertTrailEntry } from '../alerts/trail.js';
+import type { PayoutRequest } from '../payouts/rules.js';
+import type { SwapQuote } from '../swaps/quote.js';
+import type { AuditRow } from './csv-rules.js';
+import { alertRow, payoutRows, quoteRows, thresholdRow } from './record-rows.js';
 
 /** What the export reads. */
 export interface AuditSources {

@@ -9,12 +9,12 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { auditAccepted, auditFailed, auditFileComment, auditRefused, auditUnconfirmed } from '../../blocks/audit.js';
 import type { SlackMessage } from '../../blocks/common.js';
-import { UserFacingError } from '../../domain/errors.js';
+import { UserFacingError } from '../../kernel/errors.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { describeUploadFailure, mayHaveHappened, type SlackGateway } from '../../slack/index.js';
 import { StoreError } from '../../store/errors.js';
+import { auditAccepted, auditFailed, auditFileComment, auditRefused, auditUnconfirmed } from './blocks.js';
 import { writeAuditCsv } from './csv.js';
 import { type AuditSources, auditRows } from './rows.js';
 

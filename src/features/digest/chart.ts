@@ -1,16 +1,17 @@
 /**
- * The digest's 30-day chart from the daily snapshots: which days and assets it shows (charts/balance-chart.ts draws
+ * The digest's 30-day chart from the daily snapshots: which days and assets it shows (features/digest/balance-chart.ts draws
  * it), and the words that stand for it where the picture cannot be seen (alt text).
  */
-import { formatDigestDay } from '../../blocks/digest.js';
+
 import { formatUsd } from '../../blocks/format.js';
 import {
   type BalanceChartInput,
   type ChartSnapshot,
   chartInputFromSnapshots,
   renderBalanceChart,
-} from '../../charts/balance-chart.js';
-import type { DailySnapshot } from '../../domain/digest-records.js';
+} from './balance-chart.js';
+import { formatDigestDay } from './blocks.js';
+import type { DailySnapshot } from './records.js';
 import { dayBefore } from './schedule.js';
 
 /** The chart shows this many calendar days, ending at the digest's day. */

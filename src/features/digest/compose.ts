@@ -1,15 +1,16 @@
 /**
  * Gathers what the digest says from the records the bot keeps and one read of the assets, into the view the
- * builder draws (blocks/digest.ts). Reads only: saving the day's snapshot and claiming the day are the caller's.
+ * builder draws (features/digest/blocks.ts). Reads only: saving the day's snapshot and claiming the day are the caller's.
  */
-import type { DigestAssetView, DigestBalancesView, DigestView } from '../../blocks/digest.js';
-import type { LimitUseView } from '../../blocks/policy.js';
-import { alertsByKind, countQuotes, DIGEST_QUOTES_LOOKBACK_MS, openAlerts } from '../../domain/digest.js';
-import type { DailySnapshot, SnapshotAsset } from '../../domain/digest-records.js';
-import { sumDecimals, usdDecimalToCents } from '../../domain/money.js';
-import { limitKeyOf, limitUse } from '../../domain/quote-decision.js';
+
+import { sumDecimals, usdDecimalToCents } from '../../kernel/money.js';
 import { type Asset, type PaymentsClient, PaymentsError } from '../../payments/index.js';
 import type { BotRepositories } from '../../store/repository.js';
+import { limitKeyOf, limitUse } from '../swaps/decision.js';
+import type { LimitUseView } from '../swaps/policy-blocks.js';
+import type { DigestAssetView, DigestBalancesView, DigestView } from './blocks.js';
+import type { DailySnapshot, SnapshotAsset } from './records.js';
+import { alertsByKind, countQuotes, DIGEST_QUOTES_LOOKBACK_MS, openAlerts } from './rules.js';
 import { dayBefore } from './schedule.js';
 
 /** What composing needs. */

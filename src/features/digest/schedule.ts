@@ -15,7 +15,7 @@
  *   until midnight gets none: yesterday's numbers would be a day stale, and today's digest follows within 24 h.
  */
 import { TZDate } from '@date-fns/tz';
-import type { DigestTime } from '../../domain/digest.js';
+import type { DigestTime } from './rules.js';
 
 const MINUTE_MS = 60_000;
 /** How far around the naive instant the earliest matching minute is looked for (longer than any DST shift). */

@@ -14,10 +14,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Block, SlackMessage } from '../../blocks/common.js';
-import { buildDigest } from '../../blocks/digest.js';
-import type { BalanceChartInput } from '../../charts/balance-chart.js';
-import { DIGEST_EVENT_TYPE, type DigestTime, formatDigestTime } from '../../domain/digest.js';
-import { type DailySnapshot, type DigestRecord, digestKey } from '../../domain/digest-records.js';
 import { errorFields, type Logger } from '../../logger.js';
 import {
   describeSlackError,
@@ -28,8 +24,12 @@ import {
   slackErrorCode,
 } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
+import type { BalanceChartInput } from './balance-chart.js';
+import { buildDigest } from './blocks.js';
 import { chartFromDay, renderDigestChart } from './chart.js';
 import { type ComposeDeps, composeDigest } from './compose.js';
+import { type DailySnapshot, type DigestRecord, digestKey } from './records.js';
+import { DIGEST_EVENT_TYPE, type DigestTime, formatDigestTime } from './rules.js';
 import { digestDue, localDay } from './schedule.js';
 
 /** What the digest asks of Slack: posts, the lookup of a lost one, a link, the chart's upload, joining its channel. */
@@ -51,7 +51,7 @@ export interface DigestServiceOptions extends ComposeDeps {
   timeZone: string;
   /** Replicated deployments: only the replica holding the poller's lease posts the digest. */
   leadership?: { tryLead(): Promise<boolean> };
-  /** Draws the chart (default: charts/balance-chart.ts); injectable to test a chart that cannot be drawn. */
+  /** Draws the chart (default: features/digest/balance-chart.ts); injectable to test a chart that cannot be drawn. */
   renderChart?: (input: BalanceChartInput) => Promise<Buffer>;
   /** How often start() checks whether the digest is due (default 30 s). */
   checkEveryMs?: number;

@@ -12,6 +12,18 @@
  * burst of requests collapses into one more run: a flurry of clicks costs two publishes, not one each (Slack rates
  * views.publish per person).
  */
+
+import { compareText } from '../../kernel/compare.js';
+import { errorFields, type Logger } from '../../logger.js';
+import type { Asset, PaymentsClient } from '../../payments/index.js';
+import { describeSlackError } from '../../slack/errors.js';
+import type { SlackGateway } from '../../slack/gateway.js';
+import type { BotRepositories } from '../../store/repository.js';
+import { refusalText } from '../access/rules.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import { oldestFirst } from '../alerts/owned.js';
+import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../swaps/decision.js';
+import type { GroupMembers } from '../swaps/policy.js';
 import {
   buildHome,
   buildOutsiderHome,
@@ -20,18 +32,7 @@ import {
   type HomeRequest,
   type HomeView,
   type HomeWaitingQuote,
-} from '../../blocks/home.js';
-import { refusalText } from '../../domain/access.js';
-import { compareText } from '../../domain/compare.js';
-import { oldestFirst } from '../../domain/owned-alerts.js';
-import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../../domain/quote-decision.js';
-import type { GroupMembers } from '../../domain/swap-policy.js';
-import { errorFields, type Logger } from '../../logger.js';
-import type { Asset, PaymentsClient } from '../../payments/index.js';
-import { describeSlackError } from '../../slack/errors.js';
-import type { SlackGateway } from '../../slack/gateway.js';
-import type { BotRepositories } from '../../store/repository.js';
-import type { TreasuryAccessCheck } from '../access.js';
+} from './blocks.js';
 
 /** What the Home tab is built from; everything is injected. */
 export interface HomeTabDeps {

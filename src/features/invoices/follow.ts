@@ -15,8 +15,13 @@
  * failing, the notice is left `unconfirmed` and the log says it may be missing: never a second message.
  */
 import type { SlackMessage } from '../../blocks/common.js';
-import { buildInvoice, buildInvoiceNotice } from '../../blocks/invoices.js';
 import { mention } from '../../blocks/mrkdwn.js';
+import { errorFields, type Logger } from '../../logger.js';
+import type { Invoice, PaymentsClient } from '../../payments/index.js';
+import { describeSlackError, isTransient, mayHaveHappened, needsAPerson, slackErrorCode } from '../../slack/errors.js';
+import type { SlackGateway } from '../../slack/gateway.js';
+import type { BotRepositories } from '../../store/repository.js';
+import { buildInvoice, buildInvoiceNotice } from './blocks.js';
 import {
   claimNotice,
   dueInvoices,
@@ -33,12 +38,7 @@ import {
   recordFailedCheck,
   releaseNotice,
   removeCopy,
-} from '../../domain/followed-invoices.js';
-import { errorFields, type Logger } from '../../logger.js';
-import type { Invoice, PaymentsClient } from '../../payments/index.js';
-import { describeSlackError, isTransient, mayHaveHappened, needsAPerson, slackErrorCode } from '../../slack/errors.js';
-import type { SlackGateway } from '../../slack/gateway.js';
-import type { BotRepositories } from '../../store/repository.js';
+} from './followed.js';
 import { invoiceOf, snapshotOf } from './snapshot.js';
 
 /** What the follower needs; everything is injected. */

@@ -1,6 +1,7 @@
 /** The invoice as the API gave it, kept in a followed record, and back: what the messages are drawn from. */
-import type { InvoiceSnapshot } from '../../domain/followed-invoices.js';
+
 import type { Invoice } from '../../payments/index.js';
+import type { InvoiceSnapshot } from './followed.js';
 
 /** The fields of an invoice the bot shows, as JSON (the expiry as ISO). */
 export function snapshotOf(invoice: Invoice): InvoiceSnapshot {

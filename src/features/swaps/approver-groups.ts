@@ -1,11 +1,12 @@
 /**
  * Who is in the approver groups of SWAP_APPROVERS (`S…`), as Slack says (usergroups.users.list), kept for a short
  * while so that a burst of clicks asks Slack once. A group Slack cannot list maps to a plain-words reason instead
- * of members: approverCheck (domain/swap-policy.ts) then lets nobody from it approve (fail closed).
+ * of members: approverCheck (features/swaps/policy.ts) then lets nobody from it approve (fail closed).
  */
-import type { GroupMembers } from '../../domain/swap-policy.js';
+
 import type { Logger } from '../../logger.js';
 import { describeSlackError, isTransient, type SlackGateway, slackErrorCode } from '../../slack/index.js';
+import type { GroupMembers } from './policy.js';
 
 /** How long a group's members are trusted after Slack listed them: a removed approver loses the right within this. */
 export const APPROVER_GROUPS_TTL_MS = 5 * 60_000;

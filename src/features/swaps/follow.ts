@@ -4,11 +4,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { formatFeeLeg } from '../../blocks/format.js';
-import { auditEntry, isFinalSwapStatus, type SwapProgress } from '../../domain/swap-quote.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { PaymentsClient, Swap } from '../../payments/index.js';
 import type { SwapQuoteRepository } from '../../store/repository.js';
 import type { QuoteMessageEditor } from './message-edits.js';
+import { auditEntry, isFinalSwapStatus, type SwapProgress } from './quote.js';
 
 /** How the bot follows a created swap with swap/get. */
 export interface FollowPolicy {

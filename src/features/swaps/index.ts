@@ -1,11 +1,11 @@
 /**
  * The swap feature (request, approve or reject, follow, re-quote, recover, show), built in this folder. This file
- * is its public face for app.ts and the listeners; the approval rules live in src/domain/approval.ts.
+ * is its public face for app.ts and the listeners; the approval rules live in src/features/swaps/approval.ts.
  */
 
-export { type ClickOrigin, isQuoteId, refuseClickOrigin } from '../../domain/approval.js';
-export { ESTIMATE_VALIDITY_MS } from '../../domain/swap-quote.js';
+export { type ClickOrigin, isQuoteId, refuseClickOrigin } from './approval.js';
 export { APPROVER_GROUPS_TTL_MS, type ApproverGroups, createApproverGroups } from './approver-groups.js';
 export type { FollowPolicy } from './follow.js';
 export type { QuoteMessenger, Scheduler } from './message-edits.js';
+export { ESTIMATE_VALIDITY_MS } from './quote.js';
 export { type ClickOutcome, createSwapService, type SwapDeps, type SwapService } from './service.js';

@@ -5,11 +5,11 @@
  * not, since no retry can cure it. Blocks Slack refuses never get here: the gateway sends the edit as plain text.
  */
 import type { SlackMessage } from '../../blocks/common.js';
-import { buildQuoteMessage } from '../../blocks/swaps.js';
-import type { ApprovalPolicy } from '../../domain/quote-decision.js';
 import type { Logger } from '../../logger.js';
 import { describeSlackError, isTransient } from '../../slack/errors.js';
 import type { SwapQuoteRepository } from '../../store/repository.js';
+import { buildQuoteMessage } from './blocks.js';
+import type { ApprovalPolicy } from './decision.js';
 
 /** Posts and edits the in-channel quote message (chat.postMessage / chat.update). */
 export interface QuoteMessenger {

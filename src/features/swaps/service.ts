@@ -7,15 +7,23 @@
  *   `outcome_unknown` and a person checks.
  * - Validity counts from the moment we asked for the estimate, not from any click.
  *
- * The rules themselves (who may decide, until when, what a failed create means) are in src/domain/approval.ts;
+ * The rules themselves (who may decide, until when, what a failed create means) are in src/features/swaps/approval.ts;
  * this module orders the steps: check, claim, act, record, show.
  */
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
 import { code } from '../../blocks/mrkdwn.js';
-import { buildPolicy, type LimitUseView } from '../../blocks/policy.js';
-import { buildQuoteMessage, buildQuotePostedNote, buildQuoteReminder } from '../../blocks/swaps.js';
 import { parseTokenAmount } from '../../commands/amounts.js';
+import { resolveAsset } from '../../kernel/asset-names.js';
+import { describeAssetProblem } from '../../kernel/asset-problems.js';
+import { UserFacingError } from '../../kernel/errors.js';
+import { escapeText } from '../../kernel/text.js';
+import { errorFields, type Logger } from '../../logger.js';
+import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
+import type { ConversationKind } from '../../slack/conversations.js';
+import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
+import type { CreateResult, SwapQuoteRepository } from '../../store/repository.js';
+import { cannotPostHere, quotePlaceProblem } from '../places.js';
 import {
   type ClickOrigin,
   type CreateError,
@@ -24,9 +32,8 @@ import {
   isQuoteId,
   mayRequote,
   REQUOTE_TAKEN_NOTICE,
-} from '../../domain/approval.js';
-import { resolveAsset } from '../../domain/assets.js';
-import { UserFacingError } from '../../domain/errors.js';
+} from './approval.js';
+import { buildQuoteMessage, buildQuotePostedNote, buildQuoteReminder } from './blocks.js';
 import {
   approversYetToAct,
   checkNewQuoteLimit,
@@ -39,7 +46,9 @@ import {
   policyOf,
   requesterWindow,
   usageLookbackStart,
-} from '../../domain/quote-decision.js';
+} from './decision.js';
+import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
+import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
 import {
   approverCheck,
   checkMaxUsd,
@@ -52,18 +61,9 @@ import {
   snapshotPolicy,
   swapValueUsd,
   type UsdValue,
-} from '../../domain/swap-policy.js';
-import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from '../../domain/swap-quote.js';
-import { escapeText } from '../../domain/text.js';
-import { errorFields, type Logger } from '../../logger.js';
-import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
-import type { ConversationKind } from '../../slack/conversations.js';
-import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
-import type { CreateResult, SwapQuoteRepository } from '../../store/repository.js';
-import { cannotPostHere, quotePlaceProblem } from '../places.js';
-import { describeAssetProblem } from '../resolve-asset.js';
-import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
-import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
+} from './policy.js';
+import { buildPolicy, type LimitUseView } from './policy-blocks.js';
+import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from './quote.js';
 import { showSwap, showSwapHistory, snapshotOf } from './views.js';
 
 /** What the swap feature needs. */

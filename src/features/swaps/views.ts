@@ -1,10 +1,10 @@
 /** The read-only swap views: `/treasury swap <swap-id>` (from the API) and `/treasury swaps` (from the record). */
 import type { SlackMessage } from '../../blocks/common.js';
-import { buildSwapDetail, buildSwapHistory } from '../../blocks/swaps.js';
-import { UserFacingError } from '../../domain/errors.js';
-import type { AssetSnapshot } from '../../domain/swap-quote.js';
+import { UserFacingError } from '../../kernel/errors.js';
 import { type Asset, type PaymentsClient, PaymentsNotFoundError, type Swap } from '../../payments/index.js';
 import type { SwapQuoteRepository } from '../../store/repository.js';
+import { buildSwapDetail, buildSwapHistory } from './blocks.js';
+import type { AssetSnapshot } from './quote.js';
 
 /** What a quote keeps of an asset, so it can be shown without asking the API again. */
 export function snapshotOf(asset: Asset): AssetSnapshot {

@@ -1,11 +1,11 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { buildAlertStatus } from '../../blocks/alerts.js';
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
 import { buildHelp } from '../../blocks/help.js';
 import { parseTreasuryCommand, type TreasuryCommand } from '../../commands/parse.js';
-import { refusalText } from '../../domain/access.js';
-import * as lookups from '../../features/lookups.js';
+import { refusalText } from '../../features/access/rules.js';
+import { buildAlertStatus } from '../../features/alerts/blocks.js';
+import * as lookups from '../../features/lookups/service.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
 import { type ListenerDeps, refreshHomeAfterAct } from '../deps.js';

@@ -3,8 +3,8 @@
  * one serialized, fsynced `update` of the store. The changes themselves: ../alert-changes.ts. The same update
  * appends what the change did to alerts people own to the alert trail (`alertTrail`, part 16).
  */
-import type { AlertsState } from '../../domain/alert-records.js';
-import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../domain/alert-trail.js';
+import type { AlertsState } from '../../features/alerts/records.js';
+import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { cloneJson } from '../clone-json.js';
 import type { AlertRepository } from '../repository.js';

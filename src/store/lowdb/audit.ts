@@ -4,9 +4,9 @@
  * their retention are read from the monthly archive files beside the file (quote-archive.ts), a month at a time
  * and only the months a page reaches.
  */
-import type { AlertTrailEntry } from '../../domain/alert-trail.js';
-import { compareText } from '../../domain/compare.js';
-import type { SwapQuote } from '../../domain/swap-quote.js';
+import type { AlertTrailEntry } from '../../features/alerts/trail.js';
+import type { SwapQuote } from '../../features/swaps/quote.js';
+import { compareText } from '../../kernel/compare.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
 import type { AuditRepository } from '../repository.js';

@@ -3,13 +3,13 @@
  * loader: the file's JSON, record by record.
  */
 import { z } from 'zod';
-import { AlertsState, emptyAlertsState, keyedRecord } from '../../domain/alert-records.js';
-import { AlertTrailEntry } from '../../domain/alert-trail.js';
-import { StoredThreshold, ThresholdChange } from '../../domain/balance-thresholds.js';
-import { DailySnapshot, DigestRecord } from '../../domain/digest-records.js';
-import { FollowedInvoice } from '../../domain/followed-invoices.js';
-import { PayoutRequest } from '../../domain/payouts.js';
-import { SwapQuote } from '../../domain/swap-quote.js';
+import { AlertsState, emptyAlertsState, keyedRecord } from '../../features/alerts/records.js';
+import { AlertTrailEntry } from '../../features/alerts/trail.js';
+import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
+import { FollowedInvoice } from '../../features/invoices/followed.js';
+import { PayoutRequest } from '../../features/payouts/rules.js';
+import { SwapQuote } from '../../features/swaps/quote.js';
+import { StoredThreshold, ThresholdChange } from '../../features/thresholds/rules.js';
 import { type Loaded, loadAlertsState, loadKeyed, problemOf, type RejectedRecord } from '../load-alerts.js';
 import { CorruptStateError } from './state-file.js';
 

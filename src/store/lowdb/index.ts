@@ -3,7 +3,7 @@
  * (bot-state.ts), and its two repositories (swap-quotes.ts, alerts.ts).
  */
 import { resolve } from 'node:path';
-import { QUOTE_RETENTION_MS } from '../../domain/quote-retention.js';
+import { QUOTE_RETENTION_MS } from '../../features/swaps/retention.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type {
   AlertRepository,

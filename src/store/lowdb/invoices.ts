@@ -2,8 +2,9 @@
  * Invoices followed until they leave pending (part 16) in the lowdb state file (`invoices`, by invoice id). Each
  * change is one serialized, fsynced `update` of the store.
  */
-import { compareText } from '../../domain/compare.js';
-import { addCopy, type FollowedInvoice, isFinished, overBound, settle } from '../../domain/followed-invoices.js';
+
+import { addCopy, type FollowedInvoice, isFinished, overBound, settle } from '../../features/invoices/followed.js';
+import { compareText } from '../../kernel/compare.js';
 import { cloneJson } from '../clone-json.js';
 import type { InvoiceRepository } from '../repository.js';
 import type { Store } from './state-file.js';

@@ -1,16 +1,17 @@
 /**
  * Requests to create a payout container in the lowdb state file (`payouts`, keyed by request id). Each change is
  * one serialized, fsynced `update` of the store, so a claim and its check cannot interleave with another, and a
- * claim counts only once it is on disk. The changes themselves are domain/payouts.ts's pure functions.
+ * claim counts only once it is on disk. The changes themselves are features/payouts/rules.ts's pure functions.
  */
-import { compareText } from '../../domain/compare.js';
+
 import {
   applyPayoutOutcome,
   cancelPayoutRequest,
   claimPayoutSend,
   PAYOUT_REQUEST_RETENTION_MS,
   type PayoutRequest,
-} from '../../domain/payouts.js';
+} from '../../features/payouts/rules.js';
+import { compareText } from '../../kernel/compare.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
 import type { PayoutRepository } from '../repository.js';

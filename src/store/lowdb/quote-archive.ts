@@ -1,5 +1,5 @@
 /**
- * The swap quotes that left the state file (domain/quote-retention.ts), kept beside it for the audit export: one
+ * The swap quotes that left the state file (features/swaps/retention.ts), kept beside it for the audit export: one
  * append-only file per month of the quotes' estimates, `<state file>.quotes-<YYYY-MM>.jsonl`, one quote a line.
  * Never rewritten or pruned by the bot. A month is read only when an export reaches it, so the export of a month
  * never reads the year.
@@ -10,8 +10,8 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { estimateMonth } from '../../domain/quote-retention.js';
-import { SwapQuote } from '../../domain/swap-quote.js';
+import { SwapQuote } from '../../features/swaps/quote.js';
+import { estimateMonth } from '../../features/swaps/retention.js';
 
 export interface QuoteArchive {
   /** Appends `quotes` to their months' files and flushes them to disk (synchronous: called inside an update). */

@@ -4,9 +4,9 @@
  * with another, and a claim counts only once it is on disk. The changes themselves: ../swap-quote-changes.ts.
  */
 
-import { compareText } from '../../domain/compare.js';
-import { endedBefore, estimateMonth } from '../../domain/quote-retention.js';
-import { needsFollowing, type SwapQuote } from '../../domain/swap-quote.js';
+import { needsFollowing, type SwapQuote } from '../../features/swaps/quote.js';
+import { endedBefore, estimateMonth } from '../../features/swaps/retention.js';
+import { compareText } from '../../kernel/compare.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';

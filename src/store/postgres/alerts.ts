@@ -6,8 +6,8 @@
  * it did to alerts people own to `alert_trail` in the same transaction.
  */
 import type pg from 'pg';
-import { AlertsState, OutboxItem } from '../../domain/alert-records.js';
-import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../domain/alert-trail.js';
+import { AlertsState, OutboxItem } from '../../features/alerts/records.js';
+import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { StoreError } from '../errors.js';

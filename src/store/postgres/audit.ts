@@ -4,8 +4,8 @@
  * the export holds one page.
  */
 import type pg from 'pg';
-import { AlertTrailEntry } from '../../domain/alert-trail.js';
-import { SwapQuote } from '../../domain/swap-quote.js';
+import { AlertTrailEntry } from '../../features/alerts/trail.js';
+import { SwapQuote } from '../../features/swaps/quote.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';

@@ -5,8 +5,8 @@
  */
 import type pg from 'pg';
 import type { z } from 'zod';
-import { StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS, ThresholdChange } from '../../domain/balance-thresholds.js';
-import { DailySnapshot, DigestRecord } from '../../domain/digest-records.js';
+import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
+import { StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS, ThresholdChange } from '../../features/thresholds/rules.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { removedEntry, setEntry, snapshotCutoff } from '../balance-changes.js';
 import { StoreError } from '../errors.js';

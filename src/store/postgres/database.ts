@@ -3,7 +3,7 @@
  * into StoreError with a plain message that never carries the connection string or its password.
  */
 import pg from 'pg';
-import { STORAGE_UNAVAILABLE } from '../../domain/errors.js';
+import { STORAGE_UNAVAILABLE } from '../../kernel/errors.js';
 import { StoreError } from '../errors.js';
 
 /** Removes the connection string and its password from `text` (pg messages should not hold them; belt and braces). */

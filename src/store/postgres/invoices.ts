@@ -5,7 +5,7 @@
  * of a change, never the other way round, so the two cannot deadlock.
  */
 import type pg from 'pg';
-import { addCopy, FollowedInvoice, isFinished, isOpen, settle } from '../../domain/followed-invoices.js';
+import { addCopy, FollowedInvoice, isFinished, isOpen, settle } from '../../features/invoices/followed.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';

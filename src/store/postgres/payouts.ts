@@ -1,7 +1,7 @@
 /**
  * Requests to create a payout container in PostgreSQL (migration 3): one row per request, the record as JSON plus
  * the columns the queries need. Every change is one transaction that locks the request's row (SELECT … FOR
- * UPDATE) and applies the same pure change as the lowdb file (domain/payouts.ts): two replicas handling a double
+ * UPDATE) and applies the same pure change as the lowdb file (features/payouts/rules.ts): two replicas handling a double
  * click queue on the row, so only one claims the send.
  */
 import type pg from 'pg';
@@ -11,7 +11,7 @@ import {
   claimPayoutSend,
   PAYOUT_REQUEST_RETENTION_MS,
   PayoutRequest,
-} from '../../domain/payouts.js';
+} from '../../features/payouts/rules.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';

@@ -5,8 +5,8 @@
  * row, so a claim and its check cannot interleave, and a claim counts only once committed.
  */
 import type pg from 'pg';
-import { quoteEndedAt } from '../../domain/quote-retention.js';
-import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../domain/swap-quote.js';
+import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../features/swaps/quote.js';
+import { quoteEndedAt } from '../../features/swaps/retention.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import type { SwapQuoteRepository } from '../repository.js';

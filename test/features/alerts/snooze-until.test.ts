@@ -1,7 +1,7 @@
 // When a snooze ends: an hour or four of elapsed time, or 09:00 of the next calendar day in ALERT_TIME_ZONE,
 // right on both sides of a change to or from summer time.
 import { describe, expect, it } from 'vitest';
-import { describeSnoozeChoice, isSnoozeChoice, SNOOZE_CHOICES } from '../../../src/domain/snooze.js';
+import { describeSnoozeChoice, isSnoozeChoice, SNOOZE_CHOICES } from '../../../src/features/alerts/snooze.js';
 import { snoozeUntil } from '../../../src/features/alerts/snooze-until.js';
 
 describe('snoozeUntil: until tomorrow 09:00 in the zone', () => {

@@ -1,7 +1,7 @@
 // When the daily digest is due: DIGEST_AT's wall-clock time in its zone, on both sides of a change to or from summer
 // time, and late rather than never (from its time until the day ends).
 import { describe, expect, it } from 'vitest';
-import type { DigestTime } from '../../../src/domain/digest.js';
+import type { DigestTime } from '../../../src/features/digest/rules.js';
 import { dayBefore, digestDue, dueInstant, localDay } from '../../../src/features/digest/schedule.js';
 
 const at = (clock: string, timeZone: string): DigestTime => {

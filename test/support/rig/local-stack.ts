@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PaymentsSimulator, type SimulatorOptions, startSimulator } from '../../../dev/simulator/index.js';
 import { createTreasuryApp, type TreasuryApp } from '../../../src/app.js';
 import { type Config, loadConfig } from '../../../src/config.js';
 import type { FollowPolicy } from '../../../src/features/swaps/index.js';
 import { type Logger, silentLogger } from '../../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../../src/payments/index.js';
-import { type PaymentsSimulator, type SimulatorOptions, startSimulator } from '../../../src/simulator/index.js';
 import { type BotStore, openBotStore } from '../../../src/store/lowdb/index.js';
 import { createSlackDriver, type SlackDriver } from './slack-driver.js';
 import { type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from './slack-stand-in.js';

@@ -15,8 +15,8 @@ import {
   viewClosedPayload,
   viewStateValues,
   viewSubmissionPayload,
-} from '../../../src/workspace/slack-requests.js';
-import { slackAttachments } from '../../../src/workspace/slack-stand-in.js';
+} from '../../../dev/workspace/slack-requests.js';
+import { slackAttachments } from '../../../dev/workspace/slack-stand-in.js';
 import { findButtons, findMessageButtons, findMessageStaticSelects } from './blocks-text.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
 
@@ -49,7 +49,7 @@ export interface SenderOptions {
   /**
    * The sender's own organisation when it is not the app's workspace: a member of another company in a Slack
    * Connect channel (their T… or E… id). Slack sends it as `user.team_id` of a click or a dialog, and as the
-   * `team_id` of a command typed in their workspace (see src/workspace/slack-requests.ts).
+   * `team_id` of a command typed in their workspace (see dev/workspace/slack-requests.ts).
    */
   teamId?: string;
   channelId?: string;
@@ -500,7 +500,7 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
   };
 }
 
-/** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (src/workspace). */
+/** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (dev/workspace). */
 export { sign };
 
 function nowSeconds(): number {

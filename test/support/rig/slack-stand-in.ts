@@ -1,2 +1,2 @@
-// The Slack stand-in lives in src/workspace (the local workspace of `npm start` serves it too).
-export * from '../../../src/workspace/slack-stand-in.js';
+// The Slack stand-in lives in dev/workspace (the local workspace of `npm start` serves it too).
+export * from '../../../dev/workspace/slack-stand-in.js';

@@ -1,0 +1,343 @@
+/**
+ * The local workspace: the whole bot on one machine with no configuration. One process, loopback only: the
+ * payment API simulator, a Slack stand-in, the real bot configured against both, and a web page that behaves like
+ * a Slack client (dev/workspace/page). In HTTP mode (the default) the page's commands and clicks reach the bot as
+ * signed Slack requests; in Socket Mode as envelopes over the stand-in's Socket Mode WebSocket, which the page can
+ * drop or refresh as Slack does. The bot answers through the stand-in's Web API and response_urls. No demo branch
+ * in the bot.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTreasuryApp } from '../../src/app.js';
+import { type LogLevelName, loadConfig } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/logger.js';
+import { createPaymentsClient } from '../../src/payments/index.js';
+import { openBotStore } from '../../src/store/lowdb/index.js';
+import { type PaymentsSimulator, startSimulator } from '../simulator/index.js';
+import { createControls, startLiveActivity } from './controls.js';
+import { createInteractions } from './interactions.js';
+import { startWorkspaceServer } from './server.js';
+import { postToApp, type RequestKind } from './slack-requests.js';
+import { type SlackStandIn, startSlackStandIn } from './slack-stand-in.js';
+import { type SocketModeStandIn, startSocketModeStandIn } from './socket-mode-stand-in.js';
+import { createTimeline, type Timeline } from './timeline.js';
+
+export const TEAM = {
+  id: 'T0LOCAL',
+  domain: 'acme-treasury',
+  appId: 'A0LOCALBOT',
+  name: 'Acme Treasury (local)',
+} as const;
+
+/**
+ * The people of the workspace: who asks, who approves (Avery by name, Jordan through the approver group),
+ * someone outside the treasury team, and a partner company's person in the shared channels.
+ */
+export const USERS = [
+  { id: 'U0RILEY', name: 'riley', displayName: 'Riley Chen', title: 'Treasury operator (requests swaps)' },
+  { id: 'U0AVERY', name: 'avery', displayName: 'Avery Patel', title: 'Approver (SWAP_APPROVERS)' },
+  {
+    id: 'U0JORDAN',
+    name: 'jordan',
+    displayName: 'Jordan Kim',
+    title: 'Approver via @treasury-leads (SWAP_APPROVERS group)',
+  },
+  { id: 'U0SAM', name: 'sam', displayName: 'Sam Lee', title: 'Sales, not on the treasury team' },
+  // In the public channels through Slack Connect: Slack sends their own organisation (T0PARTNERCO) in every request
+  // of theirs (`user.team_id`, a command's `team_id`), and the bot refuses them whatever TREASURY_USERS says.
+  {
+    id: 'U0MORGAN',
+    name: 'morgan',
+    displayName: 'Morgan Diaz',
+    title: 'Partner Co, another organisation (Slack Connect)',
+    teamId: 'T0PARTNERCO',
+  },
+] as const;
+
+/**
+ * The workspace's user groups: SWAP_APPROVERS names @treasury-leads (not Jordan), so the bot learns who approves
+ * from Slack (usergroups.users.list) at the click.
+ */
+export const USERGROUPS = [
+  { id: 'S0TREASURYLEADS', handle: 'treasury-leads', name: 'Treasury leads', users: ['U0JORDAN'] },
+] as const;
+
+/** The bot's user id in the workspace's Slack stand-in. */
+const BOT_USER_ID = 'U0TREASURYBOT';
+
+const EVERYONE = USERS.map((u) => u.id);
+const TREASURY_TEAM = ['U0RILEY', 'U0AVERY', 'U0JORDAN'];
+
+/**
+ * The conversations, as Slack has them: two public channels, a private channel of the treasury team with the bot
+ * in it, and each person's direct message with the bot. `slackName` is the
+ * `channel_name` Slack sends in commands and clicks from there (`privategroup`, `directmessage`).
+ */
+export const CHANNELS = [
+  {
+    id: 'C0TREASURY',
+    name: 'treasury',
+    kind: 'public',
+    slackName: 'treasury',
+    members: [...EVERYONE, BOT_USER_ID],
+    topic: 'Ask the bot: type /treasury help',
+  },
+  // The bot is not invited here: it joins the alert channel itself at start-up (conversations.join).
+  {
+    id: 'C0ALERTS',
+    name: 'treasury-alerts',
+    kind: 'public',
+    slackName: 'treasury-alerts',
+    members: [...EVERYONE],
+    topic: 'Failure alerts from the poller (every 10 s here)',
+  },
+  {
+    id: 'C0TREASURYOPS',
+    name: 'treasury-ops',
+    kind: 'private',
+    slackName: 'privategroup',
+    members: [...TREASURY_TEAM, BOT_USER_ID],
+    topic: 'Private channel of the treasury team (Riley, Avery, Jordan and the bot)',
+  },
+  ...USERS.map((u) => ({
+    id: `D0${u.name.toUpperCase()}BOT`,
+    name: 'treasury',
+    kind: 'im' as const,
+    slackName: 'directmessage',
+    members: [u.id, BOT_USER_ID],
+    topic: `${u.displayName}'s direct message with the bot: only the two of them see it`,
+  })),
+] as const satisfies ReadonlyArray<{
+  id: string;
+  name: string;
+  kind: 'public' | 'private' | 'im';
+  slackName: string;
+  members: readonly string[];
+  topic: string;
+}>;
+
+/** Whether a person is in a conversation (and so sees it in the sidebar and may type in it). */
+function isIn(channel: { members: readonly string[] }, userId: string): boolean {
+  return channel.members.includes(userId);
+}
+
+export const HINTS = [
+  '/treasury help',
+  '/treasury balances',
+  '/treasury swap 1,000 USDT@ETH to USDC@ETH',
+  '/treasury withdrawals',
+  '/treasury alerts',
+];
+
+/** When the workspace's bot posts its daily digest. */
+const DIGEST_AT = '09:00 Europe/Berlin';
+
+/** How often the bot polls for failures in the workspace (a production default is once a minute). */
+const POLL_SCHEDULE = '*/10 * * * * *';
+
+export interface LocalWorkspaceOptions {
+  /** The page's port (default 3000; 0 picks a free one). */
+  port?: number;
+  /** Bot log level (default warn: the banner is what a newcomer needs). */
+  logLevel?: LogLevelName;
+  logger?: Logger;
+  /** Seconds between live-activity ticks (new deposits, withdrawals completing); 0 turns it off. Default 20. */
+  activityEverySeconds?: number;
+  /** Runs the bot in Socket Mode (`npm run demo -- --socket-mode`) instead of HTTP mode. */
+  socketMode?: boolean;
+}
+
+export interface LocalWorkspace {
+  /** The page: http://localhost:<port>/ */
+  url: string;
+  port: number;
+  simulator: PaymentsSimulator;
+  slack: SlackStandIn;
+  /** How the bot hears Slack: signed HTTP requests, or a Socket Mode connection. */
+  mode: 'http' | 'socket';
+  /** Socket Mode: the stand-in of Slack's Socket Mode endpoint the bot is connected to. */
+  socket?: SocketModeStandIn;
+  /** The bot's own /healthz (in Socket Mode it says whether the connection is open). */
+  healthUrl: string;
+  /** The bot token the stand-in accepts (a random local value; posting with it is what the bot does). */
+  botToken: string;
+  timeline: Timeline;
+  close(): Promise<void>;
+}
+
+/** Starts everything; rejects with a plain message when the page's port is taken. */
+export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): Promise<LocalWorkspace> {
+  const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
+  // One clock for the bot, the simulator and Slack's response_url lifetimes, so "move the clock" moves them all.
+  let offsetMs = 0;
+  const nowMs = () => Date.now() + offsetMs;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'treasury-workspace-'));
+  const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dataDir, { recursive: true, force: true })];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
+  };
+  try {
+    const simulator = await startSimulator({ quiet: true, host: '127.0.0.1', port: 0 });
+    cleanups.push(() => simulator.close());
+    const botToken = `xoxb-local-${randomBytes(8).toString('hex')}`;
+    const signingSecret = randomBytes(16).toString('hex');
+    const appToken = options.socketMode ? `xapp-local-${randomBytes(8).toString('hex')}` : undefined;
+    const slack = await startSlackStandIn({
+      botToken,
+      ...(appToken ? { appToken } : {}),
+      botUserId: BOT_USER_ID,
+      now: nowMs,
+      teamId: TEAM.id,
+      teamName: TEAM.name,
+      teamDomain: TEAM.domain,
+      conversations: CHANNELS.map((c) => ({
+        id: c.id,
+        name: c.kind === 'im' ? undefined : c.name,
+        kind: c.kind,
+        members: [...c.members],
+      })),
+      usergroups: USERGROUPS.map((g) => ({ ...g, users: [...g.users] })),
+      // views.publish publishes only to the people of this workspace.
+      users: USERS.map((u) => u.id),
+      appId: TEAM.appId,
+    });
+    cleanups.push(() => slack.close());
+    const socket = options.socketMode ? await startSocketModeStandIn(slack, { appId: TEAM.appId }) : undefined;
+    if (socket) cleanups.push(() => socket.close());
+
+    const [requester, approver] = USERS;
+    const config = loadConfig({
+      PAYMENTS_API_URL: simulator.url,
+      PAYMENTS_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: botToken,
+      ...(appToken ? { SLACK_APP_TOKEN: appToken } : { SLACK_SIGNING_SECRET: signingSecret }),
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ALERT_CHANNEL: CHANNELS[1].id,
+      POLL_SCHEDULE,
+      ALERT_LOOKBACK: '1h',
+      // The daily digest in #treasury-alerts (the default: ALERT_CHANNEL); started after 09:00 Berlin time, the day's
+      // digest is posted at once (late rather than never), and the panel posts another on request.
+      DIGEST_AT: DIGEST_AT,
+      // Avery by name and Jordan through the group; from $10,000 a swap needs both.
+      SWAP_APPROVERS: `${approver.id},${USERGROUPS[0].id}`,
+      SWAP_POLICY: '0:1,10000:2',
+      TREASURY_USERS: TREASURY_TEAM.join(','),
+      DATA_FILE: join(dataDir, 'state.json'),
+      LOG_LEVEL: options.logLevel ?? 'warn',
+    });
+    const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
+    const store = await openBotStore(config.dataFile, logger);
+    cleanups.push(() => store.close());
+    const bot = createTreasuryApp({
+      config,
+      payments,
+      store,
+      logger,
+      now: () => new Date(nowMs()),
+      host: '127.0.0.1',
+      // Only a refused app token or link_disabled ends a Socket Mode connection for good; the page has no control for either.
+      onFatal: (problem) => logger.error(`the bot lost Slack for good: ${problem}`),
+    });
+    const { port: botPort } = await bot.start();
+    cleanups.push(() => bot.stop());
+    const eventsUrl = `http://127.0.0.1:${botPort}/slack/events`;
+    const healthUrl = `http://127.0.0.1:${botPort}/healthz`;
+
+    const timeline = createTimeline(nowMs);
+    // What people do in the page reaches the bot as Slack would send it: in Socket Mode as an envelope on the
+    // bot's connection, otherwise as a signed request (a command form-encoded, an interaction as `payload`).
+    const interactions = createInteractions({
+      team: TEAM,
+      people: USERS,
+      conversations: CHANNELS,
+      slack,
+      timeline,
+      deliver: (kind: RequestKind, payload: Record<string, unknown>) =>
+        socket ? socket.send(kind, payload) : postToApp(eventsUrl, signingSecret, kind, payload),
+      logger,
+      now: nowMs,
+    });
+    cleanups.push(() => interactions.close());
+
+    const channelOf = (channelId: string) => CHANNELS.find((c) => c.id === channelId);
+
+    const server = await startWorkspaceServer({
+      port: options.port ?? 3000,
+      logger,
+      timeline,
+      workspace: {
+        team: { name: TEAM.name },
+        users: USERS.map((u) => ({ id: u.id, name: u.displayName, title: u.title })),
+        // For the page: `<!subteam^S…>` shows as @handle, and the switcher says who is in which group.
+        groups: USERGROUPS.map((g) => ({ id: g.id, handle: g.handle, name: g.name, members: [...g.users] })),
+        channels: CHANNELS.map((c) => ({
+          id: c.id,
+          name: c.name,
+          kind: c.kind,
+          members: [...c.members],
+          topic: c.topic,
+        })),
+        defaultUser: requester.id,
+        defaultChannel: CHANNELS[0].id,
+        hints: HINTS,
+        mode: socket ? 'socket' : 'http',
+      },
+      command: interactions.command,
+      action: interactions.action,
+      submitView: interactions.submitView,
+      closeView: interactions.closeView,
+      openHome: interactions.openHome,
+      homeAction: interactions.homeAction,
+      homeOf: (userId) => slack.homeView(userId),
+      controls: createControls({
+        simulator,
+        slack,
+        socket,
+        alertChannel: CHANNELS[1].id,
+        shiftClock: (ms) => (offsetMs += ms),
+        postDigestNow: () => bot.digest.postNow(),
+      }),
+      // In Socket Mode the page shows what the bot's own /healthz says about its connection to Slack.
+      ...(socket
+        ? {
+            async botConnection() {
+              const response = await fetch(healthUrl, { signal: AbortSignal.timeout(2_000) });
+              const health = (await response.json()) as { socket?: string; since?: string; reconnects?: number };
+              return { socket: health.socket, since: health.since, reconnects: health.reconnects };
+            },
+          }
+        : {}),
+      isMember: (userId, channelId) => {
+        const channel = channelOf(channelId);
+        return channel !== undefined && isIn(channel, userId);
+      },
+    });
+    cleanups.push(() => server.close());
+    // Links to messages (chat.getPermalink) open them on this page rather than at slack.com.
+    slack.setPermalinkPage(`http://localhost:${server.port}/`);
+
+    const activity = startLiveActivity(simulator, (options.activityEverySeconds ?? 20) * 1000);
+    cleanups.push(activity);
+
+    return {
+      url: `http://localhost:${server.port}/`,
+      port: server.port,
+      simulator,
+      slack,
+      mode: socket ? 'socket' : 'http',
+      ...(socket ? { socket } : {}),
+      healthUrl,
+      botToken,
+      timeline,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

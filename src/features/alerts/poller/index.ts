@@ -1,0 +1,126 @@
+/**
+ * The alert poller: failed withdrawals, failed payout tasks and gas top-ups short of donor balance, posted to
+ * ALERT_CHANNEL once each. `pollOnce` is the job; `createAlertPoller` puts it on the POLL_SCHEDULE.
+ */
+import { setTimeout as sleepFor } from 'node:timers/promises';
+import type { Logger } from '../../../logger.js';
+import type { PaymentsClient } from '../../../payments/index.js';
+import type { BotRepositories } from '../../../store/repository.js';
+import { type ChannelPacing, type PollDeps, type PollReport, pollOnce } from './poll.js';
+import { createPollSchedule, type PollSchedule } from './schedule.js';
+import type { AlertPoster } from './slack.js';
+import { type AlertStatusView, readAlertStatus } from './status.js';
+
+export { type AlertChannelAccess, prepareAlertChannel } from './channel.js';
+export { SOURCES, type SourceName } from './facts.js';
+export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, planDeliveries, pollOnce } from './poll.js';
+export { createPollSchedule, type PollSchedule } from './schedule.js';
+export { ALERT_EVENT_TYPE, type AlertMessage, type AlertPoster, createAlertPoster } from './slack.js';
+export { type AlertStatusView, readAlertStatus } from './status.js';
+
+/** A running alert poller. */
+export interface AlertPoller {
+  readonly channel: string;
+  start(): void;
+  /**
+   * No new poll starts; a poll under way may finish for up to `finishWithinMs` (default 0), then it is aborted
+   * between two requests.
+   */
+  stop(options?: { finishWithinMs?: number }): Promise<void>;
+  /** One poll now, unless one is running (then false). */
+  runNow(): Promise<boolean>;
+  /** What `/treasury alerts` shows. */
+  status(): Promise<AlertStatusView>;
+  /** The report of the last finished poll. */
+  lastReport(): PollReport | undefined;
+}
+
+/** Everything the poller needs; `sleep` is injectable so tests need not wait a second between posts. */
+export interface AlertPollerOptions {
+  payments: PaymentsClient;
+  store: Pick<BotRepositories, 'alerts'>;
+  slack: AlertPoster;
+  channel: string;
+  schedule: string;
+  lookbackMs: number;
+  now: () => Date;
+  logger: Logger;
+  sleep?: (ms: number) => Promise<void>;
+  /** Replicated deployments: only the replica holding the lease polls; the others stand by, asking each tick. */
+  leadership?: PollLeadership;
+  /** ALERT_ROUTES, ALERT_TIME_ZONE and STUCK_*_AFTER (see PollDeps). */
+  routes?: PollDeps['routes'];
+  timeZone?: string;
+  stuckAfterMs?: PollDeps['stuckAfterMs'];
+  /** After each poll: the alerts people own (reminders, owed Slack work); see features/alerts. */
+  followUp?: () => Promise<void>;
+  /** The balance thresholds (see PollDeps.thresholds). */
+  thresholds?: PollDeps['thresholds'];
+}
+
+/** One replica of several polls at a time (a lease in the shared database). */
+export interface PollLeadership {
+  /** This replica's name. */
+  replica: string;
+  /** Takes (or keeps) the lease; true while this replica holds it. */
+  tryLead(): Promise<boolean>;
+  /** The replica holding the lease now, if any. */
+  leader(): Promise<string | undefined>;
+}
+
+/** Builds the poller: `pollOnce` on a node-cron schedule, with posts paced across polls. */
+export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
+  const pacing: ChannelPacing = { lastPostMs: undefined };
+  let last: PollReport | undefined;
+  const schedule: PollSchedule = createPollSchedule({
+    expression: options.schedule,
+    logger: options.logger,
+    run: async (signal) => {
+      if (options.leadership && !(await options.leadership.tryLead())) return; // another replica polls
+      const leadership = options.leadership;
+      last = await pollOnce({
+        ...(leadership ? { stillLeading: () => leadership.tryLead() } : {}),
+        payments: options.payments,
+        store: options.store,
+        slack: options.slack,
+        channel: options.channel,
+        now: options.now,
+        lookbackMs: options.lookbackMs,
+        logger: options.logger,
+        ...(options.routes ? { routes: options.routes } : {}),
+        ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+        ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
+        ...(options.followUp ? { followUp: options.followUp } : {}),
+        ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+        sleep: options.sleep ?? ((ms) => sleepFor(ms)),
+        pacing,
+        signal,
+      });
+    },
+  });
+  return {
+    channel: options.channel,
+    start: () => schedule.start(),
+    stop: (stopOptions) => schedule.stop(undefined, stopOptions?.finishWithinMs),
+    runNow: () => schedule.runNow(),
+    lastReport: () => last,
+    status: async () => {
+      const s = schedule.status();
+      return readAlertStatus(await options.store.alerts.readAlerts(), options.now(), {
+        channel: options.channel,
+        expression: options.schedule,
+        nextRun: s.nextRun,
+        polling: s.polling,
+        ...(options.routes ? { routes: options.routes } : {}),
+        ...(options.leadership
+          ? {
+              replicas: {
+                self: options.leadership.replica,
+                poller: await options.leadership.leader().catch(() => undefined),
+              },
+            }
+          : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { buildFailure } from '../../blocks/errors.js';
+import { type ListenerDeps, refreshHomeAfterAct } from '../../listeners/deps.js';
+import { errorFields } from '../../logger.js';
+import { refusalText } from '../access/rules.js';
+import type { ClickOrigin, ClickOutcome } from './index.js';
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/** A string field of the payload, or undefined. */
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * The message the clicked button is in: `channel.id` / `message.ts`, or the `container` fields. When the two
+ * places disagree the click names no single message, and is treated as carrying none.
+ */
+export function clickOrigin(body: BlockButtonAction): ClickOrigin {
+  const container = (body.container ?? {}) as Record<string, unknown>;
+  const pick = (a: string | undefined, b: string | undefined) =>
+    a !== undefined && b !== undefined && a !== b ? undefined : (a ?? b);
+  return {
+    channelId: pick(text(body.channel?.id), text(container.channel_id)),
+    messageTs: pick(text(body.message?.ts), text(container.message_ts)),
+  };
+}
+
+/**
+ * Swap buttons. The quote message itself is edited by the swap feature (chat.update), so it tells everyone
+ * what happened; the clicker alone gets a private notice when their click changed nothing, and why.
+ * Approve and Reject are SWAP_APPROVERS' business, not TREASURY_USERS'; "New quote" asks for a quote, as
+ * `/treasury swap` does, so only TREASURY_USERS may (`treasuryUsersOnly`). The button value names the quote, and
+ * the click's own message must be that quote's message (checked by the swap feature).
+ */
+function swapButton(
+  deps: ListenerDeps,
+  handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>,
+  options: { treasuryUsersOnly?: boolean } = {},
+) {
+  return async ({ ack, action, body, respond }: ButtonArgs): Promise<void> => {
+    await ack();
+    const fallback = { channelId: body.channel?.id, userId: body.user.id };
+    if (options.treasuryUsersOnly) {
+      const access = await deps.access.check(body.user.id);
+      if (!access.allowed) {
+        await deps.slack.respond(
+          respond,
+          { response_type: 'ephemeral', replace_original: false, text: refusalText(access) },
+          fallback,
+        );
+        return;
+      }
+    }
+    let notice: string | undefined;
+    let failure: unknown;
+    try {
+      notice = (await handle(text(action.value) ?? '', body.user.id, clickOrigin(body))).notice;
+    } catch (error) {
+      deps.logger.error('swap button failed', { actionId: action.action_id, error: errorFields(error) });
+      failure = error;
+    }
+    // What the person sees on their Home (quotes waiting for them, their requests) follows what they just did.
+    refreshHomeAfterAct(deps, body.user.id);
+    const message = failure !== undefined ? buildFailure(failure) : notice ? { text: notice } : undefined;
+    if (!message) return;
+    await deps.slack.respond(respond, { response_type: 'ephemeral', replace_original: false, ...message }, fallback);
+  };
+}
+
+/** "Approve" on a quote. */
+export const createSwapApproveListener = (deps: ListenerDeps) =>
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'approve', origin));
+/** "Reject" on a quote. */
+export const createSwapRejectListener = (deps: ListenerDeps) =>
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
+/** "New quote" on an expired or refused quote. */
+export const createSwapNewQuoteListener = (deps: ListenerDeps) =>
+  swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin), {
+    treasuryUsersOnly: true,
+  });
