@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
 import { StateFileRefusedError } from '../src/store/lowdb/state-file.js';
-import { mentions, type PollerRig, startPollerRig } from './poller/helpers.js';
+import { mentions, type PollerRig, startPollerRig } from './features/alerts/poller/helpers.js';
 import { swapQuoteRecord } from './support/fixtures.js';
 
 /*

@@ -1,8 +1,8 @@
 // End to end on the state file (signed commands and clicks on the real Bolt app, the Slack stand-in, the payment
 // API simulator over HTTP): a swap's USD value fails closed when its price cannot be trusted (a dust balance the
 // asset list values at $0.00), and a person's swaps of the last 24 hours are added up to judge the tier, so
-// splitting a large swap never lowers the approvals it needs. The rules' edges: test/domain/swap-policy.test.ts
-// and test/domain/quote-decision.test.ts.
+// splitting a large swap never lowers the approvals it needs. The rules' edges: test/features/swaps/policy.test.ts
+// and test/features/swaps/decision.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';

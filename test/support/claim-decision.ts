@@ -2,7 +2,7 @@
  * The store contract tests' decision: the simplest judge there is (the first decision on a pending quote wins,
  * any later one is refused), run through the repository's decideQuote. The repository's job under test is that
  * the judge sees the quote as committed and that its change is atomic; the approval rules themselves are
- * table-tested in test/domain and end to end through clicks.
+ * table-tested in test/features/swaps and end to end through clicks.
  */
 import type { AuditEntry, SwapQuote } from '../../src/features/swaps/quote.js';
 import type { SwapQuoteRepository } from '../../src/store/repository.js';
