@@ -18,7 +18,7 @@ import type { AlertSourceState, AlertsState, OutboxItem, OwnedAlert } from '../r
 import { type BalancesRead, commitBalances, lowBalanceIncidentForGas } from './balances.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
-import { POLL_POLICY, type PollDeps } from './policy.js';
+import { POLL_POLICY, type PollDeps } from './poll-rules.js';
 
 type RowKind = StuckFacts['source'];
 const SOURCE_OF_KIND: Record<string, SourceName> = { withdrawal: 'withdrawals', task: 'tasks', gas: 'gas' };

@@ -37,7 +37,7 @@ import { buildAlertMessage } from '../message-blocks.js';
 import { firstView, routingKindOf } from '../owned.js';
 import type { OutboxItem, RedirectedFrom, SendAttempt, SendTarget, ThreadWork } from '../records.js';
 import { ALERT_KINDS, mentionText } from '../routing.js';
-import { type ChannelPacing, POLL_POLICY, type PollDeps } from './policy.js';
+import { type ChannelPacing, POLL_POLICY, type PollDeps } from './poll-rules.js';
 import type { AlertMessage } from './slack.js';
 
 /** One message to post and the outbox items it covers. */

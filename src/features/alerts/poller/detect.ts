@@ -20,15 +20,15 @@
  */
 import type { AlertSourceState } from '../records.js';
 import type { SourceName } from './facts.js';
-import type { PollDeps } from './policy.js';
+import type { PollDeps } from './poll-rules.js';
 import { detectGas } from './sources/gas.js';
 import type { Detection, ReadContext } from './sources/read.js';
 import { detectTasks } from './sources/tasks.js';
 import { detectWithdrawals } from './sources/withdrawals.js';
 
-export { planFollowUps } from './follow.js';
 export { listFloor, listOf, SOURCE_LISTS } from './place.js';
 export { describeReadError } from './read-error.js';
+export { planRechecks } from './recheck.js';
 export type { Detection, Found, ReadContext, Settled, SourcePlace } from './sources/read.js';
 export { PollAbortedError } from './walk.js';
 

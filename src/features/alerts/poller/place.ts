@@ -4,7 +4,7 @@
  */
 import type { AlertSourceState, ListState, WalkState } from '../records.js';
 import type { SourceName } from './facts.js';
-import { POLL_POLICY } from './policy.js';
+import { POLL_POLICY } from './poll-rules.js';
 
 /** Epoch ms of an ISO time. */
 export const isoMs = (iso: string) => Date.parse(iso);

@@ -20,21 +20,21 @@ import {
   describeReadError,
   type Outcome,
   PollAbortedError,
-  planFollowUps,
+  planRechecks,
   type ReadContext,
 } from './detect.js';
 import { SOURCES, type SourceName } from './facts.js';
-import type { PollDeps, PollReport, SourceReport } from './policy.js';
+import type { PollDeps, PollReport, SourceReport } from './poll-rules.js';
 
 export { type Delivery, planDeliveries } from './deliver.js';
-export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, type SourceReport } from './policy.js';
+export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, type SourceReport } from './poll-rules.js';
 
 /** Runs one poll: read every source, commit what was read, post the outbox. Never throws for API or Slack failures. */
 export async function pollOnce(deps: PollDeps): Promise<PollReport> {
   const now = deps.now();
   const state = await deps.store.alerts.readAlerts();
   const outcomes = {} as Record<SourceName, Outcome>;
-  const plan = planFollowUps(state.sources, now.getTime(), deps.lookbackMs);
+  const plan = planRechecks(state.sources, now.getTime(), deps.lookbackMs);
   const contexts: Record<SourceName, ReadContext> = {
     withdrawals: { now, lookups: plan.withdrawalLookups },
     tasks: { now, ...(plan.tasks ? { window: plan.tasks } : {}) },

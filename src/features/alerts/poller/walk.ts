@@ -7,7 +7,7 @@
 import type { PaymentsClient, Withdrawal } from '../../../payments/index.js';
 import type { ListState, WalkState } from '../records.js';
 import { completedList, estimateRows, iso, isoMs, newestOf, optional, walkingList } from './place.js';
-import { POLL_POLICY, type PollDeps } from './policy.js';
+import { POLL_POLICY, type PollDeps } from './poll-rules.js';
 
 /** The poll was stopped between two requests (shutdown). */
 export class PollAbortedError extends Error {

@@ -11,7 +11,7 @@ import { SUMMARY_LIST_CAP } from '../../../../src/features/alerts/blocks.js';
 import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
 import { prepareAlertChannel } from '../../../../src/features/alerts/poller/channel.js';
 import { deliverOutbox, settleDecision } from '../../../../src/features/alerts/poller/deliver.js';
-import { type ChannelPacing, POLL_POLICY, type PollDeps } from '../../../../src/features/alerts/poller/policy.js';
+import { type ChannelPacing, POLL_POLICY, type PollDeps } from '../../../../src/features/alerts/poller/poll-rules.js';
 import { ALERT_EVENT_TYPE, createAlertPoster } from '../../../../src/features/alerts/poller/slack.js';
 import type { OutboxItem } from '../../../../src/features/alerts/records.js';
 import { createLogger } from '../../../../src/logger.js';

@@ -9,7 +9,7 @@ import {
   newestOf,
   walkingList,
 } from '../../../../src/features/alerts/poller/place.js';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/policy.js';
+import { POLL_POLICY } from '../../../../src/features/alerts/poller/poll-rules.js';
 import type { AlertSourceState, ListState } from '../../../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;

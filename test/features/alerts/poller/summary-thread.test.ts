@@ -14,7 +14,7 @@ import {
 } from '../../../../src/features/alerts/blocks.js';
 import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
 import { deliverOutbox } from '../../../../src/features/alerts/poller/deliver.js';
-import type { PollDeps } from '../../../../src/features/alerts/poller/policy.js';
+import type { PollDeps } from '../../../../src/features/alerts/poller/poll-rules.js';
 import { createAlertPoster } from '../../../../src/features/alerts/poller/slack.js';
 import type { OutboxItem } from '../../../../src/features/alerts/records.js';
 import { silentLogger } from '../../../../src/logger.js';

@@ -1,6 +1,6 @@
 /** The two list walkers of detection against in-memory pages (no simulator): floors, empty pages, late rows, walks. */
 import { describe, expect, it } from 'vitest';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/policy.js';
+import { POLL_POLICY } from '../../../../src/features/alerts/poller/poll-rules.js';
 import {
   type CursorPage,
   PollAbortedError,

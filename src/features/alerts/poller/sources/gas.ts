@@ -1,9 +1,9 @@
 import type { GasDistribution } from '../../../../payments/index.js';
 import type { AlertSourceState } from '../../records.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
-import { gasRecheckSince, oldestFollowedSince, windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
-import { POLL_POLICY, type PollDeps } from '../policy.js';
+import { POLL_POLICY, type PollDeps } from '../poll-rules.js';
+import { gasRecheckSince, oldestRecheckedSince, windowCovers, windowQueryFrom } from '../recheck.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
 import { addFound, addSettled, type Detection, detection, isBaseline, type ReadContext, reader } from './read.js';
 
@@ -76,7 +76,7 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
   const recheckFrom =
     dflt.walk || cancelled.walk
       ? undefined
-      : oldestFollowedSince(
+      : oldestRecheckedSince(
           source.tracking,
           gasRecheckSince(r.nowMs, deps.lookbackMs),
           Math.min(...floors),

@@ -3,9 +3,9 @@
 import { PaymentsNotFoundError } from '../../../../payments/index.js';
 import type { FailureFacts } from '../../facts.js';
 import type { AlertSourceState, ListState } from '../../records.js';
-import type { FollowWindow, WindowReads } from '../follow.js';
 import { iso, isoMs } from '../place.js';
-import type { PollDeps } from '../policy.js';
+import type { PollDeps } from '../poll-rules.js';
+import type { RecheckWindow, WindowReads } from '../recheck.js';
 
 /** A failure seen in a source; `baseline` ones are recorded as handled without an alert (first run, older than the lookback). */
 export interface Found {
@@ -52,8 +52,8 @@ export interface Detection {
 export interface ReadContext {
   now: Date;
   /** Tasks and gas: the window of the pending list this poll reads, if any (see planWindow). */
-  window?: FollowWindow;
-  /** Withdrawals: how many followed rows this poll may look up by id (see planFollowUps). */
+  window?: RecheckWindow;
+  /** Withdrawals: how many followed rows this poll may look up by id (see planRechecks). */
   lookups?: number;
 }
 

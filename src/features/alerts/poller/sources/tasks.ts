@@ -1,9 +1,9 @@
 import type { PayoutTask } from '../../../../payments/index.js';
 import type { AlertSourceState } from '../../records.js';
 import { failureKey, taskFacts } from '../facts.js';
-import { oldestFollowedSince, windowCovers, windowQueryFrom } from '../follow.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
-import { POLL_POLICY, type PollDeps } from '../policy.js';
+import { POLL_POLICY, type PollDeps } from '../poll-rules.js';
+import { oldestRecheckedSince, windowCovers, windowQueryFrom } from '../recheck.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
 import {
   addFound,
@@ -38,7 +38,7 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
   }
   const list = listOf(source, 'failed');
   const floor = listFloor(source, list, r.nowMs, deps.lookbackMs);
-  const recheckFrom = oldestFollowedSince(source.tracking, r.nowMs - deps.lookbackMs, floor);
+  const recheckFrom = oldestRecheckedSince(source.tracking, r.nowMs - deps.lookbackMs, floor);
   const read = await readCursorList(
     deps,
     (from, cursor) => deps.payments.listPayoutTasks({ status: 'failed', createdAtFrom: from, cursor }),

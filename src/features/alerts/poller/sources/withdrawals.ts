@@ -1,9 +1,9 @@
 import type { Withdrawal } from '../../../../payments/index.js';
 import type { AlertSourceState } from '../../records.js';
 import { failureKey, withdrawalFacts } from '../facts.js';
-import { dueWithdrawals } from '../follow.js';
 import { firstRunSpan, iso, listFloor, listOf } from '../place.js';
-import type { PollDeps } from '../policy.js';
+import type { PollDeps } from '../poll-rules.js';
+import { dueWithdrawals } from '../recheck.js';
 import { checkAborted, readWithdrawals } from '../walk.js';
 import {
   addFound,
@@ -18,7 +18,7 @@ import {
 /**
  * Withdrawals: newest first from the top down to the floor (one page when idle). A pending withdrawal is
  * followed until final: while it is on the pages read, for free; below them, by id, when its age band's
- * interval has passed since it was last seen (POLL_POLICY.followBands), the most overdue first.
+ * interval has passed since it was last seen (POLL_POLICY.recheckBands), the most overdue first.
  */
 export async function detectWithdrawals(
   deps: PollDeps,

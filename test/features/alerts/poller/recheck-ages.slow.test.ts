@@ -1,7 +1,7 @@
 /**
  * Follow-ups that back off by age, through the real poller, the simulator over HTTP and a real state file: a
  * row pending for a long time is checked less often, idle polls stay cheap however many rows stay pending, and a
- * row that leaves pending is noticed within the interval POLL_POLICY.followBands documents for its age.
+ * row that leaves pending is noticed within the interval POLL_POLICY.recheckBands documents for its age.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { POLL_POLICY } from '../../../../src/features/alerts/poller/index.js';
@@ -50,7 +50,7 @@ describe('a row that leaves pending is noticed within the interval of its age ba
   // interval of its band, the poll step.
   const cases: [Kind, string, number, number, number][] = [];
   for (const kind of ['withdrawal', 'task', 'gas'] as const) {
-    const bands = POLL_POLICY.followBands[kind === 'withdrawal' ? 'withdrawals' : 'lists'];
+    const bands = POLL_POLICY.recheckBands[kind === 'withdrawal' ? 'withdrawals' : 'lists'];
     cases.push([kind, 'under an hour', 10 * MINUTE, bands[0]!.everyMs, MINUTE]);
     cases.push([kind, 'under a day', 6 * HOUR, bands[1]!.everyMs, MINUTE]);
     cases.push([kind, 'older', 5 * DAY, bands[2]!.everyMs, kind === 'withdrawal' ? 10 * MINUTE : MINUTE]);

@@ -36,7 +36,7 @@ export const POLL_POLICY = {
    * one by one by id (one request each, so their older bands are slower: the budget below holds about 1,400
    * withdrawals pending for over a day at one a day each). Part 13's "stuck" alerts use the same ages.
    */
-  followBands: {
+  recheckBands: {
     lists: [
       { youngerThanMs: HOUR, everyMs: 5 * MINUTE },
       { youngerThanMs: DAY, everyMs: 10 * MINUTE },
@@ -64,7 +64,7 @@ export const POLL_POLICY = {
    * task or gas window read counts one (its first page); withdrawal lookups take what is left, at least one when
    * any is due, the most overdue first. When more withdrawals are due than that, each waits its turn.
    */
-  followRequestsPerPoll: 2,
+  recheckRequestsPerPoll: 2,
   /**
    * Followed rows that turn failed are found at the next poll: the failed tasks are read from the oldest followed
    * task created within ALERT_LOOKBACK (the same read as the new failures, starting lower: usually the same one

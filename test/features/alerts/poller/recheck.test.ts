@@ -1,19 +1,19 @@
 /** Follow-up planning without a simulator: which pending rows are checked this poll, by their age. */
 import { describe, expect, it } from 'vitest';
+import { POLL_POLICY } from '../../../../src/features/alerts/poller/poll-rules.js';
 import {
   bandOf,
   dueWithdrawals,
-  followFloor,
   lastCovered,
-  oldestFollowedSince,
-  planFollowUps,
+  oldestRecheckedSince,
+  planRechecks,
   plansGasRecheck,
   planWindow,
+  recheckFloor,
   type WindowReads,
   windowCovers,
   windowQueryFrom,
-} from '../../../../src/features/alerts/poller/follow.js';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/policy.js';
+} from '../../../../src/features/alerts/poller/recheck.js';
 import type { AlertSourceState } from '../../../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;
@@ -57,13 +57,13 @@ describe('age bands: the documented intervals', () => {
     ['withdrawals', 2 * HOUR, 1, HOUR],
     ['withdrawals', 3 * DAY, 2, DAY],
   ] as const)('%s, age %d ms: band %d, every %d ms', (kind, age, band, every) => {
-    const bands = POLL_POLICY.followBands[kind];
+    const bands = POLL_POLICY.recheckBands[kind];
     expect(bandOf(bands, age)).toBe(band);
     expect(bands[band]!.everyMs).toBe(every);
   });
 
   it('each band is checked at least as often as the one after it, and the task discovery beats the overlap', () => {
-    for (const bands of Object.values(POLL_POLICY.followBands)) {
+    for (const bands of Object.values(POLL_POLICY.recheckBands)) {
       for (let i = 1; i < bands.length; i++) expect(bands[i]!.everyMs).toBeGreaterThanOrEqual(bands[i - 1]!.everyMs);
     }
     expect(POLL_POLICY.taskDiscoveryEveryMs).toBeLessThan(POLL_POLICY.overlapMs);
@@ -98,15 +98,15 @@ describe('windows of the pending list', () => {
   });
 });
 
-describe('followFloor: rows above it are read by the reads of new rows', () => {
+describe('recheckFloor: rows above it are read by the reads of new rows', () => {
   it('is the lowest floor of the source lists, and no floor at all while one is walked', () => {
-    expect(followFloor('gas', source({ lists: LISTS.gas }), NOW, LOOKBACK)).toBe(FLOOR);
+    expect(recheckFloor('gas', source({ lists: LISTS.gas }), NOW, LOOKBACK)).toBe(FLOOR);
     const lower = { watermark: at(FLOOR - HOUR), readAt: at(NOW) };
-    expect(followFloor('gas', source({ lists: { default: lower, cancelled: settled } }), NOW, LOOKBACK)).toBe(
+    expect(recheckFloor('gas', source({ lists: { default: lower, cancelled: settled } }), NOW, LOOKBACK)).toBe(
       FLOOR - HOUR,
     );
     const walk = { from: at(NOW - DAY), to: at(WATERMARK), read: 1, startedAt: at(NOW - MINUTE) };
-    expect(followFloor('withdrawals', source({ lists: { all: { ...settled, walk } } }), NOW, LOOKBACK)).toBe(
+    expect(recheckFloor('withdrawals', source({ lists: { all: { ...settled, walk } } }), NOW, LOOKBACK)).toBe(
       Number.POSITIVE_INFINITY,
     );
   });
@@ -240,7 +240,7 @@ describe('dueWithdrawals: by id, when the band interval has passed since the row
     expect(dueWithdrawals(tracking, {}, new Set(), NOW, 0)).toEqual([]);
   });
 
-  it(`1,000 rows pending for weeks, checked daily, ${POLL_POLICY.followRequestsPerPoll} a poll: each is checked within a day, a minute apart`, () => {
+  it(`1,000 rows pending for weeks, checked daily, ${POLL_POLICY.recheckRequestsPerPoll} a poll: each is checked within a day, a minute apart`, () => {
     const rows: Record<string, string> = {};
     const checked: Record<string, string> = {};
     for (let i = 0; i < 1_000; i++) rows[`w${String(i).padStart(4, '0')}`] = at(NOW - 7 * DAY - i * HOUR);
@@ -248,7 +248,7 @@ describe('dueWithdrawals: by id, when the band interval has passed since the row
     let worstGap = 0;
     for (let minute = 0; minute < 3 * 24 * 60; minute++) {
       const now = NOW + minute * MINUTE;
-      for (const id of dueWithdrawals(rows, checked, new Set(), now, POLL_POLICY.followRequestsPerPoll)) {
+      for (const id of dueWithdrawals(rows, checked, new Set(), now, POLL_POLICY.recheckRequestsPerPoll)) {
         if (lastSeen.has(id)) worstGap = Math.max(worstGap, now - lastSeen.get(id)!);
         lastSeen.set(id, now);
         checked[id] = at(now);
@@ -259,7 +259,7 @@ describe('dueWithdrawals: by id, when the band interval has passed since the row
   });
 });
 
-describe('planFollowUps: the follow-up requests of one poll', () => {
+describe('planRechecks: the follow-up requests of one poll', () => {
   const sources = (tasks: Partial<AlertSourceState>, gas: Partial<AlertSourceState>) => ({
     withdrawals: source({ lists: LISTS.withdrawals }),
     tasks: source({ lists: LISTS.tasks, windowReads: freshReads(), ...tasks }),
@@ -270,7 +270,7 @@ describe('planFollowUps: the follow-up requests of one poll', () => {
       'no window due: withdrawals may take the whole budget',
       {},
       {},
-      { withdrawalLookups: POLL_POLICY.followRequestsPerPoll },
+      { withdrawalLookups: POLL_POLICY.recheckRequestsPerPoll },
     ],
     [
       'the task discovery due: one window, one lookup',
@@ -288,10 +288,10 @@ describe('planFollowUps: the follow-up requests of one poll', () => {
       'a gas top-up followed below the floor: its failed recheck takes a slot, one lookup left',
       {},
       { tracking: { g1: at(FLOOR - 30 * MINUTE) } },
-      { withdrawalLookups: POLL_POLICY.followRequestsPerPoll - 1 },
+      { withdrawalLookups: POLL_POLICY.recheckRequestsPerPoll - 1 },
     ],
   ] as const)('%s', (_case, tasks, gas, expected) => {
-    expect(planFollowUps(sources(tasks, gas), NOW, LOOKBACK)).toEqual(expected);
+    expect(planRechecks(sources(tasks, gas), NOW, LOOKBACK)).toEqual(expected);
   });
 });
 
@@ -310,7 +310,7 @@ describe('rechecking followed rows for a turn to failed', () => {
       FLOOR - HOUR - 1_000,
     ],
   ] as const)('%s', (_case, tracking, skip, expected) => {
-    expect(oldestFollowedSince(tracking, NOW - LOOKBACK, FLOOR, new Set(skip))).toBe(expected);
+    expect(oldestRecheckedSince(tracking, NOW - LOOKBACK, FLOOR, new Set(skip))).toBe(expected);
   });
 
   it('gas rechecks while a top-up not yet alerted is followed below the floor for under an hour, never during a walk', () => {

@@ -1,5 +1,5 @@
 /**
- * Follow-up planning: which rows still pending are checked this poll, by their age (POLL_POLICY.followBands).
+ * Recheck planning: which rows still pending are checked again this poll, by their age (POLL_POLICY.recheckBands).
  * Tasks and gas are checked by reading their `status=pending` list over a window of createdAt (the last hour,
  * the last day, or all of it), withdrawals by id. A window read whose rows are all due later is skipped, so an
  * idle poll's cost follows what is due, not how many rows stay pending. Pure (no I/O).
@@ -9,14 +9,14 @@ import { compareText } from '../../../kernel/compare.js';
 import type { AlertSourceState } from '../records.js';
 import type { SourceName } from './facts.js';
 import { firstRunSpan, isoMs, listFloor, listOf, SOURCE_LISTS } from './place.js';
-import { POLL_POLICY } from './policy.js';
+import { POLL_POLICY } from './poll-rules.js';
 
 /** The windows of a pending list, narrowest first: each covers the age bands up to its own. */
-export const FOLLOW_WINDOWS = ['hour', 'day', 'all'] as const;
-export type FollowWindow = (typeof FOLLOW_WINDOWS)[number];
+export const RECHECK_WINDOWS = ['hour', 'day', 'all'] as const;
+export type RecheckWindow = (typeof RECHECK_WINDOWS)[number];
 
 /** When (our clock) each window of a pending list was last read. */
-export type WindowReads = Partial<Record<FollowWindow, string>>;
+export type WindowReads = Partial<Record<RecheckWindow, string>>;
 
 type Band = { readonly youngerThanMs: number; readonly everyMs: number };
 
@@ -27,14 +27,14 @@ export function bandOf(bands: readonly Band[], ageMs: number): number {
 }
 
 /** The oldest createdAt (epoch ms) a window read covers for sure: rows at its edge are left to a wider read. */
-export function windowFromMs(window: FollowWindow, nowMs: number): number {
-  const bands = POLL_POLICY.followBands.lists;
-  const index = FOLLOW_WINDOWS.indexOf(window);
-  return index === FOLLOW_WINDOWS.length - 1 ? Number.NEGATIVE_INFINITY : nowMs - bands[index]!.youngerThanMs;
+export function windowFromMs(window: RecheckWindow, nowMs: number): number {
+  const bands = POLL_POLICY.recheckBands.lists;
+  const index = RECHECK_WINDOWS.indexOf(window);
+  return index === RECHECK_WINDOWS.length - 1 ? Number.NEGATIVE_INFINITY : nowMs - bands[index]!.youngerThanMs;
 }
 
 /** The createdAtFrom a window read asks for (none for `all`). */
-export function windowQueryFrom(window: FollowWindow, nowMs: number): Date | undefined {
+export function windowQueryFrom(window: RecheckWindow, nowMs: number): Date | undefined {
   const from = windowFromMs(window, nowMs);
   return Number.isFinite(from) ? new Date(from) : undefined;
 }
@@ -43,7 +43,7 @@ export function windowQueryFrom(window: FollowWindow, nowMs: number): Date | und
  * A row this window read answers for: its createdAt is inside the window with a second to spare (the API
  * compares whole seconds), so a row missing from the read really left the pending list.
  */
-export function windowCovers(window: FollowWindow, createdAtMs: number, nowMs: number): boolean {
+export function windowCovers(window: RecheckWindow, createdAtMs: number, nowMs: number): boolean {
   const from = windowFromMs(window, nowMs);
   return !Number.isFinite(from) || createdAtMs >= from + 1_000;
 }
@@ -51,7 +51,7 @@ export function windowCovers(window: FollowWindow, createdAtMs: number, nowMs: n
 /** When the rows of age band `band` were last covered by a read: the latest read of their window or a wider one. */
 export function lastCovered(reads: WindowReads | undefined, band: number): number {
   let latest = Number.NEGATIVE_INFINITY;
-  for (const window of FOLLOW_WINDOWS.slice(band)) {
+  for (const window of RECHECK_WINDOWS.slice(band)) {
     const at = reads?.[window];
     if (at !== undefined) latest = Math.max(latest, isoMs(at));
   }
@@ -62,7 +62,7 @@ export function lastCovered(reads: WindowReads | undefined, band: number): numbe
  * The floor below which a source's tracked rows need following: rows above it are read at every poll by the
  * reads of new rows. While a list is being walked, nothing is taken as read (the walk reaches rows in its own time).
  */
-export function followFloor(name: SourceName, source: AlertSourceState, nowMs: number, lookbackMs: number): number {
+export function recheckFloor(name: SourceName, source: AlertSourceState, nowMs: number, lookbackMs: number): number {
   const span = firstRunSpan(name, lookbackMs);
   let floor = Number.POSITIVE_INFINITY;
   for (const listName of SOURCE_LISTS[name]) {
@@ -84,24 +84,24 @@ export function planWindow(
   source: AlertSourceState,
   nowMs: number,
   lookbackMs: number,
-): FollowWindow | undefined {
+): RecheckWindow | undefined {
   if (source.pendingSyncedAt === undefined) return 'all';
-  const bands = POLL_POLICY.followBands.lists;
+  const bands = POLL_POLICY.recheckBands.lists;
   const reads = source.windowReads;
   const due = (band: number, everyMs: number) => nowMs - lastCovered(reads, band) >= everyMs;
   let widest = -1;
   if (name === 'tasks' && due(1, POLL_POLICY.taskDiscoveryEveryMs)) widest = 1;
   if (name === 'gas' && (source.handledPending?.length ?? 0) > 0 && due(2, POLL_POLICY.handledPendingCleanupEveryMs))
     widest = 2;
-  const floor = followFloor(name, source, nowMs, lookbackMs);
+  const floor = recheckFloor(name, source, nowMs, lookbackMs);
   for (const createdAt of Object.values(source.tracking)) {
     const at = isoMs(createdAt);
     if (at >= floor) continue;
     const band = bandOf(bands, nowMs - at);
     if (band > widest && due(band, bands[band]!.everyMs)) widest = band;
-    if (widest === FOLLOW_WINDOWS.length - 1) break;
+    if (widest === RECHECK_WINDOWS.length - 1) break;
   }
-  return widest === -1 ? undefined : FOLLOW_WINDOWS[widest];
+  return widest === -1 ? undefined : RECHECK_WINDOWS[widest];
 }
 
 /**
@@ -116,7 +116,7 @@ export function dueWithdrawals(
   nowMs: number,
   limit: number,
 ): string[] {
-  const bands = POLL_POLICY.followBands.withdrawals;
+  const bands = POLL_POLICY.recheckBands.withdrawals;
   const due: { id: string; dueAt: number }[] = [];
   for (const [id, createdAt] of Object.entries(tracking)) {
     if (skip.has(id)) continue;
@@ -131,9 +131,9 @@ export function dueWithdrawals(
 }
 
 /** What this poll follows up: the task and gas windows to read, and how many withdrawals it may look up. */
-export interface FollowPlan {
-  tasks?: FollowWindow;
-  gas?: FollowWindow;
+export interface RecheckPlan {
+  tasks?: RecheckWindow;
+  gas?: RecheckWindow;
   withdrawalLookups: number;
 }
 
@@ -147,10 +147,10 @@ export function gasRecheckSince(nowMs: number, lookbackMs: number): number {
  * created within the last hour (and ALERT_LOOKBACK), lies below the floor of the gas reads of new rows (none while one is walked).
  */
 export function plansGasRecheck(source: AlertSourceState, nowMs: number, lookbackMs: number): boolean {
-  const floor = followFloor('gas', source, nowMs, lookbackMs);
+  const floor = recheckFloor('gas', source, nowMs, lookbackMs);
   return (
     Number.isFinite(floor) &&
-    oldestFollowedSince(
+    oldestRecheckedSince(
       source.tracking,
       gasRecheckSince(nowMs, lookbackMs),
       floor,
@@ -160,21 +160,21 @@ export function plansGasRecheck(source: AlertSourceState, nowMs: number, lookbac
 }
 
 /**
- * The poll's follow-ups within POLL_POLICY.followRequestsPerPoll (window reads and the gas recheck first,
+ * The poll's follow-ups within POLL_POLICY.recheckRequestsPerPoll (window reads and the gas recheck first,
  * withdrawals what is left, at least one).
  */
-export function planFollowUps(
+export function planRechecks(
   sources: Record<SourceName, AlertSourceState>,
   nowMs: number,
   lookbackMs: number,
-): FollowPlan {
+): RecheckPlan {
   const tasks = planWindow('tasks', sources.tasks, nowMs, lookbackMs);
   const gas = planWindow('gas', sources.gas, nowMs, lookbackMs);
   const windowReads = (tasks ? 1 : 0) + (gas ? 1 : 0) + (plansGasRecheck(sources.gas, nowMs, lookbackMs) ? 1 : 0);
   return {
     ...(tasks ? { tasks } : {}),
     ...(gas ? { gas } : {}),
-    withdrawalLookups: Math.max(1, POLL_POLICY.followRequestsPerPoll - windowReads),
+    withdrawalLookups: Math.max(1, POLL_POLICY.recheckRequestsPerPoll - windowReads),
   };
 }
 
@@ -182,7 +182,7 @@ export function planFollowUps(
  * The createdAt (epoch ms, whole seconds less one: the API compares whole seconds) of the oldest followed row
  * created since `sinceMs` and below the floor, if any: where a read that rechecks followed rows starts.
  */
-export function oldestFollowedSince(
+export function oldestRecheckedSince(
   tracking: Record<string, string>,
   sinceMs: number,
   floorMs: number,
