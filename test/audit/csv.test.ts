@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import type { AlertTrailEntry } from '../../src/features/alerts/trail.js';
 import { AUDIT_COLUMNS, type AuditRow, neutraliseFormula } from '../../src/features/audit/csv-rules.js';
 import { type AuditSources, auditRows, writeAuditCsv } from '../../src/features/audit/index.js';
-import { alertRow, describePolicy, payoutRows, quoteRows, thresholdRow } from '../../src/features/audit/record-rows.js';
+import {
+  alertRow,
+  describePolicySnapshot,
+  payoutRows,
+  quoteRows,
+  thresholdRow,
+} from '../../src/features/audit/record-rows.js';
 import type { PayoutRequest } from '../../src/features/payouts/rules.js';
 import type { SwapQuote } from '../../src/features/swaps/quote.js';
 import type { ThresholdChange } from '../../src/features/thresholds/rules.js';
@@ -372,10 +378,10 @@ describe("the policy on a quote's audit row", () => {
       window,
       fixedAt: '2026-11-24T10:00:00.000Z',
     };
-    expect(describePolicy(policy)).toContain(
+    expect(describePolicySnapshot(policy)).toContain(
       "needs 2 approvals from distinct approvers (tier from $10000.00); with the requester's $6000.00 in 1 other swaps of the last 24 hours: total $12000.00",
     );
-    expect(describePolicy({ ...policy, window: { count: 2, unknown: 'x' } })).toContain(
+    expect(describePolicySnapshot({ ...policy, window: { count: 2, unknown: 'x' } })).toContain(
       "with the requester's 2 other swaps of the last 24 hours: total unknown",
     );
   });

@@ -40,7 +40,7 @@ function usdOf(value: StoredUsdValue | undefined): string | undefined {
 }
 
 /** The approval policy fixed on a quote, in one line of plain words. */
-export function describePolicy(policy: PolicySnapshot | undefined): string {
+export function describePolicySnapshot(policy: PolicySnapshot | undefined): string {
   if (policy === undefined)
     return 'one approval from the approvers configured (made before the policy was recorded on each quote)';
   const approvers = [...policy.approvers.userIds, ...policy.approvers.groupIds];
@@ -82,7 +82,7 @@ export function quoteRows(quote: SwapQuote): AuditRow[] {
     amountUnits: quote.amountFrom,
     usdValue: usdOf(quote.valueUsd),
     toAsset,
-    policy: describePolicy(quote.policy),
+    policy: describePolicySnapshot(quote.policy),
     status: quote.swapStatus ? `${quote.status} (swap ${quote.swapStatus})` : quote.status,
     swapId: quote.swapId,
   };

@@ -31,7 +31,7 @@ export interface ComposedDigest {
 }
 
 /** The snapshot of `day` from the asset list: base units and USD cents, by asset id. */
-export function snapshotOf(assets: readonly Asset[], day: string, at: Date): DailySnapshot {
+export function dailySnapshotOf(assets: readonly Asset[], day: string, at: Date): DailySnapshot {
   const byId: Record<string, SnapshotAsset> = {};
   // The total adds the exact decimals and rounds once, as `/treasury balances` and the Home tab do.
   const counted: string[] = [];
@@ -134,7 +134,7 @@ export async function composeDigest(
   let readProblem: string | undefined;
   let readError: unknown;
   try {
-    snapshot = snapshotOf(await deps.payments.listAssets(), day, now);
+    snapshot = dailySnapshotOf(await deps.payments.listAssets(), day, now);
   } catch (error) {
     readError = error;
     readProblem = readProblemOf(error);

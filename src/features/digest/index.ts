@@ -1,6 +1,6 @@
 /** The daily digest: composed from the records and one read of the assets, posted once a day, with its chart. */
 export { CHART_ASSETS, CHART_DAYS, chartAltText, chartSnapshots, renderDigestChart } from './chart.js';
-export { balancesView, composeDigest, snapshotOf } from './compose.js';
+export { balancesView, composeDigest, dailySnapshotOf } from './compose.js';
 export { dayBefore, digestDue, dueInstant, localDay } from './schedule.js';
 export {
   BALANCE_READ_GRACE_MS,

@@ -39,7 +39,7 @@ import {
   releaseNotice,
   removeCopy,
 } from './followed.js';
-import { invoiceOf, snapshotOf } from './snapshot.js';
+import { invoiceOf, invoiceSnapshotOf } from './snapshot.js';
 
 /** What the follower needs; everything is injected. */
 export interface InvoiceFollowerDeps {
@@ -107,7 +107,9 @@ export function createInvoiceFollower(deps: InvoiceFollowerDeps): InvoiceFollowe
       const at = deps.now();
       const outcome = (
         await change(record.id, (r) =>
-          'invoice' in read ? recordCheck(r, snapshotOf(read.invoice), at) : recordFailedCheck(r, read.failure, at),
+          'invoice' in read
+            ? recordCheck(r, invoiceSnapshotOf(read.invoice), at)
+            : recordFailedCheck(r, read.failure, at),
         )
       )?.result;
       if (outcome === 'changed' || outcome === 'expired' || outcome === 'dropped') {
@@ -280,7 +282,7 @@ export function createInvoiceFollower(deps: InvoiceFollowerDeps): InvoiceFollowe
       const now = deps.now();
       try {
         const { dropped } = await store.invoices.followInvoice(
-          newFollowedInvoice(snapshotOf(invoice), createdBy, now),
+          newFollowedInvoice(invoiceSnapshotOf(invoice), createdBy, now),
           deps.max,
           now,
         );

@@ -4,7 +4,7 @@ import type { Invoice } from '../../payments/index.js';
 import type { InvoiceSnapshot } from './followed.js';
 
 /** The fields of an invoice the bot shows, as JSON (the expiry as ISO). */
-export function snapshotOf(invoice: Invoice): InvoiceSnapshot {
+export function invoiceSnapshotOf(invoice: Invoice): InvoiceSnapshot {
   return {
     id: invoice.id,
     status: invoice.status,

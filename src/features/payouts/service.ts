@@ -27,7 +27,7 @@ import {
   PaymentsValidationError,
 } from '../../payments/index.js';
 import type { PayoutRepository } from '../../store/repository.js';
-import { snapshotOf } from '../swaps/views.js';
+import { assetSnapshotOf } from '../swaps/views.js';
 import { buildPayoutOutcome, buildPayoutProposal } from './blocks.js';
 import {
   isSendingStuck,
@@ -173,7 +173,7 @@ export function createPayoutService(deps: PayoutDeps) {
         requestedBy: input.userId,
         requestedAt: deps.now(),
         channelId: input.channelId,
-        asset: snapshotOf(resolution.asset),
+        asset: assetSnapshotOf(resolution.asset),
         name: input.name,
       });
       await requests.saveRequest(request);

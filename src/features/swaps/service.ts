@@ -64,7 +64,7 @@ import {
 } from './policy.js';
 import { buildPolicy, type LimitUseView } from './policy-blocks.js';
 import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from './quote.js';
-import { showSwap, showSwapHistory, snapshotOf } from './views.js';
+import { showSwap, showSwapHistory, assetSnapshotOf } from './views.js';
 
 /** What the swap feature needs. */
 export interface SwapDeps {
@@ -429,8 +429,8 @@ export function createSwapService(deps: SwapDeps) {
         requestedBy: input.userId,
         channelId: input.channelId,
         conversation,
-        from: snapshotOf(from),
-        to: snapshotOf(to),
+        from: assetSnapshotOf(from),
+        to: assetSnapshotOf(to),
         assets: { from, to },
         amountFrom,
       });

@@ -7,7 +7,7 @@ import { buildSwapDetail, buildSwapHistory } from './blocks.js';
 import type { AssetSnapshot } from './quote.js';
 
 /** What a quote keeps of an asset, so it can be shown without asking the API again. */
-export function snapshotOf(asset: Asset): AssetSnapshot {
+export function assetSnapshotOf(asset: Asset): AssetSnapshot {
   return {
     assetId: asset.id,
     symbol: asset.crypto.symbol,
@@ -30,7 +30,7 @@ export async function showSwap(payments: PaymentsClient, swapId: string): Promis
   const byId = (id: string) => assets.find((asset) => asset.id === id);
   const from = byId(swap.assetIdFrom);
   const to = byId(swap.assetIdTo);
-  return buildSwapDetail(swap, { from: from && snapshotOf(from), to: to && snapshotOf(to) });
+  return buildSwapDetail(swap, { from: from && assetSnapshotOf(from), to: to && assetSnapshotOf(to) });
 }
 
 /** `/treasury swaps`: the audit trail, newest first. */
