@@ -1,5 +1,5 @@
 /**
- * `npm run audit -- --since 30d > audit.csv` (part 16): the audit trail of the period as CSV on stdout, read from
+ * `npm run audit -- --since 30d > audit.csv`: the audit trail of the period as CSV on stdout, read from
  * the store the bot uses (DATA_FILE, or DATABASE_URL), with the same columns as `/treasury audit`. It only reads:
  * the state file without taking the bot's lock (safe: the bot replaces the file whole, by rename), PostgreSQL in
  * read-only sessions without migrating. Problems go to stderr in plain words, with exit code 1.

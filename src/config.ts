@@ -45,7 +45,7 @@ export interface Config {
   digestAt: DigestTime | undefined;
   /** DIGEST_CHANNEL (default ALERT_CHANNEL): where the daily digest goes; set whenever digestAt is. */
   digestChannel: string | undefined;
-  /** INVOICE_FOLLOW_MAX: open invoices followed at most (part 16); over it the oldest is dropped, its creator told. */
+  /** INVOICE_FOLLOW_MAX: open invoices followed at most; over it the oldest is dropped, its creator told. */
   invoiceFollowMax: number;
   /** SWAP_APPROVERS: user ids (U…/W…) and user group ids (S…) whose members approve. */
   swapApprovers: string[];

@@ -146,7 +146,7 @@ export interface AlertRepository {
   /** Slack accepted part `part` of the thread of `threadTs`: it leaves the work (the entry too, once empty). */
   recordThreadPartPosted(threadTs: string, part: number, at: Date): Promise<void>;
 
-  // Alerts people own (part 13). Each is one atomic change, so clicks on any replica run one at a time.
+  // Alerts people own. Each is one atomic change, so clicks on any replica run one at a time.
 
   /**
    * A person's act on the alert a click names (`ref`): `act` (a pure lifecycle rule, see alert-lifecycle.ts) sees
@@ -202,7 +202,7 @@ export interface DueReminderPlan {
 }
 
 /**
- * Balance thresholds, the daily balance snapshots and the daily digests (part 15). Every method resolves once the
+ * Balance thresholds, the daily balance snapshots and the daily digests. Every method resolves once the
  * change is durable; each change is atomic (on PostgreSQL one transaction, so replicas run them one at a time).
  */
 export interface BalanceRepository {
@@ -236,7 +236,7 @@ export interface BalanceRepository {
 export type PayoutClaim = { claimed: true; request: PayoutRequest } | { claimed: false; request?: PayoutRequest };
 
 /**
- * Requests to create a payout container (part 16). Every method resolves once the change is durable; each change
+ * Requests to create a payout container. Every method resolves once the change is durable; each change
  * of a request is atomic (on PostgreSQL one transaction locking its row, so replicas run them one at a time).
  */
 export interface PayoutRepository {
@@ -259,7 +259,7 @@ export interface PayoutRepository {
 }
 
 /**
- * Invoices followed until they leave `pending` or expire (part 16): one record each, kept while it is open and
+ * Invoices followed until they leave `pending` or expire: one record each, kept while it is open and
  * until Slack heard its outcome. Every method resolves once the change is durable; each change is atomic (on
  * PostgreSQL one transaction with the row locked, so replicas run them one at a time).
  */
@@ -296,7 +296,7 @@ export interface Page<T> {
 }
 
 /**
- * What the audit export reads page by page (part 16), so a long period never sits in memory whole. Read-only; a
+ * What the audit export reads page by page, so a long period never sits in memory whole. Read-only; a
  * page is one statement, and pages follow a stable order, so rows written meanwhile never repeat a row.
  */
 export interface AuditRepository {

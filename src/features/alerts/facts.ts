@@ -74,7 +74,7 @@ export const ApiRecoveredFacts = z.object({
 });
 
 /**
- * A row pending longer than its STUCK_*_AFTER (part 12's ages; the poller makes no request for it): only what
+ * A row pending longer than its STUCK_*_AFTER (the poller makes no request for it): only what
  * the poller keeps of a followed row, its id and createdAt.
  */
 export const StuckFacts = z.object({
@@ -90,7 +90,7 @@ export const StuckFacts = z.object({
 export type StuckFacts = z.infer<typeof StuckFacts>;
 
 /**
- * An asset's balance went below its threshold (part 15): the threshold as it stood and the reading that crossed
+ * An asset's balance went below its threshold: the threshold as it stood and the reading that crossed
  * it. The alert resolves itself when a later reading reaches the recovery level (balance-thresholds.ts).
  */
 export const BalanceLowFacts = z.object({

@@ -1,5 +1,5 @@
 /**
- * Alerts people own (part 13): the alert message as a view of its record (a colour bar and a first word that
+ * Alerts people own: the alert message as a view of its record (a colour bar and a first word that
  * tell open from handled, the buttons while it is not resolved), the line each change leaves in its thread, the
  * private answers to clicks that changed nothing, the Resolve modal, and `/treasury alerts open`. Pure.
  */

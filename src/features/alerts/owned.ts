@@ -1,5 +1,5 @@
 // ---------------------------------------------------------------------------------------------------------
-// Alerts people own (part 13): what an alert is about, how it is routed, and the fixed rules of keeping them.
+// Alerts people own: what an alert is about, how it is routed, and the fixed rules of keeping them.
 // Pure: the poller and the store build records with these, the builders read them.
 
 import { compareText } from '../../kernel/compare.js';

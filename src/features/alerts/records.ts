@@ -218,7 +218,7 @@ export const ThreadLine = z.object({
 export type ThreadLine = z.infer<typeof ThreadLine>;
 
 /**
- * An alert people own (part 13): its life (open → acknowledged → resolved), where its message is, what the
+ * An alert people own: its life (open → acknowledged → resolved), where its message is, what the
  * message shows, and the Slack work it still owes: a rewrite while `shown` is behind `life.version`, and the
  * thread lines not yet posted. The message is a view of this record.
  */
@@ -286,7 +286,7 @@ export const AlertsState = z.object({
   /** Alerts people own, by key: open and acknowledged ones, and resolved ones for a while (see ALERT_POLICY). */
   owned: z.record(z.string(), OwnedAlert).optional(),
   /**
-   * Assets whose balance is below their threshold now (part 15), by asset id: since when, and the key of the
+   * Assets whose balance is below their threshold now, by asset id: since when, and the key of the
    * low-balance alert raised then. An asset not listed is not low. Written in the same commit as the alert's
    * outbox item, so a restart neither repeats nor loses a crossing; bounded by the thresholds set.
    */

@@ -2,7 +2,7 @@
 // Where each kind of alert goes (ALERT_ROUTES) and whom it mentions (ALERT_ONCALL, or the route's own mention).
 // Pure parsing with every problem reported at once, in plain words, for the start-up check.
 
-/** The kinds of alert a route can name (part 15 adds balance_low). */
+/** The kinds of alert a route can name. */
 export const ALERT_KINDS = [
   'withdrawal_failed',
   'task_failed',

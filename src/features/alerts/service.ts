@@ -1,5 +1,5 @@
 /**
- * Alerts people own (part 13): what a click or a submitted note does, and how Slack is brought up to date
+ * Alerts people own: what a click or a submitted note does, and how Slack is brought up to date
  * afterwards. Every change is one atomic change of the store (both stores, any replica); the message is then
  * rewritten from the record and the change's line is posted in its thread. Whatever Slack does not take now is
  * owed in the record and sent by the polling replica at its next poll (`followUp`), never twice (thread lines are

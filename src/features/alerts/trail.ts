@@ -1,5 +1,5 @@
 /**
- * The alert trail (part 16): one entry for each thing that happened to an alert people own (posted, acknowledged,
+ * The alert trail: one entry for each thing that happened to an alert people own (posted, acknowledged,
  * snoozed, resolved by a person with a note or by the facts with the reason, retired), kept ALERT_TRAIL_RETENTION_MS.
  * The alert itself leaves the hot state 7 days after it was resolved, and each thread line leaves the record once
  * Slack has it: the trail is what the audit export reads. The stores append its entries in the same atomic change as

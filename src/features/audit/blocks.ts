@@ -1,5 +1,5 @@
 /**
- * `/treasury audit` in words (part 16): the private answer that the file follows, the refusal, the comment the
+ * `/treasury audit` in words: the private answer that the file follows, the refusal, the comment the
  * file is shared with, and what a person is told when it could not be sent. Pure.
  */
 import { type SlackMessage, section } from '../../blocks/common.js';

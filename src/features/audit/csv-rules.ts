@@ -1,5 +1,5 @@
 /**
- * The audit export's rows and columns (part 16), as pure rules: one row per event, the stable column names
+ * The audit export's rows and columns, as pure rules: one row per event, the stable column names
  * (documented in docs/audit-csv.md), and what makes a row safe to open in a spreadsheet. A text cell that begins
  * with `=`, `+`, `-`, `@`, a tab or a carriage return (or their full-width forms, which some spreadsheets read the
  * same way) gets a leading `'`, as OWASP advises against formula injection; numeric cells are checked to be plain

@@ -1,5 +1,5 @@
 /**
- * The audit rows as an RFC 4180 CSV stream (part 16): a header of the stable column names, CRLF line ends, fields
+ * The audit rows as an RFC 4180 CSV stream: a header of the stable column names, CRLF line ends, fields
  * holding a comma, a quote, CR or LF quoted with quotes doubled, UTF-8. Written by csv-stringify (streaming, RFC
  * 4180), from records auditRecord made safe for spreadsheets: rows pass through one at a time.
  */

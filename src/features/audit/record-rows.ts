@@ -1,5 +1,5 @@
 /**
- * The audit export's rows of each kind of record (part 16), as pure functions: a swap quote's history, an alert trail
+ * The audit export's rows of each kind of record, as pure functions: a swap quote's history, an alert trail
  * entry, a threshold change, a payout request's history, each event one AuditRow. Amounts are exact (decimal strings
  * from base units with BigInt, cents for USD); a value a record holds that cannot be read as an amount is left to
  * the CSV record to report (see auditRecord).

@@ -1,5 +1,5 @@
 /**
- * The audit trail as one stream of rows sorted by time across its sources (part 16): swap quotes and the alert trail
+ * The audit trail as one stream of rows sorted by time across its sources: swap quotes and the alert trail
  * read page by page, the threshold trail and payout requests (bounded by their 400 days). Nothing holds the whole
  * export: each source yields its rows in time order, holding only the rows of records still in flight, and the
  * streams are merged.

@@ -1,5 +1,5 @@
 /**
- * `/treasury audit <period>` (part 16): a treasury admin gets the audit trail of the period as a CSV file in their
+ * `/treasury audit <period>`: a treasury admin gets the audit trail of the period as a CSV file in their
  * direct messages with the bot. The command answers at once; the file is written in the background to a temporary
  * file (Slack's upload flow needs its length before the bytes), uploaded into the DM, and the temporary file removed.
  * Anything that goes wrong is told to the requester in plain words (the details go to the log).

@@ -1,5 +1,5 @@
 /**
- * The daily digest in words (part 15): the balances and their change since the previous digest, the alerts of the
+ * The daily digest in words: the balances and their change since the previous digest, the alerts of the
  * last 24 hours and those still open, what happened to swap quotes, and how much of the daily swap limit was used.
  * Pure: the facts in, Block Kit out, within Slack's limits (at most 50 blocks, sections under 3,000 characters).
  */

@@ -1,5 +1,5 @@
 /**
- * The daily digest's records (part 15): the balance snapshot the bot keeps of each day (the API has no history,
+ * The daily digest's records: the balance snapshot the bot keeps of each day (the API has no history,
  * so the 30-day chart is drawn from these), and the digest of each day, claimed once across replicas and
  * restarts. Days are calendar days in the digest's time zone, `YYYY-MM-DD`, so they also compare as strings.
  */

@@ -1,5 +1,5 @@
 /**
- * What the daily digest counts (part 15), as plain rules over the records the bot keeps: the alerts of the last
+ * What the daily digest counts, as plain rules over the records the bot keeps: the alerts of the last
  * 24 hours by kind, the alerts still open, and what happened to swap quotes. Pure: the clock is an argument. When
  * the digest is due (DIGEST_AT, time zones) is in features/digest/schedule.ts.
  */

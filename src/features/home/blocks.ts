@@ -1,5 +1,5 @@
 /**
- * The Home tab (part 15): per person, what is theirs to look at and to do — the balances with each asset's
+ * The Home tab: per person, what is theirs to look at and to do — the balances with each asset's
  * threshold marked, the alerts nobody has resolved (Acknowledge from here), the swap quotes waiting for *their*
  * approval (each with a link to its message), their own recent requests, and a Refresh button. A person who is
  * not a treasury user sees a short explanation and no data. Pure: the facts in, a `home` view out, within Slack's

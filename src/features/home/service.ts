@@ -1,5 +1,5 @@
 /**
- * The Home tab (part 15): what each person sees when they open the app's Home, published with `views.publish`.
+ * The Home tab: what each person sees when they open the app's Home, published with `views.publish`.
  * Built per person from the store (thresholds, open alerts, quotes) and the payment API (balances), and published
  * when they open it (`app_home_opened`), when they click in it (Refresh, Acknowledge), and after they act elsewhere
  * (approve or reject a quote, acknowledge, snooze or resolve an alert, set a threshold) when this process has

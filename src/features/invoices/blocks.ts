@@ -18,9 +18,9 @@ export interface InvoiceViewOptions extends RecordViewOptions {
   now: Date;
   /** `created`: just made by this user; `lookup`: an existing invoice. */
   mode: 'created' | 'lookup';
-  /** Just made and followed (part 16): the reply says its creator will get a direct message. */
+  /** Just made and followed: the reply says its creator will get a direct message. */
   followed?: boolean;
-  /** Following it ended (part 16): an invoice that expired unpaid says so, a dropped one that it is not followed. */
+  /** Following it ended: an invoice that expired unpaid says so, a dropped one that it is not followed. */
   outcome?: InvoiceOutcome;
 }
 
@@ -87,7 +87,7 @@ export interface InvoiceNoticeOptions {
 }
 
 /**
- * The direct message to an invoice's creator (part 16): what happened, in one sentence (its status as the API sent
+ * The direct message to an invoice's creator: what happened, in one sentence (its status as the API sent
  * it, "expired unpaid", or no longer followed and how to look it up), then the invoice as the API last gave it.
  */
 export function buildInvoiceNotice(invoice: Invoice, options: InvoiceNoticeOptions): SlackMessage {

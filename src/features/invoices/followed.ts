@@ -1,8 +1,8 @@
 /**
- * Invoices that report back (part 16): an invoice made with `/treasury invoice …` is followed until it leaves
+ * Invoices that report back: an invoice made with `/treasury invoice …` is followed until it leaves
  * `pending` or passes `expiredAt`; its creator then gets one direct message and every copy shared in a channel is
- * rewritten. The records both stores keep, and the pure rules: when each invoice is checked (by age, as part 12
- * follows pending rows), what a check means, the bound, and the notice's claim. Times are ISO strings from
+ * rewritten. The records both stores keep, and the pure rules: when each invoice is checked (by age, as the alert
+ * poller rechecks pending rows), what a check means, the bound, and the notice's claim. Times are ISO strings from
  * Date.toISOString(), so they also compare as strings.
  */
 import { z } from 'zod';

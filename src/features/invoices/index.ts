@@ -1,4 +1,4 @@
-/** Invoices that report back (part 16): follow.ts follows them; snapshot.ts keeps what the API gave. */
+/** Invoices that report back: follow.ts follows them; snapshot.ts keeps what the API gave. */
 export {
   createInvoiceFollower,
   type InvoiceFollower,

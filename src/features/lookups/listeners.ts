@@ -98,7 +98,7 @@ function buttonListener(
   handle: (click: Click) => Promise<{
     message: SlackMessage;
     delivery: 'replace' | 'channel';
-    /** A shared copy is in the channel at `ts` (an invoice's is rewritten when it changes, part 16). */
+    /** A shared copy is in the channel at `ts` (an invoice's is rewritten when it changes). */
     posted?: (copy: { channel: string; ts: string }) => Promise<void>;
   }>,
 ) {

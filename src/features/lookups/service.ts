@@ -57,7 +57,7 @@ export async function showBalance(deps: FeatureDeps, reference: string): Promise
  * crypto invoice when the word after the amount names an asset. A plain number followed by a word that reads like
  * a currency the merchant does not hold (`0.05 BTC`) is refused, never taken as dollars. The amount is checked before anything is
  * created; a create is never retried. With `follow` (the poller runs), the new invoice is followed until it leaves
- * pending (part 16) and the reply says its creator will hear; `follow` answers false when it could not be recorded.
+ * pending and the reply says its creator will hear; `follow` answers false when it could not be recorded.
  */
 export async function createInvoice(
   deps: FeatureDeps,

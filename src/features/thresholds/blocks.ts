@@ -1,5 +1,5 @@
 /**
- * Balance thresholds in words (part 15): how a threshold reads ("below 5,000 USDT", "below $5,000"), the level a
+ * Balance thresholds in words: how a threshold reads ("below 5,000 USDT", "below $5,000"), the level a
  * low balance must reach to count as recovered, and `/treasury thresholds`. Pure.
  */
 

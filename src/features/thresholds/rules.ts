@@ -1,5 +1,5 @@
 /**
- * Balance thresholds (part 15), as pure rules: a threshold per asset in token base units or in USD cents, the
+ * Balance thresholds, as pure rules: a threshold per asset in token base units or in USD cents, the
  * margin a balance must clear before a low-balance alert counts as recovered, and the crossing a reading makes.
  * The records the store keeps (thresholds as set, and the trail of every change) are zod schemas here too.
  *

@@ -1,5 +1,5 @@
 /**
- * `/treasury threshold …` and `/treasury thresholds` (part 15): balance thresholds set by TREASURY_ADMINS (people
+ * `/treasury threshold …` and `/treasury thresholds`: balance thresholds set by TREASURY_ADMINS (people
  * and members of user groups), each change written to the store's trail with who and when; the list shows each
  * balance now. The poller does the watching (poller/balances.ts).
  */

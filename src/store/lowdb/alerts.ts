@@ -1,7 +1,7 @@
 /**
  * The alert poller's bookkeeping in the lowdb state file (`alerts`; the file format is unchanged). Each write is
  * one serialized, fsynced `update` of the store. The changes themselves: ../alert-changes.ts. The same update
- * appends what the change did to alerts people own to the alert trail (`alertTrail`, part 16).
+ * appends what the change did to alerts people own to the alert trail (`alertTrail`).
  */
 import type { AlertsState } from '../../features/alerts/records.js';
 import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';

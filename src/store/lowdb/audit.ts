@@ -1,5 +1,5 @@
 /**
- * What the audit export reads from the lowdb state file (part 16): the alert trail and the swap quotes, a page at a
+ * What the audit export reads from the lowdb state file: the alert trail and the swap quotes, a page at a
  * time in a stable order. The file is in memory already; paging keeps the export's own copies small. Quotes past
  * their retention are read from the monthly archive files beside the file (quote-archive.ts), a month at a time
  * and only the months a page reaches.

@@ -13,7 +13,7 @@ import { StoredThreshold, ThresholdChange } from '../../features/thresholds/rule
 import { type Loaded, loadAlertsState, loadKeyed, problemOf, type RejectedRecord } from '../load-alerts.js';
 import { CorruptStateError } from './state-file.js';
 
-/** Balance thresholds (by asset id) and their trail, daily snapshots and digests (by day): part 15. */
+/** Balance thresholds (by asset id) and their trail, daily snapshots and digests (by day). */
 export const BalancesState = z.object({
   thresholds: z.record(z.string(), StoredThreshold),
   thresholdChanges: z.array(ThresholdChange),
@@ -22,7 +22,7 @@ export const BalancesState = z.object({
 });
 export type BalancesState = z.infer<typeof BalancesState>;
 
-/** The balances part of a new state file (and of one written before part 15). */
+/** The balances part of a new state file (and of one written before balance thresholds existed). */
 export function emptyBalancesState(): BalancesState {
   return { thresholds: keyedRecord(), thresholdChanges: [], snapshots: keyedRecord(), digests: keyedRecord() };
 }
@@ -31,17 +31,17 @@ export function emptyBalancesState(): BalancesState {
 export const StoredAlertTrailEntry = AlertTrailEntry.extend({ seq: z.number().int().positive() });
 export type StoredAlertTrailEntry = z.infer<typeof StoredAlertTrailEntry>;
 
-/** The whole state file. Files written before the alert poller (or part 15) existed load with empty parts. */
+/** The whole state file. Files written before the alert poller (or balance thresholds) existed load with empty parts. */
 export const BotState = z.object({
   version: z.literal(1),
   swapQuotes: z.record(z.string(), SwapQuote),
   alerts: AlertsState.default(() => emptyAlertsState()),
   balances: BalancesState.default(() => emptyBalancesState()),
-  /** Requests to create a payout container, by request id (part 16). */
+  /** Requests to create a payout container, by request id. */
   payouts: z.record(z.string(), PayoutRequest).default(() => keyedRecord<PayoutRequest>()),
-  /** Invoices followed until they leave pending (part 16), by invoice id. */
+  /** Invoices followed until they leave pending, by invoice id. */
   invoices: z.record(z.string(), FollowedInvoice).default(() => keyedRecord<FollowedInvoice>()),
-  /** The alert trail (part 16): appended with each alert change, oldest first, kept 400 days. */
+  /** The alert trail: appended with each alert change, oldest first, kept 400 days. */
   alertTrail: z.array(StoredAlertTrailEntry).default(() => []),
 });
 export type BotState = z.infer<typeof BotState>;

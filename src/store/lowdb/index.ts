@@ -1,6 +1,7 @@
 /**
  * The single-process store: the lowdb state file (state-file.ts) opened with the bot's records and their loader
- * (bot-state.ts), and its two repositories (swap-quotes.ts, alerts.ts).
+ * (bot-state.ts), and one repository per record family behind the contract of ../repository.ts (swap-quotes.ts,
+ * alerts.ts, balances.ts, payouts.ts, invoices.ts, audit.ts).
  */
 import { resolve } from 'node:path';
 import { QUOTE_RETENTION_MS } from '../../features/swaps/retention.js';

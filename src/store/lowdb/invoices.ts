@@ -1,5 +1,5 @@
 /**
- * Invoices followed until they leave pending (part 16) in the lowdb state file (`invoices`, by invoice id). Each
+ * Invoices followed until they leave pending in the lowdb state file (`invoices`, by invoice id). Each
  * change is one serialized, fsynced `update` of the store.
  */
 

@@ -1,5 +1,5 @@
 /**
- * What the audit export reads from PostgreSQL (part 16): the alert trail (migration 5) and the swap quotes, a page
+ * What the audit export reads from PostgreSQL: the alert trail (migration 5) and the swap quotes, a page
  * at a time by keyset (`(at, seq)`, `(estimated_at, id)`), each page one indexed statement: however long the period,
  * the export holds one page.
  */

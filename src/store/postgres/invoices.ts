@@ -1,5 +1,5 @@
 /**
- * Invoices followed until they leave pending (part 16) in PostgreSQL (migration 4): one row per invoice, the record
+ * Invoices followed until they leave pending in PostgreSQL (migration 4): one row per invoice, the record
  * as JSON. A change locks its row (`FOR UPDATE`). Following a new invoice first takes a transaction-level advisory
  * lock that only follows take, so two replicas never both find room under the bound; a follow waits for a row lock
  * of a change, never the other way round, so the two cannot deadlock.

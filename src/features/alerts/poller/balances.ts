@@ -1,5 +1,5 @@
 /**
- * Balance thresholds in the poll (part 15): one `assets` read per poll, only while a threshold exists, and the
+ * Balance thresholds in the poll: one `assets` read per poll, only while a threshold exists, and the
  * crossings it shows applied to the alert state in the poll's one commit.
  *
  * - A balance going below its threshold queues one `balance_low` alert and marks the asset low

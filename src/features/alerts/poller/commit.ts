@@ -55,7 +55,7 @@ const KEY_REFUSED = new Set(['unauthorized', 'forbidden']);
 export interface CommitOptions {
   /** STUCK_*_AFTER; absent, no row is alerted as stuck. */
   stuckAfterMs?: PollDeps['stuckAfterMs'];
-  /** The thresholds and the balances read this poll (part 15); absent, balances are not judged. */
+  /** The thresholds and the balances read this poll; absent, balances are not judged. */
   balances?: BalancesRead;
 }
 

@@ -123,7 +123,7 @@ export interface PollDeps {
   /** STUCK_*_AFTER: a row pending longer than this gets one "stuck" alert; absent: none. */
   stuckAfterMs?: Readonly<Record<'withdrawal' | 'task' | 'gas', number>>;
   /**
-   * The balance thresholds (part 15): while one is set, each poll reads the asset list once and raises or
+   * The balance thresholds: while one is set, each poll reads the asset list once and raises or
    * resolves low-balance alerts. Absent, balances are not watched.
    */
   thresholds?: () => Promise<StoredThreshold[]>;
