@@ -6,11 +6,12 @@
  */
 import { createWriteStream, fstatSync, ftruncateSync, readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { ConfigError, formatDuration, loadStoreConfig, parseDuration } from './config.js';
+import { ConfigError, loadStoreConfig } from './config.js';
 import { ALERT_TRAIL_RETENTION_MS } from './features/alerts/trail.js';
 // Not the feature's index: the Slack side (Bolt) would load for nothing.
 import { writeAuditCsv } from './features/audit/csv.js';
 import { type AuditSources, auditRows } from './features/audit/rows.js';
+import { formatDuration, parseDuration } from './kernel/durations.js';
 import { createLogger } from './logger.js';
 import { readBotStateFile } from './store/lowdb/read-only.js';
 

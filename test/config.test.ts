@@ -5,13 +5,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   describeConfig,
-  formatDuration,
   hasNoConfiguration,
   loadConfig,
-  parseDuration,
   readDotEnv,
   redactDatabaseUrl,
 } from '../src/config.js';
+import { formatDuration, parseDuration } from '../src/kernel/durations.js';
 
 const validHttpEnv = {
   PAYMENTS_API_URL: 'https://payments.example.com/',

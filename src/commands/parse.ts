@@ -2,10 +2,11 @@
  * Turns the text after `/treasury` into a typed command, without any API call. Anything wrong with the
  * text is a UsageError: its `message` is plain text, its `mrkdwn` the escaped message and the usage line.
  */
-import { formatDuration, parseDuration } from '../config.js';
+
 import { ALERT_TRAIL_RETENTION_MS } from '../features/alerts/trail.js';
 import { checkPayoutName } from '../features/payouts/rules.js';
 import { parseUsdLimit } from '../features/swaps/policy.js';
+import { formatDuration, parseDuration } from '../kernel/durations.js';
 import { UserFacingError } from '../kernel/errors.js';
 import { escapeText } from '../kernel/text.js';
 import { MAX_PAYMENT_DELAY_SECONDS } from '../payments/index.js';

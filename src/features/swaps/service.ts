@@ -64,7 +64,7 @@ import {
 } from './policy.js';
 import { buildPolicy, type LimitUseView } from './policy-blocks.js';
 import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from './quote.js';
-import { showSwap, showSwapHistory, assetSnapshotOf } from './views.js';
+import { assetSnapshotOf, showSwap, showSwapHistory } from './views.js';
 
 /** What the swap feature needs. */
 export interface SwapDeps {
