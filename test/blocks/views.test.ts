@@ -8,7 +8,6 @@ import { buildFailure } from '../../src/blocks/errors.js';
 import { buildHelp } from '../../src/blocks/help.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import { recordFooter } from '../../src/blocks/share.js';
-import { parseTokenAmount } from '../../src/commands/amounts.js';
 import { UsageError } from '../../src/commands/parse.js';
 import {
   buildAlert,
@@ -25,6 +24,7 @@ import { buildDeposit } from '../../src/features/lookups/deposit-blocks.js';
 import { buildGasList } from '../../src/features/lookups/gas-blocks.js';
 import { buildWithdrawal, buildWithdrawalPage } from '../../src/features/lookups/withdrawal-blocks.js';
 import { buildPayoutTask, buildPayoutTaskList } from '../../src/features/payouts/blocks.js';
+import { parseTokenAmount } from '../../src/kernel/amounts.js';
 import { UserFacingError } from '../../src/kernel/errors.js';
 import {
   type Asset,

@@ -6,8 +6,8 @@
 import type { SlackMessage } from '../../blocks/common.js';
 import type { GasPageValue, PayoutsPageValue, ShareableKind } from '../../blocks/ids.js';
 import type { RecordViewOptions } from '../../blocks/share.js';
-import { parseTokenAmount, parseUsdAmount } from '../../commands/amounts.js';
 import { type InvoiceOptions, isUuid, USAGE, UsageError } from '../../commands/parse.js';
+import { parseTokenAmount, parseUsdAmount } from '../../kernel/amounts.js';
 import { assetReference, looksLikeAssetReference, readsLikeCurrency, resolveAsset } from '../../kernel/asset-names.js';
 import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';
