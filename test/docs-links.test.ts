@@ -1,0 +1,69 @@
+// The README and docs/ link to each other by relative paths; a page moved or renamed must not leave a link behind.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every markdown file under `dir`, as absolute paths. */
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return markdownFiles(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** The targets of inline links and images, `[text](target)` and `![alt](target "title")`, outside code blocks. */
+function linkTargets(markdown: string): string[] {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]!);
+}
+
+/** A link to another site, an e-mail address or an anchor in the same page: not a file of this repository. */
+function isRelativeFileLink(target: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#') && !target.startsWith('//');
+}
+
+/** The file a relative link points at, without its `#anchor` or `?query`. */
+function linkedPath(from: string, target: string): string {
+  const path = decodeURIComponent(target.replace(/[#?].*$/, ''));
+  return path.startsWith('/') ? join(ROOT, path) : join(dirname(from), path);
+}
+
+const pages = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
+
+describe('links in README.md and docs/', () => {
+  it('reads links the way markdown writes them', () => {
+    expect(
+      linkTargets(
+        [
+          'See [the guide](docs/guide.md#setup), ![a picture](docs/a.png "title") and <https://example.com>.',
+          'In code, `[not](a-link.md)` is not one, nor is this:',
+          '```',
+          '[x](inside-a-block.md)',
+          '```',
+          '[Mail](mailto:team@example.com), [here](#anchor) and [spaced]( ../up.md ).',
+        ].join('\n'),
+      ),
+    ).toEqual(['docs/guide.md#setup', 'docs/a.png', 'mailto:team@example.com', '#anchor', '../up.md']);
+  });
+
+  it.each(pages.map((page) => [relative(ROOT, page), page]))(
+    'every relative link in %s points at a file',
+    (_name, page) => {
+      const broken = linkTargets(readFileSync(page, 'utf8'))
+        .filter(isRelativeFileLink)
+        .filter((target) => !existsSync(linkedPath(page, target)));
+      expect(broken).toEqual([]);
+    },
+  );
+});
+
+describe('README.md', () => {
+  it('stays a front page: at most 300 lines', () => {
+    const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length;
+    expect(lines).toBeLessThanOrEqual(300);
+  });
+});
