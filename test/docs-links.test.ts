@@ -32,10 +32,25 @@ function linkedPath(from: string, target: string): string {
   return path.startsWith('/') ? join(ROOT, path) : join(dirname(from), path);
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function headingAnchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a markdown file's headings (code blocks left out). */
+function anchorsOf(path: string): Set<string> {
+  const text = readFileSync(path, 'utf8').replace(/^```[^\n]*\n[\s\S]*?^```[^\n]*$/gm, '');
+  return new Set([...text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)].map((match) => headingAnchor(match[1]!)));
+}
+
 const pages = [join(ROOT, 'README.md'), ...markdownFiles(join(ROOT, 'docs'))];
 
 describe('links in README.md and docs/', () => {
-  it('reads links the way markdown writes them', () => {
+  it('reads links and headings the way markdown and GitHub write them', () => {
     expect(
       linkTargets(
         [
@@ -48,6 +63,10 @@ describe('links in README.md and docs/', () => {
         ].join('\n'),
       ),
     ).toEqual(['docs/guide.md#setup', 'docs/a.png', 'mailto:team@example.com', '#anchor', '../up.md']);
+    expect(headingAnchor('Start-up and `/healthz`')).toBe('start-up-and-healthz');
+    expect(headingAnchor('Which store, and running two replicas (PostgreSQL)')).toBe(
+      'which-store-and-running-two-replicas-postgresql',
+    );
   });
 
   it.each(pages.map((page) => [relative(ROOT, page), page]))(
@@ -59,6 +78,17 @@ describe('links in README.md and docs/', () => {
       expect(broken).toEqual([]);
     },
   );
+
+  it.each(pages.map((page) => [relative(ROOT, page), page]))('every anchor in %s names a heading', (_name, page) => {
+    const missing = linkTargets(readFileSync(page, 'utf8'))
+      .filter((target) => target.includes('#') && (target.startsWith('#') || isRelativeFileLink(target)))
+      .filter((target) => {
+        const [path, anchor] = target.split('#') as [string, string];
+        const file = path === '' ? page : linkedPath(page, path);
+        return file.endsWith('.md') && existsSync(file) && !anchorsOf(file).has(decodeURIComponent(anchor));
+      });
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('README.md', () => {
