@@ -96,4 +96,15 @@ describe('README.md', () => {
     const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length;
     expect(lines).toBeLessThanOrEqual(300);
   });
+
+  it('links to every page of docs/', () => {
+    const readme = join(ROOT, 'README.md');
+    const linked = new Set(
+      linkTargets(readFileSync(readme, 'utf8'))
+        .filter(isRelativeFileLink)
+        .map((target) => linkedPath(readme, target)),
+    );
+    const unlinked = markdownFiles(join(ROOT, 'docs')).filter((page) => !linked.has(page));
+    expect(unlinked.map((page) => relative(ROOT, page))).toEqual([]);
+  });
 });
