@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './features/alerts/routing.js';
 import { type DigestTime, formatDigestTime } from './features/digest/rules.js';
 import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './features/swaps/policy.js';
+import { CodedError } from './kernel/errors.js';
 
 /** Log levels understood by LOG_LEVEL, most verbose first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -84,10 +85,10 @@ export interface StuckAfterMs {
 }
 
 /** Thrown when the environment is unusable; `problems` holds one readable line per variable. */
-export class ConfigError extends Error {
-  readonly code = 'config_invalid';
+export class ConfigError extends CodedError {
+  declare readonly code: 'config_invalid';
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super('config_invalid', `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

@@ -16,7 +16,7 @@ import { code } from '../../blocks/mrkdwn.js';
 import { parseTokenAmount } from '../../commands/amounts.js';
 import { resolveAsset } from '../../kernel/asset-names.js';
 import { describeAssetProblem } from '../../kernel/asset-problems.js';
-import { UserFacingError } from '../../kernel/errors.js';
+import { asCodedError, UserFacingError } from '../../kernel/errors.js';
 import { escapeText } from '../../kernel/text.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
@@ -539,7 +539,7 @@ export function createSwapService(deps: SwapDeps) {
       } catch (error) {
         await quotes.releaseRequote(
           quoteId,
-          auditEntry(deps.now(), 'requote_failed', userId, error instanceof Error ? error.message : String(error)),
+          auditEntry(deps.now(), 'requote_failed', userId, asCodedError(error).message),
         );
         throw error;
       }
