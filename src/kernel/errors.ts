@@ -24,11 +24,11 @@ export const ERROR_CODES = {
 
   // A rejected amount (AmountError).
   negative: 'The amount is below zero.',
-  zero: 'The amount is zero where more is needed.',
-  too_many_decimals: 'The amount has more decimals than the asset has.',
+  zero: 'The amount is zero: it must be greater than zero.',
+  too_many_decimals: 'The amount has more decimals than the asset (or USD, in cents) allows.',
   exponent: 'The amount is written with an exponent (1e5), which is never guessed at.',
-  too_large: 'The amount is larger than the bot accepts.',
-  invalid: 'The amount is not a number.',
+  too_large: 'The amount is larger than the bot accepts (for USD, one trillion dollars).',
+  invalid: 'The amount is missing, or not a number.',
 
   // The payment API (PaymentsError and its subclasses).
   validation: 'The payment API refused the input (400); its own words are kept.',
