@@ -26,6 +26,7 @@ import {
   type SwapService,
 } from './features/swaps/index.js';
 import { createThresholdService } from './features/thresholds/service.js';
+import { StartupError } from './kernel/errors.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
@@ -101,14 +102,8 @@ export interface TreasuryAppOptions {
   shutdownBudgetMs?: number;
 }
 
-/** Start-up failed in a way a person can act on (rejected token, port in use…). */
-export class StartupError extends Error {
-  readonly code = 'startup_failed';
-  constructor(message: string) {
-    super(message);
-    this.name = 'StartupError';
-  }
-}
+/** Start-up failed in a way a person can act on; defined with the other coded errors in kernel/errors.ts. */
+export { StartupError };
 
 /** The running app. */
 export interface TreasuryApp {

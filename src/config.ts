@@ -7,6 +7,7 @@ import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } fro
 import { type DigestTime, formatDigestTime } from './features/digest/rules.js';
 import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './features/swaps/policy.js';
 import { formatDuration, parseDuration } from './kernel/durations.js';
+import { CodedError } from './kernel/errors.js';
 import { LOG_LEVELS, type LogLevelName } from './logger.js';
 
 /** The bot's whole configuration, parsed and validated from the environment. */
@@ -82,10 +83,10 @@ export interface StuckAfterMs {
 }
 
 /** Thrown when the environment is unusable; `problems` holds one readable line per variable. */
-export class ConfigError extends Error {
-  readonly code = 'config_invalid';
+export class ConfigError extends CodedError {
+  declare readonly code: 'config_invalid';
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super('config_invalid', `Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
 }

@@ -1,4 +1,5 @@
 import type { ZodError } from 'zod';
+import { CodedError, type ErrorCode } from '../kernel/errors.js';
 
 /** Names of the 15 payment API operations, used in errors, logs and pacing. */
 export type PaymentsOperation =
@@ -18,8 +19,9 @@ export type PaymentsOperation =
   | 'getDeposit'
   | 'listGasDistributions';
 
-/** Stable codes a caller can branch on without instanceof. */
-export type PaymentsErrorCode =
+/** Stable codes a caller can branch on without instanceof (listed with their meaning in ERROR_CODES). */
+export type PaymentsErrorCode = Extract<
+  ErrorCode,
   | 'validation'
   | 'unauthorized'
   | 'forbidden'
@@ -27,21 +29,23 @@ export type PaymentsErrorCode =
   | 'rate_limited'
   | 'server'
   | 'network'
-  | 'unexpected_response';
+  | 'unexpected_response'
+>;
 
 /** Base class of every error the payments client throws. Carries no request headers, so no API key. */
-export abstract class PaymentsError extends Error {
-  abstract readonly code: PaymentsErrorCode;
+export abstract class PaymentsError extends CodedError {
+  declare readonly code: PaymentsErrorCode;
   /** True when the same request may succeed later without any change (429, 5xx, network). */
   abstract readonly transient: boolean;
 
   constructor(
+    code: PaymentsErrorCode,
     readonly operation: PaymentsOperation,
     message: string,
     readonly status?: number,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(code, message, { ...options, context: { operation, status } });
     this.name = new.target.name;
   }
 }
@@ -54,7 +58,6 @@ export interface FieldError {
 
 /** 400: the API refused the input; `apiMessage` is its own text (e.g. `Balance not enough`). */
 export class PaymentsValidationError extends PaymentsError {
-  readonly code = 'validation';
   readonly transient = false;
   constructor(
     operation: PaymentsOperation,
@@ -62,22 +65,20 @@ export class PaymentsValidationError extends PaymentsError {
     readonly fieldErrors: FieldError[],
   ) {
     const details = fieldErrors.map((f) => `${f.field}: ${f.messages.join(', ')}`).join('; ');
-    super(operation, `${operation}: ${apiMessage}${details ? ` (${details})` : ''}`, 400);
+    super('validation', operation, `${operation}: ${apiMessage}${details ? ` (${details})` : ''}`, 400);
   }
 }
 
 /** 401: the API key is missing or was rejected. */
 export class PaymentsUnauthorizedError extends PaymentsError {
-  readonly code = 'unauthorized';
   readonly transient = false;
   constructor(operation: PaymentsOperation) {
-    super(operation, `${operation}: the API key was rejected (401)`, 401);
+    super('unauthorized', operation, `${operation}: the API key was rejected (401)`, 401);
   }
 }
 
 /** 403: the key is valid but lacks the permission this operation needs. */
 export class PaymentsForbiddenError extends PaymentsError {
-  readonly code = 'forbidden';
   readonly transient = false;
   constructor(
     operation: PaymentsOperation,
@@ -85,6 +86,7 @@ export class PaymentsForbiddenError extends PaymentsError {
     readonly permission: string | undefined,
   ) {
     super(
+      'forbidden',
       operation,
       `${operation}: the API key lacks ${permission ? `the ${permission} permission` : 'a permission this needs'} (403)`,
       403,
@@ -94,28 +96,25 @@ export class PaymentsForbiddenError extends PaymentsError {
 
 /** 404: no such record for this merchant (the API does not distinguish unknown from foreign). */
 export class PaymentsNotFoundError extends PaymentsError {
-  readonly code = 'not_found';
   readonly transient = false;
   constructor(operation: PaymentsOperation) {
-    super(operation, `${operation}: not found for this merchant (404)`, 404);
+    super('not_found', operation, `${operation}: not found for this merchant (404)`, 404);
   }
 }
 
 /** 429: too many requests; `retryAfterMs` is the server's Retry-After when it sent one. */
 export class PaymentsRateLimitedError extends PaymentsError {
-  readonly code = 'rate_limited';
   readonly transient = true;
   constructor(
     operation: PaymentsOperation,
     readonly retryAfterMs: number | undefined,
   ) {
-    super(operation, `${operation}: rate limited (429)`, 429);
+    super('rate_limited', operation, `${operation}: rate limited (429)`, 429);
   }
 }
 
 /** 5xx (or any status docs/payments-api.md#errors does not describe): the service failed. */
 export class PaymentsServerError extends PaymentsError {
-  readonly code = 'server';
   readonly transient: boolean;
   constructor(
     operation: PaymentsOperation,
@@ -123,6 +122,7 @@ export class PaymentsServerError extends PaymentsError {
     readonly apiMessage: string | undefined,
   ) {
     super(
+      'server',
       operation,
       `${operation}: the payment API failed with HTTP ${status}${apiMessage ? `: ${apiMessage}` : ''}`,
       status,
@@ -133,20 +133,18 @@ export class PaymentsServerError extends PaymentsError {
 
 /** The request never got an HTTP answer: timeout, refused connection, reset socket. */
 export class PaymentsNetworkError extends PaymentsError {
-  readonly code = 'network';
   readonly transient = true;
   constructor(
     operation: PaymentsOperation,
     /** Node's error code, e.g. ETIMEDOUT, ECONNREFUSED, ECONNRESET. */
     readonly networkCode: string,
   ) {
-    super(operation, `${operation}: could not reach the payment API (${networkCode})`);
+    super('network', operation, `${operation}: could not reach the payment API (${networkCode})`);
   }
 }
 
 /** The API answered, but not in the shape docs/payments-api.md describes; `cause` keeps the ZodError. */
 export class PaymentsUnexpectedResponseError extends PaymentsError {
-  readonly code = 'unexpected_response';
   readonly transient = false;
   constructor(
     operation: PaymentsOperation,
@@ -155,6 +153,12 @@ export class PaymentsUnexpectedResponseError extends PaymentsError {
     status: number,
     cause?: ZodError | Error,
   ) {
-    super(operation, `${operation}: unexpected response from the payment API at ${field}`, status, { cause });
+    super(
+      'unexpected_response',
+      operation,
+      `${operation}: unexpected response from the payment API at ${field}`,
+      status,
+      { cause },
+    );
   }
 }

@@ -2,27 +2,36 @@
  * Slack's answers, read in one place: what an error means (our content, a setting a person must fix, a
  * passing fault, a rate limit) and how to name it in a log line. Nothing here calls Slack.
  */
+import { asCodedError, CodedError, type ErrorCode } from '../kernel/errors.js';
 
 /** Thrown without calling Slack while a channel is still inside the Retry-After that Slack asked for. */
-export class SlackBackoffError extends Error {
-  readonly code = 'slack_backoff';
+export class SlackBackoffError extends CodedError {
+  declare readonly code: 'slack_backoff';
   constructor(
     readonly channel: string,
     readonly waitMs: number,
   ) {
-    super(`ratelimited (waiting ${Math.ceil(waitMs / 1000)} s more, as Slack asked)`);
+    super('slack_backoff', `ratelimited (waiting ${Math.ceil(waitMs / 1000)} s more, as Slack asked)`, {
+      context: { channel, waitMs },
+    });
     this.name = 'SlackBackoffError';
   }
 }
 
 /** A response_url post that Slack did not take (non-2xx), with its HTTP status and Slack's error name when it gave one. */
-export class ResponseUrlError extends Error {
-  readonly code = 'slack_response_url_error';
+export class ResponseUrlError extends CodedError {
+  declare readonly code: 'slack_response_url_error';
   constructor(
     readonly statusCode: number,
     readonly slackError?: string,
   ) {
-    super(`the response_url answered HTTP ${statusCode}${slackError ? ` (${slackError})` : ''}`);
+    super(
+      'slack_response_url_error',
+      `the response_url answered HTTP ${statusCode}${slackError ? ` (${slackError})` : ''}`,
+      {
+        context: { statusCode, slackError },
+      },
+    );
     this.name = 'ResponseUrlError';
   }
 }
@@ -32,28 +41,29 @@ export class ResponseUrlError extends Error {
  * or no answer at all (a network failure or timeout, the `cause`). Either way that upload is over; a new one starts
  * with a new upload URL.
  */
-export class FileUploadError extends Error {
-  readonly code = 'slack_file_upload_error';
+export class FileUploadError extends CodedError {
+  declare readonly code: 'slack_file_upload_error';
   constructor(
     readonly statusCode: number | undefined,
     cause?: unknown,
   ) {
     super(
+      'slack_file_upload_error',
       statusCode === undefined
         ? `the file's bytes did not reach Slack's upload URL (${describeSlackError(cause)})`
         : `Slack's upload URL refused the file's bytes (HTTP ${statusCode})`,
-      { cause },
+      { cause, context: { statusCode } },
     );
     this.name = 'FileUploadError';
   }
 }
 
 // The WebClient's error codes (@slack/web-api ErrorCode), and Bolt's for respond().
-const PLATFORM = 'slack_webapi_platform_error';
-const RATE_LIMITED = 'slack_webapi_rate_limited_error';
-const HTTP = 'slack_webapi_http_error';
-const REQUEST = 'slack_webapi_request_error';
-const RESPOND = 'slack_bolt_respond_error';
+const PLATFORM = 'slack_webapi_platform_error' satisfies ErrorCode;
+const RATE_LIMITED = 'slack_webapi_rate_limited_error' satisfies ErrorCode;
+const HTTP = 'slack_webapi_http_error' satisfies ErrorCode;
+const REQUEST = 'slack_webapi_request_error' satisfies ErrorCode;
+const RESPOND = 'slack_bolt_respond_error' satisfies ErrorCode;
 
 /** Slack errors that refuse this message's blocks (our fault, not Slack's state): no retry helps, plain text may. */
 const REFUSED_CONTENT = new Set([
@@ -361,7 +371,7 @@ export function describeSlackError(error: unknown): string {
     }
     default:
       if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
-      return error instanceof Error ? error.message : String(error);
+      return asCodedError(error).message;
   }
 }
 
@@ -382,5 +392,5 @@ export function describeSlackStartupFailure(error: unknown): string {
     return `Slack rejected SLACK_BOT_TOKEN (${slackError}). Check the bot token of the installed app.`;
   }
   if (typeof slackError === 'string') return `Slack refused to start the app: ${slackError}.`;
-  return `Could not reach Slack to check the bot token: ${error instanceof Error ? error.message : String(error)}.`;
+  return `Could not reach Slack to check the bot token: ${asCodedError(error).message}.`;
 }

@@ -10,6 +10,7 @@
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { webApi } from '@slack/bolt';
+import { CodedError } from '../kernel/errors.js';
 import type { Logger } from '../logger.js';
 import { describeSlackError, retryAfterSeconds, slackErrorCode } from './errors.js';
 
@@ -103,14 +104,14 @@ export function socketModeClientOptions(
 }
 
 /** Slack refused the Socket Mode connection for good; `message` is one plain line a person can act on. */
-export class SocketModeRefusedError extends Error {
-  readonly code = 'slack_socket_mode_refused';
+export class SocketModeRefusedError extends CodedError {
+  declare readonly code: 'slack_socket_mode_refused';
   constructor(
     /** The Slack error (`invalid_auth`…) or `link_disabled`. */
     readonly reason: string,
     message: string,
   ) {
-    super(message);
+    super('slack_socket_mode_refused', message, { context: { reason } });
     this.name = 'SocketModeRefusedError';
   }
 }
@@ -135,10 +136,10 @@ function refusalOf(error: unknown): SocketModeRefusedError | undefined {
 }
 
 /** An attempt given up because Slack sent no `hello` in time on its WebSocket. */
-class NoHelloError extends Error {
-  readonly code = 'slack_socket_mode_no_hello';
+class NoHelloError extends CodedError {
   constructor(timeoutMs: number) {
     super(
+      'slack_socket_mode_no_hello',
       `no hello from Slack within ${timeoutMs % 1_000 === 0 || timeoutMs > 10_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`}`,
     );
     this.name = 'NoHelloError';

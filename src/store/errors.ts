@@ -1,10 +1,15 @@
-/** The state file could not be used at all (locked by another process, unreadable directory…). */
-export class StoreError extends Error {
-  /** `storage_unavailable`: the database could not be reached (nothing was written); try again later. */
-  readonly code: string;
-  constructor(message: string, code = 'store') {
-    super(message);
+import { CodedError, type ErrorCode } from '../kernel/errors.js';
+
+/**
+ * The store could not do what was asked (closed, locked by another process, a record missing or damaged…).
+ * `storage_unavailable`: the database could not be reached (nothing was written); try again later.
+ */
+export class StoreError extends CodedError {
+  constructor(
+    message: string,
+    code: Extract<ErrorCode, 'store' | 'storage_unavailable' | 'store_corrupt_state'> = 'store',
+  ) {
+    super(code, message);
     this.name = 'StoreError';
-    this.code = code;
   }
 }

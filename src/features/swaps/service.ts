@@ -13,17 +13,11 @@
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
 import { code } from '../../blocks/mrkdwn.js';
-import { parseTokenAmount } from '../../kernel/amounts.js';
-import { resolveAsset } from '../../kernel/asset-names.js';
-import { describeAssetProblem } from '../../kernel/asset-problems.js';
-import { UserFacingError } from '../../kernel/errors.js';
+import { asCodedError, UserFacingError } from '../../kernel/errors.js';
 import { escapeText } from '../../kernel/text.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { type Asset, type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
-import type { ConversationKind } from '../../slack/conversations.js';
-import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
+import { type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
 import type { CreateResult, SwapQuoteRepository } from '../../store/repository.js';
-import { cannotPostHere, quotePlaceProblem } from '../places.js';
 import {
   type ClickOrigin,
   type CreateError,
@@ -33,10 +27,9 @@ import {
   mayRequote,
   REQUOTE_TAKEN_NOTICE,
 } from './approval.js';
-import { buildQuoteMessage, buildQuotePostedNote, buildQuoteReminder } from './blocks.js';
+import { buildQuoteReminder } from './blocks.js';
 import {
   approversYetToAct,
-  checkNewQuoteLimit,
   type Decision,
   decideOnQuote,
   hasLapsed,
@@ -44,27 +37,15 @@ import {
   limitKeyOf,
   limitUse,
   policyOf,
-  requesterWindow,
   usageLookbackStart,
 } from './decision.js';
 import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
 import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
-import {
-  approverCheck,
-  checkMaxUsd,
-  type GroupMembers,
-  isKnownValue,
-  type PolicySnapshot,
-  type StoredUsdValue,
-  type SwapLeg,
-  type SwapPolicy,
-  snapshotPolicy,
-  swapValueUsd,
-  type UsdValue,
-} from './policy.js';
+import { approverCheck, type GroupMembers, type PolicySnapshot, type SwapPolicy } from './policy.js';
 import { buildPolicy, type LimitUseView } from './policy-blocks.js';
-import { type AssetSnapshot, auditEntry, newSwapQuote, type SwapQuote } from './quote.js';
-import { assetSnapshotOf, showSwap, showSwapHistory } from './views.js';
+import { auditEntry, type SwapQuote } from './quote.js';
+import { createQuoteMaker } from './quote-request.js';
+import { showSwap, showSwapHistory } from './views.js';
 
 /** What the swap feature needs. */
 export interface SwapDeps {
@@ -124,6 +105,7 @@ export function createSwapService(deps: SwapDeps) {
     now: deps.now,
     scheduler: deps.scheduler,
   });
+  const quoting = createQuoteMaker({ ...deps, quotes });
   const follower = createSwapFollower({
     payments: deps.payments,
     quotes,
@@ -170,95 +152,6 @@ export function createSwapService(deps: SwapDeps) {
     return { notice: checked.notice };
   }
 
-  async function resolveBoth(fromRef: string, toRef: string): Promise<[Asset, Asset]> {
-    const assets = await deps.payments.listAssets();
-    const from = resolveAsset(assets, fromRef);
-    if (!from.ok) throw new UserFacingError(describeAssetProblem(from));
-    const to = resolveAsset(assets, toRef);
-    if (!to.ok) throw new UserFacingError(describeAssetProblem(to));
-    if (from.asset.id === to.asset.id)
-      throw new UserFacingError('The two assets are the same: pick two different assets to swap.');
-    return [from.asset, to.asset];
-  }
-
-  /** A leg of the swap for the valuation: the asset as the asset list has it now, or unknown when it is gone. */
-  function legOf(
-    asset: Asset | undefined,
-    snapshot: AssetSnapshot,
-    amount: string,
-  ): SwapLeg | Exclude<UsdValue, { cents: bigint }> {
-    const label = `${snapshot.symbol} on ${snapshot.networkTitle}`;
-    if (!asset)
-      return {
-        unknown: 'no_balance',
-        reason: `for ${label}, the asset is no longer in the asset list, so its price is unknown`,
-      };
-    return {
-      label,
-      amount,
-      decimals: asset.crypto.decimals,
-      balance: asset.balance,
-      balanceInUsd: asset.balanceInUsd,
-    };
-  }
-
-  /**
-   * What the swap is worth in USD now: `amount` of `from` and (once estimated) `estimatedAmount` of `to`, each at
-   * its asset's own price in the asset list (exact, to the cent), the larger of the two; unknown when either cannot
-   * be trusted (swapValueUsd). Checked against SWAP_MAX_USD and the source asset's SWAP_DAILY_LIMIT_USD (beside
-   * the swaps created and quotes waiting in the last 24 hours): over either, or unknown while either is set, the
-   * quote is refused in plain words. Called once before the estimate on the source leg alone (a refusal then costs
-   * no estimate: the swap is worth at least that much), and once after it on both legs, which also fixes the
-   * policy: the tier judged on the swap plus the requester's own swaps of the last 24 hours. `recent` are the
-   * quotes of the last 24 hours as read before the estimate (as the limit was always checked): two quotes asked
-   * for at once may both pass, and the approval that reaches a quorum judges the limit and the tier again inside
-   * the decision's transaction.
-   */
-  function priceAndPolicy(input: {
-    from: { asset: Asset | undefined; snapshot: AssetSnapshot };
-    to: { asset: Asset | undefined; snapshot: AssetSnapshot };
-    amount: bigint;
-    requestedBy: string;
-    recent: readonly SwapQuote[];
-    estimatedAmount?: string;
-  }): { valueUsd: StoredUsdValue; policy: PolicySnapshot } {
-    const fromLeg = legOf(input.from.asset, input.from.snapshot, input.amount.toString());
-    const toLeg =
-      input.estimatedAmount === undefined ? undefined : legOf(input.to.asset, input.to.snapshot, input.estimatedAmount);
-    const value: UsdValue =
-      'unknown' in fromLeg ? fromLeg : toLeg !== undefined && 'unknown' in toLeg ? toLeg : swapValueUsd(fromLeg, toLeg);
-    if (!isKnownValue(value) && input.estimatedAmount !== undefined)
-      deps.logger.info('a swap quote has no trusted USD value', { unknown: value.unknown, reason: value.reason });
-    const allowed = checkMaxUsd(deps.policy.maxUsdCents, value);
-    if (!allowed.ok)
-      throw new UserFacingError(
-        `No quote was made: ${escapeText(allowed.reason)} (\`SWAP_MAX_USD\`). Ask for a smaller amount.`,
-        'swap_above_maximum',
-      );
-    const now = deps.now();
-    const { recent } = input;
-    if (deps.policy.dailyLimitUsdCents !== undefined) {
-      const fits = checkNewQuoteLimit({
-        limitCents: deps.policy.dailyLimitUsdCents,
-        value,
-        assetKey: limitKeyOf({ from: input.from.snapshot }),
-        assetLabel: escapeText(`${input.from.snapshot.symbol} on ${input.from.snapshot.networkTitle}`),
-        quotes: recent,
-        now,
-      });
-      if (!fits.ok)
-        throw new UserFacingError(
-          `No quote was made: ${fits.reason} (\`SWAP_DAILY_LIMIT_USD\`). Ask for a smaller amount, or wait until earlier swaps leave the 24-hour window.`,
-          'swap_above_daily_limit',
-        );
-    }
-    const window = requesterWindow(recent, input.requestedBy, now, { waiting: true });
-    return {
-      valueUsd: isKnownValue(value) ? { cents: value.cents.toString() } : value,
-      policy: snapshotPolicy(deps.policy, value, now, window),
-    };
-  }
-
   /**
    * Whether the clicker is an approver of this quote: named in its policy, or a member of one of its groups as
    * Slack tells (cached). Groups are asked about only when the person is not named.
@@ -287,80 +180,6 @@ export function createSwapService(deps: SwapDeps) {
     if (!deps.approverGroups)
       return new Map(groupIds.map((id) => [id, { error: 'the bot cannot read user groups here' }]));
     return deps.approverGroups.members(groupIds);
-  }
-
-  /**
-   * Checks the source leg, estimates, values both legs and fixes the policy (priceAndPolicy), records the quote,
-   * and posts it in the channel for approval.
-   */
-  async function postQuote(input: {
-    requestedBy: string;
-    channelId: string;
-    from: AssetSnapshot;
-    to: AssetSnapshot;
-    /** The two assets as the asset list has them now (their balances give their prices). */
-    assets: { from: Asset | undefined; to: Asset | undefined };
-    amountFrom: bigint;
-    replaces?: string;
-    /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
-    conversation: ConversationKind;
-  }): Promise<SwapQuote> {
-    const legs = {
-      from: { asset: input.assets.from, snapshot: input.from },
-      to: { asset: input.assets.to, snapshot: input.to },
-      amount: input.amountFrom,
-      requestedBy: input.requestedBy,
-      recent: await quotes.listQuotesSince(usageLookbackStart(deps.now())),
-    };
-    priceAndPolicy(legs); // the source leg alone: refused here, nothing is estimated
-    const estimatedAt = deps.now();
-    const estimate = await deps.payments.estimateSwap({
-      assetIdFrom: input.from.assetId,
-      assetIdTo: input.to.assetId,
-      amount: input.amountFrom,
-    });
-    const priced = priceAndPolicy({ ...legs, estimatedAmount: estimate.estimatedAmount });
-    const quote = newSwapQuote({
-      requestedBy: input.requestedBy,
-      channelId: input.channelId,
-      from: input.from,
-      to: input.to,
-      amountFrom: input.amountFrom,
-      ...(input.replaces ? { replaces: input.replaces } : {}),
-      ...priced,
-      id: randomUUID(),
-      estimateId: estimate.id,
-      estimatedAt,
-      estimatedAmount: estimate.estimatedAmount,
-      routeType: estimate.routeType,
-      serviceId: estimate.serviceId,
-    });
-    await quotes.saveQuote(quote);
-    let ts: string;
-    try {
-      ts = await deps.messenger.post(input.channelId, buildQuoteMessage(quote, deps.policy, deps.now()));
-    } catch (error) {
-      const slackError = describeSlackError(error);
-      // A timeout or a 5xx does not mean Slack did not post: the quote may be in the channel. It is expired all
-      // the same (an Approve click on it changes nothing), and the person is told to look before asking again.
-      const unconfirmed = mayHaveHappened(error);
-      await quotes.markPostFailed(
-        quote.id,
-        unconfirmed
-          ? `Slack did not confirm the quote message (${slackError}); it may be in the channel`
-          : `the quote could not be posted (${slackError})`,
-        slackError,
-        deps.now(),
-      );
-      throw new UserFacingError(
-        cannotPostHere(input.conversation, slackErrorCode(error), 'quote') ??
-          (unconfirmed
-            ? 'Slack did not confirm the post of the quote message, so it may or may not be in the channel. No swap was made, and that quote cannot be approved even if it shows. Check the channel before trying again.'
-            : 'Slack did not take the quote message, so no swap can be approved from it. No swap was made; please try again in a minute.'),
-      );
-    }
-    await quotes.recordMessageTs(quote.id, ts);
-    return { ...quote, messageTs: ts };
   }
 
   /** Sends the one swap/create of an approved quote (already `approving` on disk) and records what came back. */
@@ -410,32 +229,7 @@ export function createSwapService(deps: SwapDeps) {
      * `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. In a
      * 1:1 direct message the approvers could not see it: the person is told where to ask, before any API call.
      */
-    async requestQuote(input: {
-      userId: string;
-      channelId: string;
-      /** Where the command was typed (from its payload); default `channel`. */
-      conversation?: ConversationKind;
-      amountText: string;
-      fromRef: string;
-      toRef: string;
-    }): Promise<SlackMessage> {
-      const conversation = input.conversation ?? 'channel';
-      const notHere = quotePlaceProblem(conversation);
-      if (notHere !== undefined) throw new UserFacingError(notHere, 'quote_in_direct_message');
-      parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
-      const [from, to] = await resolveBoth(input.fromRef, input.toRef);
-      const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
-      const quote = await postQuote({
-        requestedBy: input.userId,
-        channelId: input.channelId,
-        conversation,
-        from: assetSnapshotOf(from),
-        to: assetSnapshotOf(to),
-        assets: { from, to },
-        amountFrom,
-      });
-      return buildQuotePostedNote(quote, deps.policy);
-    },
+    requestQuote: quoting.requestQuote,
 
     /**
      * Approve or Reject clicked on the quote message `origin`. The click must come from the quote's own
@@ -515,7 +309,7 @@ export function createSwapService(deps: SwapDeps) {
         // A fresh price for the fresh estimate: the value (and SWAP_MAX_USD) is checked again, under the policy
         // of now (the new quote is a new request).
         const assets = await deps.payments.listAssets();
-        const successor = await postQuote({
+        const successor = await quoting.postQuote({
           assets: {
             from: assets.find((asset) => asset.id === quote.from.assetId),
             to: assets.find((asset) => asset.id === quote.to.assetId),
@@ -539,7 +333,7 @@ export function createSwapService(deps: SwapDeps) {
       } catch (error) {
         await quotes.releaseRequote(
           quoteId,
-          auditEntry(deps.now(), 'requote_failed', userId, error instanceof Error ? error.message : String(error)),
+          auditEntry(deps.now(), 'requote_failed', userId, asCodedError(error).message),
         );
         throw error;
       }

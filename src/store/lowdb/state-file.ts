@@ -7,6 +7,7 @@ import { open, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
+import { CodedError } from '../../kernel/errors.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
 import { StoreError } from '../errors.js';
@@ -17,10 +18,10 @@ import { acquireLock } from './lock.js';
  * The file as a whole cannot be used (not JSON, empty, not a state object, unknown version, a top-level part of the
  * wrong kind). Thrown by loaders; openStore turns it into a refusal to start (see StateFileRefusedError).
  */
-export class CorruptStateError extends Error {
-  readonly code = 'store_corrupt_state';
+export class CorruptStateError extends CodedError {
+  declare readonly code: 'store_corrupt_state';
   constructor(message: string) {
-    super(message);
+    super('store_corrupt_state', message);
     this.name = 'CorruptStateError';
   }
 }

@@ -3,7 +3,7 @@
  * into StoreError with a plain message that never carries the connection string or its password.
  */
 import pg from 'pg';
-import { STORAGE_UNAVAILABLE } from '../../kernel/errors.js';
+import { CodedError, STORAGE_UNAVAILABLE } from '../../kernel/errors.js';
 import { StoreError } from '../errors.js';
 
 /** Removes the connection string and its password from `text` (pg messages should not hold them; belt and braces). */
@@ -83,10 +83,9 @@ export interface Database {
 }
 
 /** BEGIN failed on a broken connection: nothing ran, so the transaction may be tried again. */
-class BrokenBeforeBegin extends Error {
-  readonly code = 'store_broken_before_begin';
+class BrokenBeforeBegin extends CodedError {
   constructor(readonly storeError: StoreError) {
-    super(storeError.message);
+    super('store_broken_before_begin', storeError.message);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import { addCopy, FollowedInvoice, isFinished, isOpen, settle } from '../../features/invoices/followed.js';
+import { asCodedError } from '../../kernel/errors.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';
@@ -95,7 +96,7 @@ export function invoicesOver(db: Database, logger: Logger): InvoiceRepository {
           return [decode(row.record)];
         } catch (error) {
           logger.error('a followed invoice in the database is damaged; it is left aside', {
-            problem: error instanceof Error ? error.message : String(error),
+            problem: asCodedError(error).message,
           });
           return [];
         }

@@ -4,6 +4,7 @@
  * ends, so a replica that dies or loses the database loses the lease and the other one can take it.
  */
 import pg from 'pg';
+import { asCodedError } from '../../kernel/errors.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { StoreError } from '../errors.js';
 import { databaseError, redactorFor } from './database.js';
@@ -109,7 +110,7 @@ export function createLeaderLease(connectionString: string, options: LeaseOption
       return (await current.query<R>(text, values)).rows;
     } catch (error) {
       // Any failure but the database's own answer leaves the connection (and so the lock) in doubt.
-      if (!(error instanceof pg.DatabaseError)) drop(current, error instanceof Error ? error.message : String(error));
+      if (!(error instanceof pg.DatabaseError)) drop(current, asCodedError(error).message);
       throw databaseError(doing, error, redact);
     }
   }
@@ -143,7 +144,7 @@ export function createLeaderLease(connectionString: string, options: LeaseOption
       return held;
     } catch (error) {
       logger.warn('could not check the leader lease', {
-        problem: error instanceof Error ? error.message : String(error),
+        problem: asCodedError(error).message,
       });
       return false;
     }

@@ -4,14 +4,18 @@
  * list with more to read leaves a walk (`ListState.walk`) that the next poll resumes.
  */
 
+import { CodedError } from '../../../kernel/errors.js';
 import type { PaymentsClient, Withdrawal } from '../../../payments/index.js';
 import type { ListState, WalkState } from '../records.js';
 import { completedList, estimateRows, iso, isoMs, newestOf, optional, walkingList } from './place.js';
 import { POLL_POLICY, type PollDeps } from './poll-rules.js';
 
 /** The poll was stopped between two requests (shutdown). */
-export class PollAbortedError extends Error {
-  readonly code = 'poll_aborted';
+export class PollAbortedError extends CodedError {
+  declare readonly code: 'poll_aborted';
+  constructor(message: string) {
+    super('poll_aborted', message);
+  }
 }
 
 /** Throws PollAbortedError once the poll's signal has fired: called before each request. */
