@@ -1,9 +1,9 @@
-/** Amounts people type (commands/amounts.ts): what is accepted, what is refused and the reason shown. */
+/** Amounts people type (kernel/amounts.ts): what is accepted, what is refused and the reason shown. */
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatTokenAmount, formatUsd } from '../src/blocks/format.js';
-import { MAX_USD_CENTS, parseTokenAmount, parseUsdAmount } from '../src/commands/amounts.js';
+import { MAX_USD_CENTS, parseTokenAmount, parseUsdAmount } from '../src/kernel/amounts.js';
 import { AmountError } from '../src/kernel/errors.js';
 import { centsToUsd, MAX_UINT256 } from '../src/kernel/money.js';
 import { baseUnits, cents, decimals, expectAmountError, MAX_UINT256_DIGITS } from './money-helpers.js';

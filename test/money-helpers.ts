@@ -1,7 +1,7 @@
-/** Shared by the money tests (domain/money, commands/amounts, blocks/format): arbitraries and error checks. */
+/** Shared by the money tests (domain/money, kernel/amounts, blocks/format): arbitraries and error checks. */
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { MAX_USD_CENTS } from '../src/commands/amounts.js';
+import { MAX_USD_CENTS } from '../src/kernel/amounts.js';
 import { AmountError, type AmountErrorCode } from '../src/kernel/errors.js';
 import { MAX_UINT256 } from '../src/kernel/money.js';
 

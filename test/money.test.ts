@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatDecimal, formatTokenAmount, formatUsd } from '../src/blocks/format.js';
-import { parseTokenAmount, parseUsdAmount } from '../src/commands/amounts.js';
+import { parseTokenAmount, parseUsdAmount } from '../src/kernel/amounts.js';
 import {
   assertDecimals,
   centsToUsd,

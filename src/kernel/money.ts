@@ -8,7 +8,7 @@
  *
  * Programming errors (bad `decimals`, malformed base-unit or API strings, wrong runtime types) throw
  * `RangeError` / `TypeError`. `toBaseUnits` refuses a decimal it cannot convert exactly with `AmountError`.
- * Parsing what people type lives in `commands/amounts.ts`; formatting for people in `blocks/format.ts`.
+ * Parsing what people type lives in `kernel/amounts.ts`; formatting for people in `blocks/format.ts`.
  */
 import { AmountError } from './errors.js';
 import { escapeText, quoteInput } from './text.js';

@@ -5,11 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import { buildFailure } from '../../src/blocks/errors.js';
-import { buildHelp } from '../../src/blocks/help.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import { recordFooter } from '../../src/blocks/share.js';
-import { parseTokenAmount } from '../../src/commands/amounts.js';
-import { UsageError } from '../../src/commands/parse.js';
+import { buildHelp } from '../../src/commands/help-blocks.js';
 import {
   buildAlert,
   buildAlertStatus,
@@ -25,7 +23,9 @@ import { buildDeposit } from '../../src/features/lookups/deposit-blocks.js';
 import { buildGasList } from '../../src/features/lookups/gas-blocks.js';
 import { buildWithdrawal, buildWithdrawalPage } from '../../src/features/lookups/withdrawal-blocks.js';
 import { buildPayoutTask, buildPayoutTaskList } from '../../src/features/payouts/blocks.js';
+import { parseTokenAmount } from '../../src/kernel/amounts.js';
 import { UserFacingError } from '../../src/kernel/errors.js';
+import { UsageError } from '../../src/kernel/usage-error.js';
 import {
   type Asset,
   type Deposit,

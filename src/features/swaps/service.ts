@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
 import { code } from '../../blocks/mrkdwn.js';
-import { parseTokenAmount } from '../../commands/amounts.js';
+import { parseTokenAmount } from '../../kernel/amounts.js';
 import { resolveAsset } from '../../kernel/asset-names.js';
 import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';

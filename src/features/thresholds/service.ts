@@ -5,7 +5,7 @@
  */
 
 import type { SlackMessage } from '../../blocks/common.js';
-import { parseTokenAmount, parseUsdAmount } from '../../commands/amounts.js';
+import { parseTokenAmount, parseUsdAmount } from '../../kernel/amounts.js';
 import { resolveAsset } from '../../kernel/asset-names.js';
 import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';

@@ -20,9 +20,9 @@
  * - USD amounts accept "$49.99", "$ 49.99", "US$49.99", "USD 49.99", "49.99 USD", "49.99usd",
  *   "$49.99 USD"; the "USD" prefix and suffix together are rejected.
  */
-import { AmountError } from '../kernel/errors.js';
-import { assertDecimals, digitsToBaseUnits, MAX_UINT256 } from '../kernel/money.js';
-import { escapeText, quoteInput as quote } from '../kernel/text.js';
+import { AmountError } from './errors.js';
+import { assertDecimals, digitsToBaseUnits, MAX_UINT256 } from './money.js';
+import { escapeText, quoteInput as quote } from './text.js';
 
 /** Largest USD amount `parseUsdAmount` accepts, in cents (one trillion dollars). */
 export const MAX_USD_CENTS: bigint = 10n ** 14n;
