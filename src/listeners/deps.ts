@@ -52,9 +52,3 @@ export interface ListenerDeps extends FeatureDeps {
    */
   home?: HomeTab;
 }
-
-/** Republishes the person's Home tab after they acted (see HomeTab.refreshHome), in the background. */
-export function refreshHomeAfterAct(deps: Pick<ListenerDeps, 'home' | 'background'>, userId: string): void {
-  const home = deps.home;
-  if (home) deps.background.run('home tab after an act', () => home.refreshHome(userId));
-}

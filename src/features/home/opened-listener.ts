@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { ListenerBinding } from '../../listeners/binding.js';
 import type { ListenerDeps } from '../../listeners/deps.js';
 
 type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
@@ -19,3 +20,8 @@ export function createHomeOpenedListener(deps: ListenerDeps) {
     deps.background.run('home tab on open', () => home.opened(userId, shownHash));
   };
 }
+
+/** `app_home_opened`, bound to its handler. */
+export const homeOpenedListeners: ListenerBinding[] = [
+  { kind: 'event', id: 'app_home_opened', create: createHomeOpenedListener },
+];

@@ -1,4 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { ACTION_IDS } from '../../blocks/ids.js';
+import type { ListenerBinding } from '../../listeners/binding.js';
 import type { ListenerDeps } from '../../listeners/deps.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -12,3 +14,8 @@ export function createHomeRefreshListener(deps: ListenerDeps) {
     if (home) deps.background.run('home tab refresh', () => home.publish(userId));
   };
 }
+
+/** The Home tab's Refresh button, bound to its handler. */
+export const homeRefreshListeners: ListenerBinding[] = [
+  { kind: 'action', id: ACTION_IDS.homeRefresh, create: createHomeRefreshListener },
+];

@@ -6,7 +6,9 @@ import { readTreasuryCommand } from '../../commands/parse.js';
 import { refusalText } from '../../features/access/rules.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
+import type { ListenerBinding } from '../binding.js';
 import type { ListenerDeps } from '../deps.js';
+import { TREASURY_COMMAND } from '../edge.js';
 
 /**
  * `/treasury …`: acknowledged at once, before any API call (Slack gives up after 3 seconds and the API may
@@ -76,3 +78,8 @@ async function answer(
     markAnswered();
   }
 }
+
+/** `/treasury`, bound to its handler. */
+export const treasuryCommandListeners: ListenerBinding[] = [
+  { kind: 'command', id: TREASURY_COMMAND, create: createTreasuryCommandListener },
+];
