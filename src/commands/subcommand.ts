@@ -4,19 +4,8 @@
  * and the slash-command listener read that table.
  */
 import type { SlackMessage } from '../blocks/common.js';
-import type { TreasuryAccessCheck } from '../features/access/service.js';
-import type { AlertStatusView } from '../features/alerts/facts.js';
-import type { AlertService } from '../features/alerts/index.js';
-import type { AuditExport } from '../features/audit/index.js';
-import type { DigestService } from '../features/digest/index.js';
-import type { HomeTab } from '../features/home/index.js';
-import type { InvoiceFollower } from '../features/invoices/index.js';
-import type { FeatureDeps } from '../features/lookups/service.js';
-import type { PayoutService } from '../features/payouts/service.js';
-import type { SwapService } from '../features/swaps/index.js';
-import type { ThresholdService } from '../features/thresholds/service.js';
+import type { FeatureListenerDeps } from '../features/listener-kit.js';
 import type { ConversationKind } from '../slack/conversations.js';
-import type { SlackGateway } from '../slack/gateway.js';
 
 /** One line of help: the syntax after `/treasury`, and what it does (mrkdwn, with an example). */
 export type UsageLine = readonly [syntax: string, what: string];
@@ -28,25 +17,24 @@ export type UsageLine = readonly [syntax: string, what: string];
  */
 export type Access = 'treasury-users' | 'admins';
 
-/** The services the subcommands call (the listeners' ListenerDeps gives them). */
-export interface CommandDeps extends FeatureDeps {
-  access: Pick<TreasuryAccessCheck, 'treasuryUsers'>;
-  swaps: Pick<SwapService, 'requestQuote' | 'showSwap' | 'showHistory' | 'describePolicy'>;
-  thresholds: Pick<ThresholdService, 'list' | 'set' | 'remove'>;
-  payouts: Pick<PayoutService, 'propose'>;
-  audit: AuditExport;
-  digest: Pick<DigestService, 'show'>;
-  /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
-  alerts?: { status(): Promise<AlertStatusView> };
-  /** The alerts people own; undefined when the poller is off. */
-  alertActions?: Pick<AlertService, 'listOpen'>;
-  /** Follows a new invoice until it leaves pending; undefined when the poller is off. */
-  invoices?: Pick<InvoiceFollower, 'follow'>;
-  slack: Pick<SlackGateway, 'respond'>;
-  /** Work done after the answer (drained at shutdown). */
-  background: { run(name: string, work: () => Promise<void>): void };
-  home?: Pick<HomeTab, 'refreshHome'>;
-}
+/** The services the subcommands call: the part of what every feature's listeners receive that they use. */
+export type CommandDeps = Pick<
+  FeatureListenerDeps,
+  | 'payments'
+  | 'now'
+  | 'access'
+  | 'swaps'
+  | 'thresholds'
+  | 'payouts'
+  | 'audit'
+  | 'digest'
+  | 'alerts'
+  | 'alertActions'
+  | 'invoices'
+  | 'slack'
+  | 'background'
+  | 'home'
+>;
 
 /** Who typed the command, where, and how to answer them later. */
 export interface CommandContext {

@@ -7,12 +7,10 @@ import type {
 } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
-import type { ListenerBinding } from '../../listeners/binding.js';
-import type { ListenerDeps } from '../../listeners/deps.js';
-import { UNSUPPORTED_BUTTON } from '../../listeners/edge.js';
 import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
 import { refreshHomeAfterAct } from '../home/after-act.js';
+import { type ListenerBinding, type FeatureListenerDeps as ListenerDeps, UNSUPPORTED_BUTTON } from '../listener-kit.js';
 import type { ClickAnswer } from './index.js';
 import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './message-blocks.js';
 import { isSnoozeChoice } from './snooze.js';

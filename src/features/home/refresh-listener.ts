@@ -1,7 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ACTION_IDS } from '../../blocks/ids.js';
-import type { ListenerBinding } from '../../listeners/binding.js';
-import type { ListenerDeps } from '../../listeners/deps.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 

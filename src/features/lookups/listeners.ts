@@ -12,13 +12,12 @@ import {
 } from '../../blocks/ids.js';
 import { mention } from '../../blocks/mrkdwn.js';
 import { UserFacingError } from '../../kernel/errors.js';
-import type { ListenerBinding } from '../../listeners/binding.js';
-import type { ListenerDeps } from '../../listeners/deps.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationPlace, conversationKindOf } from '../../slack/conversations.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 import { cannotPostHere } from '../places.js';
 import * as lookups from './service.js';
 

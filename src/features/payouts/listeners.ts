@@ -1,11 +1,10 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS, PayoutRequestButtonValue } from '../../blocks/ids.js';
-import type { ListenerBinding } from '../../listeners/binding.js';
-import type { ListenerDeps } from '../../listeners/deps.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 import type { PayoutClickAnswer } from './service.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;

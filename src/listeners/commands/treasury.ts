@@ -4,10 +4,9 @@ import { buildFailure } from '../../blocks/errors.js';
 import { buildHelp } from '../../commands/help-blocks.js';
 import { readTreasuryCommand } from '../../commands/parse.js';
 import { refusalText } from '../../features/access/rules.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../../features/listener-kit.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
-import type { ListenerBinding } from '../binding.js';
-import type { ListenerDeps } from '../deps.js';
 import { TREASURY_COMMAND } from '../edge.js';
 
 /**
@@ -15,7 +14,7 @@ import { TREASURY_COMMAND } from '../edge.js';
  * be slower), then answered privately through the response_url: treasury data is sensitive. The answer is
  * worked out after the listener returns (see background.ts), holding only the fields it needs.
  */
-export function createTreasuryCommandListener(deps: ListenerDeps) {
+export function createTreasuryCommandListener(deps: FeatureListenerDeps) {
   return async ({ command, ack }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     // TREASURY_USERS: refused in the ack when that needs no question to Slack; membership of a user group is
     // looked up after the ack (Slack gives up after 3 seconds), and an unknown one refuses.
@@ -45,7 +44,7 @@ export function createTreasuryCommandListener(deps: ListenerDeps) {
 
 /** Runs the command and delivers its answer (a failure included) to the person who typed it. */
 async function answer(
-  deps: ListenerDeps,
+  deps: FeatureListenerDeps,
   command: { text: string; userId: string; channelId: string; conversation: ConversationKind; responseUrl: string },
 ): Promise<void> {
   let reply: SlackMessage;
