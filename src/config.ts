@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './features/alerts/routing.js';
 import { type DigestTime, formatDigestTime } from './features/digest/rules.js';
 import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './features/swaps/policy.js';
+import { LOG_LEVELS, type LogLevelName } from './logger.js';
 
-/** Log levels understood by LOG_LEVEL, most verbose first. */
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-export type LogLevelName = (typeof LOG_LEVELS)[number];
+/** Log levels understood by LOG_LEVEL (defined with the logger). */
+export type { LogLevelName };
 
 /** The bot's whole configuration, parsed and validated from the environment. */
 export interface Config {
