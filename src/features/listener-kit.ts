@@ -48,7 +48,7 @@ export interface FeatureListenerDeps extends FeatureDeps {
   /** Acknowledge, snooze, resolve and list alerts people own; undefined when the poller is off. */
   alertActions?: AlertService;
   /**
-   * Invoices that report back (part 16): a new invoice is followed, a shared copy recorded to be rewritten.
+   * Invoices that report back: a new invoice is followed, a shared copy recorded to be rewritten.
    * Undefined when the poller is off (ALERT_CHANNEL unset): nothing follows them then.
    */
   invoices?: Pick<InvoiceFollower, 'follow' | 'recordShare'>;
