@@ -1,5 +1,6 @@
 /** Log levels understood by LOG_LEVEL, most verbose first. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+/** One of LOG_LEVELS. */
 export type LogLevelName = (typeof LOG_LEVELS)[number];
 
 /** The small logging surface every module receives by injection. */

@@ -8,15 +8,13 @@ import {
   OUTSIDE_ORGANISATION,
 } from '../features/access/rules.js';
 import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
+import { UNSUPPORTED_BUTTON } from '../features/listener-kit.js';
 import { readTypedText } from '../kernel/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 
 /** The only slash command this app declares. */
 export const TREASURY_COMMAND = '/treasury';
-
-/** Told to whoever clicks a button this version does not know (a message from an older version, or altered). */
-export const UNSUPPORTED_BUTTON = 'This button is no longer supported. Run the command again for a fresh message.';
 
 const KNOWN_ACTIONS = new Set<string>(Object.values(ACTION_IDS));
 const isKnownAction = (id: string) => KNOWN_ACTIONS.has(id) || WITHDRAWALS_PAGE_ACTIONS.test(id);

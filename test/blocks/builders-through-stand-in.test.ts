@@ -7,8 +7,7 @@ import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import * as errors from '../../src/blocks/errors.js';
-import * as help from '../../src/blocks/help.js';
-import { UsageError } from '../../src/commands/parse.js';
+import * as help from '../../src/commands/help-blocks.js';
 import * as alerts from '../../src/features/alerts/blocks.js';
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
 import * as invoices from '../../src/features/invoices/blocks.js';
@@ -22,6 +21,7 @@ import * as swaps from '../../src/features/swaps/blocks.js';
 import { MAX_POLICY_CENTS, snapshotPolicy } from '../../src/features/swaps/policy.js';
 import type { AssetSnapshot, SwapQuote } from '../../src/features/swaps/quote.js';
 import { AmountError, UserFacingError } from '../../src/kernel/errors.js';
+import { UsageError } from '../../src/kernel/usage-error.js';
 import {
   type Asset,
   type Deposit,

@@ -3,7 +3,7 @@
  * is never refused by Slack: long lists become several sections or pages, long texts are clipped.
  */
 import { describe, expect, it } from 'vitest';
-import { buildHelp } from '../../src/blocks/help.js';
+import { buildHelp } from '../../src/commands/help-blocks.js';
 import { buildInvoice } from '../../src/features/invoices/blocks.js';
 import { buildBalances } from '../../src/features/lookups/balance-blocks.js';
 import { buildGasList } from '../../src/features/lookups/gas-blocks.js';

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import * as errors from '../../src/blocks/errors.js';
-import { UsageError } from '../../src/commands/parse.js';
 import * as alerts from '../../src/features/alerts/blocks.js';
 import type { AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
 import * as invoices from '../../src/features/invoices/blocks.js';
@@ -17,6 +16,7 @@ import * as withdrawals from '../../src/features/lookups/withdrawal-blocks.js';
 import * as payouts from '../../src/features/payouts/blocks.js';
 import * as swaps from '../../src/features/swaps/blocks.js';
 import type { AssetSnapshot, SwapQuote } from '../../src/features/swaps/quote.js';
+import { UsageError } from '../../src/kernel/usage-error.js';
 import {
   type Asset,
   type Deposit,

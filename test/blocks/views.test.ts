@@ -5,10 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import { buildFailure } from '../../src/blocks/errors.js';
-import { buildHelp } from '../../src/blocks/help.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import { recordFooter } from '../../src/blocks/share.js';
-import { UsageError } from '../../src/commands/parse.js';
+import { buildHelp } from '../../src/commands/help-blocks.js';
 import {
   buildAlert,
   buildAlertStatus,
@@ -26,6 +25,7 @@ import { buildWithdrawal, buildWithdrawalPage } from '../../src/features/lookups
 import { buildPayoutTask, buildPayoutTaskList } from '../../src/features/payouts/blocks.js';
 import { parseTokenAmount } from '../../src/kernel/amounts.js';
 import { UserFacingError } from '../../src/kernel/errors.js';
+import { UsageError } from '../../src/kernel/usage-error.js';
 import {
   type Asset,
   type Deposit,

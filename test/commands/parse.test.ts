@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTreasuryCommand, UsageError } from '../../src/commands/parse.js';
+import { parseTreasuryCommand } from '../../src/commands/parse.js';
+import { UsageError } from '../../src/kernel/usage-error.js';
 
 /** The plain words of a refusal (UsageError keeps what the person reads as its detail). */
 function refusal(text: string): string {

@@ -98,7 +98,7 @@ describe('an invoice title typed with `&`, `<` and `>`', () => {
     expect(fieldOf(answer, 'Title')).toBe('Fish &amp;amp; chips &amp;lt;3');
   });
 
-  // The command parser (src/commands/parse.ts tokenize) reads quotes around a phrase, straight or Slack's curly
+  // The command parser (tokenize in src/commands/words.ts) reads quotes around a phrase, straight or Slack's curly
   // ones, as grouping: they are dropped; quotes inside a quoted value are text.
   it('apostrophes and emoji (a flag, a ZWJ sequence, a skin tone) pass unchanged; quotes around a phrase (“launch”) group it and are dropped, quotes inside a quoted value are kept', async () => {
     const answer = await ask(stack, `invoice $5 Bob's “launch” 🚀 🇺🇦 👩‍💻 👍🏽 --data 'say "hi" & go'`);

@@ -6,10 +6,11 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import { type ListenerDeps, refreshHomeAfterAct } from '../../listeners/deps.js';
-import { UNSUPPORTED_BUTTON } from '../../listeners/edge.js';
+import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
+import { refreshHomeAfterAct } from '../home/after-act.js';
+import { type ListenerBinding, type FeatureListenerDeps as ListenerDeps, UNSUPPORTED_BUTTON } from '../listener-kit.js';
 import type { ClickAnswer } from './index.js';
 import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './message-blocks.js';
 import { isSnoozeChoice } from './snooze.js';
@@ -144,3 +145,11 @@ export function createAlertResolveSubmitListener(deps: ListenerDeps) {
     refreshHomeAfterAct(deps, body.user.id);
   };
 }
+
+/** The alert controls' action_ids and the Resolve dialog's callback_id, bound to their handlers. */
+export const alertListeners: ListenerBinding[] = [
+  { kind: 'action', id: ACTION_IDS.alertAcknowledge, create: createAlertAcknowledgeListener },
+  { kind: 'action', id: ACTION_IDS.alertResolve, create: createAlertResolveListener },
+  { kind: 'action', id: ACTION_IDS.alertSnooze, create: createAlertSnoozeListener },
+  { kind: 'view', id: VIEW_IDS.alertResolve, create: createAlertResolveSubmitListener },
+];

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../listeners/deps.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 
 type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
@@ -19,3 +19,8 @@ export function createHomeOpenedListener(deps: ListenerDeps) {
     deps.background.run('home tab on open', () => home.opened(userId, shownHash));
   };
 }
+
+/** `app_home_opened`, bound to its handler. */
+export const homeOpenedListeners: ListenerBinding[] = [
+  { kind: 'event', id: 'app_home_opened', create: createHomeOpenedListener },
+];

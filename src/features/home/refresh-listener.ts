@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { ListenerDeps } from '../../listeners/deps.js';
+import { ACTION_IDS } from '../../blocks/ids.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -12,3 +13,8 @@ export function createHomeRefreshListener(deps: ListenerDeps) {
     if (home) deps.background.run('home tab refresh', () => home.publish(userId));
   };
 }
+
+/** The Home tab's Refresh button, bound to its handler. */
+export const homeRefreshListeners: ListenerBinding[] = [
+  { kind: 'action', id: ACTION_IDS.homeRefresh, create: createHomeRefreshListener },
+];

@@ -2,15 +2,22 @@ import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } 
 import type { z } from 'zod';
 import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
-import { GasPageValue, PayoutsPageValue, ShareButtonValue, WithdrawalsPageValue } from '../../blocks/ids.js';
+import {
+  ACTION_IDS,
+  GasPageValue,
+  PayoutsPageValue,
+  ShareButtonValue,
+  WITHDRAWALS_PAGE_ACTIONS,
+  WithdrawalsPageValue,
+} from '../../blocks/ids.js';
 import { mention } from '../../blocks/mrkdwn.js';
 import { UserFacingError } from '../../kernel/errors.js';
-import type { ListenerDeps } from '../../listeners/deps.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationPlace, conversationKindOf } from '../../slack/conversations.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 import { cannotPostHere } from '../places.js';
 import * as lookups from './service.js';
 
@@ -180,3 +187,11 @@ export function createShareListener(deps: ListenerDeps) {
     };
   });
 }
+
+/** The pagers' and "Share in channel" action_ids, bound to their handlers. */
+export const lookupListeners: ListenerBinding[] = [
+  { kind: 'action', id: WITHDRAWALS_PAGE_ACTIONS, create: createWithdrawalsPageListener },
+  { kind: 'action', id: ACTION_IDS.payoutsPage, create: createPayoutsPageListener },
+  { kind: 'action', id: ACTION_IDS.gasPage, create: createGasPageListener },
+  { kind: 'action', id: ACTION_IDS.shareInChannel, create: createShareListener },
+];

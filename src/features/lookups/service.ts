@@ -6,18 +6,30 @@
 import type { SlackMessage } from '../../blocks/common.js';
 import type { GasPageValue, PayoutsPageValue, ShareableKind } from '../../blocks/ids.js';
 import type { RecordViewOptions } from '../../blocks/share.js';
-import { type InvoiceOptions, isUuid, USAGE, UsageError } from '../../commands/parse.js';
 import { parseTokenAmount, parseUsdAmount } from '../../kernel/amounts.js';
 import { assetReference, looksLikeAssetReference, readsLikeCurrency, resolveAsset } from '../../kernel/asset-names.js';
 import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';
+import { isUuid } from '../../kernel/ids.js';
+import { UsageError } from '../../kernel/usage-error.js';
 import { type Asset, type Invoice, type PaymentsClient, PaymentsNotFoundError } from '../../payments/index.js';
 import { buildInvoice } from '../invoices/blocks.js';
 import { buildPayoutTask, buildPayoutTaskList } from '../payouts/blocks.js';
 import { buildAssetDetail, buildBalances } from './balance-blocks.js';
 import { buildDeposit } from './deposit-blocks.js';
 import { buildGasList } from './gas-blocks.js';
+import { INVOICE_CRYPTO_SYNTAX, INVOICE_USD_SYNTAX, PAYOUTS_SYNTAX } from './syntax.js';
 import { buildWithdrawal, buildWithdrawalPage, WITHDRAWALS_PER_PAGE } from './withdrawal-blocks.js';
+
+/** Options of `invoice` (parsed by src/commands/invoice-options.ts). */
+export interface InvoiceOptions {
+  /** paymentDelayTime in seconds. */
+  expiresInSeconds?: number;
+  /** `--asset`: the predefined asset of a USD invoice. */
+  asset?: string;
+  /** `--data`: extraData. */
+  data?: string;
+}
 
 /** What the features need: the API client and the clock. */
 export interface FeatureDeps {
@@ -88,7 +100,7 @@ export async function createInvoice(
       if (options.asset)
         throw new UsageError(
           '--asset is for USD invoices; this invoice already names its asset.',
-          USAGE.invoiceCrypto[0],
+          INVOICE_CRYPTO_SYNTAX,
         );
       const asset = await findAsset(deps, words[0]!, assets);
       const cryptoAmount = parseTokenAmount(amountText, asset.crypto.decimals, { symbol: asset.crypto.symbol });
@@ -129,12 +141,12 @@ function notAnAssetOfThisMerchant(amountText: string, words: string[], assets: r
   if (references.length === 0)
     return new UsageError(
       `"${word}" reads like a currency, but this merchant has no assets enabled, so no invoice was made. ${usd}`,
-      USAGE.invoice[0],
+      INVOICE_USD_SYNTAX,
     );
   return new UsageError(
     `"${word}" is not one of this merchant's assets, so no invoice was made. ` +
       `Its assets: ${references.join(', ')} (e.g. ${titled(`${amountText} ${references[0]}`)}). ${usd}`,
-    USAGE.invoiceCrypto[0],
+    INVOICE_CRYPTO_SYNTAX,
   );
 }
 
@@ -180,7 +192,7 @@ export async function startPayoutTaskList(
     const isAssetId = (text: string | undefined) => assets!.some((a) => a.id.toLowerCase() === text?.toLowerCase());
     if (isAssetId(payoutId) && !isAssetId(assetText)) [assetText, payoutId] = [payoutId, assetText];
     if (payoutId !== undefined && !isUuid(payoutId))
-      throw new UsageError(`"${payoutId}" is not a payout id.`, USAGE.payouts[0]);
+      throw new UsageError(`"${payoutId}" is not a payout id.`, PAYOUTS_SYNTAX);
   }
   const asset = assetText ? await findAsset(deps, assetText, assets) : undefined;
   return showPayoutTasks(

@@ -22,7 +22,7 @@ import {
 import { ACTION_IDS, type PayoutsPageValue } from '../../blocks/ids.js';
 import { code, escapeText, mention } from '../../blocks/mrkdwn.js';
 import { type RecordViewOptions, recordFooter } from '../../blocks/share.js';
-import { isUuid } from '../../commands/parse.js';
+import { isUuid } from '../../kernel/ids.js';
 import type { CursorPage, PayoutTask } from '../../payments/index.js';
 import type { AssetSnapshot } from '../swaps/quote.js';
 import { PAYOUT_PROPOSAL_VALIDITY_MS, type PayoutRequest } from './rules.js';

@@ -1,10 +1,10 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import { PayoutRequestButtonValue } from '../../blocks/ids.js';
-import type { ListenerDeps } from '../../listeners/deps.js';
+import { ACTION_IDS, PayoutRequestButtonValue } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 import type { PayoutClickAnswer } from './service.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -57,3 +57,9 @@ export const createPayoutCreateListener = (deps: ListenerDeps) =>
 /** "Cancel" on a payout proposal. */
 export const createPayoutCancelListener = (deps: ListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.cancel(requestId, userId));
+
+/** "Create payout" and "Cancel" on a payout proposal, bound to their handlers. */
+export const payoutListeners: ListenerBinding[] = [
+  { kind: 'action', id: ACTION_IDS.payoutCreate, create: createPayoutCreateListener },
+  { kind: 'action', id: ACTION_IDS.payoutCancel, create: createPayoutCancelListener },
+];

@@ -1,8 +1,10 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import { type ListenerDeps, refreshHomeAfterAct } from '../../listeners/deps.js';
+import { ACTION_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
+import { refreshHomeAfterAct } from '../home/after-act.js';
+import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
 import type { ClickOrigin, ClickOutcome } from './index.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -79,3 +81,10 @@ export const createSwapNewQuoteListener = (deps: ListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin), {
     treasuryUsersOnly: true,
   });
+
+/** The swap buttons' action_ids, bound to their handlers. */
+export const swapListeners: ListenerBinding[] = [
+  { kind: 'action', id: ACTION_IDS.swapApprove, create: createSwapApproveListener },
+  { kind: 'action', id: ACTION_IDS.swapReject, create: createSwapRejectListener },
+  { kind: 'action', id: ACTION_IDS.swapNewQuote, create: createSwapNewQuoteListener },
+];

@@ -1,11 +1,12 @@
-import { USAGE } from '../commands/parse.js';
+import { context, header, type SlackMessage, section } from '../blocks/common.js';
 import { escapeText, quoteInput } from '../kernel/text.js';
-import { context, header, type SlackMessage, section } from './common.js';
+import { SUBCOMMANDS } from './index.js';
+import type { UsageLine } from './subcommand.js';
 
-/** `/treasury help`: every subcommand with an example. */
-export function buildHelp(extraUsage: ReadonlyArray<readonly [string, string]> = [], unknown?: string): SlackMessage {
+/** `/treasury help`: every registered subcommand's usage lines, with an example; `unknown` was typed instead of one. */
+export function buildHelp(extraUsage: readonly UsageLine[] = [], unknown?: string): SlackMessage {
   // The syntax holds `<asset>`-style placeholders: escaped, or Slack would read them as links.
-  const lines = [...Object.values(USAGE), ...extraUsage].map(
+  const lines = [...SUBCOMMANDS.flatMap((subcommand) => subcommand.usage), ...extraUsage].map(
     ([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`,
   );
   const notice = unknown === undefined ? undefined : `${quoteInput(unknown)} is not a /treasury command. These are:`;

@@ -1,0 +1,54 @@
+/**
+ * The one table of `/treasury` subcommands, in the order help lists them. Help (help-blocks.ts), the parser's
+ * dispatch (parse.ts) and the slash-command listener read it: a new subcommand is one module and one line here.
+ */
+import { alerts } from './alerts.js';
+import { audit } from './audit.js';
+import { balance } from './balance.js';
+import { balances } from './balances.js';
+import { deposit } from './deposit.js';
+import { digest } from './digest.js';
+import { gas } from './gas.js';
+import { help } from './help.js';
+import { invoice } from './invoice.js';
+import { payout } from './payout.js';
+import { payouts } from './payouts.js';
+import { policy } from './policy.js';
+import type { Subcommand } from './subcommand.js';
+import { swap } from './swap.js';
+import { swaps } from './swaps.js';
+import { task } from './task.js';
+import { threshold } from './threshold.js';
+import { thresholds } from './thresholds.js';
+import { withdrawal } from './withdrawal.js';
+import { withdrawals } from './withdrawals.js';
+
+/** Every `/treasury` subcommand. */
+export const SUBCOMMANDS = [
+  help,
+  balances,
+  balance,
+  invoice,
+  withdrawals,
+  withdrawal,
+  payouts,
+  payout,
+  task,
+  deposit,
+  gas,
+  swap,
+  swaps,
+  policy,
+  alerts,
+  thresholds,
+  threshold,
+  digest,
+  audit,
+] as const;
+
+/** Every parsed `/treasury` command: what the registered modules' `parse` return. */
+export type TreasuryCommand = (typeof SUBCOMMANDS)[number] extends infer S
+  ? S extends Subcommand<infer Command>
+    ? Command
+    : never
+  : never;

@@ -1,0 +1,75 @@
+/**
+ * What a `/treasury` subcommand module declares: its name, its lines in help with examples, who may run it, how
+ * it reads its text and what it does. src/commands/index.ts registers every module; help, the parser's dispatch
+ * and the slash-command listener read that table.
+ */
+import type { SlackMessage } from '../blocks/common.js';
+import type { FeatureListenerDeps } from '../features/listener-kit.js';
+import type { ConversationKind } from '../slack/conversations.js';
+
+/** One line of help: the syntax after `/treasury`, and what it does (mrkdwn, with an example). */
+export type UsageLine = readonly [syntax: string, what: string];
+
+/**
+ * Who may run a subcommand. Every one is behind TREASURY_USERS, which the listener checks before the text is read
+ * (in the ack when it can); `admins` (TREASURY_ADMINS, by default the swap approvers) is checked on top of it by the
+ * feature service, which words the refusal.
+ */
+export type Access = 'treasury-users' | 'admins';
+
+/** The services the subcommands call: the part of what every feature's listeners receive that they use. */
+export type CommandDeps = Pick<
+  FeatureListenerDeps,
+  | 'payments'
+  | 'now'
+  | 'access'
+  | 'swaps'
+  | 'thresholds'
+  | 'payouts'
+  | 'audit'
+  | 'digest'
+  | 'alerts'
+  | 'alertActions'
+  | 'invoices'
+  | 'slack'
+  | 'background'
+  | 'home'
+>;
+
+/** Who typed the command, where, and how to answer them later. */
+export interface CommandContext {
+  deps: CommandDeps;
+  userId: string;
+  channelId: string;
+  conversation: ConversationKind;
+  responseUrl: string;
+  /** Settles once the command's own answer was delivered: work that answers later waits for it. */
+  answered: Promise<void>;
+  /** The help message; `unknown` is the word typed instead of a subcommand. */
+  help(unknown?: string): SlackMessage;
+}
+
+/** One `/treasury` subcommand; `Command` is what `parse` makes of its text and `run` takes. */
+export interface Subcommand<Command extends { kind: string }> {
+  /** The word after `/treasury` that selects it (any case). */
+  name: string;
+  /** Other words that select it (true aliases only). */
+  aliases?: readonly string[];
+  /** Its lines in help, in order. */
+  usage: readonly UsageLine[];
+  /** Texts after `/treasury` that select it and parse (a test holds every one to this). */
+  examples: readonly string[];
+  /** Who may run it (see Access). */
+  access: Access;
+  /** Reads the words after the name: the typed command, or a UsageError with the refusal. */
+  parse(args: readonly string[]): Command;
+  /** Does it: calls the feature and returns the private answer (a failure is thrown and answered by the listener). */
+  run(command: Command, context: CommandContext): Promise<SlackMessage>;
+}
+
+/** Declares a subcommand module (typed by its parsed command). */
+export function defineSubcommand<Command extends { kind: string }>(
+  subcommand: Subcommand<Command>,
+): Subcommand<Command> {
+  return subcommand;
+}

@@ -1,0 +1,39 @@
+import { refreshHomeAfterAct } from '../features/home/after-act.js';
+import { UsageError } from '../kernel/usage-error.js';
+import { defineSubcommand } from './subcommand.js';
+
+const SYNTAX = 'threshold <asset> below <amount | $usd> | off';
+
+type ThresholdCommand =
+  /** `amount` as typed: a USD value when it says `$`/`USD`, else token units (read with the asset's decimals). */
+  { kind: 'threshold-set'; asset: string; amount: string; usd: boolean } | { kind: 'threshold-off'; asset: string };
+
+/** `/treasury threshold <asset> below <amount> | off`: sets or removes a balance threshold (admins). */
+export const threshold = defineSubcommand({
+  name: 'threshold',
+  usage: [[SYNTAX, 'alert when a balance runs low (admins), e.g. `threshold USDT@BSC below $5,000`']],
+  examples: ['threshold USDT@BSC below $5,000', 'threshold USDT@BSC below 5,000', 'threshold USDT@BSC off'],
+  // ThresholdService.set and .remove refuse anyone else.
+  access: 'admins',
+  parse(args): ThresholdCommand {
+    const [asset, verb, ...amount] = args;
+    if (asset === undefined) throw new UsageError('Which asset? e.g. `threshold USDT@BSC below 5,000`.', SYNTAX);
+    if (verb?.toLowerCase() === 'off' && amount.length === 0) return { kind: 'threshold-off', asset };
+    if (verb?.toLowerCase() !== 'below' || amount.length === 0)
+      throw new UsageError(
+        'Say `below` and an amount in token units (`below 5,000`) or in USD (`below $5,000`), or `off`.',
+        SYNTAX,
+      );
+    const text = amount.join(' ');
+    const usd = /^[-\u2212]?\s*(?:us)?\$|^usd\b|\busd$/i.test(text.trim());
+    return { kind: 'threshold-set', asset, amount: text, usd };
+  },
+  async run(command, { deps, userId }) {
+    const reply =
+      command.kind === 'threshold-set'
+        ? await deps.thresholds.set(userId, command.asset, command.amount, command.usd)
+        : await deps.thresholds.remove(userId, command.asset);
+    refreshHomeAfterAct(deps, userId);
+    return reply;
+  },
+});
