@@ -18,6 +18,7 @@ import { createDigestService, type DigestService } from './features/digest/index
 import { createHomeTab } from './features/home/index.js';
 import { createInvoiceFollower } from './features/invoices/index.js';
 import { createPayoutService } from './features/payouts/service.js';
+import type { BotRepositories } from './features/repositories.js';
 import {
   createApproverGroups,
   createSwapService,
@@ -42,7 +43,6 @@ import {
   socketModeClientOptions,
   superviseSocketMode,
 } from './slack/socket-mode.js';
-import type { BotRepositories } from './store/repository.js';
 
 /**
  * Replicas: a quote `approving` this long was left by a replica that died. Between the claim and the create

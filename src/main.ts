@@ -6,11 +6,11 @@
 import { createTreasuryApp, StartupError } from './app.js';
 import { type Config, ConfigError, describeConfig, loadConfig } from './config.js';
 import type { PollLeadership } from './features/alerts/poller/index.js';
+import type { BotRepositories } from './features/repositories.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
 import { openBotStore } from './store/lowdb/index.js';
 import { ACCEPT_EMPTY_STATE_FLAG, StateFileRefusedError } from './store/lowdb/state-file.js';
-import type { BotRepositories } from './store/repository.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
 const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { StoreError } from '../src/kernel/store-error.js';
 import { createLogger } from '../src/logger.js';
-import { StoreError } from '../src/store/errors.js';
 import { emptyState } from '../src/store/lowdb/bot-state.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
 import { StateFileRefusedError } from '../src/store/lowdb/state-file.js';

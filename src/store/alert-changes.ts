@@ -32,7 +32,13 @@ import {
   type ThreadLine,
   type ThreadWork,
 } from '../features/alerts/records.js';
-import type { ActOutcome, AlertRepository, DueReminderPlan, PostedMessage, SyncClaim } from './repository.js';
+import type {
+  ActOutcome,
+  AlertRepository,
+  DueReminderPlan,
+  PostedMessage,
+  SyncClaim,
+} from '../features/repositories.js';
 
 export function recordDelivered(
   alerts: AlertsState,

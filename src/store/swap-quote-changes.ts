@@ -3,6 +3,8 @@
  * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic change
  * of one quote, so the business rules exist once.
  */
+
+import type { CreateResult, DecisionResult, JudgeDecision, SwapQuoteRepository } from '../features/repositories.js';
 import type { DecisionChange } from '../features/swaps/decision.js';
 import {
   type AuditEntry,
@@ -15,10 +17,9 @@ import {
   type SwapQuote,
 } from '../features/swaps/quote.js';
 import { QUOTE_RETENTION_MS } from '../features/swaps/retention.js';
+import { StoreError } from '../kernel/store-error.js';
 import { errorFields, type Logger } from '../logger.js';
 import { cloneJson } from './clone-json.js';
-import { StoreError } from './errors.js';
-import type { CreateResult, DecisionResult, JudgeDecision, SwapQuoteRepository } from './repository.js';
 
 /** Moves `quote` to `to`, refusing any move the quote lifecycle does not allow. */
 function move(quote: SwapQuote, to: QuoteStatus): void {

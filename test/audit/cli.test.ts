@@ -10,9 +10,9 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../src/features/alerts/records.js';
 import { AUDIT_COLUMNS } from '../../src/features/audit/csv-rules.js';
+import type { AlertRepository, SwapQuoteRepository } from '../../src/features/repositories.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 

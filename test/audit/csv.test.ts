@@ -16,9 +16,9 @@ import {
   thresholdRow,
 } from '../../src/features/audit/record-rows.js';
 import type { PayoutRequest } from '../../src/features/payouts/rules.js';
+import type { Page } from '../../src/features/repositories.js';
 import type { SwapQuote } from '../../src/features/swaps/quote.js';
 import type { ThresholdChange } from '../../src/features/thresholds/rules.js';
-import type { Page } from '../../src/store/repository.js';
 
 /** Text that breaks naive CSV writers or runs as a formula in a spreadsheet. */
 const HOSTILE = [

@@ -14,6 +14,7 @@ import {
   StartupError,
   UserFacingError,
 } from '../../src/kernel/errors.js';
+import { StoreError } from '../../src/kernel/store-error.js';
 import {
   PaymentsForbiddenError,
   PaymentsNetworkError,
@@ -26,7 +27,6 @@ import {
 } from '../../src/payments/index.js';
 import { FileUploadError, ResponseUrlError, SlackBackoffError } from '../../src/slack/errors.js';
 import { SocketModeRefusedError } from '../../src/slack/socket-mode.js';
-import { StoreError } from '../../src/store/errors.js';
 import { CorruptStateError, StateFileRefusedError } from '../../src/store/lowdb/state-file.js';
 
 const SRC_DIR = new URL('../../src/', import.meta.url);

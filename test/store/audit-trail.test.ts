@@ -16,12 +16,12 @@ import {
 import { appendEvent } from '../../src/features/alerts/owned.js';
 import type { OutboxItem } from '../../src/features/alerts/records.js';
 import type { AlertTrailEntry } from '../../src/features/alerts/trail.js';
+import type { AlertRepository, AuditRepository } from '../../src/features/repositories.js';
 import type { SwapQuote } from '../../src/features/swaps/quote.js';
 import { pruneOwned } from '../../src/store/alert-changes.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { AlertRepository, AuditRepository } from '../../src/store/repository.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 

@@ -1,4 +1,4 @@
-// The repository contract (src/store/repository.ts), written once and run against both implementations: the
+// The repository contract (src/features/repositories.ts), written once and run against both implementations: the
 // lowdb state file and PostgreSQL (a real throwaway server, no mocks). PostgreSQL is also run as two replicas
 // (two stores, two pools) on one database, with its leader lease and its migrations.
 import { mkdtempSync } from 'node:fs';
@@ -8,14 +8,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acknowledgeAlert } from '../../src/features/alerts/lifecycle.js';
 import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/features/alerts/records.js';
+import type { AlertRepository, SwapQuoteRepository } from '../../src/features/repositories.js';
 import { decideOnQuote, usageLookbackStart } from '../../src/features/swaps/decision.js';
 import { snapshotPolicy } from '../../src/features/swaps/policy.js';
 import type { AuditEntry, SwapQuote } from '../../src/features/swaps/quote.js';
+import { StoreError } from '../../src/kernel/store-error.js';
 import { createLogger } from '../../src/logger.js';
-import { StoreError } from '../../src/store/errors.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { createLeaderLease, type LeaderLease, MIGRATIONS, openPostgresStore } from '../../src/store/postgres/index.js';
-import type { AlertRepository, SwapQuoteRepository } from '../../src/store/repository.js';
 import { claimDecision } from '../support/claim-decision.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';

@@ -4,8 +4,9 @@
  * the judge sees the quote as committed and that its change is atomic; the approval rules themselves are
  * table-tested in test/features/swaps and end to end through clicks.
  */
+
+import type { SwapQuoteRepository } from '../../src/features/repositories.js';
 import type { AuditEntry, SwapQuote } from '../../src/features/swaps/quote.js';
-import type { SwapQuoteRepository } from '../../src/store/repository.js';
 
 export async function claimDecision(
   repository: Pick<SwapQuoteRepository, 'decideQuote'>,

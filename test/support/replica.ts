@@ -3,10 +3,10 @@
 // requests to it.
 import { createTreasuryApp, type TreasuryApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
+import type { BotRepositories } from '../../src/features/repositories.js';
 import type { Logger } from '../../src/logger.js';
 import type { PaymentsClient } from '../../src/payments/index.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
-import type { BotRepositories } from '../../src/store/repository.js';
 import { createSlackDriver, type SlackDriver } from './rig/slack-driver.js';
 import type { SlackStandIn } from './rig/slack-stand-in.js';
 

@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import type { BotRepositories } from '../../src/features/repositories.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import type { BotRepositories } from '../../src/store/repository.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from './postgres.js';
 
 /** A store opened for one test, and closed by it. */

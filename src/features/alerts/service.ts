@@ -11,7 +11,7 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
-import type { ActOutcome, BotRepositories } from '../../store/repository.js';
+import type { ActOutcome, BotRepositories } from '../repositories.js';
 import {
   acknowledgeAlert,
   type PersonAct,

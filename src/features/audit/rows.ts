@@ -5,9 +5,9 @@
  * streams are merged.
  */
 
-import type { AuditRepository, BalanceRepository, Page } from '../../store/repository.js';
 import type { AlertTrailEntry } from '../alerts/trail.js';
 import type { PayoutRequest } from '../payouts/rules.js';
+import type { AuditRepository, BalanceRepository, Page } from '../repositories.js';
 import type { SwapQuote } from '../swaps/quote.js';
 import type { AuditRow } from './csv-rules.js';
 import { alertRow, payoutRows, quoteRows, thresholdRow } from './record-rows.js';

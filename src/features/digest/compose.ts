@@ -5,7 +5,7 @@
 
 import { sumDecimals, usdDecimalToCents } from '../../kernel/money.js';
 import { type Asset, type PaymentsClient, PaymentsError } from '../../payments/index.js';
-import type { BotRepositories } from '../../store/repository.js';
+import type { BotRepositories } from '../repositories.js';
 import { limitKeyOf, limitUse } from '../swaps/decision.js';
 import type { LimitUseView } from '../swaps/policy-blocks.js';
 import type { DigestAssetView, DigestBalancesView, DigestView } from './blocks.js';

@@ -18,10 +18,10 @@ import { errorFields, type Logger } from '../../logger.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 import { describeSlackError } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
-import type { BotRepositories } from '../../store/repository.js';
 import { refusalText } from '../access/rules.js';
 import type { TreasuryAccessCheck } from '../access/service.js';
 import { oldestFirst } from '../alerts/owned.js';
+import type { BotRepositories } from '../repositories.js';
 import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../swaps/decision.js';
 import type { GroupMembers } from '../swaps/policy.js';
 import {

@@ -20,7 +20,7 @@ import { errorFields, type Logger } from '../../logger.js';
 import type { Invoice, PaymentsClient } from '../../payments/index.js';
 import { describeSlackError, isTransient, mayHaveHappened, needsAPerson, slackErrorCode } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
-import type { BotRepositories } from '../../store/repository.js';
+import type { BotRepositories } from '../repositories.js';
 import { buildInvoice, buildInvoiceNotice } from './blocks.js';
 import {
   claimNotice,

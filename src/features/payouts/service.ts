@@ -26,7 +26,7 @@ import {
   PaymentsUnauthorizedError,
   PaymentsValidationError,
 } from '../../payments/index.js';
-import type { PayoutRepository } from '../../store/repository.js';
+import type { PayoutRepository } from '../repositories.js';
 import { assetSnapshotOf } from '../swaps/views.js';
 import { buildPayoutOutcome, buildPayoutProposal } from './blocks.js';
 import {

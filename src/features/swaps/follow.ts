@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { formatFeeLeg } from '../../blocks/format.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { PaymentsClient, Swap } from '../../payments/index.js';
-import type { SwapQuoteRepository } from '../../store/repository.js';
+import type { SwapQuoteRepository } from '../repositories.js';
 import type { QuoteMessageEditor } from './message-edits.js';
 import { auditEntry, isFinalSwapStatus, type SwapProgress } from './quote.js';
 

@@ -7,7 +7,7 @@
 import type { SlackMessage } from '../../blocks/common.js';
 import type { Logger } from '../../logger.js';
 import { describeSlackError, isTransient } from '../../slack/errors.js';
-import type { SwapQuoteRepository } from '../../store/repository.js';
+import type { SwapQuoteRepository } from '../repositories.js';
 import { buildQuoteMessage } from './blocks.js';
 import type { ApprovalPolicy } from './decision.js';
 

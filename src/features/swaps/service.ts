@@ -17,7 +17,7 @@ import { asCodedError, UserFacingError } from '../../kernel/errors.js';
 import { escapeText } from '../../kernel/text.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
-import type { CreateResult, SwapQuoteRepository } from '../../store/repository.js';
+import type { CreateResult, SwapQuoteRepository } from '../repositories.js';
 import {
   type ClickOrigin,
   type CreateError,

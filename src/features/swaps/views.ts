@@ -2,7 +2,7 @@
 import type { SlackMessage } from '../../blocks/common.js';
 import { UserFacingError } from '../../kernel/errors.js';
 import { type Asset, type PaymentsClient, PaymentsNotFoundError, type Swap } from '../../payments/index.js';
-import type { SwapQuoteRepository } from '../../store/repository.js';
+import type { SwapQuoteRepository } from '../repositories.js';
 import { buildSwapDetail, buildSwapHistory } from './blocks.js';
 import type { AssetSnapshot } from './quote.js';
 

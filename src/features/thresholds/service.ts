@@ -11,7 +11,7 @@ import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';
 import type { Logger } from '../../logger.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
-import type { BotRepositories } from '../../store/repository.js';
+import type { BotRepositories } from '../repositories.js';
 import type { GroupMembers } from '../swaps/policy.js';
 import { buildThresholdList, thresholdRemovedText, thresholdSetText } from './blocks.js';
 import type { BalanceThreshold } from './rules.js';

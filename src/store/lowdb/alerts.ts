@@ -5,9 +5,9 @@
  */
 import type { AlertsState } from '../../features/alerts/records.js';
 import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';
+import type { AlertRepository } from '../../features/repositories.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { cloneJson } from '../clone-json.js';
-import type { AlertRepository } from '../repository.js';
 import type { StoredAlertTrailEntry } from './bot-state.js';
 import type { Store } from './state-file.js';
 

@@ -5,11 +5,11 @@
  * and only the months a page reaches.
  */
 import type { AlertTrailEntry } from '../../features/alerts/trail.js';
+import type { AuditRepository } from '../../features/repositories.js';
 import type { SwapQuote } from '../../features/swaps/quote.js';
 import { compareText } from '../../kernel/compare.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { cloneJson } from '../clone-json.js';
-import { StoreError } from '../errors.js';
-import type { AuditRepository } from '../repository.js';
 import type { StoredAlertTrailEntry } from './bot-state.js';
 import type { QuoteArchive } from './quote-archive.js';
 import type { Store } from './state-file.js';

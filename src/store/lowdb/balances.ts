@@ -2,10 +2,11 @@
  * Balance thresholds, their trail, the daily snapshots and the daily digests in the lowdb state file
  * (`balances`). Each change is one serialized, fsynced `update` of the store.
  */
+
+import type { BalanceRepository } from '../../features/repositories.js';
 import { type StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS } from '../../features/thresholds/rules.js';
 import { removedEntry, setEntry, snapshotCutoff } from '../balance-changes.js';
 import { cloneJson } from '../clone-json.js';
-import type { BalanceRepository } from '../repository.js';
 import type { BalancesState } from './bot-state.js';
 import type { Store } from './state-file.js';
 

@@ -4,8 +4,6 @@
  * alerts.ts, balances.ts, payouts.ts, invoices.ts, audit.ts).
  */
 import { resolve } from 'node:path';
-import { QUOTE_RETENTION_MS } from '../../features/swaps/retention.js';
-import { errorFields, type Logger } from '../../logger.js';
 import type {
   AlertRepository,
   AuditRepository,
@@ -13,7 +11,9 @@ import type {
   InvoiceRepository,
   PayoutRepository,
   SwapQuoteRepository,
-} from '../repository.js';
+} from '../../features/repositories.js';
+import { QUOTE_RETENTION_MS } from '../../features/swaps/retention.js';
+import { errorFields, type Logger } from '../../logger.js';
 import { createLowdbAlertRepository } from './alerts.js';
 import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';

@@ -4,9 +4,9 @@
  */
 
 import { addCopy, type FollowedInvoice, isFinished, overBound, settle } from '../../features/invoices/followed.js';
+import type { InvoiceRepository } from '../../features/repositories.js';
 import { compareText } from '../../kernel/compare.js';
 import { cloneJson } from '../clone-json.js';
-import type { InvoiceRepository } from '../repository.js';
 import type { Store } from './state-file.js';
 
 const own = <V>(record: Record<string, V>, key: string): V | undefined =>

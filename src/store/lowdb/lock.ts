@@ -12,7 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { StoreError } from '../errors.js';
+import { StoreError } from '../../kernel/store-error.js';
 
 /** What a lock file says about its holder. Old versions of the bot wrote the bare pid. */
 interface LockOwner {

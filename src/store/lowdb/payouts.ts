@@ -11,10 +11,10 @@ import {
   PAYOUT_REQUEST_RETENTION_MS,
   type PayoutRequest,
 } from '../../features/payouts/rules.js';
+import type { PayoutRepository } from '../../features/repositories.js';
 import { compareText } from '../../kernel/compare.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { cloneJson } from '../clone-json.js';
-import { StoreError } from '../errors.js';
-import type { PayoutRepository } from '../repository.js';
 import type { Store } from './state-file.js';
 
 /** The part of the state this repository owns. */

@@ -6,8 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { StoreError } from '../errors.js';
-import type { AuditRepository, BalanceRepository, PayoutRepository } from '../repository.js';
+import type { AuditRepository, BalanceRepository, PayoutRepository } from '../../features/repositories.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, loadBotState } from './bot-state.js';

@@ -8,9 +8,9 @@ import { dirname, resolve } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { CodedError } from '../../kernel/errors.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
-import { StoreError } from '../errors.js';
 import type { Loaded, RejectedRecord } from '../load-alerts.js';
 import { acquireLock } from './lock.js';
 

@@ -4,13 +4,13 @@
  * with another, and a claim counts only once it is on disk. The changes themselves: ../swap-quote-changes.ts.
  */
 
+import type { SwapQuoteRepository } from '../../features/repositories.js';
 import { needsFollowing, type SwapQuote } from '../../features/swaps/quote.js';
 import { endedBefore, estimateMonth } from '../../features/swaps/retention.js';
 import { compareText } from '../../kernel/compare.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
-import { StoreError } from '../errors.js';
-import type { SwapQuoteRepository } from '../repository.js';
 import { archiveAfterSave, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import type { QuoteArchive } from './quote-archive.js';
 import type { Store } from './state-file.js';

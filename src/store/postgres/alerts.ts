@@ -8,11 +8,11 @@
 import type pg from 'pg';
 import { AlertsState, OutboxItem } from '../../features/alerts/records.js';
 import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';
+import type { AlertRepository } from '../../features/repositories.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { alertChangeMethods } from '../alert-changes.js';
-import { StoreError } from '../errors.js';
 import { loadAlertsState, type RejectedRecord } from '../load-alerts.js';
-import type { AlertRepository } from '../repository.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
 
 interface OutboxRow {

@@ -5,11 +5,11 @@
  */
 import type pg from 'pg';
 import { AlertTrailEntry } from '../../features/alerts/trail.js';
+import type { AuditRepository } from '../../features/repositories.js';
 import { SwapQuote } from '../../features/swaps/quote.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';
-import type { AuditRepository } from '../repository.js';
 import { type Database, databaseOver } from './database.js';
 
 function readCursor(after: string | undefined): [string, string] | undefined {

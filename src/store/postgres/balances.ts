@@ -6,12 +6,12 @@
 import type pg from 'pg';
 import type { z } from 'zod';
 import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
+import type { BalanceRepository } from '../../features/repositories.js';
 import { StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS, ThresholdChange } from '../../features/thresholds/rules.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { removedEntry, setEntry, snapshotCutoff } from '../balance-changes.js';
-import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';
-import type { BalanceRepository } from '../repository.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
 
 /** A stored record checked against its schema; the record itself is returned, so newer fields survive. */

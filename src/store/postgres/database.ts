@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { CodedError, STORAGE_UNAVAILABLE } from '../../kernel/errors.js';
-import { StoreError } from '../errors.js';
+import { StoreError } from '../../kernel/store-error.js';
 
 /** Removes the connection string and its password from `text` (pg messages should not hold them; belt and braces). */
 export type Redact = (text: string) => string;

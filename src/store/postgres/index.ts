@@ -3,8 +3,6 @@
  * repositories as the lowdb file, each change one transaction. Opening applies the schema migrations first.
  */
 import pg from 'pg';
-import { type Logger, silentLogger } from '../../logger.js';
-import { StoreError } from '../errors.js';
 import type {
   AlertRepository,
   AuditRepository,
@@ -12,7 +10,9 @@ import type {
   InvoiceRepository,
   PayoutRepository,
   SwapQuoteRepository,
-} from '../repository.js';
+} from '../../features/repositories.js';
+import { StoreError } from '../../kernel/store-error.js';
+import { type Logger, silentLogger } from '../../logger.js';
 import { alertsOver } from './alerts.js';
 import { auditOver } from './audit.js';
 import { balancesOver } from './balances.js';

@@ -6,11 +6,11 @@
  */
 import type pg from 'pg';
 import { addCopy, FollowedInvoice, isFinished, isOpen, settle } from '../../features/invoices/followed.js';
+import type { InvoiceRepository } from '../../features/repositories.js';
 import { asCodedError } from '../../kernel/errors.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';
-import type { InvoiceRepository } from '../repository.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
 
 /** Advisory lock key of following a new invoice ("inv-bnd!" in ASCII): not the migrations', not a lease's. */

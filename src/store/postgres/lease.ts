@@ -5,8 +5,8 @@
  */
 import pg from 'pg';
 import { asCodedError } from '../../kernel/errors.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { StoreError } from '../errors.js';
 import { databaseError, redactorFor } from './database.js';
 
 export interface LeaseHolder {

@@ -12,10 +12,10 @@ import {
   PAYOUT_REQUEST_RETENTION_MS,
   PayoutRequest,
 } from '../../features/payouts/rules.js';
+import type { PayoutRepository } from '../../features/repositories.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { StoreError } from '../errors.js';
 import { problemOf } from '../load-alerts.js';
-import type { PayoutRepository } from '../repository.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */

@@ -5,11 +5,11 @@
  * row, so a claim and its check cannot interleave, and a claim counts only once committed.
  */
 import type pg from 'pg';
+import type { SwapQuoteRepository } from '../../features/repositories.js';
 import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../features/swaps/quote.js';
 import { quoteEndedAt } from '../../features/swaps/retention.js';
+import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { StoreError } from '../errors.js';
-import type { SwapQuoteRepository } from '../repository.js';
 import { archiveAfterSave, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
 

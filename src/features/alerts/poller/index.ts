@@ -5,7 +5,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { Logger } from '../../../logger.js';
 import type { PaymentsClient } from '../../../payments/index.js';
-import type { BotRepositories } from '../../../store/repository.js';
+import type { BotRepositories } from '../../repositories.js';
 import { type ChannelPacing, type PollDeps, type PollReport, pollOnce } from './poll.js';
 import { createPollSchedule, type PollSchedule } from './schedule.js';
 import type { AlertPoster } from './slack.js';

@@ -2,7 +2,7 @@
 
 import type { Logger } from '../../../logger.js';
 import type { PaymentsClient } from '../../../payments/index.js';
-import type { BotRepositories } from '../../../store/repository.js';
+import type { BotRepositories } from '../../repositories.js';
 import type { StoredThreshold } from '../../thresholds/rules.js';
 import type { AlertRoutes } from '../routing.js';
 import type { SourceName } from './facts.js';

@@ -1,4 +1,4 @@
-import { CodedError, type ErrorCode } from '../kernel/errors.js';
+import { CodedError, type ErrorCode } from './errors.js';
 
 /**
  * The store could not do what was asked (closed, locked by another process, a record missing or damaged…).

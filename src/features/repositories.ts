@@ -1,10 +1,11 @@
 /**
- * The swap quotes as the features see them: named operations on whole records, each atomic, none handing out
- * the stored record itself. The lowdb file (lowdb/swap-quotes.ts) and PostgreSQL (postgres/swap-quotes.ts) implement the
- * same methods (every one is async, and each is one statement or one transaction).
+ * The repository contract: what the features need kept, as named operations on whole records, each atomic, none
+ * handing out the stored record itself. The features declare it here and src/store implements it twice, on the
+ * lowdb state file (store/lowdb/) and on PostgreSQL (store/postgres/): every method is async, and each is one
+ * statement or one transaction. The store imports the features' pure records; the features never import the store.
  */
 
-import type { AlertChange, AlertRefusal, ReminderPolicy } from '../features/alerts/lifecycle.js';
+import type { AlertChange, AlertRefusal, ReminderPolicy } from './alerts/lifecycle.js';
 import type {
   AlertsState,
   OutboxItem,
@@ -14,14 +15,14 @@ import type {
   SendTarget,
   ThreadLine,
   ThreadWork,
-} from '../features/alerts/records.js';
-import type { AlertTrailEntry } from '../features/alerts/trail.js';
-import type { DailySnapshot, DigestRecord } from '../features/digest/records.js';
-import type { FollowedInvoice, SharedCopy } from '../features/invoices/followed.js';
-import type { PayoutOutcome, PayoutRequest } from '../features/payouts/rules.js';
-import type { QuoteDecision } from '../features/swaps/decision.js';
-import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from '../features/swaps/quote.js';
-import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../features/thresholds/rules.js';
+} from './alerts/records.js';
+import type { AlertTrailEntry } from './alerts/trail.js';
+import type { DailySnapshot, DigestRecord } from './digest/records.js';
+import type { FollowedInvoice, SharedCopy } from './invoices/followed.js';
+import type { PayoutOutcome, PayoutRequest } from './payouts/rules.js';
+import type { QuoteDecision } from './swaps/decision.js';
+import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from './swaps/quote.js';
+import type { BalanceThreshold, StoredThreshold, ThresholdChange } from './thresholds/rules.js';
 
 /** The outcome of decideQuote: the decision as judged inside the atomic change, and the quote after it. */
 export interface DecisionResult {
