@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPollSchedule, type PollSchedule } from '../../src/features/alerts/poller/index.js';
+import { createPollSchedule, type JobSchedule as PollSchedule } from '../../src/jobs/index.js';
 import { createLogger } from '../../src/logger.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';

@@ -1,0 +1,189 @@
+/**
+ * Every periodic job of the bot, registered with the one scheduler (scheduler.ts). Read this table first:
+ *
+ * | job           | period                    | runs on                   | what it does                                     |
+ * |---------------|---------------------------|---------------------------|--------------------------------------------------|
+ * | alert poll    | POLL_SCHEDULE (cron)      | leader                    | reads failures, posts alerts (features/alerts/   |
+ * |               |                           |                           | poller), then its follow-ups, below              |
+ * |  + alert      | after each alert poll     | leader (the poll's run)   | reminders and owed Slack work of the alerts      |
+ * |    follow-up  |                           |                           | people own (features/alerts/service.ts)          |
+ * |  + invoice    | after each alert poll     | leader (the poll's run)   | checks invoices that report back, tells their    |
+ * |    follow-up  |                           |                           | creators (features/invoices/follow.ts)           |
+ * | quote sweep   | every 30 s                | every replica             | "expires soon" reminders, marks expired quotes   |
+ * | swap recovery | every 15 s, replicas only | every replica             | follows swaps a dead replica left, marks stuck   |
+ * |               | (once at start everywhere)|                           | approvals interrupted (features/swaps)           |
+ * | daily digest  | every 30 s, at start too  | leader, asked by the job  | posts DIGEST_AT's digest once a day              |
+ * |               | (DIGEST_AT set)           | once the digest is due    | (features/digest/service.ts)                     |
+ *
+ * The follow-ups ride the poll (they run when, and only when, a poll ran to its end on the leader): with the poller
+ * off (ALERT_CHANNEL unset) neither exists, and invoices are not followed.
+ */
+import type { Config } from '../config.js';
+import {
+  type AlertPoller,
+  createAlertPoller,
+  createAlertPoster,
+  logPollFailure,
+  POLL_SKIPPED_LINE,
+  type PollLeadership,
+} from '../features/alerts/poller/index.js';
+import type { Features } from '../features/index.js';
+import { errorFields, type Logger } from '../logger.js';
+import type { PaymentsClient } from '../payments/index.js';
+import type { SlackGateway } from '../slack/gateway.js';
+import type { BotRepositories } from '../store/repository.js';
+import { createLeadershipGate } from './leadership.js';
+import type { JobSchedule } from './schedule.js';
+import { createScheduler, type JobDefinition, type Scheduler } from './scheduler.js';
+
+export { createLeadershipGate, type Leadership, type LeadershipGate } from './leadership.js';
+export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus } from './schedule.js';
+export { createScheduler, type JobDefinition, type RunsOn, type Scheduler } from './scheduler.js';
+
+/**
+ * Replicas: a quote `approving` this long was left by a replica that died. Between the claim and the create
+ * there is one quote-message edit (up to about 2 minutes while Slack rate-limits the channel) and the create
+ * itself (its timeout), so 10 minutes leave a wide margin, clock differences between hosts included.
+ */
+export const APPROVING_STUCK_MS = 10 * 60_000;
+/** Replicas: how often each looks for swaps another replica left (to follow, or to mark interrupted). */
+export const RECOVER_EVERY_MS = 15_000;
+/**
+ * How often waiting quotes are looked at (the "expires soon" reminder, marking expired ones): every replica does
+ * it, each step is claimed in the store, so it happens once.
+ */
+export const SWEEP_QUOTES_EVERY_MS = 30_000;
+/** How often the daily digest checks whether it is due. */
+export const DIGEST_CHECK_EVERY_MS = 30_000;
+
+/** The alert poll: leader only; at shutdown a poll still running at three quarters of the budget is cut short. */
+export function alertPollJob(
+  cron: string,
+  poll: (signal: AbortSignal) => Promise<void>,
+  logger: Logger,
+  name = 'alert poll',
+): JobDefinition {
+  return {
+    name,
+    period: { cron },
+    runsOn: 'leader',
+    finishWithin: (budgetMs) => (budgetMs * 3) / 4,
+    run: poll,
+    onError: (error) => logPollFailure(logger, error),
+    skippedLine: POLL_SKIPPED_LINE,
+  };
+}
+
+/** The alert poll's schedule on its own (one process, no lease): the scheduler's path, for tests of the schedule. */
+export function createPollSchedule(options: {
+  expression: string;
+  run: (signal: AbortSignal) => Promise<unknown>;
+  logger: Logger;
+  name?: string;
+}): JobSchedule {
+  const scheduler = createScheduler({ logger: options.logger, leadership: createLeadershipGate(undefined) });
+  return scheduler.add(
+    alertPollJob(
+      options.expression,
+      async (signal) => {
+        await options.run(signal);
+      },
+      options.logger,
+      options.name,
+    ),
+  );
+}
+
+/** What the jobs run. */
+export interface JobDeps {
+  config: Config;
+  features: Features;
+  payments: PaymentsClient;
+  store: BotRepositories;
+  slack: SlackGateway;
+  now: () => Date;
+  logger: Logger;
+  /** Replicated deployments: the PostgreSQL lease; undefined on the state file (this process always leads). */
+  lease?: PollLeadership;
+  /** How the alert poller waits between posts (a second apart); injectable so tests need not wait. */
+  alertSleep?: ((ms: number) => Promise<void>) | undefined;
+  /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
+  digestCheckEveryMs?: number | undefined;
+}
+
+/** Registers every job with `scheduler`; returns the alert poller (undefined when ALERT_CHANNEL is unset). */
+export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: AlertPoller | undefined } {
+  const { config, features, logger } = deps;
+  const { swaps, alertActions, invoices, digest } = features;
+
+  // After each poll: the alerts people own, then the invoices (even when the alerts' follow-up failed; a failed
+  // round is tried at the next poll).
+  const followUpAfterPoll = async (): Promise<void> => {
+    try {
+      await alertActions?.followUp();
+    } finally {
+      await invoices?.followUp().catch((error: unknown) => {
+        logger.warn('invoice follow: a round failed; the next poll tries again', { error: errorFields(error) });
+      });
+    }
+  };
+  // Alerts never wait on Slack, so a poll never hangs; an alert Slack did not accept waits in the outbox.
+  const alerts = config.alertChannel
+    ? createAlertPoller({
+        routes: config.alertRoutes,
+        timeZone: config.alertTimeZone,
+        stuckAfterMs: config.stuckAfterMs,
+        followUp: followUpAfterPoll,
+        thresholds: () => deps.store.balances.listThresholds(),
+        payments: deps.payments,
+        store: deps.store,
+        slack: createAlertPoster(deps.slack),
+        channel: config.alertChannel,
+        schedule: config.pollSchedule,
+        runOn: (poll) => scheduler.add(alertPollJob(config.pollSchedule, poll, logger)),
+        lookbackMs: config.alertLookbackMs,
+        now: deps.now,
+        logger,
+        sleep: deps.alertSleep,
+        ...(deps.lease ? { leadership: deps.lease } : {}),
+      })
+    : undefined;
+
+  scheduler.add({
+    name: 'sweep of quotes waiting for approval',
+    period: { everyMs: SWEEP_QUOTES_EVERY_MS },
+    runsOn: 'every replica',
+    run: () => swaps.sweep(),
+    onError: (error) =>
+      logger.warn('could not look at the quotes waiting for approval; trying again later', {
+        error: errorFields(error),
+      }),
+  });
+
+  // Several processes share the store (PostgreSQL): the swaps of a replica that died are picked up by the others.
+  if (deps.lease)
+    scheduler.add({
+      name: 'recovery of swaps left by another replica',
+      period: { everyMs: RECOVER_EVERY_MS },
+      runsOn: 'every replica',
+      run: () => swaps.recover({ stuckForMs: APPROVING_STUCK_MS }),
+      onError: (error) =>
+        logger.warn('could not look for swaps left by another replica; trying again later', {
+          error: errorFields(error),
+        }),
+    });
+
+  // A digest missed during a downtime is posted at the first check (same day): hence the run at start.
+  const digestEveryMs = deps.digestCheckEveryMs ?? DIGEST_CHECK_EVERY_MS;
+  if (digest.schedule && digestEveryMs > 0)
+    scheduler.add({
+      name: 'daily digest',
+      period: { everyMs: digestEveryMs },
+      runsOn: 'leader, asked by the job',
+      runAtStart: true,
+      // check() logs its own failures and never throws.
+      run: () => digest.check(),
+    });
+
+  return { alerts };
+}
