@@ -7,18 +7,17 @@ import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
 import type { InstallingOrg } from './features/access/rules.js';
 import type { AlertPoller, PollLeadership } from './features/alerts/poller/index.js';
-import { prepareAlertChannel } from './features/alerts/poller/index.js';
 import type { DigestService } from './features/digest/index.js';
-import { alertChannels, createFeatures } from './features/index.js';
+import { createFeatures } from './features/index.js';
 import type { FollowPolicy, SwapService } from './features/swaps/index.js';
-import { APPROVING_STUCK_MS, createLeadershipGate, createScheduler, registerJobs } from './jobs/index.js';
+import { createJobs } from './jobs/index.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
 import { describeSlackStartupFailure } from './slack/errors.js';
 import { createSlackGateway } from './slack/gateway.js';
-import { createSlackReceivers } from './slack/receivers.js';
+import { createSlackReceivers, readInstallingOrg } from './slack/receivers.js';
 import { type ReconnectPolicy, SocketModeRefusedError } from './slack/socket-mode.js';
 import type { BotRepositories } from './store/repository.js';
 
@@ -91,15 +90,6 @@ export interface TreasuryApp {
   stop(): Promise<void>;
 }
 
-/** The installing workspace from an auth.test answer; undefined when it names none. */
-function readInstallingOrg(answer: { team_id?: unknown; enterprise_id?: unknown }): InstallingOrg | undefined {
-  const teamId = typeof answer.team_id === 'string' && answer.team_id !== '' ? answer.team_id : undefined;
-  if (teamId === undefined) return undefined;
-  const enterpriseId =
-    typeof answer.enterprise_id === 'string' && answer.enterprise_id !== '' ? answer.enterprise_id : undefined;
-  return { teamId, ...(enterpriseId ? { enterpriseId } : {}) };
-}
-
 /** Builds the Bolt app, the features and the jobs; start() listens and starts the jobs, stop() ends them all. */
 export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const { config, logger, store, payments } = options;
@@ -122,14 +112,13 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     ...(lease ? { lease } : {}),
     ...(options.swapFollow ? { swapFollow: options.swapFollow } : {}),
   });
-  const leadership = createLeadershipGate(lease);
-  const scheduler = createScheduler({ logger, leadership, work: background });
-  const { alerts } = registerJobs(scheduler, {
-    ...{ config, features, payments, store, slack, now, logger },
+  const jobs = createJobs({
+    ...{ config, features, payments, store, slack, now, logger, work: background },
     ...(lease ? { lease } : {}),
     alertSleep: options.alertSleep,
     digestCheckEveryMs: options.digestCheckEveryMs,
   });
+  const { alerts } = jobs;
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
   const { access, swaps, thresholds, payouts, audit, digest, alertActions, invoices, home } = features;
@@ -176,17 +165,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
         );
       try {
         const listening = await receivers.listen();
-        // After listening, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
-        // Replicas must not take another replica's work for a leftover (then the recovery job repeats it).
-        await swaps.recover(leadership.replicated ? { stuckForMs: APPROVING_STUCK_MS } : {});
-        digest.start();
-        scheduler.start();
-        // In the background: joining and reading the alert channels only tells a person what to fix; it never
-        // blocks start-up. Each is joined and read back once, one at a time.
-        if (alerts)
-          void (async () => {
-            for (const channel of alertChannels(config)) await prepareAlertChannel(slack, channel, logger, now);
-          })();
+        await jobs.start();
         return listening;
       } catch (error) {
         if (error instanceof StartupError) throw error;
@@ -202,36 +181,10 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       // From now on nothing new starts: a request gets "the bot is restarting" (and /healthz 503), the jobs start
       // no new run, no swap starts being followed.
       background.stop();
-      const budgetMs = options.shutdownBudgetMs ?? SHUTDOWN_BUDGET_MS;
-      const deadline = Date.now() + budgetMs;
-      const swapFollowUp = (async () => {
-        let timer: NodeJS.Timeout | undefined;
-        const ended = await Promise.race([
-          swaps.stop().then(
-            () => true,
-            () => true,
-          ),
-          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), deadline - Date.now()))),
-        ]);
-        clearTimeout(timer);
-        return ended ? [] : ['swap follow-up'];
-      })();
       // The receivers stay open meanwhile, so a person who clicks now is told plainly rather than left unanswered.
       // What was started is finished, within the budget: requests and their listeners (an Approve's swap/create and
       // the record of its answer), answers after an ack, job runs (a poll and its alert posts, a sweep, the digest).
-      // Job runs are work in flight too: the drain names one still running at the end of the budget.
-      const [running, , swapsLeft] = await Promise.all([
-        background.drain(budgetMs),
-        scheduler.stop(budgetMs),
-        swapFollowUp,
-      ]);
-      const left = [...running, ...swapsLeft];
-      if (left.length > 0)
-        logger.warn('stopped after the shutdown budget with work still running; it is cut off', {
-          budgetMs,
-          left: left.length,
-          running: [...new Set(left)].join(', '),
-        });
+      await jobs.stop(options.shutdownBudgetMs ?? SHUTDOWN_BUDGET_MS);
       // Then no more requests.
       await receivers.close();
     },

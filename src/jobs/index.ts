@@ -26,15 +26,17 @@ import {
   logPollFailure,
   POLL_SKIPPED_LINE,
   type PollLeadership,
+  prepareAlertChannel,
 } from '../features/alerts/poller/index.js';
-import type { Features } from '../features/index.js';
+import { alertChannels, type Features } from '../features/index.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BotRepositories } from '../store/repository.js';
 import { createLeadershipGate } from './leadership.js';
 import type { JobSchedule } from './schedule.js';
-import { createScheduler, type JobDefinition, type Scheduler } from './scheduler.js';
+import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';
+import { stopWithinBudget } from './shutdown.js';
 
 export { createLeadershipGate, type Leadership, type LeadershipGate } from './leadership.js';
 export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus } from './schedule.js';
@@ -186,4 +188,51 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
     });
 
   return { alerts };
+}
+
+/** The bot's background work, ready to start. */
+export interface Jobs {
+  /** The alert poller (its job registered); undefined when ALERT_CHANNEL is unset. */
+  alerts: AlertPoller | undefined;
+  /**
+   * Once the Slack app listens: swaps interrupted by a restart are recovered (awaited), the digest joins its channel,
+   * every job starts, and the alert channels are joined and read back in the background.
+   */
+  start(): Promise<void>;
+  /** Shutdown: every job stopped, then the work under way waited for, at most `budgetMs` (see shutdown.ts). */
+  stop(budgetMs: number): Promise<void>;
+}
+
+/** The scheduler with every job registered (nothing runs before start()). */
+export function createJobs(
+  deps: JobDeps & { work: WorkRegister & { drain(timeoutMs: number): Promise<string[]> } },
+): Jobs {
+  const { config, features, logger } = deps;
+  const leadership = createLeadershipGate(deps.lease);
+  const scheduler = createScheduler({ logger, leadership, work: deps.work });
+  const { alerts } = registerJobs(scheduler, deps);
+  return {
+    alerts,
+    async start() {
+      // After listening, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
+      // Replicas must not take another replica's work for a leftover (the recovery job then repeats it).
+      await features.swaps.recover(leadership.replicated ? { stuckForMs: APPROVING_STUCK_MS } : {});
+      features.digest.start();
+      scheduler.start();
+      // Joining and reading the alert channels only tells a person what to fix; it never blocks start-up. Routed
+      // kinds' channels too (ALERT_ROUTES): each is joined and read back once, one at a time.
+      if (alerts)
+        void (async () => {
+          for (const channel of alertChannels(config)) await prepareAlertChannel(deps.slack, channel, logger, deps.now);
+        })();
+    },
+    stop: (budgetMs) =>
+      stopWithinBudget({
+        scheduler,
+        work: deps.work,
+        others: [{ name: 'swap follow-up', stop: () => features.swaps.stop() }],
+        budgetMs,
+        logger,
+      }),
+  };
 }

@@ -108,6 +108,18 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
   });
 }
 
+/** The installing workspace (and Grid organisation) from an auth.test answer; undefined when it names none. */
+export function readInstallingOrg(answer: {
+  team_id?: unknown;
+  enterprise_id?: unknown;
+}): { teamId: string; enterpriseId?: string } | undefined {
+  const teamId = typeof answer.team_id === 'string' && answer.team_id !== '' ? answer.team_id : undefined;
+  if (teamId === undefined) return undefined;
+  const enterpriseId =
+    typeof answer.enterprise_id === 'string' && answer.enterprise_id !== '' ? answer.enterprise_id : undefined;
+  return { teamId, ...(enterpriseId ? { enterpriseId } : {}) };
+}
+
 /** What the receivers are built from. */
 export interface ReceiverOptions {
   config: Config;
