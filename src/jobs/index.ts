@@ -39,7 +39,7 @@ import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister 
 import { stopWithinBudget } from './shutdown.js';
 
 export { createLeadershipGate, type Leadership, type LeadershipGate } from './leadership.js';
-export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus } from './schedule.js';
+export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus, type Timers } from './schedule.js';
 export { createScheduler, type JobDefinition, type RunsOn, type Scheduler } from './scheduler.js';
 
 /**

@@ -37,7 +37,7 @@ export interface JobSchedule {
 
 /** Timers, injectable so a test drives fixed periods by hand. */
 export interface Timers {
-  setInterval(run: () => void, ms: number): { unref?(): unknown };
+  setInterval(run: () => void, ms: number): unknown;
   clearInterval(timer: unknown): void;
   now(): number;
 }
@@ -144,7 +144,7 @@ export function createJobSchedule(options: JobScheduleOptions): JobSchedule {
           if (running) void runGuarded();
         }, period.everyMs);
         // A schedule never keeps the process alive by itself.
-        timer.unref?.();
+        (timer as { unref?: () => unknown }).unref?.();
         interval = timer;
       }
     },
