@@ -15,10 +15,9 @@ import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
-import { describeSlackStartupFailure } from './slack/errors.js';
 import { createSlackGateway } from './slack/gateway.js';
-import { createSlackReceivers, readInstallingOrg } from './slack/receivers.js';
-import { type ReconnectPolicy, SocketModeRefusedError } from './slack/socket-mode.js';
+import { createSlackReceivers, describeListenFailure, identifyInstallingOrg } from './slack/receivers.js';
+import type { ReconnectPolicy } from './slack/socket-mode.js';
 import type { BotRepositories } from './store/repository.js';
 
 /**
@@ -150,31 +149,15 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     alerts,
     digest,
     async start() {
-      try {
-        // Bolt's token check (auth.test), retried like any call when Slack stumbles; a refused token is final.
-        await slack.run('auth.test', () => app.init());
-        // Bolt keeps its auth.test answer to itself: ask once more for the workspace (and Grid organisation) the
-        // token belongs to. Requests from any other organisation are refused at the edge.
-        installingOrg = readInstallingOrg(await slack.run('auth.test', () => app.client.auth.test()));
-      } catch (error) {
-        throw new StartupError(describeSlackStartupFailure(error));
-      }
-      if (installingOrg === undefined)
-        throw new StartupError(
-          "Slack's auth.test named no workspace (team_id) for SLACK_BOT_TOKEN, so the bot cannot tell its own people from others'; check the token.",
-        );
+      const identity = await identifyInstallingOrg(app, slack);
+      if ('problem' in identity) throw new StartupError(identity.problem);
+      installingOrg = identity.org;
       try {
         const listening = await receivers.listen();
         await jobs.start();
         return listening;
       } catch (error) {
-        if (error instanceof StartupError) throw error;
-        if (error instanceof SocketModeRefusedError) throw new StartupError(error.message);
-        if ((error as { code?: string }).code === 'EADDRINUSE')
-          throw new StartupError(`Port ${config.port} is already in use: set PORT to a free one.`);
-        throw new StartupError(
-          `Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        throw new StartupError(describeListenFailure(error, config.port));
       }
     },
     async stop() {

@@ -3,15 +3,10 @@
  * advisory lock, src/store/postgres/lease.ts) and its holder leads; on the state file the single process always leads.
  */
 
-/** The lease as the jobs see it (src/store/open.ts builds it from the PostgreSQL lease). */
-export interface Leadership {
-  /** This replica's name. */
-  replica: string;
-  /** Takes (or keeps) the lease; true while this replica holds it. */
-  tryLead(): Promise<boolean>;
-  /** The replica holding the lease now, if any. */
-  leader(): Promise<string | undefined>;
-}
+import type { PollLeadership } from '../features/alerts/poller/index.js';
+
+/** The lease as the jobs see it: src/store/open.ts builds it from the PostgreSQL lease. */
+export type Leadership = PollLeadership;
 
 /** Asked before each run of a leader-only job. */
 export interface LeadershipGate {

@@ -9,10 +9,12 @@ import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeRecei
 import type { Config } from '../config.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { BotRepositories } from '../store/repository.js';
-import { slackClientOptions } from './gateway.js';
+import { describeSlackStartupFailure } from './errors.js';
+import { type SlackGateway, slackClientOptions } from './gateway.js';
 import { guardSlackRequests } from './http-guard.js';
 import {
   type ReconnectPolicy,
+  SocketModeRefusedError,
   type SocketModeStatus,
   type SocketModeSupervisor,
   socketModeClientOptions,
@@ -118,6 +120,38 @@ export function readInstallingOrg(answer: {
   const enterpriseId =
     typeof answer.enterprise_id === 'string' && answer.enterprise_id !== '' ? answer.enterprise_id : undefined;
   return { teamId, ...(enterpriseId ? { enterpriseId } : {}) };
+}
+
+/**
+ * Bolt's token check (auth.test, retried like any call when Slack stumbles; a refused token is final), then the
+ * workspace (and Grid organisation) the token belongs to: Bolt keeps its own answer to itself. Requests from any
+ * other organisation are refused at the edge. Resolves with the organisation, or the problem in a person's words.
+ */
+export async function identifyInstallingOrg(
+  app: App,
+  slack: Pick<SlackGateway, 'run'>,
+): Promise<{ org: { teamId: string; enterpriseId?: string } } | { problem: string }> {
+  let org: ReturnType<typeof readInstallingOrg>;
+  try {
+    await slack.run('auth.test', () => app.init());
+    org = readInstallingOrg(await slack.run('auth.test', () => app.client.auth.test()));
+  } catch (error) {
+    return { problem: describeSlackStartupFailure(error) };
+  }
+  if (org === undefined)
+    return {
+      problem:
+        "Slack's auth.test named no workspace (team_id) for SLACK_BOT_TOKEN, so the bot cannot tell its own people from others'; check the token.",
+    };
+  return { org };
+}
+
+/** Why listening (or what start-up does right after) failed, for a person. */
+export function describeListenFailure(error: unknown, port: number): string {
+  if (error instanceof SocketModeRefusedError) return error.message;
+  if ((error as { code?: string }).code === 'EADDRINUSE')
+    return `Port ${port} is already in use: set PORT to a free one.`;
+  return `Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /** What the receivers are built from. */
