@@ -1,19 +1,20 @@
 /**
  * Every periodic job of the bot, registered with the one scheduler (scheduler.ts). Read this table first:
  *
- * | job           | period                    | runs on                   | what it does                                     |
- * |---------------|---------------------------|---------------------------|--------------------------------------------------|
- * | alert poll    | POLL_SCHEDULE (cron)      | leader                    | reads failures, posts alerts (features/alerts/   |
- * |               |                           |                           | poller), then its follow-ups, below              |
- * |  + alert      | after each alert poll     | leader (the poll's run)   | reminders and owed Slack work of the alerts      |
- * |    follow-up  |                           |                           | people own (features/alerts/service.ts)          |
- * |  + invoice    | after each alert poll     | leader (the poll's run)   | checks invoices that report back, tells their    |
- * |    follow-up  |                           |                           | creators (features/invoices/follow.ts)           |
- * | quote sweep   | every 30 s                | every replica             | "expires soon" reminders, marks expired quotes   |
- * | swap recovery | every 15 s, replicas only | every replica             | follows swaps a dead replica left, marks stuck   |
- * |               | (once at start everywhere)|                           | approvals interrupted (features/swaps)           |
- * | daily digest  | every 30 s, at start too  | leader, asked by the job  | posts DIGEST_AT's digest once a day              |
- * |               | (DIGEST_AT set)           | once the digest is due    | (features/digest/service.ts)                     |
+ * | job (its name in the log)                 | every                | runs on                  | source (features/) |
+ * |-------------------------------------------|----------------------|--------------------------|--------------------|
+ * | alert poll                                | POLL_SCHEDULE (cron) | leader                   | alerts/poller/     |
+ * |   then the alert follow-up                | after each poll      | leader (poll's run)      | alerts/service.ts  |
+ * |   then the invoice follow-up              | after each poll      | leader (poll's run)      | invoices/follow.ts |
+ * | sweep of quotes waiting for approval      | 30 s                 | every replica            | swaps/ (sweep)     |
+ * | recovery of swaps left by another replica | 15 s, on replicas    | every replica            | swaps/ (recover)   |
+ * | daily digest                              | 30 s and at start    | leader, asked by the job | digest/service.ts  |
+ *
+ * What each does: the poll reads failed withdrawals, payout tasks and gas top-ups and posts alerts; its follow-ups
+ * send the reminders and owed Slack work of the alerts people own, and check invoices that report back. The sweep
+ * sends "expires soon" reminders and marks expired quotes. The recovery follows swaps a dead replica left and marks
+ * its interrupted approvals (it also runs once at start, on every process). The digest posts DIGEST_AT's digest once
+ * a day (registered only when DIGEST_AT is set).
  *
  * The follow-ups ride the poll (they run when, and only when, a poll ran to its end on the leader): with the poller
  * off (ALERT_CHANNEL unset) neither exists, and invoices are not followed.
