@@ -35,7 +35,6 @@ import type { PaymentsClient } from '../payments/index.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BotRepositories } from '../store/repository.js';
 import { createLeadershipGate } from './leadership.js';
-import type { JobSchedule } from './schedule.js';
 import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';
 import { stopWithinBudget } from './shutdown.js';
 
@@ -64,10 +63,9 @@ export function alertPollJob(
   cron: string,
   poll: (signal: AbortSignal) => Promise<void>,
   logger: Logger,
-  name = 'alert poll',
 ): JobDefinition {
   return {
-    name,
+    name: 'alert poll',
     period: { cron },
     runsOn: 'leader',
     finishWithin: (budgetMs) => (budgetMs * 3) / 4,
@@ -75,26 +73,6 @@ export function alertPollJob(
     onError: (error) => logPollFailure(logger, error),
     skippedLine: POLL_SKIPPED_LINE,
   };
-}
-
-/** The alert poll's schedule on its own (one process, no lease): the scheduler's path, for tests of the schedule. */
-export function createPollSchedule(options: {
-  expression: string;
-  run: (signal: AbortSignal) => Promise<unknown>;
-  logger: Logger;
-  name?: string;
-}): JobSchedule {
-  const scheduler = createScheduler({ logger: options.logger, leadership: createLeadershipGate(undefined) });
-  return scheduler.add(
-    alertPollJob(
-      options.expression,
-      async (signal) => {
-        await options.run(signal);
-      },
-      options.logger,
-      options.name,
-    ),
-  );
 }
 
 /** What the jobs run. */
