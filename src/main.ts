@@ -5,15 +5,10 @@
  */
 import { createTreasuryApp, StartupError } from './app.js';
 import { type Config, ConfigError, describeConfig, loadConfig } from './config.js';
-import type { PollLeadership } from './features/alerts/poller/index.js';
-import type { BotRepositories } from './features/repositories.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
-import { openBotStore } from './store/lowdb/index.js';
-import { ACCEPT_EMPTY_STATE_FLAG, StateFileRefusedError } from './store/lowdb/state-file.js';
-
-/** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
-const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
+import { ACCEPT_EMPTY_STATE_FLAG } from './store/lowdb/state-file.js';
+import { type OpenedStore, openStore, StoreOpenError } from './store/open.js';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -37,61 +32,16 @@ async function main(): Promise<void> {
   });
   logger.info('starting treasury bot', describeConfig(config));
   const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
-  let store: BotRepositories & { close(): Promise<void> };
-  let leadership: (PollLeadership & { close(): Promise<void> }) | undefined;
-  if (config.databaseUrl) {
-    // Replicas share the database: one truth for quotes and alerts, and a lease so that one of them polls.
-    // Loaded only here: a deployment on the state file never pays for pg's modules.
-    const { createLeaderLease, openPostgresStore } = await import('./store/postgres/index.js');
-    try {
-      store = await openPostgresStore(config.databaseUrl, { logger, replicaName: config.replicaName });
-    } catch (error) {
-      process.stderr.write(
-        `Cannot start: could not open the database at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exit(1);
-    }
-    const lease = createLeaderLease(config.databaseUrl, {
-      key: POLLER_LEASE_KEY,
-      logger,
-      replicaName: config.replicaName,
-    });
-    leadership = {
-      replica: config.replicaName,
-      tryLead: () => lease.tryAcquire(),
-      leader: async () => (await lease.holderInfo())?.name,
-      close: () => lease.close(),
-    };
-  } else {
-    let fileStore: Awaited<ReturnType<typeof openBotStore>>;
-    try {
-      // Starting empty on a corrupt file is a person's choice, made for this start only: a flag, not a variable
-      // that would stay set and accept the next corrupt file too.
-      fileStore = await openBotStore(config.dataFile, logger, undefined, {
-        acceptEmptyState: process.argv.includes(ACCEPT_EMPTY_STATE_FLAG),
-      });
-    } catch (error) {
-      if (error instanceof StateFileRefusedError) {
-        process.stderr.write(`Cannot start: ${error.message}\n`);
-        process.exit(1);
-      }
-      process.stderr.write(
-        `Cannot start: could not open DATA_FILE ${config.dataFile}: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exit(1);
-    }
-    if (fileStore.rejectedRecordsFile) {
-      process.stderr.write(
-        `WARNING: ${config.dataFile} had damaged records. They were set aside in ${fileStore.rejectedRecordsFile}; every other record was kept (see the log).\n`,
-      );
-    }
-    if (fileStore.recoveredCorruptFile) {
-      process.stderr.write(
-        `WARNING: ${config.dataFile} was corrupt. As ${ACCEPT_EMPTY_STATE_FLAG} accepted, it was kept as ${fileStore.recoveredCorruptFile} and the bot starts from empty state.\n`,
-      );
-    }
-    store = fileStore;
+  let opened: OpenedStore;
+  try {
+    opened = await openStore(config, logger, { acceptEmptyState: process.argv.includes(ACCEPT_EMPTY_STATE_FLAG) });
+  } catch (error) {
+    if (!(error instanceof StoreOpenError)) throw error;
+    process.stderr.write(`Cannot start: ${error.message}\n`);
+    process.exit(1);
   }
+  for (const warning of opened.warnings) process.stderr.write(`${warning}\n`);
+  const { store, leadership } = opened;
   let stopping = false;
   // Stops cleanly (the work under way finishes, within the shutdown budget; only then the lease and the store are
   // closed), then exits with `exitCode`.

@@ -6,10 +6,10 @@
  *   payment API would hold all of them, and fifty such commands hold megabytes. So a listener acks, hands the
  *   answer to this, and returns: the work keeps only the few fields it needs.
  * - `track`: work someone awaits, counted from start to end: every Slack request's listener (one middleware, see
- *   listeners/index.ts), and each tick of the timers (quote sweeps, replicas' recovery).
+ *   listeners/index.ts), and each run of a periodic job (the scheduler in src/jobs: polls, sweeps, digest checks).
  *
  * Shutdown (`stop()`): from then on `stopping` is true and nothing new should start (requests get a plain "the bot
- * is restarting" answer, timers skip their ticks); `drain` waits for what was started, up to a bound, and names
+ * is restarting" answer, the scheduler starts no new run); `drain` waits for what was started, up to a bound, and names
  * what was still running after it.
  */
 import { errorFields, type Logger } from '../logger.js';

@@ -53,8 +53,6 @@ export interface DigestServiceOptions extends ComposeDeps {
   leadership?: { tryLead(): Promise<boolean> };
   /** Draws the chart (default: features/digest/balance-chart.ts); injectable to test a chart that cannot be drawn. */
   renderChart?: (input: BalanceChartInput) => Promise<Buffer>;
-  /** How often start() checks whether the digest is due (default 30 s). */
-  checkEveryMs?: number;
   /** Whether start() joins DIGEST_CHANNEL (default true); false when the alert poller joins it already. */
   joinAtStart?: boolean;
 }
@@ -62,11 +60,15 @@ export interface DigestServiceOptions extends ComposeDeps {
 /** The daily digest. */
 export interface DigestService {
   readonly schedule: DigestSchedule | undefined;
-  /** Checks every `checkEveryMs` from now on (a no-op without a schedule). */
+  /**
+   * At start: joins DIGEST_CHANNEL (a no-op without a schedule). The checks run as the scheduler's "daily digest"
+   * job (src/jobs), at start and every 30 s.
+   */
   start(): void;
-  /** Stops checking and waits (briefly) for a check under way. */
-  stop(): Promise<void>;
-  /** One check now: when today's digest is due and not posted, this replica (if it polls) posts it. */
+  /**
+   * One check now (the job's run): when today's digest is due and not posted, this replica (if it polls) posts it.
+   * One check at a time: a check asked while one runs gets the running one.
+   */
   check(): Promise<void>;
   /** `/treasury digest`: the same words, composed now, for one person; says where the chart is. */
   show(): Promise<SlackMessage>;
@@ -112,8 +114,6 @@ const CHART_NOTE = 'A 30-day chart of the balances follows in the thread.';
 export function createDigestService(options: DigestServiceOptions): DigestService {
   const { slack, logger, schedule } = options;
   const zone = schedule?.at.timeZone ?? options.timeZone;
-  const checkEveryMs = options.checkEveryMs ?? 30_000;
-  let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
   let lookupRefusalLogged = false;
   // The first failed read of the assets per day (this process only): the digest waits BALANCE_READ_GRACE_MS for them.
@@ -426,22 +426,7 @@ export function createDigestService(options: DigestServiceOptions): DigestServic
   return {
     schedule,
     start() {
-      if (!schedule || timer) return;
-      if (options.joinAtStart !== false) void joinChannel(schedule.channel);
-      if (checkEveryMs <= 0) return;
-      timer = setInterval(() => void check(), checkEveryMs);
-      timer.unref();
-      void check();
-    },
-    async stop() {
-      clearInterval(timer);
-      timer = undefined;
-      const current = inFlight;
-      if (current) {
-        let wait: NodeJS.Timeout | undefined;
-        await Promise.race([current, new Promise<void>((resolve) => (wait = setTimeout(resolve, 10_000)))]);
-        clearTimeout(wait);
-      }
+      if (schedule && options.joinAtStart !== false) void joinChannel(schedule.channel);
     },
     check,
     async show() {

@@ -1,20 +1,20 @@
 /**
  * The alert poller: failed withdrawals, failed payout tasks and gas top-ups short of donor balance, posted to
- * ALERT_CHANNEL once each. `pollOnce` is the job; `createAlertPoller` puts it on the POLL_SCHEDULE.
+ * ALERT_CHANNEL once each. `pollOnce` is one poll; `createAlertPoller` hands it to the scheduler's "alert poll" job
+ * (src/jobs), which runs it on POLL_SCHEDULE.
  */
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import type { Logger } from '../../../logger.js';
+import { isStorageUnavailable } from '../../../kernel/errors.js';
+import { errorFields, type Logger } from '../../../logger.js';
 import type { PaymentsClient } from '../../../payments/index.js';
 import type { BotRepositories } from '../../repositories.js';
 import { type ChannelPacing, type PollDeps, type PollReport, pollOnce } from './poll.js';
-import { createPollSchedule, type PollSchedule } from './schedule.js';
 import type { AlertPoster } from './slack.js';
 import { type AlertStatusView, readAlertStatus } from './status.js';
 
 export { type AlertChannelAccess, prepareAlertChannel } from './channel.js';
 export { SOURCES, type SourceName } from './facts.js';
 export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, planDeliveries, pollOnce } from './poll.js';
-export { createPollSchedule, type PollSchedule } from './schedule.js';
 export { ALERT_EVENT_TYPE, type AlertMessage, type AlertPoster, createAlertPoster } from './slack.js';
 export { type AlertStatusView, readAlertStatus } from './status.js';
 
@@ -35,18 +35,32 @@ export interface AlertPoller {
   lastReport(): PollReport | undefined;
 }
 
+/** The schedule a poll runs on: the scheduler's "alert poll" job (src/jobs), which asks the lease first. */
+export interface PollRunner {
+  start(): void;
+  stop(graceMs?: number, finishWithinMs?: number): Promise<void>;
+  runNow(): Promise<boolean>;
+  status(): { nextRun: Date | null; polling: boolean };
+}
+
 /** Everything the poller needs; `sleep` is injectable so tests need not wait a second between posts. */
 export interface AlertPollerOptions {
   payments: PaymentsClient;
   store: Pick<BotRepositories, 'alerts'>;
   slack: AlertPoster;
   channel: string;
+  /** POLL_SCHEDULE, as `/treasury alerts` shows it. */
   schedule: string;
+  /** Puts the poll on its schedule (the scheduler's "alert poll" job). */
+  runOn: (poll: (signal: AbortSignal) => Promise<void>) => PollRunner;
   lookbackMs: number;
   now: () => Date;
   logger: Logger;
   sleep?: (ms: number) => Promise<void>;
-  /** Replicated deployments: only the replica holding the lease polls; the others stand by, asking each tick. */
+  /**
+   * Replicated deployments: only the replica holding the lease polls (the scheduler asks before each tick); a poll
+   * asks again before it writes, and `/treasury alerts` names the polling replica.
+   */
   leadership?: PollLeadership;
   /** ALERT_ROUTES, ALERT_TIME_ZONE and STUCK_*_AFTER (see PollDeps). */
   routes?: PollDeps['routes'];
@@ -68,35 +82,43 @@ export interface PollLeadership {
   leader(): Promise<string | undefined>;
 }
 
-/** Builds the poller: `pollOnce` on a node-cron schedule, with posts paced across polls. */
+/** Said at debug level when a tick comes while the previous poll is still running. */
+export const POLL_SKIPPED_LINE = 'alert poller: the previous poll is still running; this tick is skipped';
+
+/** A poll that threw: pollOnce handles API and Slack failures itself; what is left is the store (or a bug). */
+export function logPollFailure(logger: Logger, error: unknown): void {
+  if (isStorageUnavailable(error))
+    logger.warn(
+      'alert poller: the database cannot be reached; nothing was recorded or posted, the next poll tries again',
+      { error: errorFields(error) },
+    );
+  else logger.error('alert poller: a poll failed unexpectedly', { error: errorFields(error) });
+}
+
+/** Builds the poller: `pollOnce` on its schedule, with posts paced across polls. */
 export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
   const pacing: ChannelPacing = { lastPostMs: undefined };
   let last: PollReport | undefined;
-  const schedule: PollSchedule = createPollSchedule({
-    expression: options.schedule,
-    logger: options.logger,
-    run: async (signal) => {
-      if (options.leadership && !(await options.leadership.tryLead())) return; // another replica polls
-      const leadership = options.leadership;
-      last = await pollOnce({
-        ...(leadership ? { stillLeading: () => leadership.tryLead() } : {}),
-        payments: options.payments,
-        store: options.store,
-        slack: options.slack,
-        channel: options.channel,
-        now: options.now,
-        lookbackMs: options.lookbackMs,
-        logger: options.logger,
-        ...(options.routes ? { routes: options.routes } : {}),
-        ...(options.timeZone ? { timeZone: options.timeZone } : {}),
-        ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
-        ...(options.followUp ? { followUp: options.followUp } : {}),
-        ...(options.thresholds ? { thresholds: options.thresholds } : {}),
-        sleep: options.sleep ?? ((ms) => sleepFor(ms)),
-        pacing,
-        signal,
-      });
-    },
+  const schedule = options.runOn(async (signal) => {
+    const leadership = options.leadership;
+    last = await pollOnce({
+      ...(leadership ? { stillLeading: () => leadership.tryLead() } : {}),
+      payments: options.payments,
+      store: options.store,
+      slack: options.slack,
+      channel: options.channel,
+      now: options.now,
+      lookbackMs: options.lookbackMs,
+      logger: options.logger,
+      ...(options.routes ? { routes: options.routes } : {}),
+      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+      ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
+      ...(options.followUp ? { followUp: options.followUp } : {}),
+      ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+      sleep: options.sleep ?? ((ms) => sleepFor(ms)),
+      pacing,
+      signal,
+    });
   });
   return {
     channel: options.channel,

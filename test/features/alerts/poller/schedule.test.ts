@@ -1,13 +1,36 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPollSchedule, type PollSchedule } from '../../../../src/features/alerts/poller/index.js';
-import { createLogger } from '../../../../src/logger.js';
+import {
+  alertPollJob,
+  createLeadershipGate,
+  createScheduler,
+  type JobSchedule as PollSchedule,
+} from '../../../../src/jobs/index.js';
+import { createLogger, type Logger } from '../../../../src/logger.js';
 import { messageToText } from '../../../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../../../support/rig/local-stack.js';
 import { ask } from '../../../support/slack.js';
 import { expectStaysAt, waitUntil } from '../../../support/waiting.js';
 
 const quietLogger = createLogger('error', () => undefined);
+
+/** The alert poll's job on the one scheduler, as the app registers it (one process: always the leader). */
+function createPollSchedule(options: {
+  expression: string;
+  run: (signal: AbortSignal) => Promise<unknown>;
+  logger: Logger;
+}): PollSchedule {
+  const scheduler = createScheduler({ logger: options.logger, leadership: createLeadershipGate(undefined) });
+  return scheduler.add(
+    alertPollJob(
+      options.expression,
+      async (signal) => {
+        await options.run(signal);
+      },
+      options.logger,
+    ),
+  );
+}
 
 describe('the schedule', () => {
   let schedule: PollSchedule | undefined;

@@ -1,0 +1,171 @@
+/**
+ * The features, built from the configuration and the clients: what the listeners and the jobs are given. Nothing
+ * here starts; the Slack app starts listening and the scheduler starts the jobs (src/app.ts).
+ */
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { PaymentsClient } from '../payments/index.js';
+import type { SlackGateway } from '../slack/gateway.js';
+import { createTreasuryAccess, type TreasuryAccessCheck } from './access/service.js';
+import { type AlertService, createAlertService } from './alerts/index.js';
+import { POLL_POLICY } from './alerts/poller/index.js';
+import { type AuditExport, createAuditExport } from './audit/index.js';
+import { createDigestService, type DigestService } from './digest/index.js';
+import { createHomeTab, type HomeTab } from './home/index.js';
+import { createInvoiceFollower, type InvoiceFollower } from './invoices/index.js';
+import { createPayoutService, type PayoutService } from './payouts/service.js';
+import type { BotRepositories } from './repositories.js';
+import {
+  type ApproverGroups,
+  createApproverGroups,
+  createSwapService,
+  type FollowPolicy,
+  type QuoteMessenger,
+  type SwapService,
+} from './swaps/index.js';
+import { createThresholdService, type ThresholdService } from './thresholds/service.js';
+
+/** What the features are built from. */
+export interface FeatureOptions {
+  config: Config;
+  payments: PaymentsClient;
+  store: BotRepositories;
+  slack: SlackGateway;
+  now: () => Date;
+  logger: Logger;
+  /** Replicated deployments: the poller's lease (the digest and the invoices' follow-up ask it before they post). */
+  lease?: { tryLead(): Promise<boolean> };
+  /** How swaps are followed after approval; default every 5 s for up to 30 minutes. */
+  swapFollow?: FollowPolicy;
+}
+
+/** Every feature of the bot. */
+export interface Features {
+  groups: ApproverGroups;
+  access: TreasuryAccessCheck;
+  swaps: SwapService;
+  thresholds: ThresholdService;
+  /** Alerts people own; undefined when the poller is off (ALERT_CHANNEL unset). */
+  alertActions: AlertService | undefined;
+  /** Invoices that report back; undefined when the poller is off (nothing would follow them). */
+  invoices: InvoiceFollower | undefined;
+  home: HomeTab;
+  digest: DigestService;
+  payouts: PayoutService;
+  audit: AuditExport;
+}
+
+/** The channels the alert poller joins at start: ALERT_CHANNEL and the routed kinds' channels, once each. */
+export function alertChannels(config: Config): string[] {
+  if (!config.alertChannel) return [];
+  return [config.alertChannel, ...Object.values(config.alertRoutes).map((route) => route.channel)].filter(
+    (channel, index, all) => all.indexOf(channel) === index,
+  );
+}
+
+/** Builds every feature; the alert poller is built with its job (src/jobs). */
+export function createFeatures(options: FeatureOptions): Features {
+  const { config, payments, store, slack, now, logger, lease } = options;
+  // Quote messages may wait and retry a little: a person is looking at them.
+  const messenger: QuoteMessenger = {
+    post: (channel, message) => slack.post(channel, message),
+    update: (channel, ts, message) => slack.update(channel, ts, message),
+    reply: async (channel, threadTs, message) => {
+      await slack.post(channel, message, { threadTs });
+    },
+  };
+  // Members of user groups (SWAP_APPROVERS, TREASURY_ADMINS S… ids), from Slack, at most five minutes old.
+  const groups = createApproverGroups({ slack, now, logger });
+  // TREASURY_USERS (people, groups through the same cache, or `*`).
+  const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, groups });
+  const swaps = createSwapService({
+    payments,
+    store,
+    messenger,
+    logger,
+    now,
+    policy: {
+      tiers: config.swapPolicyTiers,
+      approvers: config.swapApprovers,
+      allowSelfApproval: config.allowSelfApproval,
+      maxUsdCents: config.swapMaxUsdCents,
+      dailyLimitUsdCents: config.swapDailyLimitUsdCents,
+    },
+    approverGroups: groups,
+    follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
+  });
+
+  // Balance thresholds: set by TREASURY_ADMINS (people and groups, listed through the same cache as approvers).
+  const thresholds = createThresholdService({
+    payments,
+    store,
+    now,
+    logger,
+    admins: config.treasuryAdmins,
+    groups,
+    pollerOn: config.alertChannel !== undefined,
+  });
+
+  // Alerts people own: clicks on any replica, reminders and owed Slack work from the polling one (followUp).
+  const alertActions = config.alertChannel
+    ? createAlertService({
+        store,
+        slack,
+        now,
+        logger,
+        alertChannel: config.alertChannel,
+        routes: config.alertRoutes,
+        oncall: config.alertOnCall,
+        timeZone: config.alertTimeZone,
+        noteRequired: config.alertResolveNoteRequired,
+        reminders: { remindAfterMs: config.alertRemindAfterMs, staleAfterMs: config.alertStaleAfterMs },
+        settleAfterMs: POLL_POLICY.uncertainSettleMs,
+      })
+    : undefined;
+
+  // Invoices that report back: followed while the poller runs, by the polling replica after each poll.
+  const invoices = config.alertChannel
+    ? createInvoiceFollower({
+        store,
+        payments,
+        slack,
+        now,
+        logger,
+        max: config.invoiceFollowMax,
+        ...(lease ? { stillLeading: () => lease.tryLead() } : {}),
+      })
+    : undefined;
+
+  // Each person's Home tab: balances and thresholds, open alerts, quotes waiting for them, their requests.
+  const home = createHomeTab({
+    store,
+    payments,
+    slack,
+    approvalPolicy: { approvers: config.swapApprovers, allowSelfApproval: config.allowSelfApproval },
+    approverGroups: groups,
+    access,
+    alertsOff: config.alertChannel === undefined,
+    now,
+    logger,
+  });
+  // The daily digest: from the replica holding the poller's lease, at DIGEST_AT, once a day; its chart in its thread.
+  const digest = createDigestService({
+    store,
+    payments,
+    slack,
+    now,
+    logger,
+    schedule:
+      config.digestAt && config.digestChannel ? { at: config.digestAt, channel: config.digestChannel } : undefined,
+    timeZone: config.alertTimeZone,
+    dailyLimitUsdCents: config.swapDailyLimitUsdCents,
+    ...(lease ? { leadership: lease } : {}),
+    // The poller joins its channels at start; joining again only makes Slack answer already_in_channel.
+    joinAtStart: !(config.digestChannel !== undefined && alertChannels(config).includes(config.digestChannel)),
+  });
+  // Payout containers: proposed by a command, created once after the requester confirms.
+  const payouts = createPayoutService({ payments, store, now, logger });
+  // The audit trail as a CSV file for TREASURY_ADMINS, sent to the requester's DM with the bot.
+  const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => thresholds.isAdmin(userId) });
+  return { groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, audit };
+}

@@ -1,0 +1,217 @@
+/**
+ * Every periodic job of the bot, registered with the one scheduler (scheduler.ts). Read this table first:
+ *
+ * | job (its name in the log)                 | every                | runs on                  | source (features/) |
+ * |-------------------------------------------|----------------------|--------------------------|--------------------|
+ * | alert poll                                | POLL_SCHEDULE (cron) | leader                   | alerts/poller/     |
+ * |   then the alert follow-up                | after each poll      | leader (poll's run)      | alerts/service.ts  |
+ * |   then the invoice follow-up              | after each poll      | leader (poll's run)      | invoices/follow.ts |
+ * | sweep of quotes waiting for approval      | 30 s                 | every replica            | swaps/ (sweep)     |
+ * | recovery of swaps left by another replica | 15 s, on replicas    | every replica            | swaps/ (recover)   |
+ * | daily digest                              | 30 s and at start    | leader, asked by the job | digest/service.ts  |
+ *
+ * What each does: the poll reads failed withdrawals, payout tasks and gas top-ups and posts alerts; its follow-ups
+ * send the reminders and owed Slack work of the alerts people own, and check invoices that report back. The sweep
+ * sends "expires soon" reminders and marks expired quotes. The recovery follows swaps a dead replica left and marks
+ * its interrupted approvals (it also runs once at start, on every process). The digest posts DIGEST_AT's digest once
+ * a day (registered only when DIGEST_AT is set).
+ *
+ * The follow-ups ride the poll (they run when, and only when, a poll ran to its end on the leader): with the poller
+ * off (ALERT_CHANNEL unset) neither exists, and invoices are not followed.
+ */
+import type { Config } from '../config.js';
+import {
+  type AlertPoller,
+  createAlertPoller,
+  createAlertPoster,
+  logPollFailure,
+  POLL_SKIPPED_LINE,
+  type PollLeadership,
+  prepareAlertChannel,
+} from '../features/alerts/poller/index.js';
+import { alertChannels, type Features } from '../features/index.js';
+import type { BotRepositories } from '../features/repositories.js';
+import { errorFields, type Logger } from '../logger.js';
+import type { PaymentsClient } from '../payments/index.js';
+import type { SlackGateway } from '../slack/gateway.js';
+import { createLeadershipGate } from './leadership.js';
+import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';
+import { stopWithinBudget } from './shutdown.js';
+
+export { createLeadershipGate, type Leadership, type LeadershipGate } from './leadership.js';
+export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus, type Timers } from './schedule.js';
+export { createScheduler, type JobDefinition, type RunsOn, type Scheduler } from './scheduler.js';
+
+/**
+ * Replicas: a quote `approving` this long was left by a replica that died. Between the claim and the create
+ * there is one quote-message edit (up to about 2 minutes while Slack rate-limits the channel) and the create
+ * itself (its timeout), so 10 minutes leave a wide margin, clock differences between hosts included.
+ */
+export const APPROVING_STUCK_MS = 10 * 60_000;
+/** Replicas: how often each looks for swaps another replica left (to follow, or to mark interrupted). */
+export const RECOVER_EVERY_MS = 15_000;
+/**
+ * How often waiting quotes are looked at (the "expires soon" reminder, marking expired ones): every replica does
+ * it, each step is claimed in the store, so it happens once.
+ */
+export const SWEEP_QUOTES_EVERY_MS = 30_000;
+/** How often the daily digest checks whether it is due. */
+export const DIGEST_CHECK_EVERY_MS = 30_000;
+
+/** The alert poll: leader only; at shutdown a poll still running at three quarters of the budget is cut short. */
+export function alertPollJob(
+  cron: string,
+  poll: (signal: AbortSignal) => Promise<void>,
+  logger: Logger,
+): JobDefinition {
+  return {
+    name: 'alert poll',
+    period: { cron },
+    runsOn: 'leader',
+    finishWithin: (budgetMs) => (budgetMs * 3) / 4,
+    run: poll,
+    onError: (error) => logPollFailure(logger, error),
+    skippedLine: POLL_SKIPPED_LINE,
+  };
+}
+
+/** What the jobs run. */
+export interface JobDeps {
+  config: Config;
+  features: Features;
+  payments: PaymentsClient;
+  store: BotRepositories;
+  slack: SlackGateway;
+  now: () => Date;
+  logger: Logger;
+  /** Replicated deployments: the PostgreSQL lease; undefined on the state file (this process always leads). */
+  lease?: PollLeadership;
+  /** How the alert poller waits between posts (a second apart); injectable so tests need not wait. */
+  alertSleep?: ((ms: number) => Promise<void>) | undefined;
+  /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
+  digestCheckEveryMs?: number | undefined;
+}
+
+/** Registers every job with `scheduler`; returns the alert poller (undefined when ALERT_CHANNEL is unset). */
+export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: AlertPoller | undefined } {
+  const { config, features, logger } = deps;
+  const { swaps, alertActions, invoices, digest } = features;
+
+  // After each poll: the alerts people own, then the invoices (even when the alerts' follow-up failed; a failed
+  // round is tried at the next poll).
+  const followUpAfterPoll = async (): Promise<void> => {
+    try {
+      await alertActions?.followUp();
+    } finally {
+      await invoices?.followUp().catch((error: unknown) => {
+        logger.warn('invoice follow: a round failed; the next poll tries again', { error: errorFields(error) });
+      });
+    }
+  };
+  // Alerts never wait on Slack, so a poll never hangs; an alert Slack did not accept waits in the outbox.
+  const alerts = config.alertChannel
+    ? createAlertPoller({
+        routes: config.alertRoutes,
+        timeZone: config.alertTimeZone,
+        stuckAfterMs: config.stuckAfterMs,
+        followUp: followUpAfterPoll,
+        thresholds: () => deps.store.balances.listThresholds(),
+        payments: deps.payments,
+        store: deps.store,
+        slack: createAlertPoster(deps.slack),
+        channel: config.alertChannel,
+        schedule: config.pollSchedule,
+        runOn: (poll) => scheduler.add(alertPollJob(config.pollSchedule, poll, logger)),
+        lookbackMs: config.alertLookbackMs,
+        now: deps.now,
+        logger,
+        sleep: deps.alertSleep,
+        ...(deps.lease ? { leadership: deps.lease } : {}),
+      })
+    : undefined;
+
+  scheduler.add({
+    name: 'sweep of quotes waiting for approval',
+    period: { everyMs: SWEEP_QUOTES_EVERY_MS },
+    runsOn: 'every replica',
+    run: () => swaps.sweep(),
+    onError: (error) =>
+      logger.warn('could not look at the quotes waiting for approval; trying again later', {
+        error: errorFields(error),
+      }),
+  });
+
+  // Several processes share the store (PostgreSQL): the swaps of a replica that died are picked up by the others.
+  if (deps.lease)
+    scheduler.add({
+      name: 'recovery of swaps left by another replica',
+      period: { everyMs: RECOVER_EVERY_MS },
+      runsOn: 'every replica',
+      run: () => swaps.recover({ stuckForMs: APPROVING_STUCK_MS }),
+      onError: (error) =>
+        logger.warn('could not look for swaps left by another replica; trying again later', {
+          error: errorFields(error),
+        }),
+    });
+
+  // A digest missed during a downtime is posted at the first check (same day): hence the run at start.
+  const digestEveryMs = deps.digestCheckEveryMs ?? DIGEST_CHECK_EVERY_MS;
+  if (digest.schedule && digestEveryMs > 0)
+    scheduler.add({
+      name: 'daily digest',
+      period: { everyMs: digestEveryMs },
+      runsOn: 'leader, asked by the job',
+      runAtStart: true,
+      // check() logs its own failures and never throws.
+      run: () => digest.check(),
+    });
+
+  return { alerts };
+}
+
+/** The bot's background work, ready to start. */
+export interface Jobs {
+  /** The alert poller (its job registered); undefined when ALERT_CHANNEL is unset. */
+  alerts: AlertPoller | undefined;
+  /**
+   * Once the Slack app listens: swaps interrupted by a restart are recovered (awaited), the digest joins its channel,
+   * every job starts, and the alert channels are joined and read back in the background.
+   */
+  start(): Promise<void>;
+  /** Shutdown: every job stopped, then the work under way waited for, at most `budgetMs` (see shutdown.ts). */
+  stop(budgetMs: number): Promise<void>;
+}
+
+/** The scheduler with every job registered (nothing runs before start()). */
+export function createJobs(
+  deps: JobDeps & { work: WorkRegister & { drain(timeoutMs: number): Promise<string[]> } },
+): Jobs {
+  const { config, features, logger } = deps;
+  const leadership = createLeadershipGate(deps.lease);
+  const scheduler = createScheduler({ logger, leadership, work: deps.work });
+  const { alerts } = registerJobs(scheduler, deps);
+  return {
+    alerts,
+    async start() {
+      // After listening, so quote messages can be edited: interrupted approvals are marked, swaps followed again.
+      // Replicas must not take another replica's work for a leftover (the recovery job then repeats it).
+      await features.swaps.recover(leadership.replicated ? { stuckForMs: APPROVING_STUCK_MS } : {});
+      features.digest.start();
+      scheduler.start();
+      // Joining and reading the alert channels only tells a person what to fix; it never blocks start-up. Routed
+      // kinds' channels too (ALERT_ROUTES): each is joined and read back once, one at a time.
+      if (alerts)
+        void (async () => {
+          for (const channel of alertChannels(config)) await prepareAlertChannel(deps.slack, channel, logger, deps.now);
+        })();
+    },
+    stop: (budgetMs) =>
+      stopWithinBudget({
+        scheduler,
+        work: deps.work,
+        others: [{ name: 'swap follow-up', stop: () => features.swaps.stop() }],
+        budgetMs,
+        logger,
+      }),
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * How Slack's requests reach the bot: the Bolt app on its receiver, Socket Mode when SLACK_APP_TOKEN is set (no
+ * public URL needed, the connection supervised), otherwise HTTP on PORT with Slack's requests at POST /slack/events
+ * behind our own guard (http-guard.ts). GET /healthz answers in both modes. Bolt logs through our logger.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
+import type { Config } from '../config.js';
+import type { BotRepositories } from '../features/repositories.js';
+import { errorFields, type Logger } from '../logger.js';
+import { describeSlackStartupFailure } from './errors.js';
+import { type SlackGateway, slackClientOptions } from './gateway.js';
+import { guardSlackRequests } from './http-guard.js';
+import {
+  type ReconnectPolicy,
+  SocketModeRefusedError,
+  type SocketModeStatus,
+  type SocketModeSupervisor,
+  socketModeClientOptions,
+  superviseSocketMode,
+} from './socket-mode.js';
+
+/**
+ * Bolt logs through our logger, at our level, as plain text. Bolt logs at debug level on every request; below
+ * LOG_LEVEL=debug those lines are dropped before anything is formatted.
+ */
+export function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
+  const join = (parts: unknown[]) =>
+    parts
+      .map((part) => (typeof part === 'string' ? part : part instanceof Error ? part.message : String(part)))
+      .join(' ');
+  let level = debugOn ? LogLevel.DEBUG : LogLevel.INFO;
+  return {
+    debug: debugOn ? (...parts) => logger.debug(`slack: ${join(parts)}`) : () => undefined,
+    info: (...parts) => logger.info(`slack: ${join(parts)}`),
+    warn: (...parts) => logger.warn(`slack: ${join(parts)}`),
+    error: (...parts) => logger.error(`slack: ${join(parts)}`),
+    setLevel: (next) => {
+      level = next;
+    },
+    getLevel: () => level,
+    setName: () => undefined,
+  };
+}
+
+/**
+ * The Socket Mode client logs every failed connection attempt at error level, several lines each. The supervisor
+ * reports each one already, in one line with its cause (socket-mode.ts), so these go to debug.
+ */
+const REPORTED_BY_THE_SUPERVISOR = /^(WebSocket error|Failed to retrieve a new WSS URL|http request failed)/;
+
+function socketModeLogger(logger: BoltLogger): BoltLogger {
+  const reported = (parts: unknown[]) => typeof parts[0] === 'string' && REPORTED_BY_THE_SUPERVISOR.test(parts[0]);
+  return {
+    ...logger,
+    warn: (...parts) => (reported(parts) ? logger.debug(...parts) : logger.warn(...parts)),
+    error: (...parts) => (reported(parts) ? logger.debug(...parts) : logger.error(...parts)),
+  };
+}
+
+/**
+ * GET /healthz: 200 `{"ok":true,"store":{…}}` while the store can be used, 503 when it cannot (the database is
+ * down): a load balancer then routes commands elsewhere, though lookups alone would still work. In Socket Mode
+ * it also says whether the connection to Slack is open (`socket`, `since`, `reconnects`), and answers 503 once
+ * none has been open for 30 s: a bot that cannot hear Slack is not healthy. While stopping it answers 503 too.
+ */
+function healthRoute(
+  store: Pick<BotRepositories, 'health'>,
+  logger: Logger,
+  stopping: () => boolean,
+  socket?: () => SocketModeStatus,
+) {
+  return {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      void (async () => {
+        const health = store.health
+          ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) }))
+          : { ok: true, detail: 'state file' };
+        // The endpoint is public: the database's own words (host, user) go to the log only.
+        if (!health.ok) logger.warn('health check: the store cannot be used', { detail: health.detail });
+        const link = socket?.();
+        // Shutting down: a load balancer should send nothing new here (requests are answered "restarting").
+        const down = stopping();
+        const ok = health.ok && link?.socket !== 'disconnected' && !down;
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            ok,
+            ...(down ? { stopping: true } : {}),
+            ...(link ? { socket: link.socket, since: link.since.toISOString(), reconnects: link.reconnects } : {}),
+            store: { kind: store.health ? 'postgresql' : 'file', ok: health.ok },
+          }),
+        );
+      })();
+    },
+  };
+}
+
+/** Starts `server` on host:port; rejects with the listen error (EADDRINUSE…). */
+function listen(server: Server, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+/** The installing workspace (and Grid organisation) from an auth.test answer; undefined when it names none. */
+export function readInstallingOrg(answer: {
+  team_id?: unknown;
+  enterprise_id?: unknown;
+}): { teamId: string; enterpriseId?: string } | undefined {
+  const teamId = typeof answer.team_id === 'string' && answer.team_id !== '' ? answer.team_id : undefined;
+  if (teamId === undefined) return undefined;
+  const enterpriseId =
+    typeof answer.enterprise_id === 'string' && answer.enterprise_id !== '' ? answer.enterprise_id : undefined;
+  return { teamId, ...(enterpriseId ? { enterpriseId } : {}) };
+}
+
+/**
+ * Bolt's token check (auth.test, retried like any call when Slack stumbles; a refused token is final), then the
+ * workspace (and Grid organisation) the token belongs to: Bolt keeps its own answer to itself. Requests from any
+ * other organisation are refused at the edge. Resolves with the organisation, or the problem in a person's words.
+ */
+export async function identifyInstallingOrg(
+  app: App,
+  slack: Pick<SlackGateway, 'run'>,
+): Promise<{ org: { teamId: string; enterpriseId?: string } } | { problem: string }> {
+  let org: ReturnType<typeof readInstallingOrg>;
+  try {
+    await slack.run('auth.test', () => app.init());
+    org = readInstallingOrg(await slack.run('auth.test', () => app.client.auth.test()));
+  } catch (error) {
+    return { problem: describeSlackStartupFailure(error) };
+  }
+  if (org === undefined)
+    return {
+      problem:
+        "Slack's auth.test named no workspace (team_id) for SLACK_BOT_TOKEN, so the bot cannot tell its own people from others'; check the token.",
+    };
+  return { org };
+}
+
+/** Why listening (or what start-up does right after) failed, for a person. */
+export function describeListenFailure(error: unknown, port: number): string {
+  if (error instanceof SocketModeRefusedError) return error.message;
+  if ((error as { code?: string }).code === 'EADDRINUSE')
+    return `Port ${port} is already in use: set PORT to a free one.`;
+  return `Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** What the receivers are built from. */
+export interface ReceiverOptions {
+  config: Config;
+  logger: Logger;
+  store: Pick<BotRepositories, 'health'>;
+  now: () => Date;
+  /** True once shutdown has begun: /healthz answers 503. */
+  stopping: () => boolean;
+  /** Overrides HOST for the HTTP server (tests bind loopback); in Socket Mode it binds the /healthz server. */
+  host?: string | undefined;
+  /** Socket Mode: reconnect spacing, when /healthz says disconnected, how long an attempt waits for hello. */
+  socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number; helloTimeoutMs?: number } | undefined;
+  /** Socket Mode: Slack refused the connection for good after start. */
+  onFatal?: ((problem: string) => void) | undefined;
+}
+
+/** The Bolt app and the way it listens. */
+export interface SlackReceivers {
+  app: App;
+  /**
+   * Listens: HTTP, or /healthz and the Socket Mode connection (a passing failure retried in the background). Resolves
+   * with the HTTP port and, in Socket Mode, whether the first connection opened; rejects with SocketModeRefusedError
+   * when Slack refuses it for good, or the listen error.
+   */
+  listen(): Promise<{ port: number; socket?: 'connected' | 'reconnecting' }>;
+  /** No more requests: closes the server (keep-alive sockets too) or the Socket Mode connection. */
+  close(): Promise<void>;
+}
+
+/** Builds the Bolt app on its receiver (nothing listens until listen()). */
+export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
+  const { config, logger } = options;
+  const boltLogger = toBoltLogger(logger, config.logLevel === 'debug');
+  let supervisor: SocketModeSupervisor | undefined;
+  // In Socket Mode we build the receiver ourselves to learn the port its /healthz server really bound (PORT=0).
+  // Its client does not reconnect by itself (it would give up for good on one failed apps.connections.open):
+  // the supervisor below does, with its own client options (the gateway's are for messages, not for this).
+  const socketReceiver =
+    config.slackAppToken !== undefined
+      ? new SocketModeReceiver({
+          appToken: config.slackAppToken,
+          autoReconnectEnabled: false,
+          customRoutes: [healthRoute(options.store, logger, options.stopping, () => supervisor!.status())],
+          installerOptions: {
+            port: config.port,
+            clientOptions: socketModeClientOptions({ slackApiUrl: config.slackApiUrl }),
+          },
+          logger: socketModeLogger(boltLogger),
+        })
+      : undefined;
+  const httpReceiver = socketReceiver
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: config.slackSigningSecret ?? '',
+        endpoints: '/slack/events',
+        customRoutes: [healthRoute(options.store, logger, options.stopping)],
+        // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
+        processBeforeResponse: false,
+        // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an
+        // error page): log it and answer plainly. Listeners ack first, so this is a last resort.
+        processEventErrorHandler: async ({ error, response }) => {
+          logger.error('a Slack request failed before it was acknowledged', { error: errorFields(error) });
+          if (!response.headersSent) {
+            response.writeHead(200, { 'content-type': 'application/json' });
+            response.end(
+              JSON.stringify({
+                response_type: 'ephemeral',
+                text: 'Something went wrong inside the bot. It has been logged; please try again.',
+              }),
+            );
+          }
+          return false;
+        },
+        logger: boltLogger,
+      });
+  const app = new App({
+    token: config.slackBotToken,
+    receiver: socketReceiver ?? httpReceiver,
+    deferInitialization: true,
+    logger: boltLogger,
+    // Bolt's client never retries or waits by itself: the Slack gateway decides, for every call (see gateway.ts).
+    clientOptions: slackClientOptions({ slackApiUrl: config.slackApiUrl }),
+    // The ack path carries nothing it does not use. Bolt's conversation store loads per-channel state on every
+    // request (its memory store builds an Error for each miss); no listener reads it. ignoreSelf drops the
+    // bot's own message events; the bot has no event listeners (the edge middleware acknowledges every event).
+    convoStore: false,
+    ignoreSelf: false,
+  });
+  if (socketReceiver) {
+    supervisor = superviseSocketMode({
+      client: socketReceiver.client,
+      logger,
+      now: () => options.now().getTime(),
+      policy: options.socketMode?.reconnect,
+      disconnectedAfterMs: options.socketMode?.disconnectedAfterMs,
+      helloTimeoutMs: options.socketMode?.helloTimeoutMs,
+      onFatal: (error) => options.onFatal?.(error.message),
+    });
+  }
+
+  let server: Server | undefined;
+  return {
+    app,
+    async listen() {
+      if (!socketReceiver) {
+        // Our own server in front of Bolt's request handler, so a malformed body can never reach it.
+        server = await listen(
+          createServer(guardSlackRequests(httpReceiver!.requestListener, logger)),
+          config.port,
+          options.host ?? config.host,
+        );
+        return { port: (server.address() as AddressInfo).port };
+      }
+      // Bolt keeps the /healthz server private: reading it is the only way to learn the bound port or a listen error.
+      const healthServer = (socketReceiver as unknown as { httpServer: Server }).httpServer;
+      const listening = new Promise<void>((resolve, reject) => {
+        healthServer.once('error', reject);
+        healthServer.once('listening', () => {
+          healthServer.off('error', reject);
+          resolve();
+        });
+      });
+      listening.catch(() => undefined); // awaited below, once the connection attempt is over
+      const host = options.host;
+      if (host !== undefined) {
+        // Bolt calls listen(port) with no host; hand it ours.
+        const listenOn = healthServer.listen.bind(healthServer) as (port: number, host: string) => Server;
+        healthServer.listen = ((port: number) => listenOn(port, host)) as Server['listen'];
+      }
+      // Bolt's start listens for /healthz and opens the connection; a passing failure is retried in the background.
+      const socket = await supervisor!.start(() => app.start());
+      await listening;
+      return { port: (healthServer.address() as AddressInfo).port, socket };
+    },
+    async close() {
+      // Keep-alive sockets would otherwise hold the server open until they time out.
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeAllConnections();
+        await closed;
+      } else {
+        supervisor?.stop();
+        await app.stop();
+      }
+    },
+  };
+}
