@@ -29,10 +29,10 @@ import {
   type PollLeadership,
   prepareAlertChannel,
 } from '../features/alerts/poller/index.js';
-import { alertChannels, type Features } from '../features/index.js';
 import type { BotRepositories } from '../features/repositories.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
+import { alertChannels, type Features } from '../services.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import { createLeadershipGate } from './leadership.js';
 import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';

@@ -6,9 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver } from '@slack/bolt';
-import type { Config } from '../config.js';
-import type { BotRepositories } from '../features/repositories.js';
-import { errorFields, type Logger } from '../logger.js';
+import { errorFields, type Logger, type LogLevelName } from '../logger.js';
 import { describeSlackStartupFailure } from './errors.js';
 import { type SlackGateway, slackClientOptions } from './gateway.js';
 import { guardSlackRequests } from './http-guard.js';
@@ -65,12 +63,7 @@ function socketModeLogger(logger: BoltLogger): BoltLogger {
  * it also says whether the connection to Slack is open (`socket`, `since`, `reconnects`), and answers 503 once
  * none has been open for 30 s: a bot that cannot hear Slack is not healthy. While stopping it answers 503 too.
  */
-function healthRoute(
-  store: Pick<BotRepositories, 'health'>,
-  logger: Logger,
-  stopping: () => boolean,
-  socket?: () => SocketModeStatus,
-) {
+function healthRoute(store: StoreHealth, logger: Logger, stopping: () => boolean, socket?: () => SocketModeStatus) {
   return {
     path: '/healthz',
     method: ['GET'],
@@ -153,12 +146,27 @@ export function describeListenFailure(error: unknown, port: number): string {
     return `Port ${port} is already in use: set PORT to a free one.`;
   return `Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`;
 }
+/** What /healthz asks the store (the repositories' `health`; the lowdb file has nothing to check). */
+export interface StoreHealth {
+  health?(): Promise<{ ok: boolean; detail: string }>;
+}
+
+/** The settings the receivers read (a slice of the configuration, so that slack/ does not depend on config.ts). */
+export interface ReceiverSettings {
+  slackBotToken: string;
+  slackAppToken: string | undefined;
+  slackSigningSecret: string | undefined;
+  slackApiUrl: string | undefined;
+  port: number;
+  host: string;
+  logLevel: LogLevelName;
+}
 
 /** What the receivers are built from. */
 export interface ReceiverOptions {
-  config: Config;
+  config: ReceiverSettings;
   logger: Logger;
-  store: Pick<BotRepositories, 'health'>;
+  store: StoreHealth;
   now: () => Date;
   /** True once shutdown has begun: /healthz answers 503. */
   stopping: () => boolean;

@@ -2,19 +2,16 @@
  * The features, built from the configuration and the clients: what the listeners and the jobs are given. Nothing
  * here starts; the Slack app starts listening and the scheduler starts the jobs (src/app.ts).
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import type { PaymentsClient } from '../payments/index.js';
-import type { SlackGateway } from '../slack/gateway.js';
-import { createTreasuryAccess, type TreasuryAccessCheck } from './access/service.js';
-import { type AlertService, createAlertService } from './alerts/index.js';
-import { POLL_POLICY } from './alerts/poller/index.js';
-import { type AuditExport, createAuditExport } from './audit/index.js';
-import { createDigestService, type DigestService } from './digest/index.js';
-import { createHomeTab, type HomeTab } from './home/index.js';
-import { createInvoiceFollower, type InvoiceFollower } from './invoices/index.js';
-import { createPayoutService, type PayoutService } from './payouts/service.js';
-import type { BotRepositories } from './repositories.js';
+import type { Config } from './config.js';
+import { createTreasuryAccess, type TreasuryAccessCheck } from './features/access/service.js';
+import { type AlertService, createAlertService } from './features/alerts/index.js';
+import { POLL_POLICY } from './features/alerts/poller/index.js';
+import { type AuditExport, createAuditExport } from './features/audit/index.js';
+import { createDigestService, type DigestService } from './features/digest/index.js';
+import { createHomeTab, type HomeTab } from './features/home/index.js';
+import { createInvoiceFollower, type InvoiceFollower } from './features/invoices/index.js';
+import { createPayoutService, type PayoutService } from './features/payouts/service.js';
+import type { BotRepositories } from './features/repositories.js';
 import {
   type ApproverGroups,
   createApproverGroups,
@@ -22,8 +19,11 @@ import {
   type FollowPolicy,
   type QuoteMessenger,
   type SwapService,
-} from './swaps/index.js';
-import { createThresholdService, type ThresholdService } from './thresholds/service.js';
+} from './features/swaps/index.js';
+import { createThresholdService, type ThresholdService } from './features/thresholds/service.js';
+import type { Logger } from './logger.js';
+import type { PaymentsClient } from './payments/index.js';
+import type { SlackGateway } from './slack/gateway.js';
 
 /** What the features are built from. */
 export interface FeatureOptions {
