@@ -1,6 +1,6 @@
 /**
  * The Slack app, composed: config → clients (Bolt on its receiver, the Slack gateway) → features → jobs → listeners.
- * Receivers live in slack/receivers.ts, the features in features/index.ts, the periodic jobs in jobs/index.ts.
+ * Receivers live in slack/receivers.ts, the feature services in services.ts, the periodic jobs in jobs/index.ts.
  */
 
 import type { App } from '@slack/bolt';
