@@ -5,7 +5,7 @@
 import type { Config } from './config.js';
 import { createTreasuryAccess, type TreasuryAccessCheck } from './features/access/service.js';
 import { type AlertService, createAlertService } from './features/alerts/index.js';
-import { POLL_POLICY } from './features/alerts/poller/index.js';
+import { POLL_RULES } from './features/alerts/poller/index.js';
 import { type AuditExport, createAuditExport } from './features/audit/index.js';
 import { createDigestService, type DigestService } from './features/digest/index.js';
 import { createHomeTab, type HomeTab } from './features/home/index.js';
@@ -119,7 +119,7 @@ export function createFeatures(options: FeatureOptions): Features {
         timeZone: config.alertTimeZone,
         noteRequired: config.alertResolveNoteRequired,
         reminders: { remindAfterMs: config.alertRemindAfterMs, staleAfterMs: config.alertStaleAfterMs },
-        settleAfterMs: POLL_POLICY.uncertainSettleMs,
+        settleAfterMs: POLL_RULES.uncertainSettleMs,
       })
     : undefined;
 

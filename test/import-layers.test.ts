@@ -91,7 +91,9 @@ describe('imports of src/ go one way', () => {
     const edges = importGraph(topLevel);
     const reached = [...(edges.get('features') ?? [])];
     expect(reached).toContain('kernel');
-    expect(reached.filter((to) => ['store', 'commands', 'listeners', 'jobs', 'app', 'main', 'services'].includes(to))).toEqual([]);
+    expect(
+      reached.filter((to) => ['store', 'commands', 'listeners', 'jobs', 'app', 'main', 'services'].includes(to)),
+    ).toEqual([]);
   });
 
   it('finds a circle when there is one (the check itself)', () => {

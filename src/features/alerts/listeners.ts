@@ -10,7 +10,7 @@ import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
 import { refreshHomeAfterAct } from '../home/after-act.js';
-import { type ListenerBinding, type FeatureListenerDeps as ListenerDeps, UNSUPPORTED_BUTTON } from '../listener-kit.js';
+import { type FeatureListenerDeps, type ListenerBinding, UNSUPPORTED_BUTTON } from '../listener-kit.js';
 import type { ClickAnswer } from './index.js';
 import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './message-blocks.js';
 import { isSnoozeChoice } from './snooze.js';
@@ -56,7 +56,7 @@ function fromHomeTab(body: BlockAction): boolean {
  * privately beside the click: the Home is published again, showing the alert as it is now, with the reason on
  * top when the click changed nothing.
  */
-function alertControl(deps: ListenerDeps, handle: (click: AlertClick) => Promise<ClickAnswer>) {
+function alertControl(deps: FeatureListenerDeps, handle: (click: AlertClick) => Promise<ClickAnswer>) {
   return async ({ ack, body, respond }: ActionArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
@@ -93,17 +93,17 @@ function alertControl(deps: ListenerDeps, handle: (click: AlertClick) => Promise
   };
 }
 
-export const createAlertAcknowledgeListener = (deps: ListenerDeps) =>
+export const createAlertAcknowledgeListener = (deps: FeatureListenerDeps) =>
   alertControl(deps, (click) => deps.alertActions!.acknowledge(click.ref, click.version, click.userId));
 
-export const createAlertSnoozeListener = (deps: ListenerDeps) =>
+export const createAlertSnoozeListener = (deps: FeatureListenerDeps) =>
   alertControl(deps, async (click) => {
     if (click.selected === undefined || !isSnoozeChoice(click.selected)) return { notice: UNSUPPORTED_BUTTON };
     return deps.alertActions!.snooze(click.ref, click.version, click.userId, click.selected);
   });
 
 /** Resolve opens the note dialog: views.open must use the click's trigger within 3 s, so nothing slow comes first. */
-export const createAlertResolveListener = (deps: ListenerDeps) =>
+export const createAlertResolveListener = (deps: FeatureListenerDeps) =>
   alertControl(deps, (click) => deps.alertActions!.openResolve(click));
 
 /** The modal's private metadata, as the builder wrote it (checked: it comes back from outside). */
@@ -122,7 +122,7 @@ function readModalState(text: string): { ref: string; version: number; channel: 
  * The Resolve dialog's submission, answered in Slack's own way within its 3 s: errors under the note (a note is
  * required), the dialog replaced by why nothing changed, or closed; the message and thread follow after the ack.
  */
-export function createAlertResolveSubmitListener(deps: ListenerDeps) {
+export function createAlertResolveSubmitListener(deps: FeatureListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const refuse = (text: string) => ack({ response_action: 'update', view: buildResolveRefusedModal(text) as never });
     const access = await deps.access.check(body.user.id);
@@ -130,7 +130,7 @@ export function createAlertResolveSubmitListener(deps: ListenerDeps) {
     const state = readModalState(view.private_metadata);
     if (!state || !deps.alertActions) return refuse(UNSUPPORTED_BUTTON);
     const note = view.state.values[RESOLVE_NOTE.blockId]?.[RESOLVE_NOTE.actionId]?.value ?? '';
-    let outcome: Awaited<ReturnType<NonNullable<ListenerDeps['alertActions']>['submitResolve']>>;
+    let outcome: Awaited<ReturnType<NonNullable<FeatureListenerDeps['alertActions']>['submitResolve']>>;
     try {
       outcome = await deps.alertActions.submitResolve(state, body.user.id, note ?? '');
     } catch (error) {

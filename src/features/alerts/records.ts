@@ -53,7 +53,7 @@ export const SendAttempt = z.object({
   channel: z.string().min(1).optional(),
   /**
    * Slack answered the post with a failure (a 5xx, `internal_error`, `fatal_error`): the message may be there, but
-   * Slack is done with the request, so one lookup settles it (no waiting for POLL_POLICY.uncertainSettleMs).
+   * Slack is done with the request, so one lookup settles it (no waiting for POLL_RULES.uncertainSettleMs).
    */
   answered: z.literal(true).optional(),
   /** Sent to ALERT_CHANNEL because the item's route refused it for good (see RedirectedFrom). */

@@ -47,7 +47,7 @@ export interface AlertServiceOptions {
   timeZone: string;
   noteRequired: boolean;
   reminders: ReminderPolicy;
-  /** A thread line or repost whose answer was lost is looked for once it is this old (POLL_POLICY.uncertainSettleMs). */
+  /** A thread line or repost whose answer was lost is looked for once it is this old (POLL_RULES.uncertainSettleMs). */
   settleAfterMs: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The daily digest (part 15): once a day at DIGEST_AT, from the replica that polls, in DIGEST_CHANNEL; words first,
+ * The daily digest: once a day at DIGEST_AT, from the replica that polls, in DIGEST_CHANNEL; words first,
  * then a 30-day chart in its thread. `/treasury digest` shows the same words privately, composed at once.
  *
  * Exactly once a day, across restarts and replicas (the same way as alerts, see poller/deliver.ts):

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 
 type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
@@ -8,7 +8,7 @@ type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewar
  * is published in the background, against the hash of the view the event says the person sees. Slack sends the
  * same event when someone opens the Messages tab (the bot's DM): nothing to publish then.
  */
-export function createHomeOpenedListener(deps: ListenerDeps) {
+export function createHomeOpenedListener(deps: FeatureListenerDeps) {
   return async ({ event }: HomeOpenedArgs): Promise<void> => {
     const home = deps.home;
     if (!home || event.tab !== 'home') return;

@@ -1,11 +1,11 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ACTION_IDS } from '../../blocks/ids.js';
-import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
 /** The Home tab's Refresh button: acknowledged, then the person's Home is built again and published. */
-export function createHomeRefreshListener(deps: ListenerDeps) {
+export function createHomeRefreshListener(deps: FeatureListenerDeps) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const home = deps.home;

@@ -1,5 +1,5 @@
 /**
- * Invoices that report back (part 16). An invoice made with `/treasury invoice …` is recorded (`follow`); after each
+ * Invoices that report back. An invoice made with `/treasury invoice …` is recorded (`follow`); after each
  * poll of the alert poller (on the replica that polls) `followUp` checks the invoices that are due, at most
  * INVOICE_FOLLOW.checksPerPoll `invoice-info` requests, the most overdue first, each at its age band's interval and
  * once right after `expiredAt`. When the status is no longer `pending`, or `expiredAt` passed while it still is,

@@ -17,7 +17,7 @@ import { type ConversationPlace, conversationKindOf } from '../../slack/conversa
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
-import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import { cannotPostHere } from '../places.js';
 import * as lookups from './service.js';
 
@@ -58,7 +58,7 @@ interface Click {
  * Answers where the copy is when Slack said (a copy through the response_url has no ts).
  */
 async function postShared(
-  deps: ListenerDeps,
+  deps: FeatureListenerDeps,
   place: ConversationPlace,
   message: SlackMessage,
   responseUrl: string,
@@ -101,7 +101,7 @@ async function postShared(
  * conversation. A failure reaches the clicker alone, in plain words.
  */
 function buttonListener(
-  deps: ListenerDeps,
+  deps: FeatureListenerDeps,
   handle: (click: Click) => Promise<{
     message: SlackMessage;
     delivery: 'replace' | 'channel';
@@ -145,7 +145,7 @@ function buttonListener(
 }
 
 /** "◀ Previous" / "Next ▶" of the withdrawal list: replaces the list with that page. */
-export function createWithdrawalsPageListener(deps: ListenerDeps) {
+export function createWithdrawalsPageListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value }) => {
     return {
       message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, value)),
@@ -155,7 +155,7 @@ export function createWithdrawalsPageListener(deps: ListenerDeps) {
 }
 
 /** "Next page ▶" of the payout task list. */
-export function createPayoutsPageListener(deps: ListenerDeps) {
+export function createPayoutsPageListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value }) => ({
     message: await lookups.showPayoutTasks(deps, parseJsonValue(PayoutsPageValue, value)),
     delivery: 'replace',
@@ -163,7 +163,7 @@ export function createPayoutsPageListener(deps: ListenerDeps) {
 }
 
 /** "Next page ▶" of the gas manager list. */
-export function createGasPageListener(deps: ListenerDeps) {
+export function createGasPageListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value }) => ({
     message: await lookups.showGas(deps, parseJsonValue(GasPageValue, value)),
     delivery: 'replace',
@@ -171,7 +171,7 @@ export function createGasPageListener(deps: ListenerDeps) {
 }
 
 /** "Share in channel": posts a fresh copy of the record for everyone, saying who shared it. */
-export function createShareListener(deps: ListenerDeps) {
+export function createShareListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value, userId }) => {
     const { kind, id } = parseJsonValue(ShareButtonValue, value);
     const invoices = deps.invoices;

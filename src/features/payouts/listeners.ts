@@ -4,7 +4,7 @@ import { ACTION_IDS, PayoutRequestButtonValue } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
-import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import type { PayoutClickAnswer } from './service.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -17,7 +17,10 @@ const INVALID_BUTTON =
  * lets only the requester act) after the listener returns. What became of the request replaces the private
  * proposal through the click's response_url; a click that changed nothing is told why, the proposal left as it is.
  */
-function payoutButton(deps: ListenerDeps, handle: (requestId: string, userId: string) => Promise<PayoutClickAnswer>) {
+function payoutButton(
+  deps: FeatureListenerDeps,
+  handle: (requestId: string, userId: string) => Promise<PayoutClickAnswer>,
+) {
   return async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
@@ -52,10 +55,10 @@ function payoutButton(deps: ListenerDeps, handle: (requestId: string, userId: st
 }
 
 /** "Create payout" (after Slack's confirm dialog). */
-export const createPayoutCreateListener = (deps: ListenerDeps) =>
+export const createPayoutCreateListener = (deps: FeatureListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.confirm(requestId, userId));
 /** "Cancel" on a payout proposal. */
-export const createPayoutCancelListener = (deps: ListenerDeps) =>
+export const createPayoutCancelListener = (deps: FeatureListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.cancel(requestId, userId));
 
 /** "Create payout" and "Cancel" on a payout proposal, bound to their handlers. */

@@ -4,7 +4,7 @@ import { ACTION_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
 import { refreshHomeAfterAct } from '../home/after-act.js';
-import type { ListenerBinding, FeatureListenerDeps as ListenerDeps } from '../listener-kit.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import type { ClickOrigin, ClickOutcome } from './index.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -36,7 +36,7 @@ export function clickOrigin(body: BlockButtonAction): ClickOrigin {
  * the click's own message must be that quote's message (checked by the swap feature).
  */
 function swapButton(
-  deps: ListenerDeps,
+  deps: FeatureListenerDeps,
   handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>,
   options: { treasuryUsersOnly?: boolean } = {},
 ) {
@@ -71,13 +71,13 @@ function swapButton(
 }
 
 /** "Approve" on a quote. */
-export const createSwapApproveListener = (deps: ListenerDeps) =>
+export const createSwapApproveListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'approve', origin));
 /** "Reject" on a quote. */
-export const createSwapRejectListener = (deps: ListenerDeps) =>
+export const createSwapRejectListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
 /** "New quote" on an expired or refused quote. */
-export const createSwapNewQuoteListener = (deps: ListenerDeps) =>
+export const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin), {
     treasuryUsersOnly: true,
   });

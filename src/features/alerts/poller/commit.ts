@@ -18,7 +18,7 @@ import type { AlertSourceState, AlertsState, OutboxItem, OwnedAlert } from '../r
 import { type BalancesRead, commitBalances, lowBalanceIncidentForGas } from './balances.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
-import { POLL_POLICY, type PollDeps } from './poll-rules.js';
+import { POLL_RULES, type PollDeps } from './poll-rules.js';
 
 type RowKind = StuckFacts['source'];
 const SOURCE_OF_KIND: Record<string, SourceName> = { withdrawal: 'withdrawals', task: 'tasks', gas: 'gas' };
@@ -34,8 +34,8 @@ export function mayBeReadAgain(
   lookbackMs: number,
 ): boolean {
   const at = Date.parse(createdAt);
-  const overlap = POLL_POLICY.overlapMs;
-  const span = name === 'withdrawals' ? Math.max(lookbackMs, POLL_POLICY.firstRunWithdrawalSpanMs) : lookbackMs;
+  const overlap = POLL_RULES.overlapMs;
+  const span = name === 'withdrawals' ? Math.max(lookbackMs, POLL_RULES.firstRunWithdrawalSpanMs) : lookbackMs;
   return SOURCE_LISTS[name].some((listName) => {
     const list = listOf(source, listName);
     const walk = list.walk;
@@ -182,7 +182,7 @@ export function commitDetections(
     const outcome = outcomes[name];
     return (
       !outcome.ok &&
-      (alerts.sources[name].consecutiveFailures >= POLL_POLICY.unreachableAfterPolls || KEY_REFUSED.has(outcome.code))
+      (alerts.sources[name].consecutiveFailures >= POLL_RULES.unreachableAfterPolls || KEY_REFUSED.has(outcome.code))
     );
   });
   if (!alerts.apiDown && failing.length > 0) {

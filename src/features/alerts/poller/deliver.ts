@@ -9,7 +9,7 @@
  * key among the channel's messages since the first attempt; found, the message is recorded as delivered. Not there:
  * when Slack answered the post with a failure, it is done with the request, so that one lookup settles it and the
  * alert is posted again at once; when no answer came, Slack may still be at work, so it is posted again only once
- * Slack has had time to finish the first attempt (POLL_POLICY.uncertainSettleMs). Posted again means the mark is
+ * Slack has had time to finish the first attempt (POLL_RULES.uncertainSettleMs). Posted again means the mark is
  * cleared and its items are planned again with the rest of the outbox (a summary then folds in the failures that
  * came meanwhile). Until then, or while Slack cannot answer the lookup, only those items wait.
  *
@@ -37,7 +37,7 @@ import { buildAlertMessage } from '../message-blocks.js';
 import { firstView, routingKindOf } from '../owned.js';
 import type { OutboxItem, RedirectedFrom, SendAttempt, SendTarget, ThreadWork } from '../records.js';
 import { ALERT_KINDS, mentionText } from '../routing.js';
-import { type ChannelPacing, POLL_POLICY, type PollDeps } from './poll-rules.js';
+import { type ChannelPacing, POLL_RULES, type PollDeps } from './poll-rules.js';
 import type { AlertMessage } from './slack.js';
 
 /** One message to post and the outbox items it covers. */
@@ -135,7 +135,7 @@ export function planDeliveries(
       kind === 'api_down' ||
       kind === 'api_recovered' ||
       kind === 'balance_low' ||
-      group.length <= POLL_POLICY.floodThreshold
+      group.length <= POLL_RULES.floodThreshold
     ) {
       deliveries.push(deliveryOf([item], now, item.key, route));
     } else if (!summarized.has(kind)) {
@@ -204,8 +204,8 @@ export function settleDecision(
   if ('ts' in found) return { record: found.ts };
   if ('unreadable' in found) return 'post_again';
   // After an answer Slack is done with the request: what is not there now will not appear later.
-  if ('absent' in found) return answered || attemptAgeMs >= POLL_POLICY.uncertainSettleMs ? 'post_again' : 'wait';
-  return attemptAgeMs >= POLL_POLICY.lookupGiveUpMs ? 'post_again' : 'wait';
+  if ('absent' in found) return answered || attemptAgeMs >= POLL_RULES.uncertainSettleMs ? 'post_again' : 'wait';
+  return attemptAgeMs >= POLL_RULES.lookupGiveUpMs ? 'post_again' : 'wait';
 }
 
 /**
@@ -453,7 +453,7 @@ export async function deliverOutbox(
   const clock = deps.clockMs ?? (() => performance.now());
   const paced = async () => {
     if (pacing.lastPostMs === undefined) return;
-    const wait = POLL_POLICY.minPostIntervalMs - (clock() - pacing.lastPostMs);
+    const wait = POLL_RULES.minPostIntervalMs - (clock() - pacing.lastPostMs);
     if (wait > 0) await deps.sleep(wait);
   };
   let posted = 0;

@@ -4,7 +4,7 @@
  */
 import type { AlertSourceState, ListState, WalkState } from '../records.js';
 import type { SourceName } from './facts.js';
-import { POLL_POLICY } from './poll-rules.js';
+import { POLL_RULES } from './poll-rules.js';
 
 /** Epoch ms of an ISO time. */
 export const isoMs = (iso: string) => Date.parse(iso);
@@ -20,7 +20,7 @@ export const SOURCE_LISTS: Record<SourceName, readonly string[]> = {
 
 /** How far back the first poll of a source reads. */
 export function firstRunSpan(name: SourceName, lookbackMs: number): number {
-  return name === 'withdrawals' ? Math.max(lookbackMs, POLL_POLICY.firstRunWithdrawalSpanMs) : lookbackMs;
+  return name === 'withdrawals' ? Math.max(lookbackMs, POLL_RULES.firstRunWithdrawalSpanMs) : lookbackMs;
 }
 
 /** A list's place; lists of a file written before per-list places start from the source's watermark. */
@@ -45,8 +45,8 @@ export function listFloor(source: AlertSourceState, list: ListState, nowMs: numb
   // Still no row: everything since the first poll's span (an empty list costs one request however long ago).
   if (list.watermark === undefined) return Math.min(nowMs, isoMs(source.initializedAt)) - spanMs;
   const watermark = isoMs(list.watermark);
-  const unsettledFrom = list.readAt === undefined ? -Infinity : isoMs(list.readAt) - POLL_POLICY.overlapMs;
-  return Math.max(watermark - POLL_POLICY.overlapMs, Math.min(watermark, unsettledFrom));
+  const unsettledFrom = list.readAt === undefined ? -Infinity : isoMs(list.readAt) - POLL_RULES.overlapMs;
+  return Math.max(watermark - POLL_RULES.overlapMs, Math.min(watermark, unsettledFrom));
 }
 
 /** The newest of the previous watermark and the dates seen, never later than now (a row stamped in the future must not skip anything). */

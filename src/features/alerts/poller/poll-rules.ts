@@ -13,7 +13,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** The poller's fixed rules (documented in the README). */
-export const POLL_POLICY = {
+export const POLL_RULES = {
   /** Withdrawals per page when walking the list (the simulator's and, we assume, the API's maximum). */
   withdrawalsPerPage: 100,
   /**

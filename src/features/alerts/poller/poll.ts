@@ -27,7 +27,7 @@ import { SOURCES, type SourceName } from './facts.js';
 import type { PollDeps, PollReport, SourceReport } from './poll-rules.js';
 
 export { type Delivery, planDeliveries } from './deliver.js';
-export { type ChannelPacing, POLL_POLICY, type PollDeps, type PollReport, type SourceReport } from './poll-rules.js';
+export { type ChannelPacing, POLL_RULES, type PollDeps, type PollReport, type SourceReport } from './poll-rules.js';
 
 /** Runs one poll: read every source, commit what was read, post the outbox. Never throws for API or Slack failures. */
 export async function pollOnce(deps: PollDeps): Promise<PollReport> {

@@ -1,5 +1,5 @@
 /**
- * Recheck planning: which rows still pending are checked again this poll, by their age (POLL_POLICY.recheckBands).
+ * Recheck planning: which rows still pending are checked again this poll, by their age (POLL_RULES.recheckBands).
  * Tasks and gas are checked by reading their `status=pending` list over a window of createdAt (the last hour,
  * the last day, or all of it), withdrawals by id. A window read whose rows are all due later is skipped, so an
  * idle poll's cost follows what is due, not how many rows stay pending. Pure (no I/O).
@@ -9,7 +9,7 @@ import { compareText } from '../../../kernel/compare.js';
 import type { AlertSourceState } from '../records.js';
 import type { SourceName } from './facts.js';
 import { firstRunSpan, isoMs, listFloor, listOf, SOURCE_LISTS } from './place.js';
-import { POLL_POLICY } from './poll-rules.js';
+import { POLL_RULES } from './poll-rules.js';
 
 /** The windows of a pending list, narrowest first: each covers the age bands up to its own. */
 export const RECHECK_WINDOWS = ['hour', 'day', 'all'] as const;
@@ -28,7 +28,7 @@ export function bandOf(bands: readonly Band[], ageMs: number): number {
 
 /** The oldest createdAt (epoch ms) a window read covers for sure: rows at its edge are left to a wider read. */
 export function windowFromMs(window: RecheckWindow, nowMs: number): number {
-  const bands = POLL_POLICY.recheckBands.lists;
+  const bands = POLL_RULES.recheckBands.lists;
   const index = RECHECK_WINDOWS.indexOf(window);
   return index === RECHECK_WINDOWS.length - 1 ? Number.NEGATIVE_INFINITY : nowMs - bands[index]!.youngerThanMs;
 }
@@ -86,12 +86,12 @@ export function planWindow(
   lookbackMs: number,
 ): RecheckWindow | undefined {
   if (source.pendingSyncedAt === undefined) return 'all';
-  const bands = POLL_POLICY.recheckBands.lists;
+  const bands = POLL_RULES.recheckBands.lists;
   const reads = source.windowReads;
   const due = (band: number, everyMs: number) => nowMs - lastCovered(reads, band) >= everyMs;
   let widest = -1;
-  if (name === 'tasks' && due(1, POLL_POLICY.taskDiscoveryEveryMs)) widest = 1;
-  if (name === 'gas' && (source.handledPending?.length ?? 0) > 0 && due(2, POLL_POLICY.handledPendingCleanupEveryMs))
+  if (name === 'tasks' && due(1, POLL_RULES.taskDiscoveryEveryMs)) widest = 1;
+  if (name === 'gas' && (source.handledPending?.length ?? 0) > 0 && due(2, POLL_RULES.handledPendingCleanupEveryMs))
     widest = 2;
   const floor = recheckFloor(name, source, nowMs, lookbackMs);
   for (const createdAt of Object.values(source.tracking)) {
@@ -116,7 +116,7 @@ export function dueWithdrawals(
   nowMs: number,
   limit: number,
 ): string[] {
-  const bands = POLL_POLICY.recheckBands.withdrawals;
+  const bands = POLL_RULES.recheckBands.withdrawals;
   const due: { id: string; dueAt: number }[] = [];
   for (const [id, createdAt] of Object.entries(tracking)) {
     if (skip.has(id)) continue;
@@ -139,7 +139,7 @@ export interface RecheckPlan {
 
 /** The oldest createdAt (epoch ms) of a followed gas top-up that the gas read rechecks for a turn to failed. */
 export function gasRecheckSince(nowMs: number, lookbackMs: number): number {
-  return nowMs - Math.min(lookbackMs, POLL_POLICY.gasRecheckYoungerThanMs);
+  return nowMs - Math.min(lookbackMs, POLL_RULES.gasRecheckYoungerThanMs);
 }
 
 /**
@@ -160,7 +160,7 @@ export function plansGasRecheck(source: AlertSourceState, nowMs: number, lookbac
 }
 
 /**
- * The poll's follow-ups within POLL_POLICY.recheckRequestsPerPoll (window reads and the gas recheck first,
+ * The poll's follow-ups within POLL_RULES.recheckRequestsPerPoll (window reads and the gas recheck first,
  * withdrawals what is left, at least one).
  */
 export function planRechecks(
@@ -174,7 +174,7 @@ export function planRechecks(
   return {
     ...(tasks ? { tasks } : {}),
     ...(gas ? { gas } : {}),
-    withdrawalLookups: Math.max(1, POLL_POLICY.recheckRequestsPerPoll - windowReads),
+    withdrawalLookups: Math.max(1, POLL_RULES.recheckRequestsPerPoll - windowReads),
   };
 }
 

@@ -8,7 +8,7 @@ import { CodedError } from '../../../kernel/errors.js';
 import type { PaymentsClient, Withdrawal } from '../../../payments/index.js';
 import type { ListState, WalkState } from '../records.js';
 import { completedList, estimateRows, iso, isoMs, newestOf, optional, walkingList } from './place.js';
-import { POLL_POLICY, type PollDeps } from './poll-rules.js';
+import { POLL_RULES, type PollDeps } from './poll-rules.js';
 
 /** The poll was stopped between two requests (shutdown). */
 export class PollAbortedError extends CodedError {
@@ -78,7 +78,7 @@ export async function readCursorList<T extends { createdAt: Date }>(
   let pagesBelowFloor = 0;
   let coveredFromMs: number | undefined;
   const seenCursors = new Set<string>();
-  while (requests < POLL_POLICY.pagesPerListPerPoll) {
+  while (requests < POLL_RULES.pagesPerListPerPoll) {
     checkAborted(deps.signal);
     const page = await fetchPage(from, cursor);
     requests += 1;
@@ -153,7 +153,7 @@ export async function readWithdrawals(
   floorMs: number,
   now: Date,
 ): Promise<ListRead<Withdrawal>> {
-  const perPage = POLL_POLICY.withdrawalsPerPage;
+  const perPage = POLL_RULES.withdrawalsPerPage;
   const walk = list.walk;
   const rows: Withdrawal[] = [];
   const belowFloor: Withdrawal[] = [];
@@ -169,7 +169,7 @@ export async function readWithdrawals(
   let aimBack = walk !== undefined;
   let done = false;
   let pageNo = 1;
-  while (requests < POLL_POLICY.pagesPerListPerPoll) {
+  while (requests < POLL_RULES.pagesPerListPerPoll) {
     checkAborted(deps.signal);
     // A resumed walk first aims at the page holding the last row it processed, so that a shift the wrong way
     // cannot skip a row unnoticed (one extra page per resumed poll); then page after page.

@@ -206,7 +206,7 @@ describe('exactly once, nothing lost, with no horizon', () => {
       await r.poll();
     }
     r.sim.updateWithdrawal(pending.id, { status: 'failed' });
-    // Pending for over a day: looked up once a day (POLL_POLICY.recheckBands), so within a day of failing.
+    // Pending for over a day: looked up once a day (POLL_RULES.recheckBands), so within a day of failing.
     let waited = 0;
     for (; waited <= DAY && mentions(r, pending.id) === 0; waited += 10 * 60_000) {
       r.sim.advanceTime(10 * 60_000);

@@ -11,7 +11,7 @@ import { SUMMARY_LIST_CAP } from '../../../../src/features/alerts/blocks.js';
 import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
 import { prepareAlertChannel } from '../../../../src/features/alerts/poller/channel.js';
 import { deliverOutbox, settleDecision } from '../../../../src/features/alerts/poller/deliver.js';
-import { type ChannelPacing, POLL_POLICY, type PollDeps } from '../../../../src/features/alerts/poller/poll-rules.js';
+import { type ChannelPacing, POLL_RULES, type PollDeps } from '../../../../src/features/alerts/poller/poll-rules.js';
 import { ALERT_EVENT_TYPE, createAlertPoster } from '../../../../src/features/alerts/poller/slack.js';
 import type { OutboxItem } from '../../../../src/features/alerts/records.js';
 import { createLogger } from '../../../../src/logger.js';
@@ -184,7 +184,7 @@ describe("exactly once when Slack's answer is lost", () => {
     expect(slack.callsOf('conversations.history')).toHaveLength(1);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
     // Past the settle window, absent means absent: posted once more, under the same key.
-    now = new Date(now.getTime() + POLL_POLICY.uncertainSettleMs);
+    now = new Date(now.getTime() + POLL_RULES.uncertainSettleMs);
     const second = await deliverOutbox(deps(), now);
     expect(second).toMatchObject({ posted: 1, alerted: 1 });
     expect(keyed(key)).toHaveLength(1);
@@ -209,7 +209,7 @@ describe("exactly once when Slack's answer is lost", () => {
     await slack.waitFor(() => keyed(key).length === 1, 5_000, 'the slow post to land');
     now = new Date(now.getTime() + 10_000);
     expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 0, alerted: 1 });
-    now = new Date(now.getTime() + POLL_POLICY.uncertainSettleMs);
+    now = new Date(now.getTime() + POLL_RULES.uncertainSettleMs);
     await deliverOutbox(deps(), now);
     expect(keyed(key)).toHaveLength(1);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
@@ -257,7 +257,7 @@ describe("exactly once when Slack's answer is lost", () => {
     slack.failNext('chat.postMessage', { delayMs: LATE_MS });
     await deliverOutbox(deps(), now);
     slack.failNext('conversations.history', { status: 500 }, 2);
-    now = new Date(now.getTime() + POLL_POLICY.lookupGiveUpMs - 1_000);
+    now = new Date(now.getTime() + POLL_RULES.lookupGiveUpMs - 1_000);
     expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 0, alerted: 0 });
     now = new Date(now.getTime() + 1_000);
     expect(await deliverOutbox(deps(), now)).toMatchObject({ posted: 1, alerted: 1 });
@@ -357,8 +357,8 @@ describe('start-up: the bot joins ALERT_CHANNEL and checks it can read it back',
 });
 
 describe('settleDecision: what to do with a post that may have been made', () => {
-  const settle = POLL_POLICY.uncertainSettleMs;
-  const giveUp = POLL_POLICY.lookupGiveUpMs;
+  const settle = POLL_RULES.uncertainSettleMs;
+  const giveUp = POLL_RULES.lookupGiveUpMs;
   it.each([
     ['found: record it, however young', { ts: '1.2' }, 0, false, { record: '1.2' }],
     ['found after an answer: record it', { ts: '1.2' }, 0, true, { record: '1.2' }],

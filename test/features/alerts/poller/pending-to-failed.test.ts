@@ -6,7 +6,7 @@
  * stay within the poll's request budget.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { POLL_POLICY, type PollReport } from '../../../../src/features/alerts/poller/index.js';
+import { POLL_RULES, type PollReport } from '../../../../src/features/alerts/poller/index.js';
 import { HOUR, mentions, type PollerRig, startPollerRig } from './helpers.js';
 
 const MINUTE = 60_000;
@@ -83,7 +83,7 @@ describe('a row followed while pending that turns failed is alerted at the next 
       expect(next.pendingReads).toBe(0);
       most = Math.max(most, next.requests);
       // Within the poll's budget all along: the reads of new rows (4) and the follow-ups.
-      expect(most).toBeLessThanOrEqual(4 + POLL_POLICY.recheckRequestsPerPoll);
+      expect(most).toBeLessThanOrEqual(4 + POLL_RULES.recheckRequestsPerPoll);
       // Later polls neither alert it again nor keep reading below the floor for it.
       for (let i = 0; i < 5; i++) {
         r.sim.advanceTime(POLL_EVERY);

@@ -9,13 +9,13 @@ import {
   newestOf,
   walkingList,
 } from '../../../../src/features/alerts/poller/place.js';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/poll-rules.js';
+import { POLL_RULES } from '../../../../src/features/alerts/poller/poll-rules.js';
 import type { AlertSourceState, ListState } from '../../../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-const OVERLAP = POLL_POLICY.overlapMs;
+const OVERLAP = POLL_RULES.overlapMs;
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
 const WATERMARK = NOW - 2 * HOUR;
 const SPAN = 3 * DAY;
@@ -115,7 +115,7 @@ describe("listOf: a list's place", () => {
 
 describe('firstRunSpan: how far back the first poll reads', () => {
   it.each([
-    ['withdrawals', HOUR, POLL_POLICY.firstRunWithdrawalSpanMs],
+    ['withdrawals', HOUR, POLL_RULES.firstRunWithdrawalSpanMs],
     ['withdrawals', 30 * DAY, 30 * DAY],
     ['tasks', HOUR, HOUR],
     ['gas', 30 * DAY, 30 * DAY],

@@ -1,10 +1,10 @@
 /**
  * Follow-ups that back off by age, through the real poller, the simulator over HTTP and a real state file: a
  * row pending for a long time is checked less often, idle polls stay cheap however many rows stay pending, and a
- * row that leaves pending is noticed within the interval POLL_POLICY.recheckBands documents for its age.
+ * row that leaves pending is noticed within the interval POLL_RULES.recheckBands documents for its age.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/index.js';
+import { POLL_RULES } from '../../../../src/features/alerts/poller/index.js';
 import { DAY, HOUR, mentions, type PollerRig, startPollerRig } from './helpers.js';
 
 const MINUTE = 60_000;
@@ -50,7 +50,7 @@ describe('a row that leaves pending is noticed within the interval of its age ba
   // interval of its band, the poll step.
   const cases: [Kind, string, number, number, number][] = [];
   for (const kind of ['withdrawal', 'task', 'gas'] as const) {
-    const bands = POLL_POLICY.recheckBands[kind === 'withdrawal' ? 'withdrawals' : 'lists'];
+    const bands = POLL_RULES.recheckBands[kind === 'withdrawal' ? 'withdrawals' : 'lists'];
     cases.push([kind, 'under an hour', 10 * MINUTE, bands[0]!.everyMs, MINUTE]);
     cases.push([kind, 'under a day', 6 * HOUR, bands[1]!.everyMs, MINUTE]);
     cases.push([kind, 'older', 5 * DAY, bands[2]!.everyMs, kind === 'withdrawal' ? 10 * MINUTE : MINUTE]);
@@ -82,7 +82,7 @@ describe('a row that leaves pending is noticed within the interval of its age ba
       const followUps = r.sim.requests.filter(
         (q) => q.operation === operation && (kind === 'withdrawal' || q.query.status === 'pending'),
       ).length;
-      const every = kind === 'task' ? Math.min(everyMs, POLL_POLICY.taskDiscoveryEveryMs) : everyMs;
+      const every = kind === 'task' ? Math.min(everyMs, POLL_RULES.taskDiscoveryEveryMs) : everyMs;
       expect(followUps).toBeLessThanOrEqual(Math.ceil((30 * MINUTE) / every) + 1);
       expect(mentions(r, row.id)).toBe(0);
       row.fail();

@@ -1,6 +1,6 @@
 /** Follow-up planning without a simulator: which pending rows are checked this poll, by their age. */
 import { describe, expect, it } from 'vitest';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/poll-rules.js';
+import { POLL_RULES } from '../../../../src/features/alerts/poller/poll-rules.js';
 import {
   bandOf,
   dueWithdrawals,
@@ -25,7 +25,7 @@ const WATERMARK = NOW - 10 * MINUTE;
 const at = (ms: number) => new Date(ms).toISOString();
 // Lists read in full a minute ago: the floor is that read less the overlap (listFloor).
 const settled = { watermark: at(WATERMARK), readAt: at(NOW - MINUTE) };
-const FLOOR = NOW - MINUTE - POLL_POLICY.overlapMs;
+const FLOOR = NOW - MINUTE - POLL_RULES.overlapMs;
 const LISTS = {
   tasks: { failed: settled },
   gas: { default: settled, cancelled: settled },
@@ -57,16 +57,16 @@ describe('age bands: the documented intervals', () => {
     ['withdrawals', 2 * HOUR, 1, HOUR],
     ['withdrawals', 3 * DAY, 2, DAY],
   ] as const)('%s, age %d ms: band %d, every %d ms', (kind, age, band, every) => {
-    const bands = POLL_POLICY.recheckBands[kind];
+    const bands = POLL_RULES.recheckBands[kind];
     expect(bandOf(bands, age)).toBe(band);
     expect(bands[band]!.everyMs).toBe(every);
   });
 
   it('each band is checked at least as often as the one after it, and the task discovery beats the overlap', () => {
-    for (const bands of Object.values(POLL_POLICY.recheckBands)) {
+    for (const bands of Object.values(POLL_RULES.recheckBands)) {
       for (let i = 1; i < bands.length; i++) expect(bands[i]!.everyMs).toBeGreaterThanOrEqual(bands[i - 1]!.everyMs);
     }
-    expect(POLL_POLICY.taskDiscoveryEveryMs).toBeLessThan(POLL_POLICY.overlapMs);
+    expect(POLL_RULES.taskDiscoveryEveryMs).toBeLessThan(POLL_RULES.overlapMs);
   });
 });
 
@@ -240,7 +240,7 @@ describe('dueWithdrawals: by id, when the band interval has passed since the row
     expect(dueWithdrawals(tracking, {}, new Set(), NOW, 0)).toEqual([]);
   });
 
-  it(`1,000 rows pending for weeks, checked daily, ${POLL_POLICY.recheckRequestsPerPoll} a poll: each is checked within a day, a minute apart`, () => {
+  it(`1,000 rows pending for weeks, checked daily, ${POLL_RULES.recheckRequestsPerPoll} a poll: each is checked within a day, a minute apart`, () => {
     const rows: Record<string, string> = {};
     const checked: Record<string, string> = {};
     for (let i = 0; i < 1_000; i++) rows[`w${String(i).padStart(4, '0')}`] = at(NOW - 7 * DAY - i * HOUR);
@@ -248,7 +248,7 @@ describe('dueWithdrawals: by id, when the band interval has passed since the row
     let worstGap = 0;
     for (let minute = 0; minute < 3 * 24 * 60; minute++) {
       const now = NOW + minute * MINUTE;
-      for (const id of dueWithdrawals(rows, checked, new Set(), now, POLL_POLICY.recheckRequestsPerPoll)) {
+      for (const id of dueWithdrawals(rows, checked, new Set(), now, POLL_RULES.recheckRequestsPerPoll)) {
         if (lastSeen.has(id)) worstGap = Math.max(worstGap, now - lastSeen.get(id)!);
         lastSeen.set(id, now);
         checked[id] = at(now);
@@ -270,7 +270,7 @@ describe('planRechecks: the follow-up requests of one poll', () => {
       'no window due: withdrawals may take the whole budget',
       {},
       {},
-      { withdrawalLookups: POLL_POLICY.recheckRequestsPerPoll },
+      { withdrawalLookups: POLL_RULES.recheckRequestsPerPoll },
     ],
     [
       'the task discovery due: one window, one lookup',
@@ -288,7 +288,7 @@ describe('planRechecks: the follow-up requests of one poll', () => {
       'a gas top-up followed below the floor: its failed recheck takes a slot, one lookup left',
       {},
       { tracking: { g1: at(FLOOR - 30 * MINUTE) } },
-      { withdrawalLookups: POLL_POLICY.recheckRequestsPerPoll - 1 },
+      { withdrawalLookups: POLL_RULES.recheckRequestsPerPoll - 1 },
     ],
   ] as const)('%s', (_case, tasks, gas, expected) => {
     expect(planRechecks(sources(tasks, gas), NOW, LOOKBACK)).toEqual(expected);
@@ -320,7 +320,7 @@ describe('rechecking followed rows for a turn to failed', () => {
       false,
     );
     // Pending for over an hour: stuck, left to its band's follow-up (no request at every poll for as long as it stays).
-    const old = { g1: at(NOW - POLL_POLICY.gasRecheckYoungerThanMs - 1) };
+    const old = { g1: at(NOW - POLL_RULES.gasRecheckYoungerThanMs - 1) };
     expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: old }), NOW, LOOKBACK)).toBe(false);
     expect(plansGasRecheck(source({ lists: LISTS.gas, tracking: below, handledPending: ['g1'] }), NOW, LOOKBACK)).toBe(
       false,

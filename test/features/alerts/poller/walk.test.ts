@@ -1,6 +1,6 @@
 /** The two list walkers of detection against in-memory pages (no simulator): floors, empty pages, late rows, walks. */
 import { describe, expect, it } from 'vitest';
-import { POLL_POLICY } from '../../../../src/features/alerts/poller/poll-rules.js';
+import { POLL_RULES } from '../../../../src/features/alerts/poller/poll-rules.js';
 import {
   type CursorPage,
   PollAbortedError,
@@ -17,8 +17,8 @@ const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-03-10T12:00:00.000Z');
 const now = new Date(NOW);
 const WATERMARK = NOW - HOUR;
-const FLOOR = WATERMARK - POLL_POLICY.overlapMs;
-const BUDGET = POLL_POLICY.pagesPerListPerPoll;
+const FLOOR = WATERMARK - POLL_RULES.overlapMs;
+const BUDGET = POLL_RULES.pagesPerListPerPoll;
 const at = (ms: number) => new Date(ms).toISOString();
 const noSignal = { signal: undefined };
 
@@ -220,7 +220,7 @@ const rowsFrom = (count: number, newestMs: number, prefix = 'w') =>
   Array.from({ length: count }, (_, i) => row(`${prefix}${i}`, newestMs - i * MINUTE));
 
 describe('readWithdrawals (page numbers, newest first): from the top down to the floor', () => {
-  const PER_PAGE = POLL_POLICY.withdrawalsPerPage;
+  const PER_PAGE = POLL_RULES.withdrawalsPerPage;
   it.each([
     ['an empty list: one request, no watermark yet', [], FLOOR, {}, [], 1, { readAt: at(NOW) }],
     [

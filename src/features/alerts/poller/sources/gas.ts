@@ -2,7 +2,7 @@ import type { GasDistribution } from '../../../../payments/index.js';
 import type { AlertSourceState } from '../../records.js';
 import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
-import { POLL_POLICY, type PollDeps } from '../poll-rules.js';
+import { POLL_RULES, type PollDeps } from '../poll-rules.js';
 import { gasRecheckSince, oldestRecheckedSince, windowCovers, windowQueryFrom } from '../recheck.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
 import { addFound, addSettled, type Detection, detection, isBaseline, type ReadContext, reader } from './read.js';
@@ -87,7 +87,7 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
     const failed = await readAll(
       deps.payments.gasDistributionPages(
         { status: 'failed', createdAtFrom: new Date(recheckFrom) },
-        POLL_POLICY.recheckPagesPerPoll,
+        POLL_RULES.recheckPagesPerPoll,
       ),
       deps.signal,
     );
@@ -136,7 +136,7 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
     for (const [id, createdAt] of Object.entries(r.tracking)) {
       if (listed.has(id) || seen.has(id) || rechecked.has(id) || !windowCovers(window, isoMs(createdAt), r.nowMs))
         continue;
-      if (lookups >= POLL_POLICY.lookupsPerPoll) break; // the rest next poll
+      if (lookups >= POLL_RULES.lookupsPerPoll) break; // the rest next poll
       lookups += 1;
       // Left the pending list: find its final state in a narrow window around its createdAt (whole seconds on
       // the wire), first in the default list, then among the cancelled rows the default list hides.

@@ -2,7 +2,7 @@ import type { PayoutTask } from '../../../../payments/index.js';
 import type { AlertSourceState } from '../../records.js';
 import { failureKey, taskFacts } from '../facts.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
-import { POLL_POLICY, type PollDeps } from '../poll-rules.js';
+import { POLL_RULES, type PollDeps } from '../poll-rules.js';
 import { oldestRecheckedSince, windowCovers, windowQueryFrom } from '../recheck.js';
 import { checkAborted, readAll, readCursorList } from '../walk.js';
 import {
@@ -46,7 +46,7 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
     floor,
     r.now,
     true,
-    recheckFrom === undefined ? undefined : { fromMs: recheckFrom, pages: POLL_POLICY.recheckPagesPerPoll },
+    recheckFrom === undefined ? undefined : { fromMs: recheckFrom, pages: POLL_RULES.recheckPagesPerPoll },
   );
   r.requests += read.requests;
   r.lists.failed = read.list;
@@ -76,7 +76,7 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
         delete r.tracking[id];
         continue;
       }
-      if (lookups >= POLL_POLICY.lookupsPerPoll) break; // the rest next poll
+      if (lookups >= POLL_RULES.lookupsPerPoll) break; // the rest next poll
       checkAborted(deps.signal);
       lookups += 1;
       r.requests += 1;

@@ -18,7 +18,7 @@ import {
 /**
  * Withdrawals: newest first from the top down to the floor (one page when idle). A pending withdrawal is
  * followed until final: while it is on the pages read, for free; below them, by id, when its age band's
- * interval has passed since it was last seen (POLL_POLICY.recheckBands), the most overdue first.
+ * interval has passed since it was last seen (POLL_RULES.recheckBands), the most overdue first.
  */
 export async function detectWithdrawals(
   deps: PollDeps,
