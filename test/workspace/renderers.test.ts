@@ -163,7 +163,9 @@ describe('renderMrkdwn', () => {
 
   it('draws every emoji the bot’s messages use (src/blocks), as Slack does', () => {
     const used = new Set<string>();
-    const files = readdirSync(SRC_DIR, { recursive: true, encoding: 'utf8' }).filter((name) => name.startsWith('blocks/') || name.endsWith('blocks.ts'));
+    const files = readdirSync(SRC_DIR, { recursive: true, encoding: 'utf8' }).filter(
+      (name) => name.startsWith('blocks/') || name.endsWith('blocks.ts'),
+    );
     expect(files.length).toBeGreaterThan(15);
     for (const file of files)
       for (const [, name] of readFileSync(new URL(file, SRC_DIR), 'utf8').matchAll(/:([a-z0-9_]+):(?![a-z0-9_])/g))
