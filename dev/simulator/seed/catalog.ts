@@ -1,3 +1,4 @@
+// The seed's catalog: merchants, networks, cryptos, API keys and swap rules (data every start has, records or not).
 import { seedId } from '../random.js';
 import type { ApiKeyRecord, CryptoRecord, NetworkRecord } from '../types.js';
 import type { SimState } from '../world.js';
