@@ -1,4 +1,4 @@
-// Merchant A's and merchant B's assets, the seed's fixed ids, and random token amounts.
+// Merchant A's and merchant B's assets, and the seed's ids as far as the catalog and assets fix them.
 import { parseUnits } from '../money.js';
 import { seedId } from '../random.js';
 import type { AssetRecord } from '../types.js';
