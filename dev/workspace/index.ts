@@ -21,7 +21,7 @@ import { createControls, startLiveActivity } from './controls.js';
 import { createInteractions } from './interactions.js';
 import { startWorkspaceServer } from './server.js';
 import { postToApp, type RequestKind } from './slack-requests.js';
-import { type SlackStandIn, startSlackStandIn } from './slack-stand-in.js';
+import { type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from './slack-stand-in.js';
 import { type SocketModeStandIn, startSocketModeStandIn } from './socket-mode-stand-in.js';
 import { createTimeline, type Timeline } from './timeline.js';
 
@@ -138,7 +138,7 @@ const DIGEST_AT = '09:00 Europe/Berlin';
 /** How often the bot polls for failures in the workspace (a production default is once a minute). */
 const POLL_SCHEDULE = '*/10 * * * * *';
 
-export interface LocalWorkspaceOptions {
+export interface LocalWorkspaceOptions<S extends SlackStandIn = SlackStandIn> {
   /** The page's port (default 3000; 0 picks a free one). */
   port?: number;
   /** Bot log level (default warn: the banner is what a newcomer needs). */
@@ -148,14 +148,16 @@ export interface LocalWorkspaceOptions {
   activityEverySeconds?: number;
   /** Runs the bot in Socket Mode (`npm run demo -- --socket-mode`) instead of HTTP mode. */
   socketMode?: boolean;
+  /** Starts Slack's stand-in (default startSlackStandIn); tests pass test/support/rig's, which adds their hooks. */
+  startSlack?: (options: SlackStandInOptions) => Promise<S>;
 }
 
-export interface LocalWorkspace {
+export interface LocalWorkspace<S extends SlackStandIn = SlackStandIn> {
   /** The page: http://localhost:<port>/ */
   url: string;
   port: number;
   simulator: PaymentsSimulator;
-  slack: SlackStandIn;
+  slack: S;
   /** How the bot hears Slack: signed HTTP requests, or a Socket Mode connection. */
   mode: 'http' | 'socket';
   /** Socket Mode: the stand-in of Slack's Socket Mode endpoint the bot is connected to. */
@@ -169,7 +171,9 @@ export interface LocalWorkspace {
 }
 
 /** Starts everything; rejects with a plain message when the page's port is taken. */
-export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): Promise<LocalWorkspace> {
+export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>(
+  options: LocalWorkspaceOptions<S> = {},
+): Promise<LocalWorkspace<S>> {
   const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
   // One clock for the bot, the simulator and Slack's response_url lifetimes, so "move the clock" moves them all.
   let offsetMs = 0;
@@ -186,7 +190,9 @@ export async function startLocalWorkspace(options: LocalWorkspaceOptions = {}): 
     const botToken = `xoxb-local-${randomBytes(8).toString('hex')}`;
     const signingSecret = randomBytes(16).toString('hex');
     const appToken = options.socketMode ? `xapp-local-${randomBytes(8).toString('hex')}` : undefined;
-    const slack = await startSlackStandIn({
+    // The default starter yields the plain stand-in, which is S when no starter is given.
+    const startSlack = options.startSlack ?? (startSlackStandIn as (o: SlackStandInOptions) => Promise<S>);
+    const slack = await startSlack({
       botToken,
       ...(appToken ? { appToken } : {}),
       botUserId: BOT_USER_ID,

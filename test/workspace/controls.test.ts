@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { createControls } from '../../dev/workspace/controls.js';
 import { startWorkspaceServer, type WorkspaceServer } from '../../dev/workspace/server.js';
-import { type SlackStandIn, startSlackStandIn } from '../../dev/workspace/slack-stand-in.js';
 import { createTimeline } from '../../dev/workspace/timeline.js';
 import { silentLogger } from '../../src/logger.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 
 const HOUR = 60 * 60_000;
 

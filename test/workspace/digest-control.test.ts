@@ -2,9 +2,9 @@
 // digest marked as on request in #treasury-alerts, with its 30-day chart (a PNG) shared in the thread; the daily
 // digest (DIGEST_AT is set there) is untouched: at most one a day.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS, type LocalWorkspace, startLocalWorkspace } from '../../dev/workspace/index.js';
 import { DIGEST_EVENT_TYPE } from '../../src/features/digest/rules.js';
 import { messageToText } from '../support/rig/blocks-text.js';
+import { CHANNELS, type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
 let workspace: LocalWorkspace;
 beforeAll(async () => {

@@ -3,9 +3,9 @@
 // the person's Home on the stand-in, /api/timeline hands it to the page, and a button in it reaches the bot as a
 // click from a `view` container. Links to quote messages point at the page itself.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LocalWorkspace, startLocalWorkspace } from '../../dev/workspace/index.js';
 import { silentLogger } from '../../src/logger.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
+import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
 let workspace: LocalWorkspace | undefined;
 afterEach(async () => {

@@ -3,7 +3,13 @@
 // the group (to show `<!subteam^…>` as @treasury-leads and who is in it) and Jordan is on the treasury team.
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNELS, type LocalWorkspace, startLocalWorkspace, USERGROUPS, USERS } from '../../dev/workspace/index.js';
+import {
+  CHANNELS,
+  type LocalWorkspace,
+  startLocalWorkspace,
+  USERGROUPS,
+  USERS,
+} from '../support/rig/local-workspace.js';
 import { silentWebApiLogger } from '../support/rig/web-client.js';
 
 let workspace: LocalWorkspace;

@@ -16,9 +16,9 @@ import {
   viewStateValues,
   viewSubmissionPayload,
 } from '../../../dev/workspace/slack-requests.js';
-import { slackAttachments } from '../../../dev/workspace/slack-stand-in.js';
 import { findButtons, findMessageButtons, findMessageStaticSelects } from './blocks-text.js';
 import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
+import { slackAttachments } from './slack-stand-in.js';
 
 /** What the driver needs from the stand-in: fresh response_urls and what was posted to them. */
 export type DriverStandIn = Pick<SlackStandIn, 'createResponseUrl' | 'responses' | 'waitForResponses'> &
