@@ -11,7 +11,7 @@ import type { AlertKind } from './routing.js';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-/** The fixed rules of owned alerts (documented in the README). */
+/** The fixed rules of owned alerts (documented in docs/features/alerts.md). */
 export const OWNED_ALERT_POLICY = {
   /**
    * A resolved alert stays in the hot state this long after it was resolved (so a late click is still answered

@@ -151,7 +151,7 @@ function thresholdMark(asset: Asset, threshold: StoredThreshold | undefined): st
 
 function balanceBlocks(facts: HomeFacts): Block[] {
   const blocks = balanceListBlocks(facts);
-  // Thresholds set but nothing watching them: say so right under the heading, not only in the README.
+  // Thresholds set but nothing watching them: say so right under the heading, not only in the docs.
   if (facts.alertsOff && facts.thresholds.length > 0) blocks.splice(1, 0, section(NO_POLLER_NO_ALERT));
   return blocks;
 }

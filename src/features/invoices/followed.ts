@@ -12,7 +12,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The follower's fixed rules (documented in the README, "Invoices that report back"). */
+/** The follower's fixed rules (documented in docs/features/invoices.md, "Invoices that report back"). */
 export const INVOICE_FOLLOW = {
   /**
    * How often an invoice still pending is checked (one `invoice-info` request each), by its age (now less when the

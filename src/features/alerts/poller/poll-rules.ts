@@ -12,7 +12,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The poller's fixed rules (documented in the README). */
+/** The poller's fixed rules (documented in docs/features/alerts.md). */
 export const POLL_RULES = {
   /** Withdrawals per page when walking the list (the simulator's and, we assume, the API's maximum). */
   withdrawalsPerPage: 100,
