@@ -22,7 +22,11 @@ import { createInteractions } from './interactions.js';
 import { startWorkspaceServer } from './server.js';
 import { postToApp, type RequestKind } from './slack-requests.js';
 import { type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from './slack-stand-in.js';
-import { type SocketModeStandIn, startSocketModeStandIn } from './socket-mode-stand-in.js';
+import {
+  type SocketModeStandIn,
+  type SocketModeStandInOptions,
+  startSocketModeStandIn,
+} from './socket-mode-stand-in.js';
 import { createTimeline, type Timeline } from './timeline.js';
 
 export const TEAM = {
@@ -150,6 +154,8 @@ export interface LocalWorkspaceOptions<S extends SlackStandIn = SlackStandIn> {
   socketMode?: boolean;
   /** Starts Slack's stand-in (default startSlackStandIn); tests pass test/support/rig's, which adds their hooks. */
   startSlack?: (options: SlackStandInOptions) => Promise<S>;
+  /** Starts the Socket Mode stand-in in Socket Mode (default startSocketModeStandIn; the tests' rig passes one with its hooks). */
+  startSocket?: (slack: S, options: SocketModeStandInOptions) => Promise<SocketModeStandIn>;
 }
 
 export interface LocalWorkspace<S extends SlackStandIn = SlackStandIn> {
@@ -212,7 +218,9 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
       appId: TEAM.appId,
     });
     cleanups.push(() => slack.close());
-    const socket = options.socketMode ? await startSocketModeStandIn(slack, { appId: TEAM.appId }) : undefined;
+    const socket = options.socketMode
+      ? await (options.startSocket ?? startSocketModeStandIn)(slack, { appId: TEAM.appId })
+      : undefined;
     if (socket) cleanups.push(() => socket.close());
 
     const [requester, approver] = USERS;

@@ -7,12 +7,10 @@ import { createSlackState, type SlackState } from './slack/state.js';
 import type {
   InjectedFailure,
   PublishedHome,
-  RecordedResponse,
   ResponseUrlOrigin,
   SlackStandInOptions,
   StandInEvent,
 } from './slack/types.js';
-import { waitForState } from './slack/waiting.js';
 
 export { slackAttachments } from './slack/messages.js';
 export type {
@@ -63,8 +61,6 @@ export interface SlackStandIn {
    * which may replace or delete that message; without, a slash command's, which has no original message.
    */
   createResponseUrl(origin?: ResponseUrlOrigin): string;
-  /** Resolves with the posts to `url` once there are at least `count`. */
-  waitForResponses(url: string, count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
   /** The Home tab `views.publish` last published for `userId` (a copy), or undefined when none was. */
   homeView(userId: string): PublishedHome | undefined;
   /** Calls `listener` with every {@link StandInEvent}; returns the unsubscribe function. */
@@ -102,16 +98,6 @@ export function slackStandInOf(state: SlackState, server: SlackServer): SlackSta
       responseUrlSerial += 1;
       return issueResponseUrl(state, responseUrlSerial, origin);
     },
-    waitForResponses: (url, count, timeoutMs) =>
-      waitForState(
-        state,
-        () => {
-          const posts = state.responseLog.get(url) ?? [];
-          return posts.length >= count ? [...posts] : undefined;
-        },
-        timeoutMs,
-        `${count} post(s) to ${url}`,
-      ),
     homeView: (userId) => {
       const home = state.homes.get(userId);
       return home && { ...home, view: structuredClone(home.view) };

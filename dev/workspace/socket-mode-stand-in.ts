@@ -6,16 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type RequestKind, slashCommandPayload } from './slack-requests.js';
-import type { RecordedResponse, SlackStandIn } from './slack-stand-in.js';
-
-/** What came back for one slash command sent over Socket Mode. */
-export interface SocketCommandResult {
-  /** The `payload` of the app's acknowledgement (undefined for an empty ack). */
-  ackPayload: unknown;
-  responseUrl: string;
-  waitForResponses(count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
-}
+import type { RequestKind } from './slack-requests.js';
+import type { SlackStandIn } from './slack-stand-in.js';
 
 /** Why Slack asks a client to go away: a routine refresh, a warning before it closes, or Socket Mode turned off. */
 export type DisconnectReason = 'refresh_requested' | 'warning' | 'link_disabled';
@@ -35,21 +27,16 @@ export class NoSocketConnectionError extends Error {
 /** A local stand-in for Slack's Socket Mode WebSocket endpoint. */
 export interface SocketModeStandIn {
   url: string;
-  /** How many connections clients have opened so far (each got its `hello`). */
-  connectionCount(): number;
-  /** Resolves once `count` connections in all (default 1) have been opened and got their `hello`. */
-  waitForConnection(count?: number, timeoutMs?: number): Promise<void>;
-  /** How many WebSockets clients have opened so far, with or without a `hello`. */
-  socketCount(): number;
-  /** Resolves once `count` WebSockets in all have been opened, with or without a `hello`. */
-  waitForSocket(count: number, timeoutMs?: number): Promise<void>;
-  /** How many WebSockets are open right now (with or without a `hello`). */
-  openSocketCount(): number;
   /**
    * The next `times` WebSockets (default 1) are accepted and never get a `hello`, as from a Slack host that hangs
    * after the upgrade; the stand-in still answers pings and close frames on them. They become the newest connection.
    */
   withholdHello(times?: number): void;
+  /**
+   * Calls `listener` with each WebSocket a client opens, and whether it got its `hello` (see withholdHello);
+   * returns the unsubscribe function.
+   */
+  onSocket(listener: (socket: WebSocket, greeted: boolean) => void): () => void;
   /** True while the newest connection is open. */
   connected(): boolean;
   /** Cuts the newest connection without a close frame, as a network failure or a Slack host going away does. */
@@ -65,8 +52,6 @@ export interface SocketModeStandIn {
    * when the app does not acknowledge within 3 s (Slack's limit).
    */
   send(type: EnvelopeType, payload: Record<string, unknown>): Promise<unknown>;
-  /** Sends a `slash_commands` envelope for `/treasury <text>` (a test's person and channel), and waits for the ack. */
-  command(text: string, options?: { userId?: string; channelId?: string }): Promise<SocketCommandResult>;
   close(): Promise<void>;
 }
 
@@ -83,7 +68,7 @@ const ACK_WITHIN_MS = 3_000;
  * interface and points the Web API stand-in's `apps.connections.open` at it.
  */
 export async function startSocketModeStandIn(
-  standIn: SlackStandIn,
+  standIn: Pick<SlackStandIn, 'setSocketModeUrl'>,
   options: SocketModeStandInOptions = {},
 ): Promise<SocketModeStandIn> {
   const appId = options.appId ?? 'A_TEST';
@@ -95,10 +80,8 @@ export async function startSocketModeStandIn(
   // Slack lets an app hold several connections at once (a client may open a new one before the old one closes):
   // envelopes go to the newest.
   let socket: WebSocket | undefined;
-  let opened = 0;
-  let accepted = 0;
   let hellosToWithhold = 0;
-  const openedListeners = new Set<() => void>();
+  const socketListeners = new Set<(socket: WebSocket, greeted: boolean) => void>();
   const closeTimers = new Set<NodeJS.Timeout>();
   const acks = new Map<string, (payload: unknown) => void>();
   server.on('connection', (ws) => {
@@ -112,10 +95,9 @@ export async function startSocketModeStandIn(
       }
       if (message.envelope_id) acks.get(message.envelope_id)?.(message.payload);
     });
-    accepted += 1;
     if (hellosToWithhold > 0) {
       hellosToWithhold -= 1;
-      for (const listener of openedListeners) listener();
+      for (const listener of socketListeners) listener(ws, false);
       return;
     }
     ws.send(
@@ -126,8 +108,7 @@ export async function startSocketModeStandIn(
         debug_info: { host: 'applink-stand-in', approximate_connection_time: 18060 },
       }),
     );
-    opened += 1;
-    for (const listener of openedListeners) listener();
+    for (const listener of socketListeners) listener(ws, true);
   });
   const current = (): WebSocket => {
     if (!socket || socket.readyState !== socket.OPEN) throw new NoSocketConnectionError();
@@ -166,30 +147,13 @@ export async function startSocketModeStandIn(
     return acked;
   };
 
-  const waitFor = (what: string, reached: () => number, count: number, timeoutMs: number) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (reached() < count) return;
-        clearTimeout(timer);
-        openedListeners.delete(check);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        openedListeners.delete(check);
-        reject(new Error(`Socket Mode: ${reached()} ${what} opened within ${timeoutMs} ms, waited for ${count}`));
-      }, timeoutMs);
-      openedListeners.add(check);
-      check();
-    });
-
   return {
     url,
-    connectionCount: () => opened,
+    onSocket: (listener) => {
+      socketListeners.add(listener);
+      return () => socketListeners.delete(listener);
+    },
     connected: () => socket !== undefined && socket.readyState === socket.OPEN,
-    waitForConnection: (count = 1, timeoutMs = 5_000) => waitFor('connection(s)', () => opened, count, timeoutMs),
-    socketCount: () => accepted,
-    waitForSocket: (count, timeoutMs = 5_000) => waitFor('WebSocket(s)', () => accepted, count, timeoutMs),
-    openSocketCount: () => [...server.clients].filter((client) => client.readyState === client.OPEN).length,
     withholdHello(times = 1) {
       hellosToWithhold += times;
     },
@@ -206,24 +170,6 @@ export async function startSocketModeStandIn(
       closeTimers.add(timer);
     },
     send,
-    async command(text, options = {}) {
-      const responseUrl = standIn.createResponseUrl();
-      const payload = slashCommandPayload(
-        { id: 'T_TEST', domain: 'treasury-test', appId },
-        { id: options.userId ?? 'U_TEST', name: 'tester' },
-        { id: options.channelId ?? 'C_TEST', name: 'treasury' },
-        '/treasury',
-        // What the person typed, escaped as Slack escapes it (slashCommandPayload does).
-        text,
-        responseUrl,
-      );
-      const ackPayload = await send('slash_commands', payload);
-      return {
-        ackPayload,
-        responseUrl,
-        waitForResponses: (count, timeoutMs) => standIn.waitForResponses(responseUrl, count, timeoutMs),
-      };
-    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of closeTimers) clearTimeout(timer);

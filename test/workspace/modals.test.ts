@@ -9,11 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createInteractions, type Interactions } from '../../dev/workspace/interactions.js';
 import { startWorkspaceServer, type WorkspaceServer } from '../../dev/workspace/server.js';
 import { postToApp, viewStateValues, viewSubmissionPayload } from '../../dev/workspace/slack-requests.js';
-import { startSocketModeStandIn } from '../../dev/workspace/socket-mode-stand-in.js';
 import { createTimeline, type Timeline } from '../../dev/workspace/timeline.js';
 import { silentLogger } from '../../src/logger.js';
 import { type RunningApp, startAppOnFreePort } from '../support/rig/bolt-server.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { startSocketModeStandIn } from '../support/rig/socket-mode-stand-in.js';
 import { silentWebApiLogger } from '../support/rig/web-client.js';
 
 const SIGNING_SECRET = 'workspace-modals-secret';

@@ -22,8 +22,8 @@ import type {
   UploadedFile,
   UserGroupSpec,
 } from '../../../dev/workspace/slack/types.js';
-import { waitForState } from '../../../dev/workspace/slack/waiting.js';
 import { slackStandInOf, type SlackStandIn as WorkspaceSlackStandIn } from '../../../dev/workspace/slack-stand-in.js';
+import { waitForState } from './slack-waiting.js';
 
 export type {
   ConversationKind,
@@ -61,6 +61,8 @@ export interface SlackStandIn extends WorkspaceSlackStandIn {
   responses(url: string): RecordedResponse[];
   /** Resolves with the predicate's first truthy value; rejects after `timeoutMs` listing what was recorded. */
   waitFor<T>(predicate: () => T, timeoutMs?: number, description?: string): Promise<NonNullable<T>>;
+  /** Resolves with the posts to `url` once there are at least `count`. */
+  waitForResponses(url: string, count: number, timeoutMs?: number): Promise<RecordedResponse[]>;
   /** Resolves with the calls of `method` once there are at least `count`. */
   waitForCalls(method: string, count: number, timeoutMs?: number): Promise<RecordedCall[]>;
   /**
@@ -114,6 +116,15 @@ function testHooks(state: SlackState): Omit<SlackStandIn, keyof WorkspaceSlackSt
     messages: (channel) => structuredClone(stored.filter((m) => channel === undefined || m.channel === channel)),
     responses: (url) => [...(state.responseLog.get(url) ?? [])],
     waitFor,
+    waitForResponses: (url, count, timeoutMs) =>
+      waitFor(
+        () => {
+          const posts = state.responseLog.get(url) ?? [];
+          return posts.length >= count ? [...posts] : undefined;
+        },
+        timeoutMs,
+        `${count} post(s) to ${url}`,
+      ),
     waitForCalls: (method, count, timeoutMs) =>
       waitFor(
         () => {

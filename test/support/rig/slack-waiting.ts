@@ -1,5 +1,5 @@
-import type { SlackState } from './state.js';
-import { truncate } from './values.js';
+import type { SlackState } from '../../../dev/workspace/slack/state.js';
+import { truncate } from '../../../dev/workspace/slack/values.js';
 
 const DEFAULT_WAIT_MS = 5000;
 const POLL_MS = 25;
