@@ -498,7 +498,7 @@ if (ack) {
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   const label = {
-    bot: `bot (node ${ack.setup.nodeFlags} dist/src/main.js, as npm start)`,
+    bot: `bot (node ${ack.setup.nodeFlags} dist/src/main.js, the product as deployed; npm start's flags)`,
     bare: 'bare Bolt (ack only, node defaults)',
     bareSameFlags: `bare Bolt with ${ack.setup.nodeFlags}`,
   };
