@@ -18,6 +18,7 @@ import type {
 } from './alerts/records.js';
 import type { AlertTrailEntry } from './alerts/trail.js';
 import type { DailySnapshot, DigestRecord } from './digest/records.js';
+import type { FreezeEvent, FreezeOutcome, FreezeRecord, FreezeRequest, UnfreezeOutcome } from './freeze/rules.js';
 import type { FollowedInvoice, SharedCopy } from './invoices/followed.js';
 import type { PayoutOutcome, PayoutRequest } from './payouts/rules.js';
 import type { QuoteDecision } from './swaps/decision.js';
@@ -310,6 +311,22 @@ export interface AuditRepository {
   listQuotes(since: Date, page: { after?: string; limit: number }): Promise<Page<SwapQuote>>;
 }
 
+/**
+ * The freeze (features/freeze/rules.ts) and its trail: one record for the whole bot. Each change is atomic (on
+ * PostgreSQL one transaction locking the one freeze row, so replicas run them one at a time). The swap decision
+ * (decideQuote, saveQuote) and the payout claim (claimSend) read the freeze inside their own atomic change.
+ */
+export interface FreezeRepository {
+  /** The freeze in force at `now` (one whose `until` passed is not), or undefined. */
+  currentFreeze(now: Date): Promise<FreezeRecord | undefined>;
+  /** Pulls the freeze, with its trail line; refused (nothing changes) while one is in force. */
+  freeze(request: FreezeRequest): Promise<FreezeOutcome>;
+  /** Counts one admin's Unfreeze click (once per admin); at `quorum` distinct votes the freeze ends. */
+  voteUnfreeze(vote: { by: string; at: Date }, quorum: number): Promise<UnfreezeOutcome>;
+  /** The trail at or after `since` as of `now`, oldest first (the audit export reads it). */
+  listFreezeTrail(since: Date, now: Date): Promise<FreezeEvent[]>;
+}
+
 /** What the bot runs on: the repositories, from the lowdb file or from PostgreSQL. */
 export interface BotRepositories {
   readonly swapQuotes: SwapQuoteRepository;
@@ -317,6 +334,7 @@ export interface BotRepositories {
   readonly balances: BalanceRepository;
   readonly invoices: InvoiceRepository;
   readonly payouts: PayoutRepository;
+  readonly freeze: FreezeRepository;
   /** What the audit export reads (`/treasury audit`, `npm run audit`). */
   readonly audit: AuditRepository;
   /** Whether the store can be used now (GET /healthz); the lowdb file has nothing to check. */

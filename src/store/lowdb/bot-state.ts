@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { AlertsState, emptyAlertsState, keyedRecord } from '../../features/alerts/records.js';
 import { AlertTrailEntry } from '../../features/alerts/trail.js';
 import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
+import { emptyFreezeState, FreezeEvent, FreezeRecord, FreezeState } from '../../features/freeze/rules.js';
 import { FollowedInvoice } from '../../features/invoices/followed.js';
 import { PayoutRequest } from '../../features/payouts/rules.js';
 import { SwapQuote } from '../../features/swaps/quote.js';
@@ -43,6 +44,8 @@ export const BotState = z.object({
   invoices: z.record(z.string(), FollowedInvoice).default(() => keyedRecord<FollowedInvoice>()),
   /** The alert trail: appended with each alert change, oldest first, kept 400 days. */
   alertTrail: z.array(StoredAlertTrailEntry).default(() => []),
+  /** The freeze and its trail (files written before the freeze existed load with none). */
+  freeze: FreezeState.default(() => emptyFreezeState()),
 });
 export type BotState = z.infer<typeof BotState>;
 
@@ -56,7 +59,33 @@ export function emptyState(): BotState {
     payouts: keyedRecord(),
     invoices: keyedRecord(),
     alertTrail: [],
+    freeze: emptyFreezeState(),
   };
+}
+
+/**
+ * The freeze part: a damaged trail line is set aside, the others kept. A damaged freeze record is NOT set aside
+ * (that would lift a freeze nobody lifted): the file is refused as a whole, for a person to look at.
+ */
+function loadFreeze(raw: unknown, rejected: RejectedRecord[]): FreezeState {
+  const freeze = emptyFreezeState();
+  if (raw === undefined) return freeze;
+  const part = raw as Record<string, unknown>;
+  if (part.current !== undefined) {
+    const parsed = FreezeRecord.safeParse(part.current);
+    if (!parsed.success) throw new CorruptStateError(`its freeze is damaged (${problemOf(parsed.error)})`);
+    freeze.current = parsed.data;
+  }
+  if (Array.isArray(part.trail)) {
+    part.trail.forEach((entry: unknown, index: number) => {
+      const parsed = FreezeEvent.safeParse(entry);
+      if (parsed.success) freeze.trail.push(parsed.data);
+      else rejected.push({ where: `freeze.trail[${index}]`, problem: problemOf(parsed.error), value: entry });
+    });
+  } else if (part.trail !== undefined) {
+    rejected.push({ where: 'freeze.trail', problem: 'expected a list', value: part.trail });
+  }
+  return freeze;
 }
 
 /** The balances part, record by record: a damaged threshold, trail entry, snapshot or digest is set aside. */
@@ -118,6 +147,7 @@ const TOP_LEVEL_PARTS: Readonly<Record<string, 'record' | 'list'>> = {
   payouts: 'record',
   invoices: 'record',
   alertTrail: 'list',
+  freeze: 'record',
 };
 
 function kindOf(value: unknown): string {
@@ -167,6 +197,7 @@ export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
         invoice.id === key ? undefined : 'stored under one invoice id but its own id is another',
       ),
       alertTrail: loadAlertTrail(raw.alertTrail, rejected),
+      freeze: loadFreeze(raw.freeze, rejected),
     },
     rejected,
   };

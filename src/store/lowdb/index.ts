@@ -8,6 +8,7 @@ import type {
   AlertRepository,
   AuditRepository,
   BalanceRepository,
+  FreezeRepository,
   InvoiceRepository,
   PayoutRepository,
   SwapQuoteRepository,
@@ -18,6 +19,7 @@ import { createLowdbAlertRepository } from './alerts.js';
 import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, emptyState, loadBotState } from './bot-state.js';
+import { createLowdbFreezeRepository } from './freeze.js';
 import { createLowdbInvoiceRepository } from './invoices.js';
 import { createLowdbPayoutRepository } from './payouts.js';
 import { hasQuoteArchive, quoteArchiveBeside } from './quote-archive.js';
@@ -34,6 +36,7 @@ export type BotStore = Store<BotState> & {
   readonly balances: BalanceRepository;
   readonly payouts: PayoutRepository;
   readonly invoices: InvoiceRepository;
+  readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
 };
 
@@ -64,6 +67,7 @@ export async function openBotStore(
     balances: createLowdbBalanceRepository(store),
     payouts: createLowdbPayoutRepository(store),
     invoices: createLowdbInvoiceRepository(store),
+    freeze: createLowdbFreezeRepository(store),
     audit: createLowdbAuditRepository(store, archive, (month, lines) =>
       logger?.error('damaged lines in the swap quote archive were left out of the audit export', { month, lines }),
     ),

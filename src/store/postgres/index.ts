@@ -7,6 +7,7 @@ import type {
   AlertRepository,
   AuditRepository,
   BalanceRepository,
+  FreezeRepository,
   InvoiceRepository,
   PayoutRepository,
   SwapQuoteRepository,
@@ -17,6 +18,7 @@ import { alertsOver } from './alerts.js';
 import { auditOver } from './audit.js';
 import { balancesOver } from './balances.js';
 import { databaseError, databaseOver, describeDatabaseError } from './database.js';
+import { freezeOver } from './freeze.js';
 import { invoicesOver } from './invoices.js';
 import { migrate, missingMigrations } from './migrations.js';
 import { payoutsOver } from './payouts.js';
@@ -25,6 +27,7 @@ import { swapQuotesOver } from './swap-quotes.js';
 export { createPostgresAlertRepository } from './alerts.js';
 export { createPostgresAuditRepository } from './audit.js';
 export { createPostgresBalanceRepository } from './balances.js';
+export { createPostgresFreezeRepository } from './freeze.js';
 export { createPostgresInvoiceRepository } from './invoices.js';
 export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
 export { MIGRATION_LOCK_KEY, MIGRATIONS } from './migrations.js';
@@ -37,6 +40,7 @@ export interface PostgresStore {
   readonly balances: BalanceRepository;
   readonly payouts: PayoutRepository;
   readonly invoices: InvoiceRepository;
+  readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
   /** Whether the database answers now, and a line saying so. */
   health(): Promise<{ ok: boolean; detail: string }>;
@@ -105,6 +109,7 @@ export async function openPostgresStore(
     balances: balancesOver(db, logger),
     payouts: payoutsOver(db, logger),
     invoices: invoicesOver(db, logger),
+    freeze: freezeOver(db, logger),
     audit: auditOver(db, logger),
     async health() {
       try {

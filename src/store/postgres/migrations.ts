@@ -137,6 +137,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX swap_quotes_archive_by_estimate ON swap_quotes_archive (estimated_at, id);
     `,
   },
+  {
+    version: 7,
+    description:
+      'the freeze: one row, locked by every change of it and read (FOR SHARE) by every swap or payout decision',
+    sql: `
+      -- The freeze in force (if any) and its trail, as one record: a freeze changes rarely, and every decision that
+      -- moves money reads this row inside its own transaction, so a click racing a freeze waits for it.
+      CREATE TABLE freeze_state (
+        id int PRIMARY KEY CHECK (id = 1),
+        record json NOT NULL
+      );
+      INSERT INTO freeze_state (id, record) VALUES (1, '{"trail":[]}');
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */
