@@ -35,7 +35,12 @@ export interface DecisionResult {
  * Judges a click on the quote as committed, seeing the other quotes out of the same source asset (its daily
  * limit) or of the same requester (their 24-hour window of the tiers).
  */
-export type JudgeDecision = (quote: SwapQuote, related: readonly SwapQuote[]) => QuoteDecision;
+export type JudgeDecision = (
+  quote: SwapQuote,
+  related: readonly SwapQuote[],
+  /** The freeze as committed, read in the same atomic change (absent: none; it may have run out: judge its `until`). */
+  freeze: FreezeRecord | undefined,
+) => QuoteDecision;
 
 /** What came back from the one swap/create of an approved quote. */
 export type CreateResult =
@@ -44,7 +49,11 @@ export type CreateResult =
 
 /** The swap quotes, persisted. Every method resolves once the change is durable (on disk, committed). */
 export interface SwapQuoteRepository {
-  /** Records a new quote (its first audit entries included); quotes ended QUOTE_RETENTION_MS before it move out. */
+  /**
+   * Records a new quote (its first audit entries included); quotes ended QUOTE_RETENTION_MS before it move out.
+   * Refused with FrozenError (nothing saved) while a freeze is in force at its estimate time: checked in the same
+   * atomic change as the insert.
+   */
   saveQuote(quote: SwapQuote): Promise<void>;
   /** The quote with this id (own keys only: `constructor` finds nothing), or undefined. */
   getQuote(id: string): Promise<SwapQuote | undefined>;
@@ -234,8 +243,14 @@ export interface BalanceRepository {
   ): Promise<{ result: R; record: DigestRecord } | undefined>;
 }
 
-/** The answer of a claim: `claimed` (send create-payout once), else the request as it stands (undefined: none). */
-export type PayoutClaim = { claimed: true; request: PayoutRequest } | { claimed: false; request?: PayoutRequest };
+/**
+ * The answer of a claim: `claimed` (send create-payout once), `frozen` (a freeze was in force at the claim: nothing
+ * changed, the proposal stays open), else the request as it stands (undefined: none).
+ */
+export type PayoutClaim =
+  | { claimed: true; request: PayoutRequest }
+  | { claimed: false; frozen: FreezeRecord; request: PayoutRequest }
+  | { claimed: false; frozen?: undefined; request?: PayoutRequest };
 
 /**
  * Requests to create a payout container. Every method resolves once the change is durable; each change
@@ -249,7 +264,8 @@ export interface PayoutRepository {
   /**
    * Atomically: a `proposed` request not older than `maxAgeMs` becomes `sending`, confirmed by `by` (`claimed`:
    * the caller sends create-payout, once); a lapsed one becomes `expired`; any other is returned as it is, so a
-   * second click or a second replica is told what happened. Written BEFORE the create call.
+   * second click or a second replica is told what happened. Written BEFORE the create call. A `proposed` request
+   * is not claimed while a freeze is in force at `at` (read in the same atomic change): `frozen`.
    */
   claimSend(id: string, by: string, at: Date, maxAgeMs: number): Promise<PayoutClaim>;
   /** Records the outcome of a `sending` request; `recorded` false (the request unchanged) for any other status. */

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   not_admin: 'The person is not a treasury admin, and only an admin may do this.',
   swap_above_maximum: 'The swap asked for is above SWAP_MAX_USD: no quote was made.',
   swap_above_daily_limit: 'The swap would go over SWAP_DAILY_LIMIT_USD in the last 24 hours: no quote was made.',
+  frozen:
+    'Money is frozen (`/treasury freeze`): no swap is requested or approved, no payout container created, until lifted.',
   quote_in_direct_message: 'A swap quote was asked for where it cannot be approved (a direct message).',
   create_not_recorded: 'The payment service answered a create, but the bot could not record the answer.',
   share_unconfirmed: 'Slack did not confirm the post of a shared copy: it may or may not be in the channel.',

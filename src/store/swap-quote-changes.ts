@@ -4,6 +4,8 @@
  * of one quote, so the business rules exist once.
  */
 
+import { type FreezeRecord, isFrozenAt } from '../features/freeze/rules.js';
+import { FrozenError, NO_QUOTE_MADE } from '../features/freeze/words.js';
 import type { CreateResult, DecisionResult, JudgeDecision, SwapQuoteRepository } from '../features/repositories.js';
 import type { DecisionChange } from '../features/swaps/decision.js';
 import {
@@ -39,8 +41,13 @@ export function markPostFailed(quote: SwapQuote, reason: string, slackError: str
 }
 
 /** Runs `judge` on a copy of the quote and applies the change it decides; a refusal changes nothing. */
-export function decideQuote(quote: SwapQuote, related: readonly SwapQuote[], judge: JudgeDecision): DecisionResult {
-  const decision = judge(cloneJson(quote), related);
+export function decideQuote(
+  quote: SwapQuote,
+  related: readonly SwapQuote[],
+  judge: JudgeDecision,
+  freeze: FreezeRecord | undefined,
+): DecisionResult {
+  const decision = judge(cloneJson(quote), related, freeze && cloneJson(freeze));
   if (decision.ok) applyDecision(quote, decision.change);
   return { decision, quote: cloneJson(quote) };
 }
@@ -138,13 +145,18 @@ export type ChangeQuote = <R>(id: string, apply: (quote: SwapQuote) => R) => Pro
 
 /**
  * As ChangeQuote, also reading (in the same atomic change) the other quotes out of the quote's source asset or
- * asked for by its requester, estimated after `since`: copies, never changed.
+ * asked for by its requester, estimated after `since`, and the freeze: copies, never changed.
  */
 export type ChangeQuoteOfAsset = <R>(
   id: string,
   since: Date,
-  apply: (quote: SwapQuote, related: readonly SwapQuote[]) => R,
+  apply: (quote: SwapQuote, related: readonly SwapQuote[], freeze: FreezeRecord | undefined) => R,
 ) => Promise<R>;
+
+/** Refuses a new quote while `freeze` is in force at its estimate time (the caller holds the atomic change). */
+export function refuseQuoteWhenFrozen(quote: Pick<SwapQuote, 'estimatedAt'>, freeze: FreezeRecord | undefined): void {
+  if (freeze && isFrozenAt(freeze, new Date(quote.estimatedAt))) throw new FrozenError(freeze, NO_QUOTE_MADE);
+}
 
 type ChangingMethods = Exclude<
   keyof SwapQuoteRepository,
@@ -163,7 +175,8 @@ export function swapQuoteChangeMethods(
   changeOfAsset: ChangeQuoteOfAsset,
 ): Pick<SwapQuoteRepository, ChangingMethods> {
   return {
-    decideQuote: (id, since, judge) => changeOfAsset(id, since, (quote, related) => decideQuote(quote, related, judge)),
+    decideQuote: (id, since, judge) =>
+      changeOfAsset(id, since, (quote, related, freeze) => decideQuote(quote, related, judge, freeze)),
     expireLapsed: (id, entry) => change(id, (quote) => expireLapsed(quote, entry)),
     claimReminder: (id, at) => change(id, (quote) => claimReminder(quote, at)),
     releaseReminder: async (id) => change(id, (quote) => releaseReminder(quote)),

@@ -7,6 +7,7 @@
  * second click, a second replica or a restart sees that a create may be on its way and never sends another.
  */
 import { z } from 'zod';
+import { type FreezeRecord, isFrozenAt } from '../freeze/rules.js';
 import { AssetSnapshot, AuditEntry, auditEntry } from '../swaps/quote.js';
 import { THRESHOLD_TRAIL_RETENTION_MS } from '../thresholds/rules.js';
 
@@ -184,4 +185,16 @@ export function effectivePayoutStatus(request: PayoutRequest, at: Date): string 
     return 'expired (never confirmed)';
   if (isSendingStuck(request, at)) return 'outcome_unknown (no answer recorded)';
   return request.status;
+}
+
+/**
+ * The freeze that refuses confirming this request at `at`, or undefined: only a `proposed` request is refused (any
+ * other is answered as it stands), and only while the freeze is in force. Run inside the claim's atomic change.
+ */
+export function frozenForClaim(
+  request: Pick<PayoutRequest, 'status'>,
+  freeze: FreezeRecord | undefined,
+  at: Date,
+): FreezeRecord | undefined {
+  return request.status === 'proposed' && freeze && isFrozenAt(freeze, at) ? freeze : undefined;
 }

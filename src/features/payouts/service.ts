@@ -26,7 +26,8 @@ import {
   PaymentsUnauthorizedError,
   PaymentsValidationError,
 } from '../../payments/index.js';
-import type { PayoutRepository } from '../repositories.js';
+import { FrozenError, frozenNotice, NO_PAYOUT_CREATED } from '../freeze/words.js';
+import type { FreezeRepository, PayoutRepository } from '../repositories.js';
 import { assetSnapshotOf } from '../swaps/views.js';
 import { buildPayoutOutcome, buildPayoutProposal } from './blocks.js';
 import {
@@ -41,7 +42,7 @@ import {
 /** What the payout feature needs. */
 export interface PayoutDeps {
   payments: PaymentsClient;
-  store: { readonly payouts: PayoutRepository };
+  store: { readonly payouts: PayoutRepository; readonly freeze?: Pick<FreezeRepository, 'currentFreeze'> };
   logger: Logger;
   now: () => Date;
 }
@@ -166,6 +167,9 @@ export function createPayoutService(deps: PayoutDeps) {
      * listener answers privately). Nothing is sent to the payment service.
      */
     async propose(input: { userId: string; channelId: string; assetRef: string; name: string }): Promise<SlackMessage> {
+      // Refused before any API call; confirming is refused again inside the claim (claimSend).
+      const frozen = await deps.store.freeze?.currentFreeze(deps.now());
+      if (frozen) throw new FrozenError(frozen, 'No payout container was proposed.');
       const resolution = resolveAsset(await deps.payments.listAssets(), input.assetRef);
       if (!resolution.ok) throw new UserFacingError(describeAssetProblem(resolution));
       const request = newPayoutRequest({
@@ -191,6 +195,7 @@ export function createPayoutService(deps: PayoutDeps) {
       const at = deps.now();
       const claim = await requests.claimSend(requestId, userId, at, PAYOUT_PROPOSAL_VALIDITY_MS);
       if (claim.claimed) return { replace: true, message: await send(claim.request) };
+      if (claim.frozen) return { replace: false, notice: frozenNotice(claim.frozen, NO_PAYOUT_CREATED) };
       const request = claim.request;
       if (!request) return { replace: false, notice: UNKNOWN_REQUEST };
       if (request.status === 'expired') return { replace: true, message: buildPayoutOutcome(request) };

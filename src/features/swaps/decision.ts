@@ -7,6 +7,8 @@
  */
 
 import { escapeText } from '../../kernel/text.js';
+import { type FreezeRecord, isFrozenAt } from '../freeze/rules.js';
+import { frozenNotice, NOTHING_APPROVED } from '../freeze/words.js';
 import { APPROVED_TOO_LATE_NOTICE, alreadyDecidedNotice, isTooLateToApprove } from './approval.js';
 import {
   type Approval,
@@ -230,7 +232,7 @@ export interface DecisionClick {
 }
 
 /** Why a click changes nothing. */
-export type DecisionRefusalReason = QuorumRefusalReason | 'daily_limit';
+export type DecisionRefusalReason = QuorumRefusalReason | 'daily_limit' | 'frozen';
 
 /**
  * What a winning click writes: the quote's new status, its approvals, who ended the waiting, the audit entry, and
@@ -266,7 +268,12 @@ export function decideOnQuote(
   snapshot: PolicySnapshot,
   click: DecisionClick,
   related: readonly SwapQuote[],
+  /** The freeze as the store holds it in the same atomic change (absent: none); judged at the click's time. */
+  freeze?: FreezeRecord,
 ): QuoteDecision {
+  // A waiting quote stays waiting under a freeze: its Approve refuses with the reason, its Reject still works.
+  if (click.decision === 'approve' && quote.status === 'pending' && freeze && isFrozenAt(freeze, click.at))
+    return { ok: false, reason: 'frozen', notice: frozenNotice(freeze, NOTHING_APPROVED) };
   const approvals = [...approvalsOf(quote)];
   const state = { status: quote.status, approvals };
   const quorumClick = {

@@ -14,8 +14,9 @@ import type { Logger } from '../../logger.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 import type { ConversationKind } from '../../slack/conversations.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
+import { FrozenError, NO_QUOTE_MADE } from '../freeze/words.js';
 import { cannotPostHere, quotePlaceProblem } from '../places.js';
-import type { SwapQuoteRepository } from '../repositories.js';
+import type { FreezeRepository, SwapQuoteRepository } from '../repositories.js';
 import { buildQuoteMessage, buildQuotePostedNote } from './blocks.js';
 import { checkNewQuoteLimit, limitKeyOf, requesterWindow, usageLookbackStart } from './decision.js';
 import type { QuoteMessenger } from './message-edits.js';
@@ -41,6 +42,8 @@ export interface QuoteMakerDeps {
   logger: Logger;
   now: () => Date;
   policy: SwapPolicy;
+  /** The freeze, read before any API call (saveQuote checks it again, atomically). */
+  freeze?: Pick<FreezeRepository, 'currentFreeze'>;
 }
 
 /** Makes quotes: `requestQuote` for `/treasury swap`, `postQuote` for it and for "New quote". */
@@ -225,6 +228,8 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     const notHere = quotePlaceProblem(conversation);
     if (notHere !== undefined) throw new UserFacingError(notHere, 'quote_in_direct_message');
     parseTokenAmount(input.amountText, 36); // junk, negative, zero: refused before any API call
+    const frozen = await deps.freeze?.currentFreeze(deps.now());
+    if (frozen) throw new FrozenError(frozen, NO_QUOTE_MADE);
     const [from, to] = await resolveBoth(input.fromRef, input.toRef);
     const amountFrom = parseTokenAmount(input.amountText, from.crypto.decimals, { symbol: from.crypto.symbol });
     const quote = await postQuote({

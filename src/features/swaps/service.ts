@@ -17,7 +17,7 @@ import { asCodedError, UserFacingError } from '../../kernel/errors.js';
 import { escapeText } from '../../kernel/text.js';
 import { errorFields, type Logger } from '../../logger.js';
 import { type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
-import type { CreateResult, SwapQuoteRepository } from '../repositories.js';
+import type { CreateResult, FreezeRepository, SwapQuoteRepository } from '../repositories.js';
 import {
   type ClickOrigin,
   type CreateError,
@@ -51,7 +51,7 @@ import { showSwap, showSwapHistory } from './views.js';
 export interface SwapDeps {
   payments: PaymentsClient;
   /** Where quotes are kept: the bot's store, or anything else with a swap quote repository. */
-  store: { readonly swapQuotes: SwapQuoteRepository };
+  store: { readonly swapQuotes: SwapQuoteRepository; readonly freeze?: Pick<FreezeRepository, 'currentFreeze'> };
   messenger: QuoteMessenger;
   logger: Logger;
   now: () => Date;
@@ -105,7 +105,7 @@ export function createSwapService(deps: SwapDeps) {
     now: deps.now,
     scheduler: deps.scheduler,
   });
-  const quoting = createQuoteMaker({ ...deps, quotes });
+  const quoting = createQuoteMaker({ ...deps, quotes, ...(deps.store.freeze ? { freeze: deps.store.freeze } : {}) });
   const follower = createSwapFollower({
     payments: deps.payments,
     quotes,
@@ -249,8 +249,14 @@ export function createSwapService(deps: SwapDeps) {
         quoteId,
         usageLookbackStart(now),
         // The policy as stored now: an approval may have raised it (the requester's window) since it was read.
-        (stored, related) =>
-          decideOnQuote(stored, policyOf(stored, deps.policy), { userId, decision, at: now, isApprover }, related),
+        (stored, related, freeze) =>
+          decideOnQuote(
+            stored,
+            policyOf(stored, deps.policy),
+            { userId, decision, at: now, isApprover },
+            related,
+            freeze,
+          ),
       );
       if (!outcome.ok) {
         if (outcome.reason === 'approvers_unknown' || outcome.reason === 'daily_limit')

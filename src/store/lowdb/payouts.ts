@@ -4,10 +4,12 @@
  * claim counts only once it is on disk. The changes themselves are features/payouts/rules.ts's pure functions.
  */
 
+import type { FreezeState } from '../../features/freeze/rules.js';
 import {
   applyPayoutOutcome,
   cancelPayoutRequest,
   claimPayoutSend,
+  frozenForClaim,
   PAYOUT_REQUEST_RETENTION_MS,
   type PayoutRequest,
 } from '../../features/payouts/rules.js';
@@ -17,9 +19,10 @@ import { StoreError } from '../../kernel/store-error.js';
 import { cloneJson } from '../clone-json.js';
 import type { Store } from './state-file.js';
 
-/** The part of the state this repository owns. */
+/** The part of the state this repository owns, and the freeze it reads (absent in a store without one). */
 interface WithPayouts {
   payouts: Record<string, PayoutRequest>;
+  freeze?: FreezeState;
 }
 
 /** The payout request repository over the lowdb store that holds `payouts`. */
@@ -48,6 +51,8 @@ export function createLowdbPayoutRepository(store: Store<WithPayouts>): PayoutRe
       return store.update((state) => {
         const request = find(state.payouts, id);
         if (!request) return { claimed: false };
+        const frozen = frozenForClaim(request, state.freeze?.current, at);
+        if (frozen) return { claimed: false, frozen: cloneJson(frozen), request: cloneJson(request) };
         const claimed = claimPayoutSend(request, by, at, maxAgeMs);
         return claimed
           ? { claimed: true, request: cloneJson(request) }

@@ -4,6 +4,7 @@
  * with another, and a claim counts only once it is on disk. The changes themselves: ../swap-quote-changes.ts.
  */
 
+import type { FreezeState } from '../../features/freeze/rules.js';
 import type { SwapQuoteRepository } from '../../features/repositories.js';
 import { needsFollowing, type SwapQuote } from '../../features/swaps/quote.js';
 import { endedBefore, estimateMonth } from '../../features/swaps/retention.js';
@@ -11,13 +12,14 @@ import { compareText } from '../../kernel/compare.js';
 import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { cloneJson } from '../clone-json.js';
-import { archiveAfterSave, swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import { archiveAfterSave, refuseQuoteWhenFrozen, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import type { QuoteArchive } from './quote-archive.js';
 import type { Store } from './state-file.js';
 
-/** The part of the state this repository owns. */
+/** The part of the state this repository owns, and the freeze it reads (absent in a store without one). */
 interface WithSwapQuotes {
   swapQuotes: Record<string, SwapQuote>;
+  freeze?: FreezeState;
 }
 
 /** A quote the operation expected is not in the file: a programming error, never a user's. */
@@ -68,6 +70,7 @@ export function createLowdbSwapQuoteRepository(
     async saveQuote(quote) {
       await store.update((state) => {
         if (find(state.swapQuotes, quote.id)) throw new StoreError(`swap quote ${quote.id} already exists`);
+        refuseQuoteWhenFrozen(quote, state.freeze?.current);
         state.swapQuotes[quote.id] = cloneJson(quote);
       });
       await archiveAfterSave(quote, archiveEndedQuotes, logger, 'the state file');
@@ -124,7 +127,7 @@ export function createLowdbSwapQuoteRepository(
             )
             .filter((other) => estimatedAfter(other, since))
             .map(cloneJson);
-          return apply(quote, related);
+          return apply(quote, related, state.freeze?.current);
         }),
     ),
   };

@@ -9,6 +9,7 @@ import {
   applyPayoutOutcome,
   cancelPayoutRequest,
   claimPayoutSend,
+  frozenForClaim,
   PAYOUT_REQUEST_RETENTION_MS,
   PayoutRequest,
 } from '../../features/payouts/rules.js';
@@ -17,6 +18,7 @@ import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { problemOf } from '../load-alerts.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
+import { lockFreezeForDecision } from './freeze.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL, which PostgreSQL text rejects, is the point.
@@ -86,10 +88,17 @@ export function payoutsOver(db: Database, logger: Logger): PayoutRepository {
     },
 
     async claimSend(id, by, at, maxAgeMs) {
-      const changed = await db.transaction('claiming a payout request', (tx) =>
-        changeLocked(tx, id, (request) => claimPayoutSend(request, by, at, maxAgeMs)),
-      );
+      const changed = await db.transaction('claiming a payout request', async (tx) => {
+        // The freeze FOR SHARE, before the row: a freeze under way is waited for, one pulled after waits for this.
+        const { current: freeze } = await lockFreezeForDecision(tx);
+        return changeLocked(tx, id, (request) => {
+          const frozen = frozenForClaim(request, freeze, at);
+          return frozen ? { frozen } : claimPayoutSend(request, by, at, maxAgeMs);
+        });
+      });
       if (!changed) return { claimed: false };
+      if (typeof changed.result === 'object')
+        return { claimed: false, frozen: changed.result.frozen, request: changed.request };
       return changed.result
         ? { claimed: true, request: changed.request }
         : { claimed: false, request: changed.request };

@@ -10,8 +10,9 @@ import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../features/swa
 import { quoteEndedAt } from '../../features/swaps/retention.js';
 import { StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
-import { archiveAfterSave, swapQuoteChangeMethods } from '../swap-quote-changes.js';
+import { archiveAfterSave, refuseQuoteWhenFrozen, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
+import { lockFreezeForDecision } from './freeze.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL, which PostgreSQL text rejects, is the point.
@@ -154,12 +155,15 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
   return {
     async saveQuote(quote) {
       const values = rowValues(quote);
-      const { rowCount } = await db.query(
-        'saving a swap quote',
-        'INSERT INTO swap_quotes (id, status, estimated_at, record, ended_at) VALUES ($1, $2, $3, $4::json, $5) ON CONFLICT (id) DO NOTHING',
-        values,
-      );
-      if (rowCount === 0) throw new StoreError(`swap quote ${quote.id} already exists`);
+      await db.transaction('saving a swap quote', async (tx) => {
+        // The freeze first (FOR SHARE): a freeze under way is waited for, and one pulled after waits for this insert.
+        refuseQuoteWhenFrozen(quote, (await lockFreezeForDecision(tx)).current);
+        const { rowCount } = await tx.query(
+          'INSERT INTO swap_quotes (id, status, estimated_at, record, ended_at) VALUES ($1, $2, $3, $4::json, $5) ON CONFLICT (id) DO NOTHING',
+          values,
+        );
+        if (rowCount === 0) throw new StoreError(`swap quote ${quote.id} already exists`);
+      });
       await archiveAfterSave(quote, archiveEndedQuotes, logger, 'the working table');
     },
 
@@ -240,7 +244,10 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
             [id, since.toISOString(), asset, requester],
           );
           const related = others.rows.map((row) => decodeQuote(row.record));
-          return applyAndWrite(tx, quote, () => apply(quote, related));
+          // Last, FOR SHARE: a freeze (FOR UPDATE of the one row, and nothing else) waits for this decision to
+          // commit, and this decision waits for a freeze under way; it takes no other lock, so no deadlock.
+          const { current: freeze } = await lockFreezeForDecision(tx);
+          return applyAndWrite(tx, quote, () => apply(quote, related, freeze));
         }),
     ),
   };

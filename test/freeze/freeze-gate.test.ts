@@ -1,0 +1,272 @@
+// The freeze stops money moving, end to end: the real app (createTreasuryApp, in this process) on the state file and
+// on PostgreSQL, the payment API simulator and the Slack stand-in, every command and click sent as Slack sends it
+// (signed HTTP). While frozen no quote is made, a waiting quote's Approve refuses with the reason (Reject still
+// works), no payout container is created; a click racing the freeze is judged on one side of it, never both.
+// The freeze is pulled through the store here: `/treasury freeze` comes in a later step.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
+import { createPaymentsClient } from '../../src/payments/index.js';
+import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
+import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
+import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type Answer, toAnswer } from '../support/slack.js';
+import { expectStaysAt } from '../support/waiting.js';
+
+const TOKEN = 'xoxb-freeze-e2e';
+const SECRET = 'freeze-e2e-signing-secret';
+const CHANNEL = 'C0TREASURY';
+const REQUESTER = 'U0REQUESTER';
+const APPROVER = 'U0APPROVER';
+const ADMIN = 'U0ADMIN';
+const ADMIN2 = 'U0ADMIN2';
+const LEASE_KEY = 0x6672_6565_7a65_3139n;
+
+const available = postgresAvailable();
+let cluster: TestCluster | undefined;
+beforeAll(async () => {
+  if (available) cluster = await startTestCluster();
+}, 30_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** Polls an async read until it gives a value. */
+async function until<T>(read: () => Promise<T | undefined>, description: string, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Checks an async read keeps giving `expected` for `quietMs`. */
+async function staysAt<T>(expected: T, read: () => Promise<T>, quietMs = 500): Promise<void> {
+  const end = Date.now() + quietMs;
+  while (Date.now() < end) {
+    expect(await read()).toEqual(expected);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+let databases = 0;
+const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> }[] = [
+  { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
+  {
+    name: 'PostgreSQL',
+    skip: !available,
+    choice: async () => ({ kind: 'postgres', databaseUrl: await cluster!.createDatabase(`freeze_e2e_${++databases}`) }),
+  },
+];
+
+describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
+  let simulator: PaymentsSimulator;
+  let slack: SlackStandIn;
+  let replica: Replica;
+  let store: StoreChoice;
+
+  beforeAll(async () => {
+    if (skip) return;
+    store = await choice();
+    simulator = await startSimulator({ quiet: true });
+    slack = await startSlackStandIn({ botToken: TOKEN });
+    const config = loadConfig({
+      PAYMENTS_API_URL: simulator.url,
+      PAYMENTS_API_KEY: simulator.apiKey,
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      DATA_FILE: join(mkdtempSync(join(tmpdir(), 'freeze-e2e-')), 'state.json'),
+      SWAP_APPROVERS: APPROVER,
+      TREASURY_ADMINS: `${ADMIN},${ADMIN2}`,
+      POLL_SCHEDULE: '0 0 1 1 *',
+    });
+    const payments = createPaymentsClient({
+      baseUrl: config.paymentsApiUrl,
+      apiKey: config.paymentsApiKey,
+      logger: silentLogger,
+      timeoutMs: 2_000,
+      retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 },
+    });
+    replica = await startReplica({
+      name: 'a',
+      store,
+      config,
+      payments,
+      logger: silentLogger,
+      now: () => new Date(simulator.now()),
+      slack,
+      signingSecret: SECRET,
+      leaseKey: LEASE_KEY,
+      app: { alertSleep: async () => undefined, swapFollow: { intervalMs: 50, maxDurationMs: 60_000 } },
+    });
+  }, 30_000);
+  afterAll(async () => {
+    await replica?.close();
+    await slack?.close();
+    await simulator?.close();
+  });
+  beforeEach(async () => {
+    if (skip) return;
+    // Each test starts unfrozen: a frozen state left by the one before is lifted by the two admins.
+    const now = new Date(simulator.now());
+    await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now }, 2);
+    await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now }, 2);
+    simulator.resetRequests();
+  });
+
+  const now = () => new Date(simulator.now());
+  const freeze = (reason = 'leaked token') => replica.store.freeze.freeze({ by: APPROVER, at: now(), reason });
+  const count = (operation: 'createSwap' | 'estimateSwap' | 'createPayout') => simulator.requestCount(operation);
+
+  async function ask(text: string, userId = REQUESTER): Promise<Answer> {
+    const result = await replica.driver.command(text, { userId, channelId: CHANNEL });
+    expect(result.status).toBe(200);
+    const [reply] = await result.waitForResponses(1, 10_000);
+    return toAnswer(result, reply!);
+  }
+
+  async function quote(): Promise<StoredMessage> {
+    const before = slack.messages(CHANNEL).length;
+    expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('Quote posted');
+    return slack.waitFor(() => slack.messages(CHANNEL)[before], 10_000, 'the quote message');
+  }
+
+  /** A click on the quote's button; resolves with what the clicker was told privately (if anything). */
+  async function clickQuote(message: StoredMessage, actionId: 'swap_approve' | 'swap_reject', userId = APPROVER) {
+    const result = await replica.driver.clickButtonIn(
+      { channel: CHANNEL, ts: message.ts, blocks: message.blocks ?? [] },
+      actionId,
+      { userId, channelId: CHANNEL },
+    );
+    expect(result.status).toBe(200);
+    return result;
+  }
+  const quoteStatus = async (message: StoredMessage) => {
+    const id = findButtons(message.blocks ?? []).find((b) => b.actionId === 'swap_approve')!.value!;
+    return (await replica.store.swapQuotes.getQuote(id))?.status;
+  };
+
+  it.skipIf(skip)('no quote is made while frozen: refused with who, when and why, before any estimate', async () => {
+    await freeze('a <strange> quote & more');
+    const answer = await ask('swap 1,000 USDT@ETH to USDC@ETH');
+    expect(answer.text).toContain('Money is frozen by <@U0APPROVER>');
+    expect(answer.text).toContain('_a &lt;strange&gt; quote &amp; more_');
+    expect(answer.text).toContain('No quote was made.');
+    expect(count('estimateSwap')).toBe(0);
+  });
+
+  it.skipIf(skip)(
+    'a waiting quote stays waiting: Approve refuses with the reason, nothing is created; Reject works',
+    async () => {
+      const waiting = await quote();
+      await freeze();
+      const approve = await clickQuote(waiting, 'swap_approve');
+      const [notice] = await approve.waitForResponses(1, 10_000);
+      expect(notice?.text ?? blocksToText(notice?.blocks ?? [])).toContain(
+        'Your approval was not counted; the quote waits.',
+      );
+      expect(await quoteStatus(waiting)).toBe('pending');
+      await expectStaysAt(0, () => count('createSwap'), 500);
+      await clickQuote(waiting, 'swap_reject');
+      await until(async () => ((await quoteStatus(waiting)) === 'rejected' ? true : undefined), 'the rejection');
+    },
+  );
+
+  it.skipIf(skip)('after the quorum lifts it, the same quote is approved and created once', async () => {
+    const waiting = await quote();
+    await freeze();
+    await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now() }, 2);
+    const refused = await clickQuote(waiting, 'swap_approve');
+    await refused.waitForResponses(1, 10_000);
+    expect(await quoteStatus(waiting)).toBe('pending');
+    await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now() }, 2);
+    await clickQuote(waiting, 'swap_approve');
+    await until(async () => ((await quoteStatus(waiting)) === 'created' ? true : undefined), 'the swap');
+    expect(count('createSwap')).toBe(1);
+  });
+
+  it.skipIf(skip)('no payout container is proposed while frozen, nor created from a proposal made before', async () => {
+    const proposal = await ask('payout create USDT@BSC "November affiliates"');
+    expect(proposal.buttons.map((b) => b.actionId)).toContain('payout_create');
+    await freeze();
+    expect((await ask('payout create USDT@BSC "December"')).text).toContain('No payout container was proposed.');
+    const confirm = await replica.driver.clickButtonIn(
+      { ts: '1700000000.000100', blocks: proposal.reply.blocks ?? [] },
+      'payout_create',
+      { userId: REQUESTER },
+    );
+    const [notice] = await confirm.waitForResponses(1, 10_000);
+    expect(notice?.text ?? '').toContain('No payout container was created; the proposal stays open.');
+    expect(count('createPayout')).toBe(0);
+    const id = proposal.buttons.find((b) => b.actionId === 'payout_create')!.value!;
+    expect((await replica.store.payouts.getRequest(id))?.status).toBe('proposed');
+  });
+
+  it.skipIf(skip)(
+    'an Approve racing the freeze: the freeze first, the click waits and is refused; never a create',
+    async () => {
+      const waiting = await quote();
+      if (store.kind === 'postgres') {
+        // The freeze is being written (its row locked, not committed) when the click arrives: the decision waits on
+        // the row, then sees the freeze.
+        const client = new pg.Client({ connectionString: store.databaseUrl });
+        await client.connect();
+        try {
+          await client.query('BEGIN');
+          const { rows } = await client.query('SELECT record FROM freeze_state WHERE id = 1 FOR UPDATE');
+          const record = rows[0].record;
+          record.current = { frozenBy: ADMIN, frozenAt: now().toISOString(), reason: 'race', unfreezeVotes: [] };
+          await client.query('UPDATE freeze_state SET record = $1::json WHERE id = 1', [JSON.stringify(record)]);
+          const approve = await clickQuote(waiting, 'swap_approve');
+          await staysAt('pending', () => quoteStatus(waiting));
+          await client.query('COMMIT');
+          const [notice] = await approve.waitForResponses(1, 10_000);
+          expect(notice?.text ?? '').toContain('Your approval was not counted');
+        } finally {
+          await client.end();
+        }
+      } else {
+        // One process, one queue of changes: the freeze asked for first is written first, the click judged after.
+        const freezing = freeze('race');
+        const approve = await clickQuote(waiting, 'swap_approve');
+        await freezing;
+        const [notice] = await approve.waitForResponses(1, 10_000);
+        expect(notice?.text ?? '').toContain('Your approval was not counted');
+      }
+      expect(await quoteStatus(waiting)).toBe('pending');
+      await expectStaysAt(0, () => count('createSwap'), 500);
+    },
+  );
+
+  it.skipIf(skip)(
+    'clicks and a freeze at once, many times: each click is judged wholly before or after it',
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const waiting = await quote();
+        const [clicked] = await Promise.all([clickQuote(waiting, 'swap_approve'), freeze(`round ${round}`)]);
+        await clicked.waitForResponses(1, 10_000).catch(() => []);
+        const status = await until(async () => {
+          const s = await quoteStatus(waiting);
+          return s === 'pending' || s === 'created' ? s : undefined;
+        }, 'the quote settled');
+        const id = findButtons(waiting.blocks ?? []).find((b) => b.actionId === 'swap_approve')!.value!;
+        const history = (await replica.store.swapQuotes.getQuote(id))!.history.map((e) => e.event);
+        // Before the freeze: approved and created; after it: nothing recorded, still waiting.
+        expect(status === 'created' ? history.includes('approved') : !history.includes('approved')).toBe(true);
+        const now = new Date(simulator.now());
+        await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now }, 2);
+        await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now }, 2);
+      }
+    },
+  );
+});
