@@ -115,7 +115,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const { alerts } = jobs;
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
-  const { access, swaps, thresholds, payouts, audit, digest, alertActions, invoices, home } = features;
+  const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
   registerListeners(app, {
     payments,
     now,
@@ -125,6 +125,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     swaps,
     thresholds,
     payouts,
+    freeze,
     audit,
     digest,
     alerts,

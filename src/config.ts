@@ -5,6 +5,7 @@ import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './features/alerts/routing.js';
 import { type DigestTime, formatDigestTime } from './features/digest/rules.js';
+import { DEFAULT_UNFREEZE_QUORUM } from './features/freeze/rules.js';
 import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './features/swaps/policy.js';
 import { formatDuration, parseDuration } from './kernel/durations.js';
 import { CodedError } from './kernel/errors.js';
@@ -46,6 +47,8 @@ export interface Config {
   digestChannel: string | undefined;
   /** INVOICE_FOLLOW_MAX: open invoices followed at most; over it the oldest is dropped, its creator told. */
   invoiceFollowMax: number;
+  /** FREEZE_UNFREEZE_QUORUM: distinct admins whose Unfreeze lifts a freeze (default 2; the freezer may count once). */
+  freezeUnfreezeQuorum: number;
   /** SWAP_APPROVERS: user ids (U…/W…) and user group ids (S…) whose members approve. */
   swapApprovers: string[];
   allowSelfApproval: boolean;
@@ -276,6 +279,15 @@ const EnvSchema = z.object({
     }
     return max;
   }),
+  FREEZE_UNFREEZE_QUORUM: optionalText.transform((v, ctx) => {
+    if (v === undefined) return DEFAULT_UNFREEZE_QUORUM;
+    const quorum = /^\d{1,3}$/.test(v) ? Number(v) : Number.NaN;
+    if (!(quorum >= 1)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a whole number of admins, at least 1 (e.g. 2)' });
+      return z.NEVER;
+    }
+    return quorum;
+  }),
   SWAP_APPROVERS: usersAndGroups,
   TREASURY_ADMINS: usersAndGroups,
   SWAP_POLICY: parsedBy('SWAP_POLICY', parseSwapPolicy),
@@ -353,6 +365,7 @@ export const DEPLOYMENT_VARIABLES = [
   'DIGEST_AT',
   'DIGEST_CHANNEL',
   'INVOICE_FOLLOW_MAX',
+  'FREEZE_UNFREEZE_QUORUM',
   'SWAP_APPROVERS',
   'ALLOW_SELF_APPROVAL',
   'SWAP_POLICY',
@@ -437,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     digestAt: e.DIGEST_AT,
     digestChannel: e.DIGEST_AT ? (e.DIGEST_CHANNEL ?? e.ALERT_CHANNEL)?.replace(/^#/, '') : undefined,
     invoiceFollowMax: e.INVOICE_FOLLOW_MAX,
+    freezeUnfreezeQuorum: e.FREEZE_UNFREEZE_QUORUM,
     swapApprovers: e.SWAP_APPROVERS,
     allowSelfApproval: e.ALLOW_SELF_APPROVAL,
     swapPolicyTiers: e.SWAP_POLICY.tiers,
@@ -519,6 +533,7 @@ export function describeConfig(config: Config): Record<string, string> {
     INVOICE_FOLLOW_MAX: config.alertChannel
       ? String(config.invoiceFollowMax)
       : `${config.invoiceFollowMax} (unused: ALERT_CHANNEL is unset, so invoices are not followed)`,
+    FREEZE_UNFREEZE_QUORUM: `${config.freezeUnfreezeQuorum} distinct admin(s)`,
     SWAP_APPROVERS: config.swapApprovers.join(',') || '(none: nobody can approve swaps)',
     ALLOW_SELF_APPROVAL: String(config.allowSelfApproval),
     SWAP_POLICY: formatTiers(config.swapPolicyTiers),

@@ -8,6 +8,7 @@ import { type AlertService, createAlertService } from './features/alerts/index.j
 import { POLL_RULES } from './features/alerts/poller/index.js';
 import { type AuditExport, createAuditExport } from './features/audit/index.js';
 import { createDigestService, type DigestService } from './features/digest/index.js';
+import { createFreezeService, type FreezeService } from './features/freeze/service.js';
 import { createHomeTab, type HomeTab } from './features/home/index.js';
 import { createInvoiceFollower, type InvoiceFollower } from './features/invoices/index.js';
 import { createPayoutService, type PayoutService } from './features/payouts/service.js';
@@ -52,6 +53,7 @@ export interface Features {
   home: HomeTab;
   digest: DigestService;
   payouts: PayoutService;
+  freeze: FreezeService;
   audit: AuditExport;
 }
 
@@ -167,5 +169,28 @@ export function createFeatures(options: FeatureOptions): Features {
   const payouts = createPayoutService({ payments, store, now, logger });
   // The audit trail as a CSV file for TREASURY_ADMINS, sent to the requester's DM with the bot.
   const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => thresholds.isAdmin(userId) });
-  return { groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, audit };
+  // The freeze: pulled by an approver or an admin, lifted by FREEZE_UNFREEZE_QUORUM admins, announced in ALERT_CHANNEL.
+  const listed = async (ids: readonly string[], userId: string): Promise<boolean> => {
+    if (ids.includes(userId)) return true;
+    const groupIds = ids.filter((id) => id.startsWith('S'));
+    if (groupIds.length === 0) return false;
+    const members = await groups.members(groupIds);
+    return groupIds.some((id) => {
+      const found = members.get(id);
+      return Array.isArray(found) && found.includes(userId);
+    });
+  };
+  const freeze = createFreezeService({
+    store,
+    slack,
+    now,
+    logger,
+    alertChannel: config.alertChannel,
+    quorum: config.freezeUnfreezeQuorum,
+    rolesOf: async (userId) => ({
+      approver: await listed(config.swapApprovers, userId),
+      admin: await thresholds.isAdmin(userId),
+    }),
+  });
+  return { groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit };
 }

@@ -506,6 +506,7 @@ describe('.env.example and README', () => {
     'DIGEST_AT',
     'DIGEST_CHANNEL',
     'INVOICE_FOLLOW_MAX',
+    'FREEZE_UNFREEZE_QUORUM',
     'SWAP_APPROVERS',
     'ALLOW_SELF_APPROVAL',
     'SWAP_POLICY',

@@ -21,6 +21,8 @@ export const ACTION_IDS = {
   /** "Create payout" (behind a confirm dialog) and "Cancel" on the proposal of `/treasury payout create`. */
   payoutCreate: 'payout_create',
   payoutCancel: 'payout_cancel',
+  /** "Unfreeze" on the freeze announcement in ALERT_CHANNEL: one admin's vote toward the quorum. */
+  freezeUnfreeze: 'freeze_unfreeze',
 } as const;
 
 /** Every modal callback_id the app binds. */

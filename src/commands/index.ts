@@ -8,6 +8,7 @@ import { balance } from './balance.js';
 import { balances } from './balances.js';
 import { deposit } from './deposit.js';
 import { digest } from './digest.js';
+import { freeze } from './freeze.js';
 import { gas } from './gas.js';
 import { help } from './help.js';
 import { invoice } from './invoice.js';
@@ -39,6 +40,7 @@ export const SUBCOMMANDS = [
   swap,
   swaps,
   policy,
+  freeze,
   alerts,
   thresholds,
   threshold,

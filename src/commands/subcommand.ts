@@ -26,6 +26,7 @@ export type CommandDeps = Pick<
   | 'swaps'
   | 'thresholds'
   | 'payouts'
+  | 'freeze'
   | 'audit'
   | 'digest'
   | 'alerts'

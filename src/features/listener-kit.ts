@@ -19,6 +19,7 @@ import type { AlertStatusView } from './alerts/facts.js';
 import type { AlertService } from './alerts/index.js';
 import type { AuditExport } from './audit/index.js';
 import type { DigestService } from './digest/index.js';
+import type { FreezeService } from './freeze/service.js';
 import type { HomeTab } from './home/index.js';
 import type { InvoiceFollower } from './invoices/index.js';
 import type { FeatureDeps } from './lookups/service.js';
@@ -39,6 +40,8 @@ export interface FeatureListenerDeps extends FeatureDeps {
   thresholds: ThresholdService;
   /** `/treasury payout create` and its Create payout / Cancel buttons. */
   payouts: PayoutService;
+  /** `/treasury freeze` and Unfreeze in ALERT_CHANNEL. */
+  freeze: FreezeService;
   /** `/treasury audit <period>`: the audit trail as a CSV file in the requester's DM (admins). */
   audit: AuditExport;
   /** `/treasury digest`: the daily digest's words, privately. */

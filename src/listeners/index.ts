@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { alertListeners } from '../features/alerts/listeners.js';
+import { freezeListeners } from '../features/freeze/listeners.js';
 import { homeOpenedListeners } from '../features/home/opened-listener.js';
 import { homeRefreshListeners } from '../features/home/refresh-listener.js';
 import type { ListenerBinding } from '../features/listener-kit.js';
@@ -23,6 +24,7 @@ export const LISTENER_BINDINGS: readonly ListenerBinding[] = [
   ...alertListeners,
   ...homeRefreshListeners,
   ...payoutListeners,
+  ...freezeListeners,
   ...homeOpenedListeners,
 ];
 

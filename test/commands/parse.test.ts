@@ -46,3 +46,25 @@ describe('a word the command has no place for is refused, never dropped or taken
     });
   });
 });
+
+describe('freeze', () => {
+  it.each([
+    ['freeze leaked token --for', 'Put `--for` and a duration last'],
+    ['freeze leaked --for 2h token', 'Put `--for` and a duration last'],
+    ['freeze leaked token --for soon', '`--for` takes a duration such as `30m`'],
+    ['freeze leaked token --for 31d', 'at most 30d'],
+    ['freeze --for 2h', 'Say why'],
+  ])('%s is refused', (text, words) => {
+    expect(refusal(text)).toContain(words);
+  });
+
+  it('alone shows the state; a reason with or without --for pulls it', () => {
+    expect(parseTreasuryCommand('freeze')).toEqual({ kind: 'freeze-show' });
+    expect(parseTreasuryCommand('FREEZE leaked token')).toEqual({ kind: 'freeze', reason: 'leaked token' });
+    expect(parseTreasuryCommand('freeze "strange quote" --FOR 2h')).toEqual({
+      kind: 'freeze',
+      reason: 'strange quote',
+      forMs: 7_200_000,
+    });
+  });
+});

@@ -26,6 +26,8 @@ const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const ADMIN = 'U0ADMIN';
 const ADMIN2 = 'U0ADMIN2';
+const BYSTANDER = 'U0BYSTANDER';
+const ALERTS = 'C0ALERTS';
 const LEASE_KEY = 0x6672_6565_7a65_3139n;
 
 const available = postgresAvailable();
@@ -89,6 +91,7 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       SWAP_APPROVERS: APPROVER,
       TREASURY_ADMINS: `${ADMIN},${ADMIN2}`,
       POLL_SCHEDULE: '0 0 1 1 *',
+      ALERT_CHANNEL: ALERTS,
     });
     const payments = createPaymentsClient({
       baseUrl: config.paymentsApiUrl,
@@ -269,4 +272,64 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       }
     },
   );
+
+  /** Clicks Unfreeze on the announcement as `userId`; resolves with what they were told. */
+  async function unfreeze(announcement: StoredMessage, userId: string): Promise<string> {
+    const result = await replica.driver.clickButtonIn(
+      { channel: ALERTS, ts: announcement.ts, blocks: announcement.blocks ?? [] },
+      'freeze_unfreeze',
+      { userId, channelId: ALERTS },
+    );
+    expect(result.status).toBe(200);
+    const [reply] = await result.waitForResponses(1, 10_000);
+    return reply?.text ?? blocksToText(reply?.blocks ?? []);
+  }
+
+  it.skipIf(skip)(
+    '/treasury freeze: shown to all, pulled by an approver, announced with Unfreeze, lifted by two distinct admins',
+    async () => {
+      expect((await ask('freeze')).text).toContain('Nothing is frozen');
+      expect((await ask('freeze just because', BYSTANDER)).text).toContain('Only swap approvers');
+      expect(await replica.store.freeze.currentFreeze(now())).toBeUndefined();
+
+      const before = slack.messages(ALERTS).length;
+      const pulled = await ask('freeze leaked <token> & "more" --for 2h', APPROVER);
+      expect(pulled.text).toContain('Money is frozen by <@U0APPROVER>');
+      expect(pulled.text).toContain('it ends by itself at');
+      const announcement = await slack.waitFor(() => slack.messages(ALERTS)[before], 10_000, 'the announcement');
+      const announced = blocksToText(announcement.blocks ?? []);
+      expect(announced).toContain('frozen by <@U0APPROVER>');
+      expect(announced).toContain('leaked &lt;token&gt; &amp; more');
+      expect(announced).toContain('needs 2 distinct admins');
+      expect(findButtons(announcement.blocks ?? []).map((b) => b.text)).toEqual(['Unfreeze']);
+      expect((await ask('freeze')).text).toContain('Money is frozen by <@U0APPROVER>');
+      expect((await ask('freeze again', ADMIN)).text).toContain('already frozen');
+
+      expect(await unfreeze(announcement, APPROVER)).toContain('Only treasury admins');
+      expect(await unfreeze(announcement, ADMIN)).toContain('Your vote is recorded (1 of 2)');
+      expect(await unfreeze(announcement, ADMIN)).toContain('You have voted already (1 of 2)');
+      expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');
+      expect(await unfreeze(announcement, ADMIN2)).toContain('Your vote lifted the freeze (2 of 2)');
+      const lifted = await slack.waitFor(() => slack.messages(ALERTS)[before + 1], 10_000, 'the unfreeze line');
+      expect(blocksToText(lifted.blocks ?? [])).toContain('The freeze is lifted by <@U0ADMIN>, <@U0ADMIN2>');
+      expect((await ask('freeze')).text).toContain('Nothing is frozen');
+      expect(await unfreeze(announcement, ADMIN)).toContain('Nothing is frozen now');
+
+      const trail = await replica.store.freeze.listFreezeTrail(new Date(0), now());
+      expect(trail.slice(-4).map((e) => [e.event, e.by])).toEqual([
+        ['frozen', APPROVER],
+        ['unfreeze_vote', ADMIN],
+        ['unfreeze_vote', ADMIN2],
+        ['unfrozen', ADMIN2],
+      ]);
+    },
+  );
+
+  it.skipIf(skip)('--for ends the freeze by itself', async () => {
+    await ask('freeze maintenance --for 30m', ADMIN);
+    expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');
+    simulator.advanceTime(31 * 60_000);
+    expect((await ask('freeze')).text).toContain('Nothing is frozen');
+    await quote();
+  });
 });

@@ -1,0 +1,48 @@
+/**
+ * The freeze's messages: the announcement in ALERT_CHANNEL (who, when, why, with Unfreeze), the line when it is
+ * lifted, and the state `/treasury freeze` shows. Pure builders; the reason is escaped (someone typed it).
+ */
+import { actions, button, context, type SlackMessage, section } from '../../blocks/common.js';
+import { ACTION_IDS } from '../../blocks/ids.js';
+import { mention } from '../../blocks/mrkdwn.js';
+import type { FreezeRecord } from './rules.js';
+import { describeFreeze } from './words.js';
+
+function votesLine(freeze: FreezeRecord, quorum: number): string {
+  const votes = freeze.unfreezeVotes.map((vote) => mention(vote.by));
+  const given = votes.length === 0 ? 'no admin has pressed it yet' : `so far: ${votes.join(', ')}`;
+  return `*Unfreeze* needs ${quorum} distinct admin${quorum === 1 ? '' : 's'} (\`FREEZE_UNFREEZE_QUORUM\`); ${given}.`;
+}
+
+/** The announcement in ALERT_CHANNEL, with Unfreeze (its value: when this freeze began, to tell freezes apart). */
+export function buildFreezeAnnouncement(freeze: FreezeRecord, quorum: number): SlackMessage {
+  const what = `:ice_cube: *Money is ${describeFreeze(freeze)}.*`;
+  return {
+    text: `Money is frozen: no swap is requested or approved, no payout container created.`,
+    blocks: [
+      section(what),
+      section(
+        'No swap can be requested or approved and no payout container created until it is lifted. Quotes waiting stay waiting. Lookups, alerts, the digest and the audit go on.',
+      ),
+      context(votesLine(freeze, quorum)),
+      ...actions([button('Unfreeze', ACTION_IDS.freezeUnfreeze, freeze.frozenAt, { style: 'primary' })]),
+    ],
+  };
+}
+
+/** The line posted in ALERT_CHANNEL when the quorum lifted the freeze. */
+export function buildUnfrozenLine(freeze: FreezeRecord, quorum: number): SlackMessage {
+  const by = freeze.unfreezeVotes.map((vote) => mention(vote.by)).join(', ');
+  const text = `:white_check_mark: The freeze is lifted by ${by} (${quorum} of ${quorum}). Swaps and payouts may go ahead again.`;
+  return { text, blocks: [section(text)] };
+}
+
+/** What `/treasury freeze` shows: the freeze in force, or none. */
+export function buildFreezeState(freeze: FreezeRecord | undefined, quorum: number): SlackMessage {
+  if (!freeze) {
+    const text = 'Nothing is frozen: swaps and payouts go ahead as usual. `/treasury freeze <reason>` stops them.';
+    return { text, blocks: [section(text)] };
+  }
+  const text = `:ice_cube: Money is ${describeFreeze(freeze)}.`;
+  return { text, blocks: [section(text), context(votesLine(freeze, quorum))] };
+}

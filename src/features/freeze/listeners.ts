@@ -1,0 +1,42 @@
+import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { buildFailure } from '../../blocks/errors.js';
+import { ACTION_IDS } from '../../blocks/ids.js';
+import { errorFields } from '../../logger.js';
+import type { Reply } from '../../slack/gateway.js';
+import { refusalText } from '../access/rules.js';
+import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/**
+ * "Unfreeze" on the freeze announcement: ack at once, the TREASURY_USERS gate, then the vote (admins only) after
+ * the listener returns; the clicker is told privately what their click did.
+ */
+export const createUnfreezeListener =
+  (deps: FeatureListenerDeps) =>
+  async ({ ack, body }: ButtonArgs): Promise<void> => {
+    await ack();
+    const userId = body.user.id;
+    const fallback = { channelId: body.channel?.id, userId };
+    const notice = (text: string): Reply => ({ response_type: 'ephemeral', replace_original: false, text });
+    const access = await deps.access.check(userId);
+    if (!access.allowed) {
+      await deps.slack.respond(body.response_url, notice(refusalText(access)), fallback);
+      return;
+    }
+    deps.background.run('an unfreeze vote', async () => {
+      let reply: Reply;
+      try {
+        reply = notice(await deps.freeze.voteUnfreeze(userId));
+      } catch (error) {
+        deps.logger.warn('unfreeze vote failed', { error: errorFields(error) });
+        reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };
+      }
+      await deps.slack.respond(body.response_url, reply, fallback);
+    });
+  };
+
+/** "Unfreeze", bound to its handler. */
+export const freezeListeners: ListenerBinding[] = [
+  { kind: 'action', id: ACTION_IDS.freezeUnfreeze, create: createUnfreezeListener },
+];
