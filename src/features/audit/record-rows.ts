@@ -7,6 +7,7 @@
 
 import { centsToUsd, fromBaseUnits } from '../../kernel/money.js';
 import type { AlertTrailEntry } from '../alerts/trail.js';
+import type { FreezeEvent } from '../freeze/rules.js';
 import { effectivePayoutStatus, type PayoutRequest } from '../payouts/rules.js';
 import type { PolicySnapshot, StoredUsdValue } from '../swaps/policy.js';
 import type { SwapQuote } from '../swaps/quote.js';
@@ -147,6 +148,27 @@ function level(threshold: NonNullable<ThresholdChange['threshold']>): string {
 }
 
 /** One row of the threshold trail: who set or removed which, the new level and the one it replaced. */
+/** One step of the freeze's trail (features/freeze/rules.ts): who, and the reason, the end or the vote count. */
+export function freezeRow(entry: FreezeEvent): AuditRow {
+  const detail =
+    entry.event === 'frozen'
+      ? `${entry.reason ?? ''}${entry.until ? ` (until ${entry.until})` : ''}`
+      : entry.votes !== undefined
+        ? `unfreeze vote ${entry.votes} of ${entry.quorum ?? '?'}`
+        : entry.event === 'expired'
+          ? 'its --for ran out'
+          : undefined;
+  return {
+    at: timeOf(entry.at),
+    category: 'freeze',
+    event: entry.event,
+    // One freeze at a time: the subject is the freeze itself.
+    subjectId: 'freeze',
+    actor: entry.by,
+    detail,
+  };
+}
+
 export function thresholdRow(change: ThresholdChange): AuditRow {
   const current = change.threshold;
   const shown = current ?? change.previous;

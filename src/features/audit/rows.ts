@@ -7,16 +7,18 @@
 
 import type { AlertTrailEntry } from '../alerts/trail.js';
 import type { PayoutRequest } from '../payouts/rules.js';
-import type { AuditRepository, BalanceRepository, Page } from '../repositories.js';
+import type { AuditRepository, BalanceRepository, FreezeRepository, Page } from '../repositories.js';
 import type { SwapQuote } from '../swaps/quote.js';
 import type { AuditRow } from './csv-rules.js';
-import { alertRow, payoutRows, quoteRows, thresholdRow } from './record-rows.js';
+import { alertRow, freezeRow, payoutRows, quoteRows, thresholdRow } from './record-rows.js';
 
 /** What the export reads. */
 export interface AuditSources {
   audit: AuditRepository;
   balances: Pick<BalanceRepository, 'listThresholdChanges'>;
   payouts: { listRequestsSince(since: Date): Promise<PayoutRequest[]> };
+  /** The freeze's trail (absent in a reader that has none: no freeze rows). */
+  freeze?: Pick<FreezeRepository, 'listFreezeTrail'>;
 }
 
 /** The period exported: events at or after `since`, up to `until`. */
@@ -155,6 +157,15 @@ async function* payoutRowsOf(sources: AuditSources, period: AuditPeriod): AsyncG
     .sort((a, b) => a.at - b.at);
 }
 
+async function* freezeRowsOf(sources: AuditSources, period: AuditPeriod): AsyncGenerator<AuditRow> {
+  // Pulled and lifted by hand, 400 days kept: small, and in time order already.
+  const trail = (await sources.freeze?.listFreezeTrail(period.since, period.until)) ?? [];
+  yield* trail
+    .map(freezeRow)
+    .filter((row) => within(row, period))
+    .sort((a, b) => a.at - b.at);
+}
+
 /** Merges streams that are each in time order into one (ties: the earlier stream first). */
 async function* merged(streams: AsyncGenerator<AuditRow>[]): AsyncGenerator<AuditRow> {
   try {
@@ -190,5 +201,6 @@ export function auditRows(
     alertRowsOf(sources, period, pageSize),
     thresholdRowsOf(sources, period),
     payoutRowsOf(sources, period),
+    freezeRowsOf(sources, period),
   ]);
 }

@@ -6,11 +6,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AuditRepository, BalanceRepository, PayoutRepository } from '../../features/repositories.js';
+import type {
+  AuditRepository,
+  BalanceRepository,
+  FreezeRepository,
+  PayoutRepository,
+} from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
 import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, loadBotState } from './bot-state.js';
+import { createLowdbFreezeRepository } from './freeze.js';
 import { createLowdbPayoutRepository } from './payouts.js';
 import { quoteArchiveBeside } from './quote-archive.js';
 import type { Store } from './state-file.js';
@@ -20,6 +26,7 @@ export interface ReadOnlyBotState {
   readonly audit: AuditRepository;
   readonly balances: Pick<BalanceRepository, 'listThresholdChanges'>;
   readonly payouts: Pick<PayoutRepository, 'listRequestsSince'>;
+  readonly freeze: Pick<FreezeRepository, 'listFreezeTrail'>;
   readonly damagedRecords: number;
   /** Damaged lines of the quote archive left out of what was read so far (counted as months are read). */
   readonly damagedArchiveLines: () => number;
@@ -72,6 +79,7 @@ export async function readBotStateFile(file: string): Promise<ReadOnlyBotState> 
     damagedArchiveLines: () => damagedArchiveLines,
     balances: createLowdbBalanceRepository(store),
     payouts: createLowdbPayoutRepository(store),
+    freeze: createLowdbFreezeRepository(store),
     damagedRecords: loaded.rejected.length,
   };
 }
