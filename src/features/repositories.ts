@@ -18,7 +18,14 @@ import type {
 } from './alerts/records.js';
 import type { AlertTrailEntry } from './alerts/trail.js';
 import type { DailySnapshot, DigestRecord } from './digest/records.js';
-import type { FreezeEvent, FreezeOutcome, FreezeRecord, FreezeRequest, UnfreezeOutcome } from './freeze/rules.js';
+import type {
+  FreezeEvent,
+  FreezeOutcome,
+  FreezeRecord,
+  FreezeRequest,
+  UnfreezeOutcome,
+  UnfreezeRequest,
+} from './freeze/rules.js';
 import type { FollowedInvoice, SharedCopy } from './invoices/followed.js';
 import type { PayoutOutcome, PayoutRequest } from './payouts/rules.js';
 import type { QuoteDecision } from './swaps/decision.js';
@@ -337,8 +344,11 @@ export interface FreezeRepository {
   currentFreeze(now: Date): Promise<FreezeRecord | undefined>;
   /** Pulls the freeze, with its trail line; refused (nothing changes) while one is in force. */
   freeze(request: FreezeRequest): Promise<FreezeOutcome>;
-  /** Counts one admin's Unfreeze click (once per admin); at `quorum` distinct votes the freeze ends. */
-  voteUnfreeze(vote: { by: string; at: Date }, quorum: number): Promise<UnfreezeOutcome>;
+  /**
+   * Counts one admin's Unfreeze click (once per admin); at `quorum` distinct votes the freeze ends. A click on the
+   * announcement of another freeze (`frozenAt` not the current one's) counts nothing.
+   */
+  voteUnfreeze(vote: UnfreezeRequest, quorum: number): Promise<UnfreezeOutcome>;
   /** The trail at or after `since` as of `now`, oldest first (the audit export reads it). */
   listFreezeTrail(since: Date, now: Date): Promise<FreezeEvent[]>;
 }

@@ -307,6 +307,8 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
 
       expect(await unfreeze(announcement, APPROVER)).toContain('Only treasury admins');
       expect(await unfreeze(announcement, ADMIN)).toContain('Your vote is recorded (1 of 2)');
+      const shown = () => blocksToText(slack.messages(ALERTS).find((m) => m.ts === announcement.ts)?.blocks ?? []);
+      await slack.waitFor(() => shown().includes('so far: <@U0ADMIN>') || undefined, 10_000, 'the vote on the message');
       expect(await unfreeze(announcement, ADMIN)).toContain('You have voted already (1 of 2)');
       expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');
       expect(await unfreeze(announcement, ADMIN2)).toContain('Your vote lifted the freeze (2 of 2)');
@@ -314,9 +316,17 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       expect(blocksToText(lifted.blocks ?? [])).toContain('The freeze is lifted by <@U0ADMIN>, <@U0ADMIN2>');
       expect((await ask('freeze')).text).toContain('Nothing is frozen');
       expect(await unfreeze(announcement, ADMIN)).toContain('Nothing is frozen now');
+      await slack.waitFor(() => shown().includes('Lifted by <@U0ADMIN>, <@U0ADMIN2>') || undefined, 10_000, 'lifted');
+      expect(findButtons(slack.messages(ALERTS).find((m) => m.ts === announcement.ts)?.blocks ?? [])).toEqual([]);
+      // A new freeze: the old announcement's Unfreeze (still on someone's screen) counts nothing toward it.
+      await ask('freeze second thoughts', ADMIN);
+      expect(await unfreeze(announcement, ADMIN2)).toContain('belongs to an earlier freeze');
+      expect((await replica.store.freeze.currentFreeze(now()))?.unfreezeVotes).toEqual([]);
+      await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now() }, 2);
+      await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now() }, 2);
 
       const trail = await replica.store.freeze.listFreezeTrail(new Date(0), now());
-      expect(trail.slice(-4).map((e) => [e.event, e.by])).toEqual([
+      expect(trail.slice(-8, -4).map((e) => [e.event, e.by])).toEqual([
         ['frozen', APPROVER],
         ['unfreeze_vote', ADMIN],
         ['unfreeze_vote', ADMIN2],

@@ -14,9 +14,26 @@ function votesLine(freeze: FreezeRecord, quorum: number): string {
   return `*Unfreeze* needs ${quorum} distinct admin${quorum === 1 ? '' : 's'} (\`FREEZE_UNFREEZE_QUORUM\`); ${given}.`;
 }
 
-/** The announcement in ALERT_CHANNEL, with Unfreeze (its value: when this freeze began, to tell freezes apart). */
-export function buildFreezeAnnouncement(freeze: FreezeRecord, quorum: number): SlackMessage {
+/**
+ * The announcement in ALERT_CHANNEL, with Unfreeze (its value: when this freeze began, to tell freezes apart); once
+ * `lifted`, the same message without the button, saying who lifted it.
+ */
+export function buildFreezeAnnouncement(
+  freeze: FreezeRecord,
+  quorum: number,
+  options: { lifted?: boolean } = {},
+): SlackMessage {
   const what = `:ice_cube: *Money is ${describeFreeze(freeze)}.*`;
+  if (options.lifted) {
+    const by = freeze.unfreezeVotes.map((vote) => mention(vote.by)).join(', ');
+    return {
+      text: 'The freeze is lifted.',
+      blocks: [
+        section(`:ice_cube: Money was ${describeFreeze(freeze)}.`),
+        section(`:white_check_mark: Lifted by ${by}. Swaps and payouts may go ahead again.`),
+      ],
+    };
+  }
   return {
     text: `Money is frozen: no swap is requested or approved, no payout container created.`,
     blocks: [

@@ -14,7 +14,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  */
 export const createUnfreezeListener =
   (deps: FeatureListenerDeps) =>
-  async ({ ack, body }: ButtonArgs): Promise<void> => {
+  async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
     const fallback = { channelId: body.channel?.id, userId };
@@ -27,7 +27,15 @@ export const createUnfreezeListener =
     deps.background.run('an unfreeze vote', async () => {
       let reply: Reply;
       try {
-        reply = notice(await deps.freeze.voteUnfreeze(userId));
+        // The value names the freeze announced (when it began, ISO-8601); anything else is not a button of ours.
+        const frozenAt = /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(action.value ?? '') ? action.value : undefined;
+        const channel = body.channel?.id;
+        const ts = body.message?.ts;
+        reply = notice(
+          frozenAt
+            ? await deps.freeze.voteUnfreeze(userId, frozenAt, channel && ts ? { channel, ts } : undefined)
+            : 'This button carries data the bot cannot use (altered, or from another app). Nothing was counted.',
+        );
       } catch (error) {
         deps.logger.warn('unfreeze vote failed', { error: errorFields(error) });
         reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };

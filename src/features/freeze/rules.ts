@@ -121,11 +121,20 @@ export type FreezeOutcome =
   | { ok: true; freeze: FreezeRecord }
   | { ok: false; reason: 'already_frozen'; freeze: FreezeRecord };
 
+/** An admin's Unfreeze click: who, when, and which freeze its button belongs to (its `frozenAt`). */
+export interface UnfreezeRequest {
+  by: string;
+  at: Date;
+  /** The freeze the clicked announcement is about; absent: the one in force. */
+  frozenAt?: string;
+}
+
 /** The answer of an Unfreeze click. */
 export type UnfreezeOutcome =
   | { ok: true; unfrozen: false; freeze: FreezeRecord; votes: number; quorum: number }
   | { ok: true; unfrozen: true; freeze: FreezeRecord; votes: number; quorum: number }
   | { ok: false; reason: 'not_frozen' }
+  | { ok: false; reason: 'another_freeze'; freeze: FreezeRecord }
   | { ok: false; reason: 'already_voted'; freeze: FreezeRecord; votes: number; quorum: number };
 
 /** A freeze whose `until` passed is recorded as ended (once), at its `until`, before anything else changes. */
@@ -173,10 +182,13 @@ export function applyFreeze(state: FreezeState, request: FreezeRequest): FreezeO
  * Counts an admin's Unfreeze click (mutates `state`): each admin once; at `quorum` distinct votes the freeze ends.
  * Whether the person is an admin (mayVoteUnfreeze) is checked before.
  */
-export function applyUnfreezeVote(state: FreezeState, vote: { by: string; at: Date }, quorum: number): UnfreezeOutcome {
+export function applyUnfreezeVote(state: FreezeState, vote: UnfreezeRequest, quorum: number): UnfreezeOutcome {
   settleExpiry(state, vote.at);
   const current = state.current;
   if (!current) return { ok: false, reason: 'not_frozen' };
+  // A button of an earlier freeze's announcement never counts toward a later freeze.
+  if (vote.frozenAt !== undefined && vote.frozenAt !== current.frozenAt)
+    return { ok: false, reason: 'another_freeze', freeze: structuredClone(current) };
   const needed = Math.max(1, Math.floor(quorum));
   if (current.unfreezeVotes.some((cast) => cast.by === vote.by))
     return {

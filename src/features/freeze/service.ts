@@ -15,7 +15,7 @@ import { describeFreeze } from './words.js';
 /** What the freeze feature needs. */
 export interface FreezeDeps {
   store: { readonly freeze: FreezeRepository };
-  slack: Pick<SlackGateway, 'post'>;
+  slack: Pick<SlackGateway, 'post' | 'update'>;
   logger: Logger;
   now: () => Date;
   /** ALERT_CHANNEL: where the freeze is announced (unset: nowhere, and nobody can click Unfreeze there). */
@@ -70,15 +70,41 @@ export function createFreezeService(deps: FreezeDeps) {
       return buildFreezeState(outcome.freeze, deps.quorum);
     },
 
-    /** Unfreeze: one admin's vote; the quorum lifts the freeze. Answers what the clicker is told. */
-    async voteUnfreeze(userId: string): Promise<string> {
+    /**
+     * Unfreeze: one admin's vote on the freeze the announcement is about (`frozenAt`, the button's value); the
+     * quorum lifts it. The announcement (`announcement`, where the click came from) then shows the votes, or that
+     * it was lifted. Answers what the clicker is told.
+     */
+    async voteUnfreeze(
+      userId: string,
+      frozenAt?: string,
+      announcement?: { channel: string; ts: string },
+    ): Promise<string> {
       if (!mayVoteUnfreeze(await deps.rolesOf(userId))) return NOT_ADMIN;
-      const outcome = await repository.voteUnfreeze({ by: userId, at: deps.now() }, deps.quorum);
-      if (!outcome.ok)
-        return outcome.reason === 'not_frozen'
-          ? 'Nothing is frozen now (it was lifted, or its time ran out). Your click changed nothing.'
-          : `You have voted already (${outcome.votes} of ${outcome.quorum}). Another admin must press Unfreeze.`;
+      const outcome = await repository.voteUnfreeze(
+        { by: userId, at: deps.now(), ...(frozenAt === undefined ? {} : { frozenAt }) },
+        deps.quorum,
+      );
+      if (!outcome.ok) {
+        if (outcome.reason === 'not_frozen')
+          return 'Nothing is frozen now (it was lifted, or its time ran out). Your click changed nothing.';
+        if (outcome.reason === 'another_freeze')
+          return `This button belongs to an earlier freeze, which has ended. Money is ${describeFreeze(outcome.freeze)}; press Unfreeze on its own announcement. Your click changed nothing.`;
+        return `You have voted already (${outcome.votes} of ${outcome.quorum}). Another admin must press Unfreeze.`;
+      }
       deps.logger.info('unfreeze vote', { userId, votes: outcome.votes, quorum: outcome.quorum });
+      if (announcement) {
+        try {
+          await deps.slack.update(
+            announcement.channel,
+            announcement.ts,
+            buildFreezeAnnouncement(outcome.freeze, outcome.quorum, { lifted: outcome.unfrozen }),
+          );
+        } catch (error) {
+          // The vote is recorded; the message catches up at the next click.
+          deps.logger.warn('could not update the freeze announcement', { error: errorFields(error) });
+        }
+      }
       if (!outcome.unfrozen)
         return `Your vote is recorded (${outcome.votes} of ${outcome.quorum}). The freeze stays until ${outcome.quorum - outcome.votes} more admin(s) press Unfreeze.`;
       await announce(buildUnfrozenLine(outcome.freeze, outcome.quorum), 'the unfreeze');

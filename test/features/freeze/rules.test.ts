@@ -121,6 +121,23 @@ describe('the unfreeze quorum', () => {
     expect(state.trail.map((e) => e.event)).toEqual(['frozen', 'expired']);
   });
 
+  it('a click on the announcement of an earlier freeze counts nothing toward the one in force', () => {
+    const state = frozen();
+    const earlier = state.current!.frozenAt;
+    applyUnfreezeVote(state, { by: 'U0AVERY', at: minutes(1) }, 1);
+    applyFreeze(state, { by: 'U0SAM', at: minutes(3), reason: 'strange quote' });
+    const before = structuredClone(state);
+    expect(applyUnfreezeVote(state, { by: 'U0RILEY', at: minutes(4), frozenAt: earlier }, 1)).toMatchObject({
+      ok: false,
+      reason: 'another_freeze',
+      freeze: { frozenBy: 'U0SAM' },
+    });
+    expect(state).toEqual(before);
+    expect(
+      applyUnfreezeVote(state, { by: 'U0RILEY', at: minutes(4), frozenAt: minutes(3).toISOString() }, 1),
+    ).toMatchObject({ ok: true, unfrozen: true });
+  });
+
   it('votes of a lifted freeze do not carry over to the next', () => {
     const state = frozen();
     applyUnfreezeVote(state, { by: 'U0AVERY', at: minutes(1) }, 2);
