@@ -335,6 +335,32 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'the Home tab shows the freeze on top for every treasury user, and not once it is lifted',
+    async () => {
+      const homeOf = (userId: string) =>
+        blocksToText((slack.homeView(userId)?.view.blocks as unknown[] | undefined) ?? []);
+      async function open(userId: string, pattern: RegExp): Promise<string> {
+        const before = slack.homeView(userId)?.hash;
+        expect((await replica.driver.openHome(userId, slack.homeView(userId))).status).toBe(200);
+        return slack.waitFor(
+          () => (slack.homeView(userId)?.hash !== before && pattern.test(homeOf(userId)) ? homeOf(userId) : undefined),
+          10_000,
+          `the Home of ${userId}`,
+        );
+      }
+      await freeze('leaked token');
+      for (const userId of [REQUESTER, ADMIN, BYSTANDER]) {
+        const home = await open(userId, /Treasury/);
+        expect(home.indexOf('Money is frozen by <@U0APPROVER>')).toBeGreaterThan(-1);
+        expect(home.indexOf('Money is frozen')).toBeLessThan(home.indexOf('Balances'));
+      }
+      await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now() }, 2);
+      await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now() }, 2);
+      expect(await open(REQUESTER, /Balances/)).not.toContain('Money is frozen');
+    },
+  );
+
   it.skipIf(skip)('--for ends the freeze by itself', async () => {
     await ask('freeze maintenance --for 30m', ADMIN);
     expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');

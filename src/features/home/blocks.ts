@@ -31,6 +31,8 @@ import { sumDecimals } from '../../kernel/money.js';
 import type { Asset } from '../../payments/index.js';
 import { alertBlockId, alertTitle, formatSpan } from '../alerts/message-blocks.js';
 import type { AlertView } from '../alerts/owned.js';
+import type { FreezeRecord } from '../freeze/rules.js';
+import { describeFreeze } from '../freeze/words.js';
 import { OUTCOME_LABELS } from '../swaps/blocks.js';
 import { approvalsOf } from '../swaps/decision.js';
 import type { PolicySnapshot } from '../swaps/policy.js';
@@ -85,6 +87,8 @@ export interface HomeFacts {
   requests: readonly HomeRequest[];
   /** The alert poller is off (ALERT_CHANNEL unset): thresholds are shown with the word that no alert will come. */
   alertsOff?: boolean;
+  /** The freeze in force (`/treasury freeze`): shown on top, to every treasury user. */
+  freeze?: FreezeRecord;
 }
 
 /** A Home tab view (`views.publish`). */
@@ -123,6 +127,12 @@ export function buildOutsiderHome(notice?: string, options: { unknown?: boolean 
 /** The Home tab of a treasury user. Always within 100 blocks, whatever the lists hold. */
 export function buildHome(facts: HomeFacts): HomeView {
   const blocks: Block[] = [header('Treasury')];
+  if (facts.freeze)
+    blocks.push(
+      section(
+        `:ice_cube: *Money is ${describeFreeze(facts.freeze)}.* No swap can be requested or approved and no payout container created until admins lift it (Unfreeze in the alert channel).`,
+      ),
+    );
   if (facts.notice) blocks.push(section(`:warning: ${clipText(facts.notice, LIMITS.sectionText - 20)}`));
   blocks.push(...refreshRow(facts.now));
   blocks.push({ type: 'divider' });

@@ -21,7 +21,7 @@ import type { SlackGateway } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
 import type { TreasuryAccessCheck } from '../access/service.js';
 import { oldestFirst } from '../alerts/owned.js';
-import type { BotRepositories } from '../repositories.js';
+import type { BotRepositories, FreezeRepository } from '../repositories.js';
 import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../swaps/decision.js';
 import type { GroupMembers } from '../swaps/policy.js';
 import {
@@ -36,7 +36,10 @@ import {
 
 /** What the Home tab is built from; everything is injected. */
 export interface HomeTabDeps {
-  store: Pick<BotRepositories, 'alerts' | 'swapQuotes' | 'balances'>;
+  store: Pick<BotRepositories, 'alerts' | 'swapQuotes' | 'balances'> & {
+    /** The freeze, shown on top (absent: never shown). */
+    readonly freeze?: Pick<FreezeRepository, 'currentFreeze'>;
+  };
   payments: Pick<PaymentsClient, 'listAssets'>;
   slack: Pick<SlackGateway, 'publishHome' | 'permalink'>;
   /** The approvers configured now: they decide quotes made before policies were fixed on quotes (see policyOf). */
@@ -180,7 +183,8 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
         ? buildOutsiderHome(refusalText(access), { unknown: true })
         : buildOutsiderHome(notice);
     const now = deps.now();
-    const [assets, thresholds, alerts, waiting, requests] = await Promise.all([
+    const [freeze, assets, thresholds, alerts, waiting, requests] = await Promise.all([
+      deps.store.freeze?.currentFreeze(now),
       readAssets(),
       deps.store.balances.listThresholds(),
       openAlerts(),
@@ -197,6 +201,7 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
       waiting,
       requests,
       ...(deps.alertsOff ? { alertsOff: true } : {}),
+      ...(freeze ? { freeze } : {}),
     });
   }
 
