@@ -191,6 +191,7 @@ export function createFeatures(options: FeatureOptions): Features {
       approver: await listed(config.swapApprovers, userId),
       admin: await thresholds.isAdmin(userId),
     }),
+    afterChange: () => swaps.refreshWaiting(),
   });
   return { groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit };
 }

@@ -361,6 +361,28 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     },
   );
 
+  it.skipIf(skip)(
+    'a waiting quote shows FROZEN once the freeze is pulled, and no longer once it is lifted',
+    async () => {
+      const waiting = await quote();
+      const shown = () => blocksToText(slack.messages(CHANNEL).find((m) => m.ts === waiting.ts)?.blocks ?? []);
+      expect(shown()).not.toContain('FROZEN');
+      await ask('freeze leaked token', APPROVER);
+      await slack.waitFor(
+        () => shown().includes('*FROZEN*: money is frozen by <@U0APPROVER>') || undefined,
+        10_000,
+        'FROZEN',
+      );
+      expect(
+        findButtons(slack.messages(CHANNEL).find((m) => m.ts === waiting.ts)?.blocks ?? []).map((b) => b.actionId),
+      ).toEqual(expect.arrayContaining(['swap_approve', 'swap_reject']));
+      const announcement = slack.messages(ALERTS).at(-1)!;
+      await unfreeze(announcement, ADMIN);
+      await unfreeze(announcement, ADMIN2);
+      await slack.waitFor(() => (!shown().includes('FROZEN') ? true : undefined), 10_000, 'no longer FROZEN');
+    },
+  );
+
   it.skipIf(skip)('--for ends the freeze by itself', async () => {
     await ask('freeze maintenance --for 30m', ADMIN);
     expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');

@@ -24,6 +24,8 @@ export interface FreezeDeps {
   quorum: number;
   /** Whether the person is a swap approver (SWAP_APPROVERS) and an admin (TREASURY_ADMINS), groups included. */
   rolesOf(userId: string): Promise<FreezeRoles>;
+  /** After the freeze is pulled or lifted: the waiting quotes' messages show it (or no longer). Never throws. */
+  afterChange?: () => Promise<void>;
 }
 
 const NOT_TRUSTED =
@@ -41,6 +43,14 @@ export function createFreezeService(deps: FreezeDeps) {
     } catch (error) {
       // The freeze is in force whatever Slack says: the announcement is news, not the switch.
       deps.logger.warn(`could not post ${what} in ALERT_CHANNEL`, { error: errorFields(error) });
+    }
+  }
+
+  async function afterChange(): Promise<void> {
+    try {
+      await deps.afterChange?.();
+    } catch (error) {
+      deps.logger.warn('could not show the freeze change on the waiting quotes', { error: errorFields(error) });
     }
   }
 
@@ -67,6 +77,7 @@ export function createFreezeService(deps: FreezeDeps) {
         throw new UserFacingError(`Money is already ${describeFreeze(outcome.freeze)}. Nothing changed.`);
       deps.logger.info('money frozen', { userId, until: outcome.freeze.until });
       await announce(buildFreezeAnnouncement(outcome.freeze, deps.quorum), 'the freeze');
+      await afterChange();
       return buildFreezeState(outcome.freeze, deps.quorum);
     },
 
@@ -108,6 +119,7 @@ export function createFreezeService(deps: FreezeDeps) {
       if (!outcome.unfrozen)
         return `Your vote is recorded (${outcome.votes} of ${outcome.quorum}). The freeze stays until ${outcome.quorum - outcome.votes} more admin(s) press Unfreeze.`;
       await announce(buildUnfrozenLine(outcome.freeze, outcome.quorum), 'the unfreeze');
+      await afterChange();
       return `Your vote lifted the freeze (${outcome.votes} of ${outcome.quorum}).`;
     },
   };

@@ -21,6 +21,8 @@ import { ACTION_IDS } from '../../blocks/ids.js';
 import { code, escapeText, mention } from '../../blocks/mrkdwn.js';
 import type { Swap } from '../../payments/index.js';
 import { mentionText } from '../alerts/routing.js';
+import type { FreezeRecord } from '../freeze/rules.js';
+import { describeFreeze } from '../freeze/words.js';
 import { type ApprovalPolicy, approvalsOf, policyOf } from './decision.js';
 import { type PolicySnapshot, usdLabel, windowText } from './policy.js';
 import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from './quote.js';
@@ -234,7 +236,21 @@ function newQuoteActions(quote: SwapQuote): Block[] {
 }
 
 /** The in-channel quote message, in whatever state the quote is: the message always tells the truth. */
-export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now: Date): SlackMessage {
+export function buildQuoteMessage(
+  quote: SwapQuote,
+  policy: ApprovalPolicy,
+  now: Date,
+  /** The freeze in force: a waiting quote shows FROZEN (its Approve refuses with the reason; Reject still works). */
+  freeze?: FreezeRecord,
+): SlackMessage {
+  const frozen =
+    freeze && quote.status === 'pending'
+      ? [
+          section(
+            `:ice_cube: *FROZEN*: money is ${describeFreeze(freeze)}. Approve is refused until admins lift the freeze; the quote waits (it still expires at its time).`,
+          ),
+        ]
+      : [];
   const fromAmount = formatSnapshotAmount(quote.amountFrom, quote.from);
   const toAmount = formatSnapshotAmount(quote.estimatedAmount, quote.to);
   const expiresAt = new Date(quote.expiresAt);
@@ -247,6 +263,7 @@ export function buildQuoteMessage(quote: SwapQuote, policy: ApprovalPolicy, now:
     text: `Swap quote: ${fromAmount} → about ${toAmount} · ${OUTCOME_LABELS[quote.status]}${swap}${received} · requested by ${mention(quote.requestedBy)} · quote ${escapeText(quote.id)}`,
     blocks: [
       header(`Swap ${quote.from.symbol} → ${quote.to.symbol}`),
+      ...frozen,
       fields([
         ['Requested by', mention(quote.requestedBy)],
         ['Route', escapeText(quote.routeType)],

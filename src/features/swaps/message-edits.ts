@@ -7,7 +7,7 @@
 import type { SlackMessage } from '../../blocks/common.js';
 import type { Logger } from '../../logger.js';
 import { describeSlackError, isTransient } from '../../slack/errors.js';
-import type { SwapQuoteRepository } from '../repositories.js';
+import type { FreezeRepository, SwapQuoteRepository } from '../repositories.js';
 import { buildQuoteMessage } from './blocks.js';
 import type { ApprovalPolicy } from './decision.js';
 
@@ -46,6 +46,8 @@ export interface QuoteMessageEditorDeps {
   now: () => Date;
   scheduler?: Scheduler;
   retryDelaysMs?: readonly number[];
+  /** The freeze, read at each edit: a waiting quote shows FROZEN while one is in force. */
+  freeze?: Pick<FreezeRepository, 'currentFreeze'>;
 }
 
 /** Edits quote messages from their records, retrying failed edits on a schedule. */
@@ -59,7 +61,9 @@ export function createQuoteMessageEditor(deps: QuoteMessageEditorDeps) {
     const quote = await deps.quotes.getQuote(quoteId);
     if (!quote?.messageTs) return;
     try {
-      await deps.messenger.update(quote.channelId, quote.messageTs, buildQuoteMessage(quote, deps.policy, deps.now()));
+      const now = deps.now();
+      const freeze = quote.status === 'pending' ? await deps.freeze?.currentFreeze(now) : undefined;
+      await deps.messenger.update(quote.channelId, quote.messageTs, buildQuoteMessage(quote, deps.policy, now, freeze));
     } catch (error) {
       const delay = isTransient(error) ? delays[attempt] : undefined;
       deps.logger.error('could not update the swap quote message', {

@@ -104,6 +104,7 @@ export function createSwapService(deps: SwapDeps) {
     logger: deps.logger,
     now: deps.now,
     scheduler: deps.scheduler,
+    ...(deps.store.freeze ? { freeze: deps.store.freeze } : {}),
   });
   const quoting = createQuoteMaker({ ...deps, quotes, ...(deps.store.freeze ? { freeze: deps.store.freeze } : {}) });
   const follower = createSwapFollower({
@@ -402,6 +403,14 @@ export function createSwapService(deps: SwapDeps) {
      * Stops following swaps and retrying edits (shutdown); recover() picks swaps up again at the next start.
      * Resolves when the follow-ups under way have ended.
      */
+    /**
+     * Re-renders every waiting quote's message (a freeze was pulled or lifted: they show FROZEN, or no longer).
+     * A failed edit is logged and retried by the editor; it never fails the caller.
+     */
+    async refreshWaiting(): Promise<void> {
+      for (const quote of await quotes.listQuotesByStatus('pending')) await edits.refresh(quote.id);
+    },
+
     async stop(): Promise<void> {
       edits.stop();
       await follower.stop();
