@@ -74,6 +74,7 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
   let slack: SlackStandIn;
   let replica: Replica;
   let store: StoreChoice;
+  let start: (name: string) => Promise<Replica>;
 
   beforeAll(async () => {
     if (skip) return;
@@ -100,18 +101,20 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       timeoutMs: 2_000,
       retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 },
     });
-    replica = await startReplica({
-      name: 'a',
-      store,
-      config,
-      payments,
-      logger: silentLogger,
-      now: () => new Date(simulator.now()),
-      slack,
-      signingSecret: SECRET,
-      leaseKey: LEASE_KEY,
-      app: { alertSleep: async () => undefined, swapFollow: { intervalMs: 50, maxDurationMs: 60_000 } },
-    });
+    start = (name) =>
+      startReplica({
+        name,
+        store,
+        config,
+        payments,
+        logger: silentLogger,
+        now: () => new Date(simulator.now()),
+        slack,
+        signingSecret: SECRET,
+        leaseKey: LEASE_KEY,
+        app: { alertSleep: async () => undefined, swapFollow: { intervalMs: 50, maxDurationMs: 60_000 } },
+      });
+    replica = await start('a');
   }, 30_000);
   afterAll(async () => {
     await replica?.close();
@@ -380,6 +383,40 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       await unfreeze(announcement, ADMIN);
       await unfreeze(announcement, ADMIN2);
       await slack.waitFor(() => (!shown().includes('FROZEN') ? true : undefined), 10_000, 'no longer FROZEN');
+    },
+  );
+
+  it.skipIf(skip)(
+    'a freeze survives a restart; on PostgreSQL a second replica refuses at once what the first froze',
+    async () => {
+      const waiting = await quote();
+      await ask('freeze leaked token', APPROVER);
+      await replica.close();
+      replica = await start('a');
+      expect((await ask('freeze')).text).toContain('Money is frozen by <@U0APPROVER>');
+      const refused = await clickQuote(waiting, 'swap_approve');
+      expect((await refused.waitForResponses(1, 10_000))[0]?.text ?? '').toContain('Your approval was not counted');
+      if (store.kind === 'postgres') {
+        const other = await start('b');
+        try {
+          const result = await other.driver.clickButtonIn(
+            { channel: CHANNEL, ts: waiting.ts, blocks: waiting.blocks ?? [] },
+            'swap_approve',
+            { userId: APPROVER, channelId: CHANNEL },
+          );
+          expect((await result.waitForResponses(1, 10_000))[0]?.text ?? '').toContain('Your approval was not counted');
+          const answer = await other.driver.command('payout create USDT@BSC "December"', {
+            userId: REQUESTER,
+            channelId: CHANNEL,
+          });
+          const [reply] = await answer.waitForResponses(1, 10_000);
+          expect(reply?.text ?? blocksToText(reply?.blocks ?? [])).toContain('No payout container was proposed.');
+        } finally {
+          await other.close();
+        }
+      }
+      expect(await quoteStatus(waiting)).toBe('pending');
+      expect(count('createSwap')).toBe(0);
     },
   );
 
