@@ -420,6 +420,31 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     },
   );
 
+  it.skipIf(skip)('"New quote" on an expired quote makes no quote while frozen, before any estimate', async () => {
+    const old = await quote();
+    simulator.advanceTime(31 * 60_000);
+    await (await clickQuote(old, 'swap_approve')).waitForResponses(1, 10_000);
+    expect(await quoteStatus(old)).toBe('expired');
+    const expired = await slack.waitFor(
+      () => {
+        const message = slack.messages(CHANNEL).find((m) => m.ts === old.ts);
+        return findButtons(message?.blocks ?? []).some((b) => b.actionId === 'swap_new_quote') ? message : undefined;
+      },
+      10_000,
+      'the New quote button',
+    );
+    await freeze();
+    simulator.resetRequests();
+    const result = await replica.driver.clickButtonIn(
+      { channel: CHANNEL, ts: expired.ts, blocks: expired.blocks ?? [] },
+      'swap_new_quote',
+      { userId: REQUESTER, channelId: CHANNEL },
+    );
+    const [reply] = await result.waitForResponses(1, 10_000);
+    expect(reply?.text ?? blocksToText(reply?.blocks ?? [])).toContain('No quote was made.');
+    expect(count('estimateSwap')).toBe(0);
+  });
+
   it.skipIf(skip)('--for ends the freeze by itself', async () => {
     await ask('freeze maintenance --for 30m', ADMIN);
     expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');

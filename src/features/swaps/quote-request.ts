@@ -156,6 +156,9 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
     conversation: ConversationKind;
   }): Promise<SwapQuote> {
+    // Before the estimate ("New quote" comes here directly); saveQuote checks again, atomically.
+    const frozen = await deps.freeze?.currentFreeze(deps.now());
+    if (frozen) throw new FrozenError(frozen, NO_QUOTE_MADE);
     const legs = {
       from: { asset: input.assets.from, snapshot: input.from },
       to: { asset: input.assets.to, snapshot: input.to },
