@@ -16,7 +16,7 @@ import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
-import { createFeatures } from './services.js';
+import { createFeatureServices } from './services.js';
 import { createSlackGateway } from './slack/gateway.js';
 import { createSlackReceivers, describeListenFailure, identifyInstallingOrg } from './slack/receivers.js';
 import type { ReconnectPolicy } from './slack/socket-mode.js';
@@ -101,7 +101,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     policy: { retries: options.slackRetries ?? 2 },
   });
   const lease = options.leadership;
-  const features = createFeatures({
+  const features = createFeatureServices({
     ...{ config, payments, store, slack, now, logger },
     ...(lease ? { lease } : {}),
     ...(options.swapFollow ? { swapFollow: options.swapFollow } : {}),

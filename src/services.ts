@@ -1,5 +1,5 @@
 /**
- * The features, built from the configuration and the clients: what the listeners and the jobs are given. Nothing
+ * The feature services, built from the configuration and the clients: what the listeners and the jobs are given. Nothing
  * here starts; the Slack app starts listening and the scheduler starts the jobs (src/app.ts).
  */
 import type { Config } from './config.js';
@@ -27,7 +27,7 @@ import type { PaymentsClient } from './payments/index.js';
 import type { SlackGateway } from './slack/gateway.js';
 
 /** What the features are built from. */
-export interface FeatureOptions {
+export interface FeatureServiceOptions {
   config: Config;
   payments: PaymentsClient;
   store: BotRepositories;
@@ -41,7 +41,7 @@ export interface FeatureOptions {
 }
 
 /** Every feature of the bot. */
-export interface Features {
+export interface FeatureServices {
   groups: ApproverGroups;
   access: TreasuryAccessCheck;
   swaps: SwapService;
@@ -66,7 +66,7 @@ export function alertChannels(config: Config): string[] {
 }
 
 /** Builds every feature; the alert poller is built with its job (src/jobs). */
-export function createFeatures(options: FeatureOptions): Features {
+export function createFeatureServices(options: FeatureServiceOptions): FeatureServices {
   const { config, payments, store, slack, now, logger, lease } = options;
   // Quote messages may wait and retry a little: a person is looking at them.
   const messenger: QuoteMessenger = {

@@ -32,7 +32,7 @@ import {
 import type { BotRepositories } from '../features/repositories.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
-import { alertChannels, type Features } from '../services.js';
+import { alertChannels, type FeatureServices } from '../services.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import { createLeadershipGate } from './leadership.js';
 import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';
@@ -78,7 +78,7 @@ export function alertPollJob(
 /** What the jobs run. */
 export interface JobDeps {
   config: Config;
-  features: Features;
+  features: FeatureServices;
   payments: PaymentsClient;
   store: BotRepositories;
   slack: SlackGateway;

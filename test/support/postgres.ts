@@ -122,28 +122,6 @@ export async function startTestCluster(): Promise<TestCluster> {
     throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   }
 
-  const port = await freePort();
-  const [program, args] = command('postgres', [
-    '-D',
-    data,
-    '-k',
-    dir,
-    '-h',
-    '127.0.0.1',
-    '-p',
-    String(port),
-    '-c',
-    'fsync=off',
-    '-c',
-    'full_page_writes=off',
-    '-c',
-    'max_connections=200',
-  ]);
-  const server = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
   // The postmaster's own pid: signalling runuser would not reach it reliably.
   const postmasterPid = (): number | undefined => {
     try {
@@ -152,6 +130,7 @@ export async function startTestCluster(): Promise<TestCluster> {
       return undefined;
     }
   };
+  let server: ChildProcess | undefined;
   const killNow = () => {
     const pid = postmasterPid();
     if (pid) {
@@ -161,18 +140,49 @@ export async function startTestCluster(): Promise<TestCluster> {
         // already gone
       }
     }
-    server.kill('SIGKILL');
+    server?.kill('SIGKILL');
   };
   // A test run that dies must not leave a server behind.
   process.once('exit', killNow);
 
-  try {
-    await waitForServer(port, server, () => output);
-  } catch (error) {
-    killNow();
-    rmSync(dir, { recursive: true, force: true });
-    throw error;
+  // freePort() hands back a port nobody holds, but until postgres binds it another process of the run (tests go
+  // two at a time, each opening ports) may take it: then the server exits at once and a fresh port is tried.
+  let port = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    port = await freePort();
+    const [program, args] = command('postgres', [
+      '-D',
+      data,
+      '-k',
+      dir,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ]);
+    const started = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    server = started;
+    let output = '';
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      await waitForServer(port, started, () => output);
+      break;
+    } catch (error) {
+      killNow();
+      if (attempt < 3 && /Address already in use/.test(output)) continue;
+      process.off('exit', killNow);
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
   }
+  const running = server;
 
   const connectionString = (database: string) =>
     `postgresql://${USER}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
@@ -193,9 +203,9 @@ export async function startTestCluster(): Promise<TestCluster> {
     async stop() {
       process.off('exit', killNow);
       const exited =
-        server.exitCode !== null
+        running.exitCode !== null
           ? Promise.resolve()
-          : new Promise<void>((resolve) => server.once('exit', () => resolve()));
+          : new Promise<void>((resolve) => running.once('exit', () => resolve()));
       const pid = postmasterPid();
       if (pid) {
         try {
@@ -204,10 +214,10 @@ export async function startTestCluster(): Promise<TestCluster> {
           // already gone
         }
       } else {
-        server.kill('SIGTERM');
+        running.kill('SIGTERM');
       }
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      if (server.exitCode === null) server.kill('SIGKILL');
+      if (running.exitCode === null) running.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },
   };

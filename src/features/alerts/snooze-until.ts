@@ -1,6 +1,6 @@
 /**
- * When a snooze ends. Here rather than in domain/ (which imports nothing but zod) because "tomorrow 09:00" needs
- * a time zone's rules, which @date-fns/tz reads from the platform's Intl.
+ * When a snooze ends: "tomorrow 09:00" needs a time zone's rules, which @date-fns/tz reads from the platform's
+ * Intl (the menu's words are in snooze.ts).
  */
 import { TZDate } from '@date-fns/tz';
 import { SNOOZE_TOMORROW_HOUR, type SnoozeChoice } from './snooze.js';

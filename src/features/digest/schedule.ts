@@ -1,7 +1,6 @@
 /**
  * When the daily digest is due: DIGEST_AT is a wall-clock time in a time zone, so the day and the instant are read
- * with that zone's rules (here rather than in domain/, which imports nothing but zod, because they need
- * @date-fns/tz). Pure: the clock is an argument.
+ * with that zone's rules (@date-fns/tz). Pure: the clock is an argument.
  *
  * The rules, daylight saving included:
  * - A digest belongs to a calendar day of the zone. It is due from the first instant of that day whose wall-clock

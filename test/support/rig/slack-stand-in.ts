@@ -25,27 +25,9 @@ import type {
 import { slackStandInOf, type SlackStandIn as WorkspaceSlackStandIn } from '../../../dev/workspace/slack-stand-in.js';
 import { waitForState } from './slack-waiting.js';
 
-export type {
-  ConversationKind,
-  ConversationSpec,
-  InjectedFailure,
-  MessageMetadata,
-  MessageVersion,
-  OpenedView,
-  PublishedHome,
-  RecordedCall,
-  RecordedResponse,
-  Rejection,
-  ResponseEffect,
-  ResponseUrlOrigin,
-  SlackFile,
-  SlackStandInOptions,
-  StandInEvent,
-  StoredMessage,
-  UploadedFile,
-  UserGroupSpec,
-} from '../../../dev/workspace/slack-stand-in.js';
-export { slackAttachments } from '../../../dev/workspace/slack-stand-in.js';
+// Everything the workspace's stand-in exports (its types, slackAttachments); SlackStandIn and startSlackStandIn
+// below are the tests' own and take precedence.
+export * from '../../../dev/workspace/slack-stand-in.js';
 
 /** The stand-in as tests drive it: the workspace's surface plus the hooks only tests use. */
 export interface SlackStandIn extends WorkspaceSlackStandIn {

@@ -34,7 +34,7 @@ export const POLL_RULES = {
    * and gas are checked by reading their `status=pending` list over the band's window (createdAt from one hour
    * ago, from one day ago, or all: one request for the young windows, the whole list for `all`), withdrawals
    * one by one by id (one request each, so their older bands are slower: the budget below holds about 1,400
-   * withdrawals pending for over a day at one a day each). Part 13's "stuck" alerts use the same ages.
+   * withdrawals pending for over a day at one a day each). The "stuck" alerts (STUCK_*_AFTER) use the same ages.
    */
   recheckBands: {
     lists: [
