@@ -59,6 +59,13 @@ export interface Config {
   /** SWAP_DAILY_LIMIT_USD in cents: what swaps out of one asset may add up to in any 24 hours; unset: no limit. */
   swapDailyLimitUsdCents: bigint | undefined;
   /**
+   * SWAP_STEP_UP_USD in cents: approving a quote worth this much or more (or of unknown value) needs a fresh code
+   * from the approver's authenticator app; unset: no second factor is asked.
+   */
+  swapStepUpUsdCents: bigint | undefined;
+  /** TOTP_ENCRYPTION_KEY: the 32-byte AES-256-GCM key the authenticator secrets are encrypted with at rest. */
+  totpEncryptionKey: Buffer | undefined;
+  /**
    * TREASURY_USERS: who may use the bot: user ids, user group ids (S…), or `['*']` (everyone in the workspace).
    * Required in production; elsewhere unset means `['*']` (`treasuryUsersDefaulted` says so).
    */
@@ -293,6 +300,19 @@ const EnvSchema = z.object({
   SWAP_POLICY: parsedBy('SWAP_POLICY', parseSwapPolicy),
   SWAP_DAILY_LIMIT_USD: parsedBy('SWAP_DAILY_LIMIT_USD', (text) => parseUsdLimit(text, 'SWAP_DAILY_LIMIT_USD')),
   SWAP_MAX_USD: parsedBy('SWAP_MAX_USD', (text) => parseUsdLimit(text, 'SWAP_MAX_USD')),
+  SWAP_STEP_UP_USD: parsedBy('SWAP_STEP_UP_USD', (text) => parseUsdLimit(text, 'SWAP_STEP_UP_USD')),
+  TOTP_ENCRYPTION_KEY: optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const key = parseEncryptionKey(v);
+    if (!key) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'expected 32 random bytes as 64 hex digits or as base64 (make one with: openssl rand -base64 32)',
+      });
+      return z.NEVER;
+    }
+    return key;
+  }),
   ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
     if (v === undefined) return false;
     if (/^(true|1|yes)$/i.test(v)) return true;
@@ -371,6 +391,8 @@ export const DEPLOYMENT_VARIABLES = [
   'SWAP_POLICY',
   'SWAP_MAX_USD',
   'SWAP_DAILY_LIMIT_USD',
+  'SWAP_STEP_UP_USD',
+  'TOTP_ENCRYPTION_KEY',
   'TREASURY_USERS',
   'TREASURY_ADMINS',
 ] as const;
@@ -426,6 +448,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       'TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
     );
   }
+  // A second factor nobody can enrol in would block every large approval; refuse to start instead.
+  if (env.SWAP_STEP_UP_USD?.trim() && !env.TOTP_ENCRYPTION_KEY?.trim()) {
+    problems.push(
+      'TOTP_ENCRYPTION_KEY: required when SWAP_STEP_UP_USD is set: the key the authenticator secrets are encrypted with (make one with: openssl rand -base64 32)',
+    );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   return {
@@ -456,6 +484,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     swapPolicyTiers: e.SWAP_POLICY.tiers,
     swapMaxUsdCents: e.SWAP_MAX_USD.limitCents,
     swapDailyLimitUsdCents: e.SWAP_DAILY_LIMIT_USD.limitCents,
+    swapStepUpUsdCents: e.SWAP_STEP_UP_USD.limitCents,
+    totpEncryptionKey: e.TOTP_ENCRYPTION_KEY,
     treasuryUsers: e.TREASURY_USERS ?? ['*'],
     treasuryUsersDefaulted: e.TREASURY_USERS === undefined,
     treasuryAdmins: e.TREASURY_ADMINS.length > 0 ? e.TREASURY_ADMINS : e.SWAP_APPROVERS,
@@ -540,6 +570,11 @@ export function describeConfig(config: Config): Record<string, string> {
     SWAP_MAX_USD: config.swapMaxUsdCents === undefined ? '(no maximum)' : usdLabel(config.swapMaxUsdCents),
     SWAP_DAILY_LIMIT_USD:
       config.swapDailyLimitUsdCents === undefined ? '(no daily limit)' : usdLabel(config.swapDailyLimitUsdCents),
+    SWAP_STEP_UP_USD:
+      config.swapStepUpUsdCents === undefined
+        ? '(unset: no second factor is asked)'
+        : `${usdLabel(config.swapStepUpUsdCents)} and above, or of unknown value`,
+    TOTP_ENCRYPTION_KEY: config.totpEncryptionKey ? '[set]' : '(unset: nobody can enrol a second factor)',
     TREASURY_USERS: config.treasuryUsersDefaulted
       ? '(unset: everyone in this workspace; production requires it to be set)'
       : config.treasuryUsers.includes('*')
@@ -553,6 +588,17 @@ export function describeConfig(config: Config): Record<string, string> {
     REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
   };
+}
+
+/**
+ * TOTP_ENCRYPTION_KEY as 32 bytes: 64 hex digits, or base64 (standard or URL-safe) of exactly 32 bytes; anything
+ * else (a passphrase, a short key) is undefined, so the bot refuses to start rather than use a weak key.
+ */
+export function parseEncryptionKey(text: string): Buffer | undefined {
+  if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return undefined;
+  const key = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return key.length === 32 ? key : undefined;
 }
 
 /** ALERT_ROUTES written back as it is set (`kind=CHANNEL@MENTION`, comma-separated). */

@@ -314,6 +314,41 @@ describe('describeConfig', () => {
     });
   });
 
+  it('reads SWAP_STEP_UP_USD as exact cents, and refuses to start with it but no TOTP_ENCRYPTION_KEY', () => {
+    const key = Buffer.alloc(32, 7);
+    expect(loadConfig(validHttpEnv).swapStepUpUsdCents).toBeUndefined();
+    expect(loadConfig(validHttpEnv).totpEncryptionKey).toBeUndefined();
+    const on = loadConfig({
+      ...validHttpEnv,
+      SWAP_STEP_UP_USD: '$10,000',
+      TOTP_ENCRYPTION_KEY: key.toString('base64'),
+    });
+    expect(on.swapStepUpUsdCents).toBe(1_000_000n);
+    expect(on.totpEncryptionKey).toEqual(key);
+    expect(() => loadConfig({ ...validHttpEnv, SWAP_STEP_UP_USD: '10000' })).toThrow(
+      /TOTP_ENCRYPTION_KEY: required when SWAP_STEP_UP_USD is set/,
+    );
+    // The key is never printed, only whether it is set.
+    expect(describeConfig(on)).toMatchObject({
+      SWAP_STEP_UP_USD: '$10,000 and above, or of unknown value',
+      TOTP_ENCRYPTION_KEY: '[set]',
+    });
+    expect(JSON.stringify(describeConfig(on))).not.toContain(key.toString('base64'));
+  });
+
+  it.each([
+    ['64 hex digits', '07'.repeat(32), true],
+    ['base64 of 32 bytes', Buffer.alloc(32, 9).toString('base64'), true],
+    ['URL-safe base64 of 32 bytes', Buffer.alloc(32, 251).toString('base64url'), true],
+    ['a passphrase', 'correct horse battery staple', false],
+    ['16 bytes of base64', Buffer.alloc(16, 1).toString('base64'), false],
+    ['63 hex digits', '0'.repeat(63), false],
+  ])('TOTP_ENCRYPTION_KEY as %s: accepted %s', (_name, value, accepted) => {
+    const load = () => loadConfig({ ...validHttpEnv, TOTP_ENCRYPTION_KEY: value });
+    if (accepted) expect(load().totpEncryptionKey?.length).toBe(32);
+    else expect(load).toThrow(/TOTP_ENCRYPTION_KEY: expected 32 random bytes/);
+  });
+
   it('reads SWAP_MAX_USD as exact cents, written with or without $ and thousands separators', () => {
     expect(loadConfig(validHttpEnv).swapMaxUsdCents).toBeUndefined();
     expect(loadConfig({ ...validHttpEnv, SWAP_MAX_USD: '$250,000' }).swapMaxUsdCents).toBe(25_000_000n);
