@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { InstallingOrg } from './features/access/rules.js';
 import type { AlertPoller, PollLeadership } from './features/alerts/poller/index.js';
 import type { DigestService } from './features/digest/index.js';
+import type { FreezeService } from './features/freeze/service.js';
 import type { BotRepositories } from './features/repositories.js';
 import type { FollowPolicy, SwapService } from './features/swaps/index.js';
 import { createJobs } from './jobs/index.js';
@@ -76,6 +77,8 @@ export interface TreasuryApp {
   alerts: AlertPoller | undefined;
   /** The daily digest (DIGEST_AT); `/treasury digest` answers whether or not it is set. */
   digest: DigestService;
+  /** The freeze (its expiry round, `endExpired`, is a job; tests run it by hand). */
+  freeze: FreezeService;
   /**
    * Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz)
    * and, in Socket Mode, whether the first connection opened or is being retried in the background.
@@ -144,6 +147,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     swaps,
     alerts,
     digest,
+    freeze,
     async start() {
       const identity = await identifyInstallingOrg(app, slack);
       if ('problem' in identity) throw new StartupError(identity.problem);

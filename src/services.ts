@@ -18,6 +18,7 @@ import {
   createApproverGroups,
   createSwapService,
   type FollowPolicy,
+  isNamedOrGroupMember,
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
@@ -170,16 +171,6 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // The audit trail as a CSV file for TREASURY_ADMINS, sent to the requester's DM with the bot.
   const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => thresholds.isAdmin(userId) });
   // The freeze: pulled by an approver or an admin, lifted by FREEZE_UNFREEZE_QUORUM admins, announced in ALERT_CHANNEL.
-  const listed = async (ids: readonly string[], userId: string): Promise<boolean> => {
-    if (ids.includes(userId)) return true;
-    const groupIds = ids.filter((id) => id.startsWith('S'));
-    if (groupIds.length === 0) return false;
-    const members = await groups.members(groupIds);
-    return groupIds.some((id) => {
-      const found = members.get(id);
-      return Array.isArray(found) && found.includes(userId);
-    });
-  };
   const freeze = createFreezeService({
     store,
     slack,
@@ -188,7 +179,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     alertChannel: config.alertChannel,
     quorum: config.freezeUnfreezeQuorum,
     rolesOf: async (userId) => ({
-      approver: await listed(config.swapApprovers, userId),
+      approver: await isNamedOrGroupMember(config.swapApprovers, userId, groups),
       admin: await thresholds.isAdmin(userId),
     }),
     afterChange: () => swaps.refreshWaiting(),

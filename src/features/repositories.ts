@@ -351,6 +351,13 @@ export interface FreezeRepository {
   voteUnfreeze(vote: UnfreezeRequest, quorum: number): Promise<UnfreezeOutcome>;
   /** The trail at or after `since` as of `now`, oldest first (the audit export reads it). */
   listFreezeTrail(since: Date, now: Date): Promise<FreezeEvent[]>;
+  /**
+   * The freezes whose `until` passed by `now` and whose end nobody announced yet, oldest first, each handed to one
+   * caller only across replicas (claimed in the freeze's atomic change, its `expired` line written once).
+   */
+  claimExpiredFreezes(now: Date): Promise<FreezeRecord[]>;
+  /** Keeps where the freeze begun at `frozenAt` was announced; false when it is gone (lifted, or its end announced). */
+  recordFreezeAnnouncement(frozenAt: string, announcement: { channel: string; ts: string }): Promise<boolean>;
 }
 
 /** What the bot runs on: the repositories, from the lowdb file or from PostgreSQL. */

@@ -9,12 +9,14 @@
  * | sweep of quotes waiting for approval      | 30 s                 | every replica            | swaps/ (sweep)     |
  * | recovery of swaps left by another replica | 15 s, on replicas    | every replica            | swaps/ (recover)   |
  * | daily digest                              | 30 s and at start    | leader, asked by the job | digest/service.ts  |
+ * | end of freezes whose --for ran out        | 15 s and at start    | every replica            | freeze/service.ts  |
  *
  * What each does: the poll reads failed withdrawals, payout tasks and gas top-ups and posts alerts; its follow-ups
  * send the reminders and owed Slack work of the alerts people own, and check invoices that report back. The sweep
  * sends "expires soon" reminders and marks expired quotes. The recovery follows swaps a dead replica left and marks
  * its interrupted approvals (it also runs once at start, on every process). The digest posts DIGEST_AT's digest once
- * a day (registered only when DIGEST_AT is set).
+ * a day (registered only when DIGEST_AT is set). The freeze's expiry announces, once across replicas (claimed in the
+ * store), that a `--for` ran out: the announcement loses Unfreeze, one line says so, the waiting quotes lose FROZEN.
  *
  * The follow-ups ride the poll (they run when, and only when, a poll ran to its end on the leader): with the poller
  * off (ALERT_CHANNEL unset) neither exists, and invoices are not followed.
@@ -57,6 +59,11 @@ export const RECOVER_EVERY_MS = 15_000;
 export const SWEEP_QUOTES_EVERY_MS = 30_000;
 /** How often the daily digest checks whether it is due. */
 export const DIGEST_CHECK_EVERY_MS = 30_000;
+/**
+ * How often each replica looks for a freeze whose `--for` ran out (the gate itself ends at `until` exactly; this is
+ * how late, at most, people are told). One unlocked read when there is nothing to claim.
+ */
+export const FREEZE_EXPIRY_EVERY_MS = 15_000;
 
 /** The alert poll: leader only; at shutdown a poll still running at three quarters of the budget is cut short. */
 export function alertPollJob(
@@ -165,6 +172,21 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
       // check() logs its own failures and never throws.
       run: () => digest.check(),
     });
+
+  scheduler.add({
+    name: 'end of freezes whose --for ran out',
+    period: { everyMs: FREEZE_EXPIRY_EVERY_MS },
+    runsOn: 'every replica',
+    // A freeze that ran out while the bot was down is announced as soon as it is back.
+    runAtStart: true,
+    run: async () => {
+      await features.freeze.endExpired();
+    },
+    onError: (error) =>
+      logger.warn('could not look for a freeze whose --for ran out; trying again later', {
+        error: errorFields(error),
+      }),
+  });
 
   return { alerts };
 }

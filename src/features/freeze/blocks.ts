@@ -6,7 +6,7 @@ import { actions, button, context, type SlackMessage, section } from '../../bloc
 import { ACTION_IDS } from '../../blocks/ids.js';
 import { mention } from '../../blocks/mrkdwn.js';
 import type { FreezeRecord } from './rules.js';
-import { describeFreeze } from './words.js';
+import { describeExpiredFreeze, describeFreeze } from './words.js';
 
 function votesLine(freeze: FreezeRecord, quorum: number): string {
   const votes = freeze.unfreezeVotes.map((vote) => mention(vote.by));
@@ -16,14 +16,20 @@ function votesLine(freeze: FreezeRecord, quorum: number): string {
 
 /**
  * The announcement in ALERT_CHANNEL, with Unfreeze (its value: when this freeze began, to tell freezes apart); once
- * `lifted`, the same message without the button, saying who lifted it.
+ * `lifted`, the same message without the button, saying who lifted it; once `expired`, without the button, saying
+ * it ended by itself (`--for`).
  */
 export function buildFreezeAnnouncement(
   freeze: FreezeRecord,
   quorum: number,
-  options: { lifted?: boolean } = {},
+  options: { lifted?: boolean; expired?: boolean } = {},
 ): SlackMessage {
   const what = `:ice_cube: *Money is ${describeFreeze(freeze)}.*`;
+  if (options.expired)
+    return {
+      text: `${describeExpiredFreeze(freeze)}.`,
+      blocks: [section(`:hourglass: ${describeExpiredFreeze(freeze)} (\`--for\`); nobody needs to press Unfreeze.`)],
+    };
   if (options.lifted) {
     const by = freeze.unfreezeVotes.map((vote) => mention(vote.by)).join(', ');
     return {
@@ -51,6 +57,16 @@ export function buildFreezeAnnouncement(
 export function buildUnfrozenLine(freeze: FreezeRecord, quorum: number): SlackMessage {
   const by = freeze.unfreezeVotes.map((vote) => mention(vote.by)).join(', ');
   const text = `:white_check_mark: The freeze is lifted by ${by} (${quorum} of ${quorum}). Swaps and payouts may go ahead again.`;
+  return { text, blocks: [section(text)] };
+}
+
+/**
+ * The line posted in ALERT_CHANNEL when a freeze's `--for` ran out; `inForce` is another freeze pulled since (money
+ * stays frozen then).
+ */
+export function buildExpiredLine(freeze: FreezeRecord, inForce?: FreezeRecord): SlackMessage {
+  const after = inForce ? ` Money stays ${describeFreeze(inForce)}.` : ' Swaps and payouts may go ahead again.';
+  const text = `:hourglass: ${describeExpiredFreeze(freeze)}.${after}`;
   return { text, blocks: [section(text)] };
 }
 

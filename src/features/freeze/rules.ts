@@ -26,6 +26,8 @@ export const FreezeRecord = z.object({
   until: z.string().optional(),
   /** Distinct admins who clicked Unfreeze, in order. */
   unfreezeVotes: z.array(UnfreezeVote),
+  /** Where the freeze was announced (ALERT_CHANNEL), once Slack took the post; absent: not (yet) announced. */
+  announcement: z.object({ channel: z.string(), ts: z.string() }).optional(),
 });
 /** The freeze in force (or that was, until its `until` passed). */
 export type FreezeRecord = z.infer<typeof FreezeRecord>;
@@ -57,6 +59,11 @@ export type FreezeEvent = z.infer<typeof FreezeEvent>;
 export const FreezeState = z.object({
   current: FreezeRecord.optional(),
   trail: z.array(FreezeEvent),
+  /**
+   * Freezes whose `until` passed and whose end is recorded in the trail, but not yet announced: the expiry job
+   * claims them (claimExpiredFreezes), once, to edit their announcement and say they ended.
+   */
+  expiredUnannounced: z.array(FreezeRecord).optional(),
 });
 /** What the store keeps: the freeze and its trail. */
 export type FreezeState = z.infer<typeof FreezeState>;
@@ -137,12 +144,50 @@ export type UnfreezeOutcome =
   | { ok: false; reason: 'another_freeze'; freeze: FreezeRecord }
   | { ok: false; reason: 'already_voted'; freeze: FreezeRecord; votes: number; quorum: number };
 
-/** A freeze whose `until` passed is recorded as ended (once), at its `until`, before anything else changes. */
+/**
+ * A freeze whose `until` passed is recorded as ended (once), at its `until`, before anything else changes; it waits
+ * in `expiredUnannounced` until the expiry job claims it (whichever comes first writes the one `expired` line).
+ */
 function settleExpiry(state: FreezeState, now: Date): void {
   const current = state.current;
   if (!current?.until || isFrozenAt(current, now)) return;
   state.trail.push({ at: current.until, event: 'expired' });
+  state.expiredUnannounced = [...(state.expiredUnannounced ?? []), current];
   delete state.current;
+}
+
+/** Whether claimExpiredFreezes would find anything at `now` (read without a lock, to lock only when it would). */
+export function hasExpiredToClaim(state: FreezeState, now: Date): boolean {
+  const current = state.current;
+  return (state.expiredUnannounced?.length ?? 0) > 0 || (current?.until !== undefined && !isFrozenAt(current, now));
+}
+
+/**
+ * Claims the freezes that ended by themselves (mutates `state`): a freeze in force whose `until` passed gets its one
+ * `expired` line now, and every ended freeze not yet announced is handed over, oldest first, and forgotten. Run
+ * inside the store's atomic change, so one caller across all replicas gets each (the others get none).
+ */
+export function claimExpiredFreezes(state: FreezeState, now: Date): FreezeRecord[] {
+  settleExpiry(state, now);
+  const claimed = state.expiredUnannounced ?? [];
+  delete state.expiredUnannounced;
+  if (claimed.length > 0) pruneTrail(state, now);
+  return structuredClone(claimed);
+}
+
+/**
+ * Keeps where the freeze that began at `frozenAt` was announced (mutates `state`), on the freeze in force or one
+ * ended and not yet announced; false when that freeze is gone (lifted, or its end already announced).
+ */
+export function recordAnnouncement(
+  state: FreezeState,
+  frozenAt: string,
+  announcement: { channel: string; ts: string },
+): boolean {
+  const record = [state.current, ...(state.expiredUnannounced ?? [])].find((entry) => entry?.frozenAt === frozenAt);
+  if (!record) return false;
+  record.announcement = { ...announcement };
+  return true;
 }
 
 function pruneTrail(state: FreezeState, now: Date): void {

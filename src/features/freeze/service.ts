@@ -8,8 +8,8 @@ import { UserFacingError } from '../../kernel/errors.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { SlackGateway } from '../../slack/gateway.js';
 import type { FreezeRepository } from '../repositories.js';
-import { buildFreezeAnnouncement, buildFreezeState, buildUnfrozenLine } from './blocks.js';
-import { type FreezeRoles, MAX_FREEZE_REASON_LENGTH, mayFreeze, mayVoteUnfreeze } from './rules.js';
+import { buildExpiredLine, buildFreezeAnnouncement, buildFreezeState, buildUnfrozenLine } from './blocks.js';
+import { type FreezeRecord, type FreezeRoles, MAX_FREEZE_REASON_LENGTH, mayFreeze, mayVoteUnfreeze } from './rules.js';
 import { describeFreeze } from './words.js';
 
 /** What the freeze feature needs. */
@@ -36,14 +36,32 @@ const NOT_ADMIN = 'Only treasury admins (`TREASURY_ADMINS`) can vote to unfreeze
 export function createFreezeService(deps: FreezeDeps) {
   const { freeze: repository } = deps.store;
 
-  async function announce(message: SlackMessage, what: string): Promise<void> {
-    if (!deps.alertChannel) return;
+  /** Posts in ALERT_CHANNEL; answers where the post is (undefined: no channel, or Slack did not take it). */
+  async function announce(message: SlackMessage, what: string): Promise<{ channel: string; ts: string } | undefined> {
+    if (!deps.alertChannel) return undefined;
     try {
-      await deps.slack.post(deps.alertChannel, message);
+      return { channel: deps.alertChannel, ts: await deps.slack.post(deps.alertChannel, message) };
     } catch (error) {
       // The freeze is in force whatever Slack says: the announcement is news, not the switch.
       deps.logger.warn(`could not post ${what} in ALERT_CHANNEL`, { error: errorFields(error) });
+      return undefined;
     }
+  }
+
+  /** Ends one freeze whose `--for` ran out, in Slack: its announcement loses Unfreeze, one line says it ended. */
+  async function announceExpiry(ended: FreezeRecord, inForce: FreezeRecord | undefined): Promise<void> {
+    if (ended.announcement) {
+      try {
+        const { channel, ts } = ended.announcement;
+        await deps.slack.update(channel, ts, buildFreezeAnnouncement(ended, deps.quorum, { expired: true }));
+      } catch (error) {
+        // The expiry is claimed and recorded; the old button only answers "nothing is frozen now".
+        deps.logger.warn('could not edit the announcement of a freeze that ended by itself', {
+          error: errorFields(error),
+        });
+      }
+    }
+    await announce(buildExpiredLine(ended, inForce), 'the end of a freeze');
   }
 
   async function afterChange(): Promise<void> {
@@ -55,6 +73,24 @@ export function createFreezeService(deps: FreezeDeps) {
   }
 
   return {
+    /**
+     * One round of the expiry job (every replica): claims the freezes whose `--for` ran out (each once across
+     * replicas, its `expired` line at its `until`), then says so in Slack and re-renders the waiting quotes. A Slack
+     * failure is logged and not tried again (the claim is taken). Answers how many ended.
+     */
+    async endExpired(): Promise<number> {
+      const now = deps.now();
+      const ended = await repository.claimExpiredFreezes(now);
+      if (ended.length === 0) return 0;
+      const inForce = await repository.currentFreeze(now).catch(() => undefined);
+      for (const freeze of ended) {
+        deps.logger.info('a freeze ended by itself', { frozenAt: freeze.frozenAt, until: freeze.until });
+        await announceExpiry(freeze, inForce);
+      }
+      await afterChange();
+      return ended.length;
+    },
+
     /** `/treasury freeze`: the freeze in force, or none. */
     async show(): Promise<SlackMessage> {
       return buildFreezeState(await repository.currentFreeze(deps.now()), deps.quorum);
@@ -76,7 +112,12 @@ export function createFreezeService(deps: FreezeDeps) {
       if (!outcome.ok)
         throw new UserFacingError(`Money is already ${describeFreeze(outcome.freeze)}. Nothing changed.`);
       deps.logger.info('money frozen', { userId, until: outcome.freeze.until });
-      await announce(buildFreezeAnnouncement(outcome.freeze, deps.quorum), 'the freeze');
+      const posted = await announce(buildFreezeAnnouncement(outcome.freeze, deps.quorum), 'the freeze');
+      // Kept so that the expiry job can take Unfreeze off the announcement when `--for` runs out.
+      if (posted)
+        await repository.recordFreezeAnnouncement(outcome.freeze.frozenAt, posted).catch((error: unknown) => {
+          deps.logger.warn('could not keep where the freeze was announced', { error: errorFields(error) });
+        });
       await afterChange();
       return buildFreezeState(outcome.freeze, deps.quorum);
     },

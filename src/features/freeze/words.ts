@@ -11,11 +11,21 @@ function person(userId: string): string {
   return /^[UW][A-Z0-9]+$/.test(userId) ? `<@${userId}>` : escapeText(userId);
 }
 
+/** "2026-11-28 09:00 UTC" for an ISO-8601 UTC time. */
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
 /** "frozen by <@U> since 09:00 UTC (reason), until 11:00 UTC": who, when, why and until when. */
 export function describeFreeze(freeze: FreezeRecord): string {
-  const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
   const until = freeze.until ? `; it ends by itself at ${when(freeze.until)}` : '';
   return `frozen by ${person(freeze.frozenBy)} since ${when(freeze.frozenAt)}: _${escapeText(freeze.reason)}_${until}`;
+}
+
+/** "The freeze by <@U> since 09:00 UTC (_reason_) ended by itself at 11:00 UTC": a `--for` that ran out. */
+export function describeExpiredFreeze(freeze: FreezeRecord): string {
+  const ended = freeze.until ? when(freeze.until) : 'its time';
+  return `The freeze by ${person(freeze.frozenBy)} since ${when(freeze.frozenAt)} (_${escapeText(freeze.reason)}_) ended by itself at ${ended}`;
 }
 
 /** What a refused operation says: nothing moved, why, and how the freeze ends. */

@@ -29,6 +29,26 @@ export interface ApproverGroups {
 type Listing = readonly string[] | { error: string };
 
 /**
+ * Whether `userId` is named in `ids` (user ids and user group ids, S…) or is a member of a named group as `groups`
+ * lists it. A group Slack could not list counts as not containing the person (fail closed). One rule for every
+ * "listed in a setting" check: TREASURY_ADMINS (thresholds, audit, unfreeze) and SWAP_APPROVERS (freeze).
+ */
+export async function isNamedOrGroupMember(
+  ids: readonly string[],
+  userId: string,
+  groups: Pick<ApproverGroups, 'members'>,
+): Promise<boolean> {
+  if (ids.includes(userId)) return true;
+  const groupIds = ids.filter((id) => id.startsWith('S'));
+  if (groupIds.length === 0) return false;
+  const members = await groups.members(groupIds);
+  return groupIds.some((id) => {
+    const listed = members.get(id);
+    return Array.isArray(listed) && listed.includes(userId);
+  });
+}
+
+/**
  * Why a group could not be listed, for the person who clicked (the Slack error code goes to the log). Only the
  * errors usergroups.users.list documents, and the common ones about the token; anything else is said generally.
  */

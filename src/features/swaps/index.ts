@@ -4,7 +4,12 @@
  */
 
 export { type ClickOrigin, isQuoteId, refuseClickOrigin } from './approval.js';
-export { APPROVER_GROUPS_TTL_MS, type ApproverGroups, createApproverGroups } from './approver-groups.js';
+export {
+  APPROVER_GROUPS_TTL_MS,
+  type ApproverGroups,
+  createApproverGroups,
+  isNamedOrGroupMember,
+} from './approver-groups.js';
 export type { FollowPolicy } from './follow.js';
 export type { QuoteMessenger, Scheduler } from './message-edits.js';
 export { ESTIMATE_VALIDITY_MS } from './quote.js';

@@ -12,6 +12,7 @@ import { UserFacingError } from '../../kernel/errors.js';
 import type { Logger } from '../../logger.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 import type { BotRepositories } from '../repositories.js';
+import { isNamedOrGroupMember } from '../swaps/approver-groups.js';
 import type { GroupMembers } from '../swaps/policy.js';
 import { buildThresholdList, thresholdRemovedText, thresholdSetText } from './blocks.js';
 import type { BalanceThreshold } from './rules.js';
@@ -42,17 +43,7 @@ const NOT_AN_ADMIN =
   'Only treasury admins can set or remove balance thresholds (`TREASURY_ADMINS`; by default the swap approvers). `/treasury thresholds` shows them to everyone.';
 
 export function createThresholdService(deps: ThresholdDeps): ThresholdService {
-  const groupIds = deps.admins.filter((id) => id.startsWith('S'));
-
-  async function isAdmin(userId: string): Promise<boolean> {
-    if (deps.admins.includes(userId)) return true;
-    if (groupIds.length === 0) return false;
-    const members = await deps.groups.members(groupIds);
-    return groupIds.some((id) => {
-      const listed = members.get(id);
-      return Array.isArray(listed) && listed.includes(userId);
-    });
-  }
+  const isAdmin = (userId: string): Promise<boolean> => isNamedOrGroupMember(deps.admins, userId, deps.groups);
 
   async function requireAdmin(userId: string): Promise<void> {
     if (await isAdmin(userId)) return;

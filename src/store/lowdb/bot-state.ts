@@ -85,6 +85,15 @@ function loadFreeze(raw: unknown, rejected: RejectedRecord[]): FreezeState {
   } else if (part.trail !== undefined) {
     rejected.push({ where: 'freeze.trail', problem: 'expected a list', value: part.trail });
   }
+  // Ended freezes waiting to be announced: news, not the switch, so a damaged one is set aside.
+  if (Array.isArray(part.expiredUnannounced)) {
+    part.expiredUnannounced.forEach((entry: unknown, index: number) => {
+      const parsed = FreezeRecord.safeParse(entry);
+      if (parsed.success) freeze.expiredUnannounced = [...(freeze.expiredUnannounced ?? []), parsed.data];
+      else
+        rejected.push({ where: `freeze.expiredUnannounced[${index}]`, problem: problemOf(parsed.error), value: entry });
+    });
+  }
   return freeze;
 }
 

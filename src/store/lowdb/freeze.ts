@@ -8,8 +8,11 @@ import {
   activeFreeze,
   applyFreeze,
   applyUnfreezeVote,
+  claimExpiredFreezes,
   type FreezeState,
   freezeTrailSince,
+  hasExpiredToClaim,
+  recordAnnouncement,
 } from '../../features/freeze/rules.js';
 import type { FreezeRepository } from '../../features/repositories.js';
 import { cloneJson } from '../clone-json.js';
@@ -30,5 +33,12 @@ export function createLowdbFreezeRepository(store: Store<WithFreeze>): FreezeRep
     freeze: (request) => store.update((state) => applyFreeze(state.freeze, request)),
     voteUnfreeze: (vote, quorum) => store.update((state) => applyUnfreezeVote(state.freeze, vote, quorum)),
     listFreezeTrail: async (since, now) => freezeTrailSince(store.read().freeze, since, now),
+    // Looked at first without writing: the expiry job asks every few seconds and almost always finds nothing.
+    claimExpiredFreezes: async (now) =>
+      hasExpiredToClaim(store.read().freeze, now)
+        ? store.update((state) => claimExpiredFreezes(state.freeze, now))
+        : [],
+    recordFreezeAnnouncement: (frozenAt, announcement) =>
+      store.update((state) => recordAnnouncement(state.freeze, frozenAt, announcement)),
   };
 }

@@ -10,8 +10,11 @@ import {
   activeFreeze,
   applyFreeze,
   applyUnfreezeVote,
+  claimExpiredFreezes,
   FreezeState,
   freezeTrailSince,
+  hasExpiredToClaim,
+  recordAnnouncement,
 } from '../../features/freeze/rules.js';
 import type { FreezeRepository } from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
@@ -70,5 +73,13 @@ export function freezeOver(db: Database, _logger: Logger): FreezeRepository {
     async listFreezeTrail(since, now) {
       return freezeTrailSince(await readFreezeRow(db, ''), since, now);
     },
+    async claimExpiredFreezes(now) {
+      // Every replica asks every few seconds: the row is locked only when there is something to claim, and the
+      // claim is judged again under the lock (another replica may have taken it in between).
+      if (!hasExpiredToClaim(await readFreezeRow(db, ''), now)) return [];
+      return change('claiming an expired freeze', (state) => claimExpiredFreezes(state, now));
+    },
+    recordFreezeAnnouncement: (frozenAt, announcement) =>
+      change('keeping where the freeze was announced', (state) => recordAnnouncement(state, frozenAt, announcement)),
   };
 }
