@@ -338,29 +338,30 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     },
   );
 
+  const homeOf = (userId: string) => blocksToText((slack.homeView(userId)?.view.blocks as unknown[] | undefined) ?? []);
+  /** Opens the person's Home tab; resolves with its text once a new view matching `pattern` is published. */
+  async function openHome(userId: string, pattern: RegExp): Promise<string> {
+    const before = slack.homeView(userId)?.hash;
+    expect((await replica.driver.openHome(userId, slack.homeView(userId))).status).toBe(200);
+    return slack.waitFor(
+      () => (slack.homeView(userId)?.hash !== before && pattern.test(homeOf(userId)) ? homeOf(userId) : undefined),
+      10_000,
+      `the Home of ${userId}`,
+    );
+  }
+
   it.skipIf(skip)(
     'the Home tab shows the freeze on top for every treasury user, and not once it is lifted',
     async () => {
-      const homeOf = (userId: string) =>
-        blocksToText((slack.homeView(userId)?.view.blocks as unknown[] | undefined) ?? []);
-      async function open(userId: string, pattern: RegExp): Promise<string> {
-        const before = slack.homeView(userId)?.hash;
-        expect((await replica.driver.openHome(userId, slack.homeView(userId))).status).toBe(200);
-        return slack.waitFor(
-          () => (slack.homeView(userId)?.hash !== before && pattern.test(homeOf(userId)) ? homeOf(userId) : undefined),
-          10_000,
-          `the Home of ${userId}`,
-        );
-      }
       await freeze('leaked token');
       for (const userId of [REQUESTER, ADMIN, BYSTANDER]) {
-        const home = await open(userId, /Treasury/);
+        const home = await openHome(userId, /Treasury/);
         expect(home.indexOf('Money is frozen by <@U0APPROVER>')).toBeGreaterThan(-1);
         expect(home.indexOf('Money is frozen')).toBeLessThan(home.indexOf('Balances'));
       }
       await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now() }, 2);
       await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now() }, 2);
-      expect(await open(REQUESTER, /Balances/)).not.toContain('Money is frozen');
+      expect(await openHome(REQUESTER, /Balances/)).not.toContain('Money is frozen');
     },
   );
 
@@ -444,6 +445,78 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     expect(reply?.text ?? blocksToText(reply?.blocks ?? [])).toContain('No quote was made.');
     expect(count('estimateSwap')).toBe(0);
   });
+
+  it.skipIf(skip)(
+    '--for runs out: the job edits the announcement (no Unfreeze), posts one line, the quote loses FROZEN and is approved',
+    async () => {
+      const waiting = await quote();
+      const shownQuote = () => blocksToText(slack.messages(CHANNEL).find((m) => m.ts === waiting.ts)?.blocks ?? []);
+      const before = slack.messages(ALERTS).length;
+      await ask('freeze maintenance window --for 10m', ADMIN);
+      const announcement = await slack.waitFor(() => slack.messages(ALERTS)[before], 10_000, 'the announcement');
+      expect(findButtons(announcement.blocks ?? []).map((b) => b.text)).toEqual(['Unfreeze']);
+      await slack.waitFor(() => shownQuote().includes('*FROZEN*') || undefined, 10_000, 'FROZEN');
+      expect(await openHome(REQUESTER, /Balances/)).toContain('Money is frozen by <@U0ADMIN>');
+
+      simulator.advanceTime(11 * 60_000);
+      expect(await openHome(REQUESTER, /Balances/)).not.toContain('Money is frozen');
+      // The gate ends at `until` exactly, whether or not the job has run yet.
+      expect((await ask('freeze')).text).toContain('Nothing is frozen');
+      await replica.treasury.freeze.endExpired();
+      const shownAnnouncement = () => slack.messages(ALERTS).find((m) => m.ts === announcement.ts);
+      const edited = await slack.waitFor(
+        () =>
+          blocksToText(shownAnnouncement()?.blocks ?? []).includes('ended by itself') ? shownAnnouncement() : undefined,
+        10_000,
+        'the announcement edited',
+      );
+      expect(findButtons(edited.blocks ?? [])).toEqual([]);
+      const line = await slack.waitFor(() => slack.messages(ALERTS)[before + 1], 10_000, 'the line');
+      expect(blocksToText(line.blocks ?? [])).toMatch(
+        /^:hourglass: The freeze by <@U0ADMIN> since .* \(_maintenance window_\) ended by itself at .* UTC\. Swaps and payouts may go ahead again\.$/,
+      );
+      await slack.waitFor(() => (!shownQuote().includes('FROZEN') ? true : undefined), 10_000, 'no longer FROZEN');
+
+      // The next rounds (any replica) find nothing: no second line, one `expired` in the trail.
+      await replica.treasury.freeze.endExpired();
+      await replica.treasury.freeze.endExpired();
+      await expectStaysAt(before + 2, () => slack.messages(ALERTS).length, 300);
+      const trail = await replica.store.freeze.listFreezeTrail(new Date(0), now());
+      const [frozen, expired] = trail.slice(-2);
+      expect([frozen?.event, expired?.event]).toEqual(['frozen', 'expired']);
+      // Recorded at the until, not when the job ran; the line says that time.
+      expect(expired?.at).toBe(frozen?.until);
+      expect(blocksToText(line.blocks ?? [])).toContain(
+        `ended by itself at ${expired!.at.slice(0, 16).replace('T', ' ')} UTC`,
+      );
+
+      await clickQuote(waiting, 'swap_approve');
+      await until(async () => ((await quoteStatus(waiting)) === 'created' ? true : undefined), 'the swap');
+      expect(count('createSwap')).toBe(1);
+    },
+  );
+
+  it.skipIf(skip)(
+    '--for runs out while Slack refuses the edit and the line: logged, the claim holds, nothing posted later',
+    async () => {
+      const before = slack.messages(ALERTS).length;
+      await ask('freeze slack trouble --for 10m', ADMIN);
+      const announcement = await slack.waitFor(() => slack.messages(ALERTS)[before], 10_000, 'the announcement');
+      slack.failNext('chat.update', { error: 'message_not_found' }, 1, { channel: ALERTS });
+      slack.failNext('chat.postMessage', { error: 'channel_not_found' }, 1, {
+        channel: ALERTS,
+        textIncludes: 'ended by itself',
+      });
+      simulator.advanceTime(11 * 60_000);
+      await replica.treasury.freeze.endExpired();
+      const trail = await replica.store.freeze.listFreezeTrail(new Date(0), now());
+      expect(trail.at(-1)?.event).toBe('expired');
+      await replica.treasury.freeze.endExpired();
+      await expectStaysAt(before + 1, () => slack.messages(ALERTS).length, 300);
+      expect(findButtons(slack.messages(ALERTS).find((m) => m.ts === announcement.ts)?.blocks ?? [])).toHaveLength(1);
+      expect((await ask('freeze')).text).toContain('Nothing is frozen');
+    },
+  );
 
   it.skipIf(skip)('--for ends the freeze by itself', async () => {
     await ask('freeze maintenance --for 30m', ADMIN);
