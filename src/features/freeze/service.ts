@@ -98,7 +98,10 @@ export function createFreezeService(deps: FreezeDeps) {
 
     /** `/treasury freeze <reason> [--for …]`: pulls the freeze, announces it; refused while one is in force. */
     async freeze(userId: string, reason: string, forMs?: number): Promise<SlackMessage> {
-      if (!mayFreeze(await deps.rolesOf(userId))) throw new UserFacingError(NOT_TRUSTED, 'not_admin');
+      if (!mayFreeze(await deps.rolesOf(userId))) {
+        deps.logger.info('freeze refused: not an approver or admin', { userId });
+        throw new UserFacingError(NOT_TRUSTED, 'not_admin');
+      }
       if (reason.length > MAX_FREEZE_REASON_LENGTH)
         throw new UserFacingError(
           `The reason is ${reason.length} characters long; give at most ${MAX_FREEZE_REASON_LENGTH}.`,
@@ -132,7 +135,10 @@ export function createFreezeService(deps: FreezeDeps) {
       frozenAt?: string,
       announcement?: { channel: string; ts: string },
     ): Promise<string> {
-      if (!mayVoteUnfreeze(await deps.rolesOf(userId))) return NOT_ADMIN;
+      if (!mayVoteUnfreeze(await deps.rolesOf(userId))) {
+        deps.logger.info('unfreeze vote refused: not an admin', { userId });
+        return NOT_ADMIN;
+      }
       const outcome = await repository.voteUnfreeze(
         { by: userId, at: deps.now(), ...(frozenAt === undefined ? {} : { frozenAt }) },
         deps.quorum,
