@@ -518,6 +518,25 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     },
   );
 
+  it.skipIf(skip)('--for runs out while the bot is down: announced once as it starts again', async () => {
+    const before = slack.messages(ALERTS).length;
+    await ask('freeze over the restart --for 10m', ADMIN);
+    const announcement = await slack.waitFor(() => slack.messages(ALERTS)[before], 10_000, 'the announcement');
+    await replica.close();
+    simulator.advanceTime(11 * 60_000);
+    replica = await start('a');
+    const shown = () => slack.messages(ALERTS).find((m) => m.ts === announcement.ts);
+    await slack.waitFor(
+      () => (blocksToText(shown()?.blocks ?? []).includes('ended by itself') ? true : undefined),
+      10_000,
+      'the announcement edited at start',
+    );
+    const line = await slack.waitFor(() => slack.messages(ALERTS)[before + 1], 10_000, 'the line');
+    expect(blocksToText(line.blocks ?? [])).toContain('(_over the restart_) ended by itself at');
+    await replica.treasury.freeze.endExpired();
+    await expectStaysAt(before + 2, () => slack.messages(ALERTS).length, 300);
+  });
+
   it.skipIf(skip)('--for ends the freeze by itself', async () => {
     await ask('freeze maintenance --for 30m', ADMIN);
     expect((await ask('swap 1,000 USDT@ETH to USDC@ETH')).text).toContain('No quote was made.');
