@@ -70,12 +70,29 @@ export function buildExpiredLine(freeze: FreezeRecord, inForce?: FreezeRecord): 
   return { text, blocks: [section(text)] };
 }
 
-/** What `/treasury freeze` shows: the freeze in force, or none. */
-export function buildFreezeState(freeze: FreezeRecord | undefined, quorum: number): SlackMessage {
+/**
+ * What `/treasury freeze` shows: the freeze in force, or none. Without an alert channel (`announced: false`) there
+ * is no announcement to press Unfreeze on: the state carries the button itself, so admins can still lift it.
+ */
+export function buildFreezeState(
+  freeze: FreezeRecord | undefined,
+  quorum: number,
+  options: { announced?: boolean } = {},
+): SlackMessage {
   if (!freeze) {
     const text = 'Nothing is frozen: swaps and payouts go ahead as usual. `/treasury freeze <reason>` stops them.';
     return { text, blocks: [section(text)] };
   }
   const text = `:ice_cube: Money is ${describeFreeze(freeze)}.`;
-  return { text, blocks: [section(text), context(votesLine(freeze, quorum))] };
+  if (options.announced !== false) return { text, blocks: [section(text), context(votesLine(freeze, quorum))] };
+  return {
+    text,
+    blocks: [
+      section(text),
+      context(
+        `\`ALERT_CHANNEL\` is not set, so the freeze is announced nowhere: admins press Unfreeze here, in their own \`/treasury freeze\`. ${votesLine(freeze, quorum)}`,
+      ),
+      ...actions([button('Unfreeze', ACTION_IDS.freezeUnfreeze, freeze.frozenAt, { style: 'primary' })]),
+    ],
+  };
 }

@@ -93,7 +93,9 @@ export function createFreezeService(deps: FreezeDeps) {
 
     /** `/treasury freeze`: the freeze in force, or none. */
     async show(): Promise<SlackMessage> {
-      return buildFreezeState(await repository.currentFreeze(deps.now()), deps.quorum);
+      return buildFreezeState(await repository.currentFreeze(deps.now()), deps.quorum, {
+        announced: deps.alertChannel !== undefined,
+      });
     },
 
     /** `/treasury freeze <reason> [--for …]`: pulls the freeze, announces it; refused while one is in force. */
@@ -122,7 +124,7 @@ export function createFreezeService(deps: FreezeDeps) {
           deps.logger.warn('could not keep where the freeze was announced', { error: errorFields(error) });
         });
       await afterChange();
-      return buildFreezeState(outcome.freeze, deps.quorum);
+      return buildFreezeState(outcome.freeze, deps.quorum, { announced: deps.alertChannel !== undefined });
     },
 
     /**
