@@ -2,7 +2,8 @@
 // on PostgreSQL, the payment API simulator and the Slack stand-in, every command and click sent as Slack sends it
 // (signed HTTP). While frozen no quote is made, a waiting quote's Approve refuses with the reason (Reject still
 // works), no payout container is created; a click racing the freeze is judged on one side of it, never both.
-// The freeze is pulled through the store here: `/treasury freeze` comes in a later step.
+// The freeze is pulled through the store where only its effect is tested, and with `/treasury freeze` and Unfreeze
+// where the commands are; a `--for` that runs out is announced by the expiry job (run by hand, and at start).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
