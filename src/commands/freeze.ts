@@ -14,7 +14,7 @@ export const freeze = defineSubcommand({
   usage: [
     [
       SYNTAX,
-      'stop every swap and payout at once (approvers and admins); admins lift it with Unfreeze in the alert channel; alone, shows the state, e.g. `freeze leaked token --for 2h`',
+      'stop every swap and payout at once (approvers and admins); admins lift it with Unfreeze; alone, shows the state, e.g. `freeze leaked token --for 2h`',
     ],
   ],
   examples: ['freeze', 'freeze leaked token', 'freeze "strange quote" --for 2h'],
