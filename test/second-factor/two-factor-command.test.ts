@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTreasuryCommand } from '../../src/commands/parse.js';
+import { decodeSlackEntities } from '../../src/kernel/text.js';
 import { UsageError } from '../../src/kernel/usage-error.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
@@ -36,7 +37,7 @@ async function enrolmentDm(stack: LocalStack, userId: string, after = 0) {
     headers: { authorization: `Bearer ${stack.config.slackBotToken}` },
   });
   const bytes = Buffer.from(await response.arrayBuffer());
-  const uri = /otpauth:\/\/totp\/[^\s`>]+/.exec(shared.text ?? '')?.[0] ?? '';
+  const uri = decodeSlackEntities(/otpauth:\/\/totp\/[^\s`>]+/.exec(shared.text ?? '')?.[0] ?? '');
   const secret = new URL(uri).searchParams.get('secret') ?? '';
   return { shared, file, bytes, uri, secret };
 }
