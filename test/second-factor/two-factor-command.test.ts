@@ -135,6 +135,32 @@ describe('/treasury 2fa with a key', () => {
   });
 });
 
+describe('/treasury 2fa when Slack does not confirm the DM', () => {
+  let stack: LocalStack;
+  beforeAll(async () => {
+    stack = await startLocalStack({ env: { TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex') } });
+  }, 60_000);
+  afterAll(() => stack?.close());
+
+  it('says it may have arrived, and a second enrol makes the newest QR code the one that works', async () => {
+    stack.slack.failNext('files.completeUploadExternal', { dropAnswer: true });
+    expect((await ask(stack, '2fa enroll', { userId: AVERY })).text).toContain(
+      'Slack did not confirm the direct message with your QR code. If it arrived',
+    );
+    const first = await enrolmentDm(stack, AVERY);
+    const before = stack.slack.messages().length;
+    expect((await ask(stack, '2fa enroll', { userId: AVERY })).text).toContain('I sent you a direct message');
+    const second = await enrolmentDm(stack, AVERY, before);
+    expect(second.secret).not.toBe(first.secret);
+    expect((await ask(stack, `2fa confirm ${codeFor(stack, first.secret)}`, { userId: AVERY })).text).toContain(
+      'That code is not right',
+    );
+    expect((await ask(stack, `2fa confirm ${codeFor(stack, second.secret)}`, { userId: AVERY })).text).toContain(
+      '*You are enrolled.*',
+    );
+  });
+});
+
 describe('/treasury 2fa without a key', () => {
   let stack: LocalStack;
   beforeAll(async () => {
