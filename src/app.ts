@@ -119,6 +119,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
   const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
+  const { secondFactor } = features;
   registerListeners(app, {
     payments,
     now,
@@ -130,6 +131,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     payouts,
     freeze,
     audit,
+    secondFactor,
     digest,
     alerts,
     ...(alertActions ? { alertActions } : {}),
