@@ -30,7 +30,7 @@ export function describeExpiredFreeze(freeze: FreezeRecord): string {
 
 /** What a refused operation says: nothing moved, why, and how the freeze ends. */
 export function frozenNotice(freeze: FreezeRecord, nothingDone: string): string {
-  return `:ice_cube: Money is ${describeFreeze(freeze)}. ${nothingDone} It ends when enough admins press *Unfreeze* (on its announcement, or under `/treasury freeze`).`;
+  return `:ice_cube: Money is ${describeFreeze(freeze)}. ${nothingDone} It ends when enough admins press *Unfreeze* (on its announcement, or under \`/treasury freeze\`).`;
 }
 
 /** Thrown (from inside the store's atomic change, or before) when a freeze refuses an operation that moves money. */

@@ -130,7 +130,7 @@ export function buildHome(facts: HomeFacts): HomeView {
   if (facts.freeze)
     blocks.push(
       section(
-        `:ice_cube: *Money is ${describeFreeze(facts.freeze)}.* No swap can be requested or approved and no payout container created until admins lift it (Unfreeze on its announcement, or under `/treasury freeze`).`,
+        `:ice_cube: *Money is ${describeFreeze(facts.freeze)}.* No swap can be requested or approved and no payout container created until admins lift it (Unfreeze on its announcement, or under \`/treasury freeze\`).`,
       ),
     );
   if (facts.notice) blocks.push(section(`:warning: ${clipText(facts.notice, LIMITS.sectionText - 20)}`));
