@@ -547,6 +547,8 @@ describe('.env.example and README', () => {
     'SWAP_POLICY',
     'SWAP_MAX_USD',
     'SWAP_DAILY_LIMIT_USD',
+    'SWAP_STEP_UP_USD',
+    'TOTP_ENCRYPTION_KEY',
     'TREASURY_USERS',
     'TREASURY_ADMINS',
     'DATA_FILE',
