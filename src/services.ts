@@ -95,6 +95,8 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     },
     approverGroups: groups,
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
+    // SWAP_STEP_UP_USD: approvals of quotes worth this or more (or of unknown value) need a code.
+    stepUp: { thresholdCents: config.swapStepUpUsdCents, slack },
   });
 
   // Balance thresholds: set by TREASURY_ADMINS (people and groups, listed through the same cache as approvers).
