@@ -116,6 +116,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
   const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
+  const { secondFactor } = features;
   registerListeners(app, {
     payments,
     now,
@@ -127,6 +128,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     payouts,
     freeze,
     audit,
+    secondFactor,
     digest,
     alerts,
     ...(alertActions ? { alertActions } : {}),

@@ -13,6 +13,7 @@ import { createHomeTab, type HomeTab } from './features/home/index.js';
 import { createInvoiceFollower, type InvoiceFollower } from './features/invoices/index.js';
 import { createPayoutService, type PayoutService } from './features/payouts/service.js';
 import type { BotRepositories } from './features/repositories.js';
+import { createSecondFactorService, type SecondFactorService } from './features/second-factor/service.js';
 import {
   type ApproverGroups,
   createApproverGroups,
@@ -21,6 +22,7 @@ import {
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
+import { usdLabel } from './features/swaps/policy-value.js';
 import { createThresholdService, type ThresholdService } from './features/thresholds/service.js';
 import type { Logger } from './logger.js';
 import type { PaymentsClient } from './payments/index.js';
@@ -55,6 +57,8 @@ export interface FeatureServices {
   payouts: PayoutService;
   freeze: FreezeService;
   audit: AuditExport;
+  /** The TOTP second factor: `/treasury 2fa`, and the code an approval above SWAP_STEP_UP_USD asks for. */
+  secondFactor: SecondFactorService;
 }
 
 /** The channels the alert poller joins at start: ALERT_CHANNEL and the routed kinds' channels, once each. */
@@ -195,5 +199,19 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     }),
     afterChange: () => swaps.refreshWaiting(),
   });
-  return { groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit };
+  // The second factor: secrets sealed with TOTP_ENCRYPTION_KEY; TREASURY_ADMINS (groups included) reset enrolments.
+  const secondFactor = createSecondFactorService({
+    store,
+    key: config.totpEncryptionKey,
+    slack,
+    logger,
+    now,
+    alertChannel: config.alertChannel,
+    stepUpLabel: config.swapStepUpUsdCents === undefined ? undefined : usdLabel(config.swapStepUpUsdCents),
+    isAdmin: (userId) => thresholds.isAdmin(userId),
+  });
+  return {
+    ...{ groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit },
+    secondFactor,
+  };
 }

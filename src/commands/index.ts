@@ -21,6 +21,7 @@ import { swaps } from './swaps.js';
 import { task } from './task.js';
 import { threshold } from './threshold.js';
 import { thresholds } from './thresholds.js';
+import { twoFactor } from './two-factor.js';
 import { withdrawal } from './withdrawal.js';
 import { withdrawals } from './withdrawals.js';
 
@@ -41,6 +42,7 @@ export const SUBCOMMANDS = [
   swaps,
   policy,
   freeze,
+  twoFactor,
   alerts,
   thresholds,
   threshold,

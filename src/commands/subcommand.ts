@@ -28,6 +28,7 @@ export type CommandDeps = Pick<
   | 'payouts'
   | 'freeze'
   | 'audit'
+  | 'secondFactor'
   | 'digest'
   | 'alerts'
   | 'alertActions'

@@ -24,6 +24,7 @@ import type { HomeTab } from './home/index.js';
 import type { InvoiceFollower } from './invoices/index.js';
 import type { FeatureDeps } from './lookups/service.js';
 import type { PayoutService } from './payouts/service.js';
+import type { SecondFactorService } from './second-factor/service.js';
 import type { SwapService } from './swaps/index.js';
 import type { ThresholdService } from './thresholds/service.js';
 
@@ -44,6 +45,8 @@ export interface FeatureListenerDeps extends FeatureDeps {
   freeze: FreezeService;
   /** `/treasury audit <period>`: the audit trail as a CSV file in the requester's DM (admins). */
   audit: AuditExport;
+  /** `/treasury 2fa`, and the code asked for an approval above SWAP_STEP_UP_USD. */
+  secondFactor: SecondFactorService;
   /** `/treasury digest`: the daily digest's words, privately. */
   digest: Pick<DigestService, 'show'>;
   /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */

@@ -28,6 +28,7 @@ import type {
 } from './freeze/rules.js';
 import type { FollowedInvoice, SharedCopy } from './invoices/followed.js';
 import type { PayoutOutcome, PayoutRequest } from './payouts/rules.js';
+import type { EnrolmentChange, SecondFactorEvent, StoredEnrolment } from './second-factor/rules.js';
 import type { QuoteDecision } from './swaps/decision.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from './swaps/quote.js';
 import type { BalanceThreshold, StoredThreshold, ThresholdChange } from './thresholds/rules.js';
@@ -353,6 +354,24 @@ export interface FreezeRepository {
   listFreezeTrail(since: Date, now: Date): Promise<FreezeEvent[]>;
 }
 
+/**
+ * The TOTP second factor (features/second-factor/rules.ts): one enrolment record per person and the trail. Each
+ * change is one atomic read-modify-write of that person's record (on PostgreSQL one transaction holding the row
+ * FOR UPDATE), so two replicas given the same code judge it one after the other and at most one accepts it. A
+ * damaged record is handed to the rules as `damaged`, never dropped or replaced by the store.
+ */
+export interface SecondFactorRepository {
+  /** The person's record as stored now. */
+  readEnrolment(userId: string): Promise<StoredEnrolment>;
+  /**
+   * Runs `change` (pure, synchronous) on the person's record inside one atomic change, then writes what it decided
+   * (the record kept, replaced or deleted) and appends its trail lines in the same change. Answers its result.
+   */
+  changeEnrolment<R>(userId: string, change: (stored: StoredEnrolment) => EnrolmentChange<R>): Promise<R>;
+  /** The trail at or after `since`, oldest first (the audit export reads it). */
+  listSecondFactorTrail(since: Date): Promise<SecondFactorEvent[]>;
+}
+
 /** What the bot runs on: the repositories, from the lowdb file or from PostgreSQL. */
 export interface BotRepositories {
   readonly swapQuotes: SwapQuoteRepository;
@@ -361,6 +380,7 @@ export interface BotRepositories {
   readonly invoices: InvoiceRepository;
   readonly payouts: PayoutRepository;
   readonly freeze: FreezeRepository;
+  readonly secondFactor: SecondFactorRepository;
   /** What the audit export reads (`/treasury audit`, `npm run audit`). */
   readonly audit: AuditRepository;
   /** Whether the store can be used now (GET /healthz); the lowdb file has nothing to check. */

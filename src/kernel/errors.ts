@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   config_invalid: 'The environment is unusable; one readable line per variable says why.',
   startup_failed: 'Start-up failed in a way a person can act on (a rejected token, a port in use…).',
   poll_aborted: 'The alert poll was stopped between two requests (shutdown).',
+
+  // Secrets kept encrypted at rest (SecretBox).
+  secret_unreadable:
+    'A sealed secret could not be opened: another key (TOTP_ENCRYPTION_KEY changed), or the stored text was altered.',
 } as const satisfies Record<string, string>;
 
 /** One of the stable codes of ERROR_CODES. */

@@ -24,10 +24,13 @@ import {
  * LOG_LEVEL=debug those lines are dropped before anything is formatted.
  */
 export function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
+  // At debug level Slack's client logs each request body: the one that shares the second factor's enrolment DM
+  // carries an otpauth:// URI, whose secret never goes to the log.
   const join = (parts: unknown[]) =>
     parts
       .map((part) => (typeof part === 'string' ? part : part instanceof Error ? part.message : String(part)))
-      .join(' ');
+      .join(' ')
+      .replace(/otpauth:\/\/[^\s"'`\\<>]*/gi, 'otpauth://[REDACTED]');
   let level = debugOn ? LogLevel.DEBUG : LogLevel.INFO;
   return {
     debug: debugOn ? (...parts) => logger.debug(`slack: ${join(parts)}`) : () => undefined,

@@ -9,6 +9,7 @@ import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
 import { emptyFreezeState, FreezeEvent, FreezeRecord, FreezeState } from '../../features/freeze/rules.js';
 import { FollowedInvoice } from '../../features/invoices/followed.js';
 import { PayoutRequest } from '../../features/payouts/rules.js';
+import { SecondFactorEvent } from '../../features/second-factor/rules.js';
 import { SwapQuote } from '../../features/swaps/quote.js';
 import { StoredThreshold, ThresholdChange } from '../../features/thresholds/rules.js';
 import { type Loaded, loadAlertsState, loadKeyed, problemOf, type RejectedRecord } from '../load-alerts.js';
@@ -26,6 +27,22 @@ export type BalancesState = z.infer<typeof BalancesState>;
 /** The balances part of a new state file (and of one written before balance thresholds existed). */
 export function emptyBalancesState(): BalancesState {
   return { thresholds: keyedRecord(), thresholdChanges: [], snapshots: keyedRecord(), digests: keyedRecord() };
+}
+
+/**
+ * The second factor: each person's enrolment as stored (kept as raw JSON and checked when used, so a damaged one
+ * stays in the file and fails closed for its owner instead of being set aside, which would un-enrol them) and the
+ * trail.
+ */
+export const SecondFactorState = z.object({
+  people: z.record(z.string(), z.unknown()),
+  trail: z.array(SecondFactorEvent),
+});
+export type SecondFactorState = z.infer<typeof SecondFactorState>;
+
+/** The second factor part of a new state file (and of one written before it existed). */
+export function emptySecondFactorState(): SecondFactorState {
+  return { people: keyedRecord(), trail: [] };
 }
 
 /** An alert trail entry in the file: numbered in the order it was appended (the audit export pages by it). */
@@ -46,6 +63,8 @@ export const BotState = z.object({
   alertTrail: z.array(StoredAlertTrailEntry).default(() => []),
   /** The freeze and its trail (files written before the freeze existed load with none). */
   freeze: FreezeState.default(() => emptyFreezeState()),
+  /** Second-factor enrolments and their trail (files written before it existed load with none). */
+  secondFactor: SecondFactorState.default(() => emptySecondFactorState()),
 });
 export type BotState = z.infer<typeof BotState>;
 
@@ -60,7 +79,34 @@ export function emptyState(): BotState {
     invoices: keyedRecord(),
     alertTrail: [],
     freeze: emptyFreezeState(),
+    secondFactor: emptySecondFactorState(),
   };
+}
+
+/**
+ * The second factor part: enrolments are kept as they are (checked when used: a damaged one fails closed for its
+ * owner, and only an admin's reset removes it); a damaged trail line is set aside, the others kept.
+ */
+function loadSecondFactor(raw: unknown, rejected: RejectedRecord[]): SecondFactorState {
+  const state = emptySecondFactorState();
+  if (raw === undefined) return state;
+  const part = raw as Record<string, unknown>;
+  const people = part.people;
+  if (people !== undefined) {
+    if (typeof people !== 'object' || people === null || Array.isArray(people))
+      throw new CorruptStateError(`its second factor enrolments are ${kindOf(people)}, not a record`);
+    for (const [userId, record] of Object.entries(people)) state.people[userId] = record;
+  }
+  if (Array.isArray(part.trail)) {
+    part.trail.forEach((entry: unknown, index: number) => {
+      const parsed = SecondFactorEvent.safeParse(entry);
+      if (parsed.success) state.trail.push(parsed.data);
+      else rejected.push({ where: `secondFactor.trail[${index}]`, problem: problemOf(parsed.error), value: entry });
+    });
+  } else if (part.trail !== undefined) {
+    rejected.push({ where: 'secondFactor.trail', problem: 'expected a list', value: part.trail });
+  }
+  return state;
 }
 
 /**
@@ -148,6 +194,7 @@ const TOP_LEVEL_PARTS: Readonly<Record<string, 'record' | 'list'>> = {
   invoices: 'record',
   alertTrail: 'list',
   freeze: 'record',
+  secondFactor: 'record',
 };
 
 function kindOf(value: unknown): string {
@@ -198,6 +245,7 @@ export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
       ),
       alertTrail: loadAlertTrail(raw.alertTrail, rejected),
       freeze: loadFreeze(raw.freeze, rejected),
+      secondFactor: loadSecondFactor(raw.secondFactor, rejected),
     },
     rejected,
   };

@@ -11,6 +11,7 @@ import type {
   FreezeRepository,
   InvoiceRepository,
   PayoutRepository,
+  SecondFactorRepository,
   SwapQuoteRepository,
 } from '../../features/repositories.js';
 import { QUOTE_RETENTION_MS } from '../../features/swaps/retention.js';
@@ -23,6 +24,7 @@ import { createLowdbFreezeRepository } from './freeze.js';
 import { createLowdbInvoiceRepository } from './invoices.js';
 import { createLowdbPayoutRepository } from './payouts.js';
 import { hasQuoteArchive, quoteArchiveBeside } from './quote-archive.js';
+import { createLowdbSecondFactorRepository } from './second-factor.js';
 import { openStore, type Store } from './state-file.js';
 import { createLowdbSwapQuoteRepository } from './swap-quotes.js';
 
@@ -38,6 +40,7 @@ export type BotStore = Store<BotState> & {
   readonly invoices: InvoiceRepository;
   readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
+  readonly secondFactor: SecondFactorRepository;
 };
 
 /**
@@ -68,6 +71,7 @@ export async function openBotStore(
     payouts: createLowdbPayoutRepository(store),
     invoices: createLowdbInvoiceRepository(store),
     freeze: createLowdbFreezeRepository(store),
+    secondFactor: createLowdbSecondFactorRepository(store),
     audit: createLowdbAuditRepository(store, archive, (month, lines) =>
       logger?.error('damaged lines in the swap quote archive were left out of the audit export', { month, lines }),
     ),

@@ -10,6 +10,7 @@ import type {
   FreezeRepository,
   InvoiceRepository,
   PayoutRepository,
+  SecondFactorRepository,
   SwapQuoteRepository,
 } from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
@@ -22,6 +23,7 @@ import { freezeOver } from './freeze.js';
 import { invoicesOver } from './invoices.js';
 import { migrate, missingMigrations } from './migrations.js';
 import { payoutsOver } from './payouts.js';
+import { secondFactorOver } from './second-factor.js';
 import { swapQuotesOver } from './swap-quotes.js';
 
 export { createPostgresAlertRepository } from './alerts.js';
@@ -32,6 +34,7 @@ export { createPostgresInvoiceRepository } from './invoices.js';
 export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
 export { MIGRATION_LOCK_KEY, MIGRATIONS } from './migrations.js';
 export { createPostgresPayoutRepository } from './payouts.js';
+export { createPostgresSecondFactorRepository } from './second-factor.js';
 export { createPostgresSwapQuoteRepository } from './swap-quotes.js';
 
 export interface PostgresStore {
@@ -42,6 +45,7 @@ export interface PostgresStore {
   readonly invoices: InvoiceRepository;
   readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
+  readonly secondFactor: SecondFactorRepository;
   /** Whether the database answers now, and a line saying so. */
   health(): Promise<{ ok: boolean; detail: string }>;
   /** Ends the pool's connections once their queries are done. */
@@ -111,6 +115,7 @@ export async function openPostgresStore(
     invoices: invoicesOver(db, logger),
     freeze: freezeOver(db, logger),
     audit: auditOver(db, logger),
+    secondFactor: secondFactorOver(db, logger),
     async health() {
       try {
         await db.query('checking the database', 'SELECT 1');

@@ -151,6 +151,28 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO freeze_state (id, record) VALUES (1, '{"trail":[]}');
     `,
   },
+  {
+    version: 8,
+    description:
+      'the second factor: one row per enrolled person (its TOTP secret sealed), changed under FOR UPDATE, and its trail',
+    sql: `
+      -- Each person's enrolment as one record (the secret in it is sealed with TOTP_ENCRYPTION_KEY): every code is
+      -- judged in a transaction holding this row, so two replicas never accept the same code twice.
+      CREATE TABLE second_factor_enrolments (
+        user_id text PRIMARY KEY,
+        record json NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- What happened to enrolments (started, enrolled, reset, wrong codes, locks): never a secret or a code.
+      CREATE TABLE second_factor_trail (
+        seq bigserial PRIMARY KEY,
+        at timestamptz NOT NULL,
+        user_id text NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX second_factor_trail_by_time ON second_factor_trail (at, seq);
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */

@@ -1,0 +1,62 @@
+/**
+ * The second factor's messages: `/treasury 2fa`'s state (never the secret), the enrolment DM (the one place the
+ * otpauth:// URI is shown) and the replies of enroll and confirm.
+ */
+import { context, header, type SlackMessage, section } from '../../blocks/common.js';
+import { LOCK_MS, MAX_WRONG_CODES, type Standing } from './rules.js';
+import { utcDay, utcTime } from './words.js';
+
+/** The issuer name authenticator apps show beside the codes. */
+export const TOTP_ISSUER = 'Treasury bot';
+
+function stepUpLine(stepUpLabel: string | undefined): string {
+  return stepUpLabel === undefined
+    ? 'Approvals do not ask for a code on this bot (`SWAP_STEP_UP_USD` is not set).'
+    : `Approving a swap worth *${stepUpLabel} or more* (or of unknown value) needs a code from your authenticator app.`;
+}
+
+/** `/treasury 2fa`: where the person stands (`standing` undefined: no key on this bot). */
+export function buildStanding(
+  standing: Standing | undefined,
+  options: { now: Date; stepUpLabel: string | undefined; justEnrolled?: boolean },
+): SlackMessage {
+  let line: string;
+  if (standing === undefined)
+    line = 'Second factors are not set up on this bot: an engineer sets `TOTP_ENCRYPTION_KEY`.';
+  else if (standing.state === 'not_enrolled')
+    line =
+      'You are *not enrolled*. Type `/treasury 2fa enroll` to get a QR code for your authenticator app by direct message.';
+  else if (standing.state === 'pending')
+    line = `You are *waiting for your first code* (enrolment started ${utcDay(standing.startedAt)}). Type \`/treasury 2fa confirm 123456\` with the code your app shows; \`/treasury 2fa enroll\` sends a new QR code.`;
+  else if (standing.state === 'enrolled')
+    line = options.justEnrolled
+      ? '*You are enrolled.* Your app now gives the codes the bot asks for; the QR code and its link are not shown again (delete the DM if you like).'
+      : `You are *enrolled*${standing.enrolledAt ? ` since ${utcDay(standing.enrolledAt)}` : ''}. A lost phone or app: ask a treasury admin for \`/treasury 2fa reset @you\`, then enrol again.`;
+  else if (standing.state === 'locked')
+    line = `Your approvals are *locked until ${utcTime(standing.until, options.now)}* after ${MAX_WRONG_CODES} wrong codes.${standing.enrolled ? '' : ' Your enrolment is not finished either.'}`;
+  else
+    line =
+      'Your second factor *cannot be read* (its record is damaged, or the bot was given another key): ask a treasury admin to reset it (`/treasury 2fa reset @you`), then enrol again.';
+  const text = `Second factor: ${line.replace(/[*`]/g, '')}`;
+  return {
+    text,
+    blocks: [header('Your second factor'), section(line), context(stepUpLine(options.stepUpLabel))],
+  };
+}
+
+/** The text of the enrolment DM, shared with the QR code: the URI for people who cannot scan, and what to type. */
+export function buildEnrolmentDm(uri: string): string {
+  return [
+    '*Your second factor for the treasury bot.* Scan the QR code with your authenticator app (Google Authenticator, 1Password, Authy…).',
+    `Cannot scan? Add this link to the app instead (keep it to yourself):\n\`${uri}\``,
+    'Then type `/treasury 2fa confirm 123456` with the 6-digit code the app shows. This is the only time the bot shows this secret.',
+    `Five wrong codes in a row lock your approvals for ${Math.round(LOCK_MS / 60_000)} minutes.`,
+  ].join('\n\n');
+}
+
+/** The private reply to `/treasury 2fa enroll` once the DM is sent. */
+export function enrolmentStartedReply(): SlackMessage {
+  const text =
+    'I sent you a direct message with a QR code for your authenticator app. Scan it, then type `/treasury 2fa confirm 123456` with the code the app shows.';
+  return { text, blocks: [section(text)] };
+}

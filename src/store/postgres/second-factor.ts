@@ -1,0 +1,89 @@
+/**
+ * The second factor in PostgreSQL (migration 8): one row per person in second_factor_enrolments and the trail in
+ * second_factor_trail. Every change is one transaction that first takes a per-person advisory lock (a row that does
+ * not exist yet cannot be locked FOR UPDATE) and then reads the row FOR UPDATE, applies the same pure change as the
+ * lowdb file (features/second-factor/rules.ts) and writes it with its trail lines: two replicas judging the same
+ * code run one after the other, and the second sees the time step as used.
+ */
+import type pg from 'pg';
+import type { SecondFactorRepository } from '../../features/repositories.js';
+import {
+  decodeEnrolment,
+  SECOND_FACTOR_TRAIL_RETENTION_MS,
+  SecondFactorEvent,
+  type StoredEnrolment,
+} from '../../features/second-factor/rules.js';
+import { type Logger, silentLogger } from '../../logger.js';
+import { type Database, databaseOver } from './database.js';
+
+/** The advisory lock class of the second factor (the two-key form: its own space, apart from the migration lock). */
+const SECOND_FACTOR_LOCK_CLASS = 0x3266; // "2f"
+
+/** The second-factor repository over a pool (tests), or over the store's database. */
+export function createPostgresSecondFactorRepository(
+  pool: pg.Pool,
+  options: { logger?: Logger } = {},
+): SecondFactorRepository {
+  return secondFactorOver(databaseOver(pool), options.logger ?? silentLogger);
+}
+
+function storedOf(rows: { record: unknown }[], userId: string): StoredEnrolment {
+  return rows[0] ? decodeEnrolment(rows[0].record, userId) : { kind: 'none' };
+}
+
+export function secondFactorOver(db: Database, logger: Logger): SecondFactorRepository {
+  return {
+    async readEnrolment(userId) {
+      const { rows } = await db.query<{ record: unknown }>(
+        "reading a person's second factor",
+        'SELECT record FROM second_factor_enrolments WHERE user_id = $1',
+        [userId],
+      );
+      return storedOf(rows, userId);
+    },
+    changeEnrolment(userId, change) {
+      return db.transaction("changing a person's second factor", async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [SECOND_FACTOR_LOCK_CLASS, userId]);
+        const { rows } = await tx.query<{ record: unknown }>(
+          'SELECT record FROM second_factor_enrolments WHERE user_id = $1 FOR UPDATE',
+          [userId],
+        );
+        const decided = change(storedOf(rows, userId));
+        if (decided.next === 'delete')
+          await tx.query('DELETE FROM second_factor_enrolments WHERE user_id = $1', [userId]);
+        else if (decided.next !== 'keep')
+          await tx.query(
+            `INSERT INTO second_factor_enrolments (user_id, record, updated_at) VALUES ($1, $2::json, now())
+             ON CONFLICT (user_id) DO UPDATE SET record = EXCLUDED.record, updated_at = now()`,
+            [userId, JSON.stringify(decided.next)],
+          );
+        for (const event of decided.events)
+          await tx.query('INSERT INTO second_factor_trail (at, user_id, record) VALUES ($1, $2, $3::json)', [
+            event.at,
+            event.userId,
+            JSON.stringify(event),
+          ]);
+        const first = decided.events[0];
+        if (first)
+          await tx.query('DELETE FROM second_factor_trail WHERE at < $1', [
+            new Date(Date.parse(first.at) - SECOND_FACTOR_TRAIL_RETENTION_MS).toISOString(),
+          ]);
+        return decided.result;
+      });
+    },
+    async listSecondFactorTrail(since) {
+      const { rows } = await db.query<{ seq: string; record: unknown }>(
+        'reading the second factor trail',
+        'SELECT seq::text AS seq, record FROM second_factor_trail WHERE at >= $1 ORDER BY at, seq',
+        [since.toISOString()],
+      );
+      const trail: SecondFactorEvent[] = [];
+      for (const row of rows) {
+        const parsed = SecondFactorEvent.safeParse(row.record);
+        if (parsed.success) trail.push(parsed.data);
+        else logger.error('a damaged line of the second factor trail was left out', { seq: row.seq });
+      }
+      return trail;
+    },
+  };
+}
