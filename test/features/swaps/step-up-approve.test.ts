@@ -32,6 +32,8 @@ const AVERY = 'U0AVERY';
 const BLAKE = 'U0BLAKE';
 const CASEY = 'U0CASEY'; // an approver who never enrols
 const DREW = 'U0DREW'; // an approver who gets locked out
+const ELLIS = 'U0ELLIS'; // an approver through the user group NIGHT
+const NIGHT = 'S0NIGHT';
 const ADMIN = 'U0ADMIN';
 const BYSTANDER = 'U0BYSTANDER';
 const LEASE_KEY = 0x7374_6570_7570_3139n;
@@ -80,7 +82,10 @@ describe.each(stores)('approvals with a second factor on $name', ({ skip, choice
     if (skip) return;
     const store = await choice();
     simulator = await startSimulator({ quiet: true });
-    slack = await startSlackStandIn({ botToken: TOKEN });
+    slack = await startSlackStandIn({
+      botToken: TOKEN,
+      usergroups: [{ id: NIGHT, handle: 'night', name: 'Night shift', users: [ELLIS] }],
+    });
     const config = loadConfig({
       PAYMENTS_API_URL: simulator.url,
       PAYMENTS_API_KEY: simulator.apiKey,
@@ -89,7 +94,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ skip, choice
       SLACK_API_URL: slack.apiUrl,
       PORT: '0',
       DATA_FILE: join(mkdtempSync(join(tmpdir(), 'step-up-e2e-')), 'state.json'),
-      SWAP_APPROVERS: [AVERY, BLAKE, CASEY, DREW].join(','),
+      SWAP_APPROVERS: [AVERY, BLAKE, CASEY, DREW, NIGHT].join(','),
       TREASURY_ADMINS: ADMIN,
       SWAP_POLICY: '0:1',
       SWAP_STEP_UP_USD: '500',
@@ -116,7 +121,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ skip, choice
       leaseKey: LEASE_KEY,
       app: { alertSleep: async () => undefined, swapFollow: { intervalMs: 50, maxDurationMs: 60_000 } },
     });
-    for (const person of [AVERY, BLAKE, DREW]) secrets.set(person, await enrol(person));
+    for (const person of [AVERY, BLAKE, DREW, ELLIS]) secrets.set(person, await enrol(person));
   }, 60_000);
   afterAll(async () => {
     await replica?.close();
@@ -423,6 +428,26 @@ describe.each(stores)('approvals with a second factor on $name', ({ skip, choice
       } finally {
         await replica.store.freeze.voteUnfreeze({ by: ADMIN, at: now() }, 1);
       }
+    },
+  );
+
+  it.skipIf(skip)(
+    "a slow group lookup: the dialog opens anyway within the click's 3 s, and the submission judges it fully",
+    async () => {
+      // Past the group cache's five minutes: this click has to ask Slack, which takes 2.5 s this time.
+      simulator.advanceTime(6 * 60_000);
+      const waiting = await quote();
+      slack.failNext('usergroups.users.list', { delayMs: 2_500 });
+      const started = Date.now();
+      const dialog = await openDialog(waiting, ELLIS);
+      const openedAfterMs = Date.now() - started;
+      expect(openedAfterMs).toBeLessThan(2_500);
+      expect(await submit(dialog, ELLIS, freshCode(ELLIS))).toBeNull();
+      const approved = await until(
+        async () => ((await record(waiting)).status === 'created' ? record(waiting) : undefined),
+        'the swap created',
+      );
+      expect(approved.approvals).toEqual([{ userId: ELLIS, at: expect.any(String), secondFactor: true }]);
     },
   );
 });
