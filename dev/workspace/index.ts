@@ -28,6 +28,7 @@ import {
   startSocketModeStandIn,
 } from './socket-mode-stand-in.js';
 import { createTimeline, type Timeline } from './timeline.js';
+import { workspaceTotpKey } from './totp-key.js';
 
 export const TEAM = {
   id: 'T0LOCAL',
@@ -156,6 +157,11 @@ export interface LocalWorkspaceOptions<S extends SlackStandIn = SlackStandIn> {
   startSlack?: (options: SlackStandInOptions) => Promise<S>;
   /** Starts the Socket Mode stand-in in Socket Mode (default startSocketModeStandIn; the tests' rig passes one with its hooks). */
   startSocket?: (slack: S, options: SocketModeStandInOptions) => Promise<SocketModeStandIn>;
+  /**
+   * Where the state file and the TOTP key are kept; given, it is kept after close (a restart on it keeps the
+   * enrolments and quotes). Default: a new temporary dir, removed at close.
+   */
+  dataDir?: string;
 }
 
 export interface LocalWorkspace<S extends SlackStandIn = SlackStandIn> {
@@ -185,8 +191,9 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
   let offsetMs = 0;
   const nowMs = () => Date.now() + offsetMs;
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'treasury-workspace-'));
-  const cleanups: Array<() => Promise<void> | void> = [() => rmSync(dataDir, { recursive: true, force: true })];
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'treasury-workspace-'));
+  const cleanups: Array<() => Promise<void> | void> =
+    options.dataDir === undefined ? [() => rmSync(dataDir, { recursive: true, force: true })] : [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
   };
@@ -244,6 +251,10 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
       TREASURY_USERS: TREASURY_TEAM.join(','),
       DATA_FILE: join(dataDir, 'state.json'),
       LOG_LEVEL: options.logLevel ?? 'warn',
+      // Approving a swap of $50,000 or more needs a code from the approver's authenticator app (`/treasury 2fa enroll`);
+      // the key that seals the enrolled secrets is made once and kept beside the state file.
+      SWAP_STEP_UP_USD: '50000',
+      TOTP_ENCRYPTION_KEY: workspaceTotpKey(dataDir),
     });
     const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
     const store = await openBotStore(config.dataFile, logger);

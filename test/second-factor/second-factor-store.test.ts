@@ -25,7 +25,7 @@ const codeAt = (when: Date) => generateSync({ secret: SECRET, epoch: Math.floor(
 /** The service over `store` with a clock the test moves, Slack posts recorded, and every log line kept. */
 function serviceOver(
   store: Pick<BotRepositories, 'secondFactor'>,
-  options: { key?: Buffer | undefined; failPost?: boolean } = {},
+  options: { key?: Buffer | undefined; failPost?: boolean; hangPost?: boolean } = {},
 ) {
   let now = T0;
   const posts: { channel: string; text: string }[] = [];
@@ -39,6 +39,7 @@ function serviceOver(
     slack: {
       post: async (channel, message) => {
         if (options.failPost) throw new Error('channel_not_found');
+        if (options.hangPost) await new Promise(() => {});
         posts.push({ channel, text: message.text });
         return '1.1';
       },

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTreasuryCommand } from '../../src/commands/parse.js';
+import { decodeSlackEntities } from '../../src/kernel/text.js';
 import { UsageError } from '../../src/kernel/usage-error.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
@@ -36,7 +37,7 @@ async function enrolmentDm(stack: LocalStack, userId: string, after = 0) {
     headers: { authorization: `Bearer ${stack.config.slackBotToken}` },
   });
   const bytes = Buffer.from(await response.arrayBuffer());
-  const uri = /otpauth:\/\/totp\/[^\s`>]+/.exec(shared.text ?? '')?.[0] ?? '';
+  const uri = decodeSlackEntities(/otpauth:\/\/totp\/[^\s`>]+/.exec(shared.text ?? '')?.[0] ?? '');
   const secret = new URL(uri).searchParams.get('secret') ?? '';
   return { shared, file, bytes, uri, secret };
 }
@@ -131,6 +132,32 @@ describe('/treasury 2fa with a key', () => {
     expect(line.text).toBe("<@U0SAM>'s approvals are locked for 15 minutes after 5 wrong codes.");
     expect((await ask(stack, '2fa enroll', { userId: SAM })).text).toContain('Your approvals are locked until');
     expect((await ask(stack, '2fa', { userId: SAM })).text).toContain('*locked until');
+  });
+});
+
+describe('/treasury 2fa when Slack does not confirm the DM', () => {
+  let stack: LocalStack;
+  beforeAll(async () => {
+    stack = await startLocalStack({ env: { TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex') } });
+  }, 60_000);
+  afterAll(() => stack?.close());
+
+  it('says it may have arrived, and a second enrol makes the newest QR code the one that works', async () => {
+    stack.slack.failNext('files.completeUploadExternal', { dropAnswer: true });
+    expect((await ask(stack, '2fa enroll', { userId: AVERY })).text).toContain(
+      'Slack did not confirm the direct message with your QR code. If it arrived',
+    );
+    const first = await enrolmentDm(stack, AVERY);
+    const before = stack.slack.messages().length;
+    expect((await ask(stack, '2fa enroll', { userId: AVERY })).text).toContain('I sent you a direct message');
+    const second = await enrolmentDm(stack, AVERY, before);
+    expect(second.secret).not.toBe(first.secret);
+    expect((await ask(stack, `2fa confirm ${codeFor(stack, first.secret)}`, { userId: AVERY })).text).toContain(
+      'That code is not right',
+    );
+    expect((await ask(stack, `2fa confirm ${codeFor(stack, second.secret)}`, { userId: AVERY })).text).toContain(
+      '*You are enrolled.*',
+    );
   });
 });
 

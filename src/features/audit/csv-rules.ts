@@ -33,7 +33,7 @@ export type AuditColumn = (typeof AUDIT_COLUMNS)[number];
 export const NUMERIC_COLUMNS: ReadonlySet<AuditColumn> = new Set(['amount', 'amount_units', 'usd_value', 'to_amount']);
 
 /** What each row is about. */
-export const AUDIT_CATEGORIES = ['swap_quote', 'alert', 'threshold', 'payout', 'freeze'] as const;
+export const AUDIT_CATEGORIES = ['swap_quote', 'alert', 'threshold', 'payout', 'freeze', 'second_factor'] as const;
 export type AuditCategory = (typeof AUDIT_CATEGORIES)[number];
 
 /** One event of the trail, before it becomes a CSV record. `at` is when it happened (ms since the epoch). */

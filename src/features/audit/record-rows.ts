@@ -9,6 +9,7 @@ import { centsToUsd, fromBaseUnits } from '../../kernel/money.js';
 import type { AlertTrailEntry } from '../alerts/trail.js';
 import type { FreezeEvent } from '../freeze/rules.js';
 import { effectivePayoutStatus, type PayoutRequest } from '../payouts/rules.js';
+import { MAX_WRONG_CODES, type SecondFactorEvent } from '../second-factor/rules.js';
 import type { PolicySnapshot, StoredUsdValue } from '../swaps/policy.js';
 import type { SwapQuote } from '../swaps/quote.js';
 import type { ThresholdChange } from '../thresholds/rules.js';
@@ -206,4 +207,28 @@ export function payoutRows(request: PayoutRequest, now: Date): AuditRow[] {
     payoutId: request.payoutId,
     detail: entry.event === 'requested' ? `name: ${request.name}` : entry.detail,
   }));
+}
+
+/**
+ * One step of a person's second factor (features/second-factor/rules.ts): whose (`subject_id`), who acted (the
+ * person, or the admin who reset them) and, for wrong codes and locks, the count and the lock's end. Never a secret
+ * or a code: the trail holds neither.
+ */
+export function secondFactorRow(entry: SecondFactorEvent): AuditRow {
+  const detail =
+    entry.event === 'wrong_code'
+      ? `${entry.reason === 'replayed' ? 'replayed' : 'wrong'} code ${entry.wrongCodes ?? '?'} of ${MAX_WRONG_CODES}`
+      : entry.event === 'locked'
+        ? `approvals locked until ${entry.until ?? '?'}`
+        : entry.event === 'reset'
+          ? `enrolment of ${entry.userId} reset`
+          : undefined;
+  return {
+    at: timeOf(entry.at),
+    category: 'second_factor',
+    event: entry.event,
+    subjectId: entry.userId,
+    actor: entry.by ?? entry.userId,
+    detail,
+  };
 }

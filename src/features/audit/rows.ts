@@ -7,10 +7,16 @@
 
 import type { AlertTrailEntry } from '../alerts/trail.js';
 import type { PayoutRequest } from '../payouts/rules.js';
-import type { AuditRepository, BalanceRepository, FreezeRepository, Page } from '../repositories.js';
+import type {
+  AuditRepository,
+  BalanceRepository,
+  FreezeRepository,
+  Page,
+  SecondFactorRepository,
+} from '../repositories.js';
 import type { SwapQuote } from '../swaps/quote.js';
 import type { AuditRow } from './csv-rules.js';
-import { alertRow, freezeRow, payoutRows, quoteRows, thresholdRow } from './record-rows.js';
+import { alertRow, freezeRow, payoutRows, quoteRows, secondFactorRow, thresholdRow } from './record-rows.js';
 
 /** What the export reads. */
 export interface AuditSources {
@@ -19,6 +25,8 @@ export interface AuditSources {
   payouts: { listRequestsSince(since: Date): Promise<PayoutRequest[]> };
   /** The freeze's trail (absent in a reader that has none: no freeze rows). */
   freeze?: Pick<FreezeRepository, 'listFreezeTrail'>;
+  /** The second factor's trail (absent in a reader that has none: no second_factor rows). */
+  secondFactor?: Pick<SecondFactorRepository, 'listSecondFactorTrail'>;
 }
 
 /** The period exported: events at or after `since`, up to `until`. */
@@ -166,6 +174,15 @@ async function* freezeRowsOf(sources: AuditSources, period: AuditPeriod): AsyncG
     .sort((a, b) => a.at - b.at);
 }
 
+async function* secondFactorRowsOf(sources: AuditSources, period: AuditPeriod): AsyncGenerator<AuditRow> {
+  // Enrolments, resets, wrong codes and locks: few, kept 400 days, read at once.
+  const trail = (await sources.secondFactor?.listSecondFactorTrail(period.since)) ?? [];
+  yield* trail
+    .map(secondFactorRow)
+    .filter((row) => within(row, period))
+    .sort((a, b) => a.at - b.at);
+}
+
 /** Merges streams that are each in time order into one (ties: the earlier stream first). */
 async function* merged(streams: AsyncGenerator<AuditRow>[]): AsyncGenerator<AuditRow> {
   try {
@@ -202,5 +219,6 @@ export function auditRows(
     thresholdRowsOf(sources, period),
     payoutRowsOf(sources, period),
     freezeRowsOf(sources, period),
+    secondFactorRowsOf(sources, period),
   ]);
 }

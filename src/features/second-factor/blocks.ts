@@ -3,6 +3,7 @@
  * otpauth:// URI is shown) and the replies of enroll and confirm.
  */
 import { context, header, type SlackMessage, section } from '../../blocks/common.js';
+import { escapeText } from '../../kernel/text.js';
 import { LOCK_MS, MAX_WRONG_CODES, type Standing } from './rules.js';
 import { utcDay, utcTime } from './words.js';
 
@@ -48,7 +49,8 @@ export function buildStanding(
 export function buildEnrolmentDm(uri: string): string {
   return [
     '*Your second factor for the treasury bot.* Scan the QR code with your authenticator app (Google Authenticator, 1Password, Authy…).',
-    `Cannot scan? Add this link to the app instead (keep it to yourself):\n\`${uri}\``,
+    // Escaped as mrkdwn (its `&` becomes `&amp;`): Slack shows, and copies, the URI as it is.
+    `Cannot scan? Add this link to the app instead (keep it to yourself):\n\`${escapeText(uri)}\``,
     'Then type `/treasury 2fa confirm 123456` with the 6-digit code the app shows. This is the only time the bot shows this secret.',
     `Five wrong codes in a row lock your approvals for ${Math.round(LOCK_MS / 60_000)} minutes.`,
   ].join('\n\n');

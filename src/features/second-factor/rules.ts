@@ -175,7 +175,13 @@ export function applyCode(stored: StoredEnrolment, attempt: CodeAttempt): Enrolm
   } catch {
     return keep({ outcome: 'unreadable' });
   }
-  const checked = checkTotp(secret, token, now, record.lastUsedStep);
+  let checked: ReturnType<typeof checkTotp>;
+  try {
+    checked = checkTotp(secret, token, now, record.lastUsedStep);
+  } catch {
+    // A secret otplib refuses (not base32, too short) cannot give a code: fails closed, counts nothing.
+    return keep({ outcome: 'unreadable' });
+  }
   if (checked.kind === 'ok') {
     record.lastUsedStep = checked.timeStep;
     record.wrongCodes = 0;

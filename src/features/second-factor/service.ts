@@ -11,7 +11,7 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { UserFacingError } from '../../kernel/errors.js';
 import { createSecretBox, type SecretBox } from '../../kernel/secret-box.js';
 import { errorFields, type Logger } from '../../logger.js';
-import type { SlackGateway } from '../../slack/gateway.js';
+import { mayHaveHappened, type SlackGateway } from '../../slack/index.js';
 import type { SecondFactorRepository } from '../repositories.js';
 import { buildEnrolmentDm, buildStanding, enrolmentStartedReply, TOTP_ISSUER } from './blocks.js';
 import {
@@ -51,6 +51,9 @@ export interface SecondFactorDeps {
   isAdmin(userId: string): Promise<boolean>;
 }
 
+/** How long verify waits for the lock's line in ALERT_CHANNEL before it answers anyway. */
+const ANNOUNCE_WAIT_MS = 1_000;
+
 const NOT_ADMIN = 'Only treasury admins (`TREASURY_ADMINS`) can reset a second factor.';
 
 /** Builds the second factor feature. */
@@ -84,12 +87,25 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
     deps.logger.warn("a person's approvals are locked after wrong second factor codes", { userId });
     if (!deps.alertChannel) return;
     const text = lockedAlertText(userId);
-    try {
-      await deps.slack.post(deps.alertChannel, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] });
-    } catch (error) {
-      // The lock holds whatever Slack says: the line is news, not the lock.
-      deps.logger.warn('could not post the second factor lock in ALERT_CHANNEL', { userId, error: errorFields(error) });
-    }
+    const posted = deps.slack
+      .post(deps.alertChannel, { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] })
+      .then(
+        () => undefined,
+        (error: unknown) =>
+          // The lock holds whatever Slack says: the line is news, not the lock.
+          deps.logger.warn('could not post the second factor lock in ALERT_CHANNEL', {
+            userId,
+            error: errorFields(error),
+          }),
+      );
+    // verify answers a modal's submission, which Slack waits 3 seconds for: a slow post finishes on its own.
+    let timer: NodeJS.Timeout | undefined;
+    const enough = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ANNOUNCE_WAIT_MS);
+      timer.unref?.();
+    });
+    await Promise.race([posted, enough]);
+    clearTimeout(timer);
   }
 
   /** Tells a person something in their DM; a failure is logged and never blocks what was done. */
@@ -190,14 +206,21 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
         });
       } catch (error) {
         // The error's own text may quote what was sent: only its kind goes to the log.
-        deps.logger.error('the second factor enrolment DM could not be sent', {
-          userId,
-          step,
-          error: {
-            name: error instanceof Error ? error.name : typeof error,
-            code: (error as { code?: unknown })?.code,
-          },
-        });
+        const kind = {
+          name: error instanceof Error ? error.name : typeof error,
+          code: (error as { code?: unknown })?.code,
+        };
+        if (step === 'upload' && mayHaveHappened(error)) {
+          // Completing the upload is what shares it, and Slack may have done so before its answer was lost.
+          deps.logger.warn('Slack did not confirm the second factor enrolment DM; it may have arrived', {
+            userId,
+            error: kind,
+          });
+          throw new UserFacingError(
+            'Slack did not confirm the direct message with your QR code. If it arrived, scan it and type `/treasury 2fa confirm 123456`; if not, type `/treasury 2fa enroll` again (only the newest QR code then works).',
+          );
+        }
+        deps.logger.error('the second factor enrolment DM could not be sent', { userId, step, error: kind });
         throw new UserFacingError(
           'The bot could not send you the direct message with your QR code. Try `/treasury 2fa enroll` again in a moment.',
         );

@@ -11,6 +11,7 @@ import type {
   BalanceRepository,
   FreezeRepository,
   PayoutRepository,
+  SecondFactorRepository,
 } from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
 import { createLowdbAuditRepository } from './audit.js';
@@ -19,6 +20,7 @@ import { type BotState, loadBotState } from './bot-state.js';
 import { createLowdbFreezeRepository } from './freeze.js';
 import { createLowdbPayoutRepository } from './payouts.js';
 import { quoteArchiveBeside } from './quote-archive.js';
+import { createLowdbSecondFactorRepository } from './second-factor.js';
 import type { Store } from './state-file.js';
 
 /** The readers over one snapshot of the file, and how many damaged records were left out of it. */
@@ -27,6 +29,7 @@ export interface ReadOnlyBotState {
   readonly balances: Pick<BalanceRepository, 'listThresholdChanges'>;
   readonly payouts: Pick<PayoutRepository, 'listRequestsSince'>;
   readonly freeze: Pick<FreezeRepository, 'listFreezeTrail'>;
+  readonly secondFactor: Pick<SecondFactorRepository, 'listSecondFactorTrail'>;
   readonly damagedRecords: number;
   /** Damaged lines of the quote archive left out of what was read so far (counted as months are read). */
   readonly damagedArchiveLines: () => number;
@@ -80,6 +83,7 @@ export async function readBotStateFile(file: string): Promise<ReadOnlyBotState> 
     balances: createLowdbBalanceRepository(store),
     payouts: createLowdbPayoutRepository(store),
     freeze: createLowdbFreezeRepository(store),
+    secondFactor: createLowdbSecondFactorRepository(store),
     damagedRecords: loaded.rejected.length,
   };
 }

@@ -31,6 +31,7 @@ function storedOf(rows: { record: unknown }[], userId: string): StoredEnrolment 
   return rows[0] ? decodeEnrolment(rows[0].record, userId) : { kind: 'none' };
 }
 
+/** The second-factor repository over the store's database (openPostgresStore shares one pool among them). */
 export function secondFactorOver(db: Database, logger: Logger): SecondFactorRepository {
   return {
     async readEnrolment(userId) {

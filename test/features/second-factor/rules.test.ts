@@ -181,6 +181,11 @@ describe('applyCode', () => {
     expect(change).toEqual({ result: { outcome: 'unreadable' }, next: 'keep', events: [] });
   });
 
+  it('a secret otplib refuses (not base32) fails closed and counts nothing', () => {
+    const change = applyCode(stored(record()), { ...attempt('123456', T0), secretOf: () => 'not base32 at all!' });
+    expect(change).toEqual({ result: { outcome: 'unreadable' }, next: 'keep', events: [] });
+  });
+
   it('confirm completes a pending enrolment, with its step used', () => {
     const pending = record({ state: 'pending', enrolledAt: undefined });
     const { outcomes, events, current } = run(
