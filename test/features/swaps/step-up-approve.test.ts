@@ -72,15 +72,17 @@ const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> 
   },
 ];
 
-describe.each(stores)('approvals with a second factor on $name', ({ skip, choice }) => {
+describe.each(stores)('approvals with a second factor on $name', ({ name, skip, choice }) => {
   let simulator: PaymentsSimulator;
   let slack: SlackStandIn;
   let replica: Replica;
+  let store: StoreChoice;
+  let start: (name: string) => Promise<Replica>;
   const secrets = new Map<string, string>();
 
   beforeAll(async () => {
     if (skip) return;
-    const store = await choice();
+    store = await choice();
     simulator = await startSimulator({ quiet: true });
     slack = await startSlackStandIn({
       botToken: TOKEN,
@@ -109,18 +111,20 @@ describe.each(stores)('approvals with a second factor on $name', ({ skip, choice
       timeoutMs: 2_000,
       retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 },
     });
-    replica = await startReplica({
-      name: 'a',
-      store,
-      config,
-      payments,
-      logger: process.env.STEP_UP_LOG ? createLogger('debug') : silentLogger,
-      now: () => new Date(simulator.now()),
-      slack,
-      signingSecret: SECRET,
-      leaseKey: LEASE_KEY,
-      app: { alertSleep: async () => undefined, swapFollow: { intervalMs: 50, maxDurationMs: 60_000 } },
-    });
+    start = (name) =>
+      startReplica({
+        name,
+        store,
+        config,
+        payments,
+        logger: process.env.STEP_UP_LOG ? createLogger('debug') : silentLogger,
+        now: () => new Date(simulator.now()),
+        slack,
+        signingSecret: SECRET,
+        leaseKey: LEASE_KEY,
+        app: { alertSleep: async () => undefined, swapFollow: { intervalMs: 50, maxDurationMs: 60_000 } },
+      });
+    replica = await start('a');
     for (const person of [AVERY, BLAKE, DREW, ELLIS]) secrets.set(person, await enrol(person));
   }, 60_000);
   afterAll(async () => {
@@ -448,6 +452,34 @@ describe.each(stores)('approvals with a second factor on $name', ({ skip, choice
         'the swap created',
       );
       expect(approved.approvals).toEqual([{ userId: ELLIS, at: expect.any(String), secondFactor: true }]);
+    },
+  );
+
+  it.skipIf(skip || name !== 'PostgreSQL')(
+    'two replicas: a dialog opened by one is submitted to the other; the code then works on neither again',
+    async () => {
+      const first = await quote();
+      const second = await quote();
+      const other = await start('b');
+      try {
+        const dialog = await openDialog(first, BLAKE);
+        const code = freshCode(BLAKE);
+        // Slack may send the submission to any replica.
+        expect(await other.driver.submitView(dialog, { userId: BLAKE, values: { step_up_code: { code } } })).toBeNull();
+        const approved = await until(
+          async () => ((await record(first)).status === 'created' ? record(first) : undefined),
+          'the swap created',
+        );
+        expect(approved.approvals).toEqual([{ userId: BLAKE, at: expect.any(String), secondFactor: true }]);
+        const again = await openDialog(second, BLAKE);
+        for (const target of [replica, other])
+          expect(
+            await target.driver.submitView(again, { userId: BLAKE, values: { step_up_code: { code } } }),
+          ).toMatchObject({ errors: { step_up_code: expect.stringContaining('used already') } });
+        expect((await record(second)).approvals).toEqual([]);
+      } finally {
+        await other.close();
+      }
     },
   );
 });
