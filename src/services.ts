@@ -100,6 +100,16 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     },
     approverGroups: groups,
     follow: options.swapFollow ?? { intervalMs: 5_000, maxDurationMs: 30 * 60_000 },
+    // SWAP_STEP_UP_USD: approvals of quotes worth this or more (or of unknown value) need a code.
+    stepUp: {
+      thresholdCents: config.swapStepUpUsdCents,
+      slack,
+      // The second factor service is built below (it needs the admins); it is only called on a click, after that.
+      codes: {
+        readiness: (userId) => secondFactor.readiness(userId),
+        verify: (userId, code) => secondFactor.verify(userId, code),
+      },
+    },
   });
 
   // Balance thresholds: set by TREASURY_ADMINS (people and groups, listed through the same cache as approvers).

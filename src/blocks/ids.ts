@@ -31,7 +31,14 @@ export const VIEW_IDS = {
   alertResolveRefused: 'alert_resolve_refused',
   /** The Home tab view (views.publish); nothing is submitted from it. */
   home: 'treasury_home',
+  /** "Approve with a code": the dialog an approval that needs a second factor opens. */
+  swapStepUp: 'swap_step_up_modal',
+  /** Its answer when nothing was approved (altered dialog). */
+  swapStepUpRefused: 'swap_step_up_refused',
 } as const;
+
+/** The block and action ids of the code input in the "Approve with a code" dialog. */
+export const STEP_UP_IDS = { codeBlock: 'step_up_code', codeAction: 'code' } as const;
 
 /** Every withdrawals pager button, including `withdrawals_page` on messages posted by earlier versions. */
 export const WITHDRAWALS_PAGE_ACTIONS = /^withdrawals_page(?:_(?:previous|next|first))?$/;

@@ -76,7 +76,7 @@ const HomeOpenedEvent = z.object({
   view: z.object({ hash: z.string().max(100).optional() }).optional(),
 });
 
-const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve]);
+const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve, VIEW_IDS.swapStepUp]);
 
 /** What the listeners rely on in a dialog submission. */
 const ViewSubmissionBody = z.object({

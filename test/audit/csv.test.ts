@@ -176,6 +176,7 @@ describe('the audit CSV', () => {
       'swap_id',
       'payout_id',
       'detail',
+      'second_factor',
     ]);
   });
 

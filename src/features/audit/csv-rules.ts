@@ -24,6 +24,8 @@ export const AUDIT_COLUMNS = [
   'swap_id',
   'payout_id',
   'detail',
+  // Added at the end, as docs/audit-csv.md promises: `yes` on an approval made with a code.
+  'second_factor',
 ] as const;
 export type AuditColumn = (typeof AUDIT_COLUMNS)[number];
 
@@ -55,6 +57,8 @@ export interface AuditRow {
   swapId?: string | undefined;
   payoutId?: string | undefined;
   detail?: string | undefined;
+  /** An approval made with a code from the approver's authenticator app. */
+  secondFactor?: boolean | undefined;
 }
 
 /** A plain decimal number: what a numeric column may hold. */
@@ -104,6 +108,7 @@ export function auditRecord(row: AuditRow): string[] {
     swap_id: row.swapId,
     payout_id: row.payoutId,
     detail,
+    second_factor: row.secondFactor ? 'yes' : undefined,
   };
   return AUDIT_COLUMNS.map((column) => {
     const value = cells[column] ?? '';

@@ -102,6 +102,7 @@ export function quoteRows(quote: SwapQuote): AuditRow[] {
       // What the swap received once the service reported it, on the swap's progress events; the estimate otherwise.
       toAmount: event.startsWith('swap_') && event !== 'swap_created' && received !== undefined ? received : estimated,
       detail: [entry.detail, valueUnknown].filter((part) => part !== undefined).join('; '),
+      ...(entry.secondFactor ? { secondFactor: true } : {}),
     };
   });
 }

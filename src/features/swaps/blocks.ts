@@ -67,7 +67,7 @@ function decisionLine(quote: SwapQuote, verb: string): string {
   const who =
     verb === 'Approved' && approvals.length > 0
       ? listOf(
-          approvals.map((approval) => mention(approval.userId)),
+          approvals.map((approval) => `${mention(approval.userId)}${approval.secondFactor ? ' (with a code)' : ''}`),
           'and',
         )
       : mention(quote.decidedBy ?? '?');
@@ -112,7 +112,7 @@ function waitingText(quote: SwapQuote, snapshot: PolicySnapshot): string {
     approvals.length === 0
       ? `Waiting for ${snapshot.needed === 1 ? 'approval' : `*${snapshot.needed} approvals*`} by ${approverList(snapshot, approvedBy)}.`
       : `*Approved ${approvals.length} of ${snapshot.needed}* — ${listOf(
-          approvals.map((approval) => `${mention(approval.userId)} ✓`),
+          approvals.map((approval) => `${mention(approval.userId)} ✓${approval.secondFactor ? ' (with a code)' : ''}`),
           'and',
         )} — waiting for ${left === 1 ? 'one more' : `${left} more`} by ${approverList(snapshot, approvedBy) || 'nobody else: no other approver is configured'}.`;
   const self = snapshot.allowSelfApproval ? '' : ' The requester cannot approve their own swap.';

@@ -35,6 +35,7 @@ import {
   windowText,
 } from './policy.js';
 import { type AuditEntry, auditEntry, ESTIMATE_VALIDITY_MS, type SwapQuote } from './quote.js';
+import { needsSecondFactor, STEP_UP_WORDS } from './step-up.js';
 
 /** Approve or Reject. */
 export type Decision = 'approve' | 'reject';
@@ -229,10 +230,12 @@ export interface DecisionClick {
   decision: Decision;
   at: Date;
   isApprover: ApproverCheck;
+  /** The clicker gave a valid code from their authenticator app with this click (checked before the change). */
+  secondFactor?: boolean;
 }
 
 /** Why a click changes nothing. */
-export type DecisionRefusalReason = QuorumRefusalReason | 'daily_limit' | 'frozen';
+export type DecisionRefusalReason = QuorumRefusalReason | 'daily_limit' | 'frozen' | 'second_factor_required';
 
 /**
  * What a winning click writes: the quote's new status, its approvals, who ended the waiting, the audit entry, and
@@ -270,6 +273,8 @@ export function decideOnQuote(
   related: readonly SwapQuote[],
   /** The freeze as the store holds it in the same atomic change (absent: none); judged at the click's time. */
   freeze?: FreezeRecord,
+  /** SWAP_STEP_UP_USD in cents: an approval of a quote worth this or more (or of unknown value) needs a code. */
+  stepUpCents?: bigint,
 ): QuoteDecision {
   // A waiting quote stays waiting under a freeze: its Approve refuses with the reason, its Reject still works.
   if (click.decision === 'approve' && quote.status === 'pending' && freeze && isFrozenAt(freeze, click.at))
@@ -309,6 +314,23 @@ export function decideOnQuote(
 
   const counted = countApproval(state, quorumClick);
   if (!counted.ok) return refused(counted);
+  // The real gate of the second factor: whatever the click's way here (a crafted payload, a replica that saw the
+  // quote otherwise), an approval that needs a code counts only with one. Nothing is recorded without it.
+  const withCode = click.secondFactor === true;
+  if (!withCode && needsSecondFactor(snapshotValue(snapshot), stepUpCents))
+    return { ok: false, reason: 'second_factor_required', notice: STEP_UP_WORDS.required };
+  if (withCode) {
+    const last = counted.approvals.at(-1)!;
+    counted.approvals[counted.approvals.length - 1] = { ...last, secondFactor: true };
+  }
+  /** The audit entry of this approval: marked, and said in words, when it was made with a code. */
+  const approvedEntry = (detail: string): AuditEntry =>
+    withCode
+      ? {
+          ...auditEntry(click.at, 'approved', click.userId, `${detail}; ${STEP_UP_WORDS.recorded}`),
+          secondFactor: true,
+        }
+      : auditEntry(click.at, 'approved', click.userId, detail);
   if (isTooLateToApprove(quote, click.at)) {
     return {
       ok: true,
@@ -329,7 +351,7 @@ export function decideOnQuote(
       change: {
         status: 'pending',
         approvals: counted.approvals,
-        entry: auditEntry(click.at, 'approved', click.userId, `${ordinal}; waiting for ${moreText(left)}`),
+        entry: approvedEntry(`${ordinal}; waiting for ${moreText(left)}`),
       },
       notice: `Your approval is recorded (${counted.approvals.length} of ${snapshot.needed}). The swap is created once it has ${moreText(left)}.`,
     };
@@ -344,10 +366,7 @@ export function decideOnQuote(
         status: 'pending',
         approvals: counted.approvals,
         policy: raised,
-        entry: auditEntry(
-          click.at,
-          'approved',
-          click.userId,
+        entry: approvedEntry(
           `approval ${counted.approvals.length} of ${raised.needed}; the requester's swaps of the last 24 hours raised the tier from ${snapshot.needed}; waiting for ${moreText(left)}`,
         ),
       },
@@ -362,12 +381,7 @@ export function decideOnQuote(
       status: 'approving',
       approvals: counted.approvals,
       decided: { by: click.userId, at },
-      entry: auditEntry(
-        click.at,
-        'approved',
-        click.userId,
-        `${ordinal}; swap/create of estimate ${quote.estimateId} about to be sent`,
-      ),
+      entry: approvedEntry(`${ordinal}; swap/create of estimate ${quote.estimateId} about to be sent`),
     },
   };
 }

@@ -1,13 +1,22 @@
-import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  BlockButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import { ACTION_IDS } from '../../blocks/ids.js';
+import { ACTION_IDS, STEP_UP_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
 import { refreshHomeAfterAct } from '../home/after-act.js';
 import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import type { ClickOrigin, ClickOutcome } from './index.js';
+import { parseStepUpMetadata, STEP_UP_WORDS } from './step-up.js';
+import { buildStepUpRefusedModal } from './step-up-blocks.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** A string field of the payload, or undefined. */
 function text(value: unknown): string | undefined {
@@ -37,7 +46,7 @@ export function clickOrigin(body: BlockButtonAction): ClickOrigin {
  */
 function swapButton(
   deps: FeatureListenerDeps,
-  handle: (quoteId: string, userId: string, origin: ClickOrigin) => Promise<ClickOutcome>,
+  handle: (quoteId: string, userId: string, origin: ClickOrigin, triggerId: string) => Promise<ClickOutcome>,
   options: { treasuryUsersOnly?: boolean } = {},
 ) {
   return async ({ ack, action, body, respond }: ButtonArgs): Promise<void> => {
@@ -57,7 +66,7 @@ function swapButton(
     let notice: string | undefined;
     let failure: unknown;
     try {
-      notice = (await handle(text(action.value) ?? '', body.user.id, clickOrigin(body))).notice;
+      notice = (await handle(text(action.value) ?? '', body.user.id, clickOrigin(body), body.trigger_id)).notice;
     } catch (error) {
       deps.logger.error('swap button failed', { actionId: action.action_id, error: errorFields(error) });
       failure = error;
@@ -70,9 +79,12 @@ function swapButton(
   };
 }
 
-/** "Approve" on a quote. */
+/**
+ * "Approve" on a quote. On a quote that needs a second factor it opens the code dialog with the click's trigger
+ * (valid 3 s, once: only fast reads come before it), or tells the clicker why not.
+ */
 export const createSwapApproveListener = (deps: FeatureListenerDeps) =>
-  swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'approve', origin));
+  swapButton(deps, (quoteId, userId, origin, triggerId) => deps.swaps.approve(quoteId, userId, origin, triggerId));
 /** "Reject" on a quote. */
 export const createSwapRejectListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
@@ -82,9 +94,44 @@ export const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
     treasuryUsersOnly: true,
   });
 
-/** The swap buttons' action_ids, bound to their handlers. */
+/**
+ * The code dialog's submission, answered within Slack's 3 s: the code is checked first; a refused code is an error
+ * under the input (the dialog stays open); an altered dialog is refused. A valid code closes the dialog, and the
+ * approval runs after the ack, as a normal Approve marked with a second factor (the quote message shows it; what
+ * the clicker would have been told comes privately in the quote's channel, or by DM).
+ */
+export function createSwapStepUpSubmitListener(deps: FeatureListenerDeps) {
+  return async ({ ack, body, view }: ViewArgs): Promise<void> => {
+    const userId = body.user.id;
+    const refuse = (words: string) => ack({ response_action: 'update', view: buildStepUpRefusedModal(words) as never });
+    const state = parseStepUpMetadata(view.private_metadata);
+    if (!state) {
+      deps.logger.warn('refused a code dialog whose metadata is not one the bot wrote', { userId });
+      return refuse(STEP_UP_WORDS.altered);
+    }
+    const code = view.state.values[STEP_UP_IDS.codeBlock]?.[STEP_UP_IDS.codeAction]?.value ?? '';
+    let outcome: Awaited<ReturnType<FeatureListenerDeps['swaps']['submitCode']>>;
+    try {
+      outcome = await deps.swaps.submitCode(state, userId, code);
+    } catch (error) {
+      deps.logger.error('the code dialog failed', { error: errorFields(error) });
+      return ack({ response_action: 'errors', errors: { [STEP_UP_IDS.codeBlock]: STEP_UP_WORDS.failed } });
+    }
+    if ('errors' in outcome) return ack({ response_action: 'errors', errors: outcome.errors });
+    if ('refused' in outcome) return refuse(outcome.refused);
+    await ack();
+    const approve = outcome.accepted;
+    deps.background.run('swap approval with a code', async () => {
+      await approve();
+      refreshHomeAfterAct(deps, userId);
+    });
+  };
+}
+
+/** The swap buttons' action_ids and the code dialog's callback_id, bound to their handlers. */
 export const swapListeners: ListenerBinding[] = [
   { kind: 'action', id: ACTION_IDS.swapApprove, create: createSwapApproveListener },
   { kind: 'action', id: ACTION_IDS.swapReject, create: createSwapRejectListener },
   { kind: 'action', id: ACTION_IDS.swapNewQuote, create: createSwapNewQuoteListener },
+  { kind: 'view', id: VIEW_IDS.swapStepUp, create: createSwapStepUpSubmitListener },
 ];

@@ -41,8 +41,12 @@ export function approverCheck(
   };
 }
 
-/** One approval recorded on a quote. */
-export const Approval = z.object({ userId: z.string(), at: z.iso.datetime() });
+/** One approval recorded on a quote; `secondFactor` when it was made with a code from the approver's authenticator. */
+export const Approval = z.object({
+  userId: z.string(),
+  at: z.iso.datetime(),
+  secondFactor: z.literal(true).optional(),
+});
 /** One approval recorded on a quote. */
 export type Approval = z.infer<typeof Approval>;
 

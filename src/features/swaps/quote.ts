@@ -27,6 +27,8 @@ export const AuditEntry = z.object({
   event: z.string(),
   by: z.string().optional(),
   detail: z.string().optional(),
+  /** An approval made with a code from the approver's authenticator app (the audit CSV's `second_factor`). */
+  secondFactor: z.literal(true).optional(),
 });
 /** One entry of the audit trail of a quote. */
 export type AuditEntry = z.infer<typeof AuditEntry>;

@@ -45,6 +45,8 @@ import { approverCheck, type GroupMembers, type PolicySnapshot, type SwapPolicy 
 import { buildPolicy, type LimitUseView } from './policy-blocks.js';
 import { auditEntry, type SwapQuote } from './quote.js';
 import { createQuoteMaker } from './quote-request.js';
+import type { StepUpDeps, StepUpModalState } from './step-up.js';
+import { type CodeSubmission, createStepUpFlow } from './step-up-flow.js';
 import { showSwap, showSwapHistory } from './views.js';
 
 /** What the swap feature needs. */
@@ -67,6 +69,8 @@ export interface SwapDeps {
   scheduler?: Scheduler;
   /** How the follower waits between swap/get calls; default Node timers. */
   wait?: Wait;
+  /** The second factor for large approvals (SWAP_STEP_UP_USD); absent: no approval needs a code. */
+  stepUp?: StepUpDeps;
 }
 
 /** The answer to a click, shown privately to the person who clicked (nothing when the message says it all). */
@@ -93,6 +97,14 @@ function expiredDetail(quote: SwapQuote): string {
 /** What the start-up recovery records on a quote it finds `approving`. */
 const INTERRUPTED_FAILURE = 'the bot stopped while approving, before it recorded an answer';
 const INTERRUPTED_DETAIL = 'found approving at start-up; swap/create may or may not have been sent; not resent';
+
+/** Slack for a service built without a second factor: never called (no quote then needs a code). */
+const noStepUpSlack: StepUpDeps['slack'] = {
+  openView: () => Promise.reject(new Error('no second factor is configured')),
+  postEphemeral: () => Promise.reject(new Error('no second factor is configured')),
+  openDirectMessage: () => Promise.reject(new Error('no second factor is configured')),
+  post: () => Promise.reject(new Error('no second factor is configured')),
+};
 
 /** Creates the swap feature. It remembers which swaps it is following so stop() can end that. */
 export function createSwapService(deps: SwapDeps) {
@@ -225,6 +237,67 @@ export function createSwapService(deps: SwapDeps) {
     if (result.ok) follower.start(quote.id);
   }
 
+  /**
+   * Approve or Reject clicked on the quote message `origin`. The click must come from the quote's own message;
+   * then the approval rules, then an atomic claim on disk, then (for approve) one create. `secondFactor`: the
+   * clicker gave a valid code with this approval (an approval that needs one never counts without it).
+   */
+  async function decide(
+    quoteId: string,
+    userId: string,
+    decision: Decision,
+    origin: ClickOrigin,
+    options: { secondFactor?: boolean } = {},
+  ): Promise<ClickOutcome> {
+    const checked = await quoteOfClick(decision, quoteId, userId, origin);
+    if ('notice' in checked) return checked;
+    const snapshot = policyOf(checked.quote, deps.policy);
+    // Asked before the atomic change (Slack cannot be called inside it): group membership for a few minutes
+    // is what the policy trusts; everything the quote says is judged again inside the change.
+    // The requester may always reject their own quote: no group needs asking then.
+    const ownReject = decision === 'reject' && userId === checked.quote.requestedBy;
+    const isApprover = ownReject ? false : await isApproverOf(snapshot, userId);
+    const now = deps.now();
+    const secondFactor = decision === 'approve' && options.secondFactor === true;
+    const { decision: outcome, quote } = await quotes.decideQuote(
+      quoteId,
+      usageLookbackStart(now),
+      // The policy as stored now: an approval may have raised it (the requester's window) since it was read.
+      (stored, related, freeze) =>
+        decideOnQuote(
+          stored,
+          policyOf(stored, deps.policy),
+          { userId, decision, at: now, isApprover, ...(secondFactor ? { secondFactor } : {}) },
+          related,
+          freeze,
+          deps.stepUp?.thresholdCents,
+        ),
+    );
+    if (!outcome.ok) {
+      if (
+        outcome.reason === 'approvers_unknown' ||
+        outcome.reason === 'daily_limit' ||
+        outcome.reason === 'second_factor_required'
+      )
+        deps.logger.warn('refused a swap approval', { quoteId, userId, reason: outcome.reason });
+      return { notice: outcome.notice };
+    }
+    await edits.refresh(quoteId);
+    if (quote.status === 'approving') await executeApproved(quote);
+    return outcome.notice === undefined ? {} : { notice: outcome.notice };
+  }
+
+  const stepUpFlow = createStepUpFlow({
+    stepUp: deps.stepUp ?? { thresholdCents: undefined, slack: noStepUpSlack },
+    policy: deps.policy,
+    freeze: deps.store.freeze,
+    logger: deps.logger,
+    now: deps.now,
+    quoteOfClick: (value, userId, origin) => quoteOfClick('approve', value, userId, origin),
+    isApproverOf,
+    approve: (quoteId, userId, origin, options) => decide(quoteId, userId, 'approve', origin, options),
+  });
+
   return {
     /**
      * `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. In a
@@ -232,42 +305,20 @@ export function createSwapService(deps: SwapDeps) {
      */
     requestQuote: quoting.requestQuote,
 
+    /** Approve or Reject clicked on the quote message `origin`, without a code (see `decide` above). */
+    decide: (quoteId: string, userId: string, decision: Decision, origin: ClickOrigin): Promise<ClickOutcome> =>
+      decide(quoteId, userId, decision, origin),
+
     /**
-     * Approve or Reject clicked on the quote message `origin`. The click must come from the quote's own
-     * message; then the approval rules, then an atomic claim on disk, then (for approve) one create.
+     * Approve clicked (with the click's trigger_id): a quote that needs a second factor opens the code dialog (or
+     * tells the clicker why not); any other goes the normal way.
      */
-    async decide(quoteId: string, userId: string, decision: Decision, origin: ClickOrigin): Promise<ClickOutcome> {
-      const checked = await quoteOfClick(decision, quoteId, userId, origin);
-      if ('notice' in checked) return checked;
-      const snapshot = policyOf(checked.quote, deps.policy);
-      // Asked before the atomic change (Slack cannot be called inside it): group membership for a few minutes
-      // is what the policy trusts; everything the quote says is judged again inside the change.
-      // The requester may always reject their own quote: no group needs asking then.
-      const ownReject = decision === 'reject' && userId === checked.quote.requestedBy;
-      const isApprover = ownReject ? false : await isApproverOf(snapshot, userId);
-      const now = deps.now();
-      const { decision: outcome, quote } = await quotes.decideQuote(
-        quoteId,
-        usageLookbackStart(now),
-        // The policy as stored now: an approval may have raised it (the requester's window) since it was read.
-        (stored, related, freeze) =>
-          decideOnQuote(
-            stored,
-            policyOf(stored, deps.policy),
-            { userId, decision, at: now, isApprover },
-            related,
-            freeze,
-          ),
-      );
-      if (!outcome.ok) {
-        if (outcome.reason === 'approvers_unknown' || outcome.reason === 'daily_limit')
-          deps.logger.warn('refused a swap approval', { quoteId, userId, reason: outcome.reason });
-        return { notice: outcome.notice };
-      }
-      await edits.refresh(quoteId);
-      if (quote.status === 'approving') await executeApproved(quote);
-      return outcome.notice === undefined ? {} : { notice: outcome.notice };
-    },
+    approve: (quoteId: string, userId: string, origin: ClickOrigin, triggerId: string): Promise<ClickOutcome> =>
+      stepUpFlow.click(quoteId, userId, origin, triggerId),
+
+    /** The code dialog submitted: the code checked first, then (after the ack) the approval with a second factor. */
+    submitCode: (state: StepUpModalState, userId: string, code: string): Promise<CodeSubmission> =>
+      stepUpFlow.submit(state, userId, code),
 
     /**
      * The quotes waiting for approval: one reminder ten minutes before expiry, mentioning the approvers who have
