@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateSync } from 'otplib';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
@@ -185,6 +186,121 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
       .toMatch(/Approved by @Avery Patel and @Jordan Kim at .*\n.*Swap [0-9a-f]{8}/);
     expect(await quote.getByRole('button', { name: 'Approve' }).count()).toBe(0);
   }, 45_000);
+
+  /** Avery's authenticator: the secret she scanned from the enrolment DM (the test reads the URI as a phone would). */
+  let averySecret: string | undefined;
+  /** The 6-digit code Avery's phone shows now (the workspace's clock has not been moved yet in this session). */
+  const averyCode = (stepsAhead = 0) =>
+    generateSync({ secret: averySecret!, epoch: Math.floor(Date.now() / 1000) + 30 * stepsAhead });
+
+  it('Avery enrols her authenticator: the QR code arrives in her DM as an image with the otpauth URI, and a code from it completes it', async () => {
+    await asUser('U0AVERY');
+    await page.getByTestId('dm-treasury').click();
+    await send('/treasury 2fa enroll');
+    await lastMessageWith('I sent you a direct message with a QR code').waitFor({ timeout: 10_000 });
+    const dm = lastMessageWith('otpauth://');
+    await dm.waitFor({ timeout: 10_000 });
+    const qr = dm.getByTestId('file-image');
+    await qr.waitFor({ timeout: 10_000 });
+    await expect
+      .poll(() => qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    const uri = /otpauth:\/\/totp\/\S+/.exec(await dm.innerText())?.[0] ?? '';
+    expect(uri).toMatch(/^otpauth:\/\/totp\/Treasury%20bot:U0AVERY\?secret=[A-Z2-7]+&issuer=Treasury%20bot$/);
+    averySecret = new URL(uri).searchParams.get('secret') ?? undefined;
+    await dm.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot('workspace-2fa-enrol.png') });
+
+    await send(`/treasury 2fa confirm ${averyCode()}`);
+    await lastMessageWith('You are enrolled.').waitFor({ timeout: 10_000 });
+    await send('/treasury 2fa');
+    const state = lastMessageWith('You are enrolled since');
+    await state.waitFor({ timeout: 10_000 });
+    // Never shown again after enrolment.
+    expect(await state.innerText()).not.toContain(averySecret);
+    await asUser('U0RILEY');
+    await openChannel('treasury');
+  }, 45_000);
+
+  it('a $60,000 swap: Avery approves with a code (a wrong one is shown under the input); Jordan, not enrolled, is told how to enrol', async () => {
+    await send('/treasury swap 60,000 USDT@ETH to USDC@ETH');
+    const found = messages()
+      .filter({ hasText: '60,000 USDT' })
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .last();
+    await found.waitFor({ timeout: 10_000 });
+    const quote = page.locator(`[data-testid="message"][data-entry-id="${await found.getAttribute('data-entry-id')}"]`);
+
+    await asUser('U0AVERY');
+    await quote.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('confirm-dialog').getByTestId('confirm-yes').click();
+    const modal = page.getByTestId('modal');
+    await modal.waitFor({ timeout: 10_000 });
+    expect(await modal.getByTestId('modal-title').innerText()).toBe('Approve with a code');
+    expect(await modal.innerText()).toContain('60,000 USDT');
+    await modal.getByTestId('modal-input-step_up_code').fill('000000');
+    await modal.getByTestId('modal-submit').click();
+    await expect
+      .poll(() => modal.getByTestId('modal-error-step_up_code').innerText(), { timeout: 10_000 })
+      .toContain('That code is not right');
+    await page.screenshot({ path: screenshot('workspace-2fa-wrong-code.png') });
+    // Enrolment used this 30-second step's code, and each code works once: her app's next code (one step of
+    // drift is accepted) is the one she types.
+    await modal.getByTestId('modal-input-step_up_code').fill(averyCode(1));
+    await modal.getByTestId('modal-submit').click();
+    await modal.waitFor({ state: 'detached', timeout: 10_000 });
+    await expect
+      .poll(() => quote.innerText(), { timeout: 10_000 })
+      .toMatch(/Approved 1 of 2 — @Avery Patel ✓ \(with a code\)/);
+
+    await asUser('U0JORDAN');
+    await quote.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('confirm-dialog').getByTestId('confirm-yes').click();
+    const told = lastMessageWith('/treasury 2fa enroll');
+    await told.waitFor({ timeout: 10_000 });
+    expect(await told.getAttribute('data-ephemeral')).toBe('true');
+    expect(await page.getByTestId('modal').count()).toBe(0);
+    expect(await quote.innerText()).toMatch(/Approved 1 of 2/);
+    await asUser('U0RILEY');
+  }, 60_000);
+
+  it('Avery freezes: the quote shows FROZEN and refuses an approval; Avery and Jordan press Unfreeze in #treasury-alerts and it lifts', async () => {
+    await asUser('U0AVERY');
+    await openChannel('treasury');
+    await send('/treasury freeze strange quote, checking --for 2h');
+    const quote = messages().filter({ hasText: '60,000 USDT' }).last();
+    await expect.poll(() => quote.innerText(), { timeout: 10_000 }).toContain('FROZEN');
+
+    await asUser('U0JORDAN');
+    await quote.getByRole('button', { name: 'Approve' }).click();
+    await page.getByTestId('confirm-dialog').getByTestId('confirm-yes').click();
+    const refused = lastMessageWith('frozen');
+    await refused.waitFor({ timeout: 10_000 });
+    expect(await refused.getAttribute('data-ephemeral')).toBe('true');
+    expect(await refused.innerText()).toContain('strange quote, checking');
+    expect(await page.getByTestId('modal').count()).toBe(0);
+    await page.screenshot({ path: screenshot('workspace-frozen-quote.png') });
+
+    await openChannel('treasury-alerts');
+    const announcement = messages()
+      .filter({ has: page.getByRole('button', { name: 'Unfreeze' }) })
+      .last();
+    await announcement.waitFor({ timeout: 10_000 });
+    expect(await announcement.innerText()).toContain('strange quote, checking');
+    const entryId = await announcement.getAttribute('data-entry-id');
+    const same = page.locator(`[data-testid="message"][data-entry-id="${entryId}"]`);
+    await same.getByRole('button', { name: 'Unfreeze' }).click();
+    await lastMessageWith('Your vote is recorded (1 of 2)').waitFor({ timeout: 10_000 });
+    await asUser('U0AVERY');
+    await same.getByRole('button', { name: 'Unfreeze' }).click();
+    await lastMessageWith('Your vote lifted the freeze (2 of 2)').waitFor({ timeout: 10_000 });
+    await expect.poll(() => same.getByRole('button', { name: 'Unfreeze' }).count(), { timeout: 10_000 }).toBe(0);
+    await page.screenshot({ path: screenshot('workspace-unfrozen.png') });
+
+    await openChannel('treasury');
+    await expect.poll(() => quote.innerText(), { timeout: 10_000 }).not.toContain('FROZEN');
+    await asUser('U0RILEY');
+  }, 60_000);
 
   it('someone outside the treasury team is told politely that the bot is not for them', async () => {
     await asUser('U0SAM');
