@@ -31,6 +31,10 @@ export const VIEW_IDS = {
   alertResolveRefused: 'alert_resolve_refused',
   /** The Home tab view (views.publish); nothing is submitted from it. */
   home: 'treasury_home',
+  /** `/treasury 2fa reset` without a member id: the person picker (users_select) an admin submits. */
+  secondFactorReset: 'second_factor_reset_modal',
+  /** What replaces the picker when its submission is refused as a whole (not an admin); nothing is submitted. */
+  secondFactorResetRefused: 'second_factor_reset_refused',
 } as const;
 
 /** Every withdrawals pager button, including `withdrawals_page` on messages posted by earlier versions. */

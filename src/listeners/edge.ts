@@ -76,7 +76,11 @@ const HomeOpenedEvent = z.object({
   view: z.object({ hash: z.string().max(100).optional() }).optional(),
 });
 
-const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve]);
+const KNOWN_VIEWS = new Set<string>([
+  VIEW_IDS.alertResolve,
+  // `/treasury 2fa reset` without a member id: the person picker.
+  VIEW_IDS.secondFactorReset,
+]);
 
 /** What the listeners rely on in a dialog submission. */
 const ViewSubmissionBody = z.object({
