@@ -3,6 +3,8 @@
 // admin's `2fa reset @avery` (or `2fa reset` alone) opens a modal with a users_select; submitting it with Avery
 // resets her enrolment (recorded as by the admin, Avery and the admin told by DM), nobody picked or nobody to reset
 // is an error under the menu, and a non-admin is refused before any modal. A member id typed still resets at once.
+// When the admins are a user group Slack is slow to list, the picker still opens within the trigger's 3 s, and Reset
+// refuses until the bot knows the person is an admin (unknown fails closed).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_IDS } from '../../src/blocks/ids.js';
@@ -147,4 +149,51 @@ describe('/treasury 2fa reset opens a person picker', () => {
     expect((await ask(stack, '2fa', { userId: AVERY })).text).toContain('You are *not enrolled*');
     expect(stack.slack.views().length).toBe(views);
   });
+});
+
+describe('/treasury 2fa reset when the admins are a user group Slack is slow to list', () => {
+  const LEADS = { id: 'S0ADMINS', handle: 'treasury-admins', name: 'Treasury admins', users: [ADMIN] };
+  let stack: LocalStack;
+  beforeAll(async () => {
+    stack = await startLocalStack({
+      env: {
+        TREASURY_ADMINS: LEADS.id,
+        TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        POLL_SCHEDULE: '0 0 1 1 *',
+      },
+      slack: { usergroups: [LEADS] },
+    });
+  }, 60_000);
+  afterAll(() => stack?.close());
+
+  it('the picker opens within the trigger anyway; Reset refuses while admin-ness is unknown, and works once it is known', async () => {
+    await enrol(stack, AVERY);
+    // The listing takes 5 s: longer than the command's trigger lives and the submission's 3 s.
+    stack.slack.failNext('usergroups.users.list', { delayMs: 5_000 });
+    const asked = Date.now();
+    const result = await stack.driver.command('2fa reset @avery', { userId: ADMIN });
+    expect(result.status).toBe(200);
+    const picker = await stack.slack.waitFor(() => stack.slack.views()[0], 10_000, 'the reset picker');
+    // Opened by the stand-in's rules: a trigger at most 3 s old.
+    expect(picker.openedAt - asked).toBeLessThan(3_000);
+    const values = { [RESET_PERSON.blockId]: { [RESET_PERSON.actionId]: AVERY } };
+    const unknown = await stack.driver.submitView(picker, { userId: ADMIN, values });
+    expect(unknown).toMatchObject({
+      response_action: 'update',
+      view: {
+        blocks: [{ text: { text: expect.stringContaining('could not confirm that you are a treasury admin') } }],
+      },
+    });
+    expect((await ask(stack, '2fa', { userId: AVERY })).text).toContain('You are *enrolled*');
+    // Once Slack's listing lands (5 s after it was asked), the same form resets; until then each Reset refuses.
+    let answer: Record<string, unknown> | null = unknown;
+    while (answer !== null && Date.now() - asked < 15_000) {
+      expect(answer).toMatchObject({ response_action: 'update' });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      answer = await stack.driver.submitView(picker, { userId: ADMIN, values });
+    }
+    expect(answer).toBeNull();
+    expect(Date.now() - asked).toBeGreaterThan(4_500);
+    expect((await ask(stack, '2fa', { userId: AVERY })).text).toContain('You are *not enrolled*');
+  }, 30_000);
 });
