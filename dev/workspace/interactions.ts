@@ -338,6 +338,13 @@ export function createInteractions(options: InteractionsOptions): Interactions {
       } catch (error) {
         throw new PageRequestError(`The form could not be sent: ${error instanceof Error ? error.message : error}.`);
       }
+      // A user menu lists the workspace's people only.
+      const strangers = Object.values(state)
+        .flatMap((actions) => Object.values(actions))
+        .flatMap((element) => (typeof element.selected_user === 'string' ? [element.selected_user] : []))
+        .filter((userId) => person(userId) === undefined);
+      if (strangers.length > 0)
+        throw new PageRequestError(`The form could not be sent: nobody in this workspace is ${strangers.join(', ')}.`);
       const missing = inputBlocks(modal.view).filter(
         (block) => block.optional !== true && isEmptyState(state[block.blockId]?.[block.actionId]),
       );
@@ -442,7 +449,12 @@ function inputBlocks(view: Json): Array<{ blockId: string; actionId: string; lab
 }
 
 function isEmptyState(state: Json | undefined): boolean {
-  return state === undefined || ((state.value ?? null) === null && (state.selected_option ?? null) === null);
+  return (
+    state === undefined ||
+    ((state.value ?? null) === null &&
+      (state.selected_option ?? null) === null &&
+      (state.selected_user ?? null) === null)
+  );
 }
 
 /**

@@ -35,6 +35,10 @@ export const VIEW_IDS = {
   swapStepUp: 'swap_step_up_modal',
   /** Its answer when nothing was approved (altered dialog). */
   swapStepUpRefused: 'swap_step_up_refused',
+  /** `/treasury 2fa reset` without a member id: the person picker (users_select) an admin submits. */
+  secondFactorReset: 'second_factor_reset_modal',
+  /** What replaces the picker when its submission is refused as a whole (not an admin); nothing is submitted. */
+  secondFactorResetRefused: 'second_factor_reset_refused',
 } as const;
 
 /** The block and action ids of the code input in the "Approve with a code" dialog. */

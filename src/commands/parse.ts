@@ -21,7 +21,7 @@ const BY_WORD = new Map<string, Subcommand<TreasuryCommand>>(
 export interface ParsedTreasuryCommand {
   subcommand: Subcommand<TreasuryCommand>;
   command: TreasuryCommand;
-  run(context: CommandContext): Promise<SlackMessage>;
+  run(context: CommandContext): Promise<SlackMessage | undefined>;
 }
 
 /** Reads the text of `/treasury …` and binds it to its module; an unknown first word is answered with help. */

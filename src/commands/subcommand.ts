@@ -45,6 +45,11 @@ export interface CommandContext {
   channelId: string;
   conversation: ConversationKind;
   responseUrl: string;
+  /**
+   * The command's trigger_id (a modal opens with it once) and until when, in ms since the epoch on this machine's
+   * clock, it can still open one (Slack allows 3 s from the command); absent when Slack sent none.
+   */
+  trigger?: { id: string; openBy: number };
   /** Settles once the command's own answer was delivered: work that answers later waits for it. */
   answered: Promise<void>;
   /** The help message; `unknown` is the word typed instead of a subcommand. */
@@ -65,8 +70,11 @@ export interface Subcommand<Command extends { kind: string }> {
   access: Access;
   /** Reads the words after the name: the typed command, or a UsageError with the refusal. */
   parse(args: readonly string[]): Command;
-  /** Does it: calls the feature and returns the private answer (a failure is thrown and answered by the listener). */
-  run(command: Command, context: CommandContext): Promise<SlackMessage>;
+  /**
+   * Does it: calls the feature and returns the private answer (a failure is thrown and answered by the listener);
+   * undefined when the answer is a modal it opened, so nothing is posted.
+   */
+  run(command: Command, context: CommandContext): Promise<SlackMessage | undefined>;
 }
 
 /** Declares a subcommand module (typed by its parsed command). */

@@ -76,7 +76,13 @@ const HomeOpenedEvent = z.object({
   view: z.object({ hash: z.string().max(100).optional() }).optional(),
 });
 
-const KNOWN_VIEWS = new Set<string>([VIEW_IDS.alertResolve, VIEW_IDS.swapStepUp]);
+const KNOWN_VIEWS = new Set<string>([
+  VIEW_IDS.alertResolve,
+  // "Approve with a code" on a quote that needs a second factor.
+  VIEW_IDS.swapStepUp,
+  // `/treasury 2fa reset` without a member id: the person picker.
+  VIEW_IDS.secondFactorReset,
+]);
 
 /** What the listeners rely on in a dialog submission. */
 const ViewSubmissionBody = z.object({

@@ -6,6 +6,7 @@ import { homeRefreshListeners } from '../features/home/refresh-listener.js';
 import type { ListenerBinding } from '../features/listener-kit.js';
 import { lookupListeners } from '../features/lookups/listeners.js';
 import { payoutListeners } from '../features/payouts/listeners.js';
+import { secondFactorListeners } from '../features/second-factor/listeners.js';
 import { swapListeners } from '../features/swaps/listeners.js';
 import { bindListeners } from './binding.js';
 import { treasuryCommandListeners } from './commands/treasury.js';
@@ -26,6 +27,7 @@ export const LISTENER_BINDINGS: readonly ListenerBinding[] = [
   ...payoutListeners,
   ...freezeListeners,
   ...homeOpenedListeners,
+  ...secondFactorListeners,
 ];
 
 /** Registers the middleware, in its order, then every listener binding. */

@@ -24,13 +24,14 @@ describe('the listener bindings', () => {
     }
   });
 
-  it('binds /treasury, the Resolve dialog, the code dialog and app_home_opened once each', () => {
+  it('binds /treasury, the Resolve dialog, the code dialog, the second factor reset picker and app_home_opened once each', () => {
     const of = (kind: string, id: string) => LISTENER_BINDINGS.filter((b) => b.kind === kind && b.id === id);
     expect(of('command', TREASURY_COMMAND)).toHaveLength(1);
     expect(of('view', VIEW_IDS.alertResolve)).toHaveLength(1);
     expect(of('view', VIEW_IDS.swapStepUp)).toHaveLength(1);
+    expect(of('view', VIEW_IDS.secondFactorReset)).toHaveLength(1);
     expect(of('event', 'app_home_opened')).toHaveLength(1);
-    expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(4);
+    expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(5);
   });
 
   it('registers the three middleware first, then every binding in table order', () => {

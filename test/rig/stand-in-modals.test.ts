@@ -7,6 +7,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { triggerId } from '../../dev/workspace/slack-requests.js';
+import { buildResetPicker } from '../../src/features/second-factor/blocks.js';
 import { MODAL_LIMITS, validateModalView } from '../support/rig/block-kit-validation.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
 import { silentWebApiLogger } from '../support/rig/web-client.js';
@@ -204,6 +205,30 @@ describe('validateModalView: the modal limits', () => {
     ).toContainEqual({
       pointer: '/view/blocks/0/elements/0/options',
       message: `no more than ${MODAL_LIMITS.selectOptions} items allowed`,
+    });
+  });
+
+  it('checks a user menu (the second factor reset picker): a plain_text placeholder ≤ 150, initial_user a member id', () => {
+    expect(validateModalView(buildResetPicker())).toEqual([]);
+    expect(validateModalView(buildResetPicker(`@${x(200)}`))).toEqual([]);
+    const picker = (element: Record<string, unknown>) =>
+      resolveModal({
+        blocks: [
+          { type: 'input', label: plain('Person'), element: { type: 'users_select', action_id: 'p', ...element } },
+        ],
+      });
+    expect(validateModalView(picker({ initial_user: 'U0AVERY' }))).toEqual([]);
+    expect(validateModalView(picker({ initial_user: '@avery' }))).toContainEqual({
+      pointer: '/view/blocks/0/element/initial_user',
+      message: 'must be a user ID',
+    });
+    expect(validateModalView(picker({ placeholder: plain(x(151)) }))).toContainEqual({
+      pointer: '/view/blocks/0/element/placeholder/text',
+      message: 'must be less than 151 characters',
+    });
+    expect(validateModalView(picker({ placeholder: { type: 'mrkdwn', text: 'who' } }))).toContainEqual({
+      pointer: '/view/blocks/0/element/placeholder/type',
+      message: 'unsupported type: mrkdwn',
     });
   });
 });

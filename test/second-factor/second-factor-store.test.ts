@@ -45,6 +45,10 @@ function serviceOver(
       },
       openDirectMessage: async (userId) => `D${userId}`,
       uploadFile: async () => ({ fileId: 'F1' }),
+      // The reset picker is tested end to end (two-factor-reset-picker.test.ts).
+      openView: async () => {
+        throw new Error('no modals in these tests');
+      },
     },
     logger,
     now: () => now,

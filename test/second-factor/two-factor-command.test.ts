@@ -3,44 +3,17 @@
 // and is then enrolled; the secret is never shown again; wrong codes count toward the lock; an admin resets, the
 // person is told by DM; without TOTP_ENCRYPTION_KEY enrolment is refused in plain words. The parser's refusals too.
 import { randomBytes } from 'node:crypto';
-import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTreasuryCommand } from '../../src/commands/parse.js';
-import { decodeSlackEntities } from '../../src/kernel/text.js';
 import { UsageError } from '../../src/kernel/usage-error.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
+import { codeFor, enrolmentDm } from './enrolment.js';
 
 const ADMIN = 'U0ADMIN';
 const AVERY = 'U0AVERY';
 const RILEY = 'U0RILEY';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** The code an authenticator app shows for `secret` at the bot's clock (the simulator's), `offsetS` seconds on. */
-function codeFor(stack: LocalStack, secret: string, offsetS = 0): string {
-  return generateSync({ secret, epoch: Math.floor(stack.simulator.now() / 1000) + offsetS });
-}
-
-/** The enrolment DM `userId` received last: its file (bytes downloaded with the bot token) and its text. */
-async function enrolmentDm(stack: LocalStack, userId: string, after = 0) {
-  const shared = await stack.slack.waitFor(
-    () =>
-      stack.slack
-        .messages()
-        .slice(after)
-        .find((m) => m.channel.startsWith('D') && m.files !== undefined && (m.text ?? '').includes('otpauth://')),
-    10_000,
-    `the enrolment DM of ${userId}`,
-  );
-  const file = shared.files![0]!;
-  const response = await fetch(file.url_private_download, {
-    headers: { authorization: `Bearer ${stack.config.slackBotToken}` },
-  });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  const uri = decodeSlackEntities(/otpauth:\/\/totp\/[^\s`>]+/.exec(shared.text ?? '')?.[0] ?? '');
-  const secret = new URL(uri).searchParams.get('secret') ?? '';
-  return { shared, file, bytes, uri, secret };
-}
 
 describe('/treasury 2fa with a key', () => {
   let stack: LocalStack;
@@ -196,6 +169,9 @@ describe('/treasury 2fa: what the parser reads and refuses', () => {
     ['2fa reset U0RILEY', { kind: '2fa-reset', userId: 'U0RILEY' }],
     ['2fa reset <@U0RILEY|riley>', { kind: '2fa-reset', userId: 'U0RILEY' }],
     ['2fa reset <@W0RILEY>', { kind: '2fa-reset', userId: 'W0RILEY' }],
+    ['2fa reset', { kind: '2fa-reset-pick' }],
+    ['2fa reset @riley', { kind: '2fa-reset-pick', typed: '@riley' }],
+    ['2fa reset riley chen', { kind: '2fa-reset-pick', typed: 'riley chen' }],
   ])('%s', (text, command) => {
     expect(parseTreasuryCommand(text)).toEqual(command);
   });
@@ -203,9 +179,8 @@ describe('/treasury 2fa: what the parser reads and refuses', () => {
   it.each([
     ['2fa enroll now', '`2fa enroll` takes nothing after it.'],
     ['2fa confirm', 'Give the 6-digit code your app shows'],
-    ['2fa reset', 'Say whose second factor to reset'],
-    ['2fa reset U0A U0B', 'Say whose second factor to reset, one person'],
-    ['2fa reset @riley', 'give their member id'],
+    ['2fa reset U0A U0B', 'Reset one person at a time'],
+    ['2fa reset @sam U0RILEY', 'Reset one person at a time'],
     ['2fa disable', '"disable" is not something `2fa` does'],
   ])('%s', (text, words) => {
     expect(refusal(text)).toContain(words);

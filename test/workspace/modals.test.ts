@@ -497,3 +497,35 @@ describe('a view submission over Socket Mode', () => {
     }
   });
 });
+
+describe('a user menu (users_select) in a modal, as Slack sends its state', () => {
+  const picker = {
+    type: 'modal',
+    title: plain('Reset a second factor'),
+    submit: plain('Reset'),
+    blocks: [
+      {
+        type: 'input',
+        block_id: 'reset_person',
+        label: plain('Whose second factor'),
+        element: { type: 'users_select', action_id: 'person', placeholder: plain('Choose a person') },
+      },
+    ],
+  };
+
+  it('carries the member id chosen as selected_user, and null when nobody is chosen', () => {
+    expect(viewStateValues(picker, { reset_person: { person: SAM.id } })).toEqual({
+      reset_person: { person: { type: 'users_select', selected_user: SAM.id } },
+    });
+    expect(viewStateValues(picker)).toEqual({
+      reset_person: { person: { type: 'users_select', selected_user: null } },
+    });
+    expect(viewStateValues(picker, { reset_person: { person: '' } })).toEqual({
+      reset_person: { person: { type: 'users_select', selected_user: null } },
+    });
+  });
+
+  it('refuses a choice that is not a member id: the menu lists people only', () => {
+    expect(() => viewStateValues(picker, { reset_person: { person: '@sam' } })).toThrow(/not a member id/);
+  });
+});

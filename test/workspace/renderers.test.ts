@@ -568,7 +568,7 @@ describe('modals', () => {
     expect(html).not.toContain('modal-submit');
     expect(html).toContain('data-testid="modal-close" data-modal-close="">Cancel</button>');
     expect(html).toContain(
-      'It could not be read: this workspace fills in plain-text inputs and static menus, not datepicker',
+      'It could not be read: this workspace fills in plain-text inputs, static menus and user menus, not datepicker',
     );
   });
 
@@ -580,6 +580,74 @@ describe('modals', () => {
       ticket: 'Please enter at least 3 characters.',
     });
     expect(checkEntered(resolveView, { note: { note_input: 'done' } })).toEqual({});
+  });
+});
+
+describe('user menus in modals (users_select)', () => {
+  const people = {
+    users: new Map([
+      ['U0SAM', { name: 'Sam Lee' }],
+      ['U0AVERY', { name: 'Avery <Patel>' }],
+    ]),
+    channels: new Map(),
+    me: 'U0AVERY',
+  };
+  const pickerView = {
+    type: 'modal',
+    callback_id: 'second_factor_reset_modal',
+    title: { type: 'plain_text', text: 'Reset a second factor' },
+    submit: { type: 'plain_text', text: 'Reset' },
+    blocks: [
+      {
+        type: 'input',
+        block_id: 'reset_person',
+        label: { type: 'plain_text', text: 'Whose second factor' },
+        element: { type: 'users_select', action_id: 'person', placeholder: { type: 'plain_text', text: 'Choose' } },
+      },
+    ],
+  };
+  const drawn = (options: Parameters<typeof modalTree>[1] = {}) =>
+    toHtml(modalTree({ id: 'V3', view: pickerView }, { directory: people, ...options }));
+
+  it("draws a menu of the workspace's people by name (escaped), the member id as each value, the placeholder chosen", () => {
+    const html = drawn();
+    expect(html).toMatch(
+      /<select class="bk-select modal-control" aria-label="Choose" data-users-select="" id="modal-V3-reset_person" name="reset_person" data-testid="modal-input-reset_person" data-block-id="reset_person" data-action-id="person" required="">/,
+    );
+    expect(html).toContain('<option value="" disabled="" selected="">Choose</option>');
+    // Sorted by name, as a person looks for them.
+    expect(html).toContain(
+      '<option value="U0AVERY">Avery &lt;Patel&gt;</option><option value="U0SAM">Sam Lee</option></select>',
+    );
+  });
+
+  it('keeps the person chosen across redraws (an error shown under it), and starts on initial_user when given', () => {
+    const html = drawn({
+      entered: { reset_person: { person: 'U0SAM' } },
+      errors: { reset_person: 'That person has no second factor: nothing to reset.' },
+    });
+    expect(html).toContain('<option value="U0SAM" selected="">Sam Lee</option>');
+    expect(html).toContain('data-testid="modal-error-reset_person" role="alert">That person has no second factor');
+    const initial = toHtml(
+      modalTree(
+        {
+          id: 'V4',
+          view: {
+            ...pickerView,
+            blocks: [
+              { ...pickerView.blocks[0], element: { ...pickerView.blocks[0]!.element, initial_user: 'U0AVERY' } },
+            ],
+          },
+        },
+        { directory: people },
+      ),
+    );
+    expect(initial).toContain('<option value="U0AVERY" selected="">');
+  });
+
+  it('is required like any input: nobody chosen is refused before anything is sent', () => {
+    expect(checkEntered(pickerView, { reset_person: { person: '' } })).toEqual({ reset_person: REQUIRED_FIELD });
+    expect(checkEntered(pickerView, { reset_person: { person: 'U0SAM' } })).toEqual({});
   });
 });
 

@@ -84,6 +84,24 @@ export function checkElement(
   if (element.confirm !== undefined) checkConfirm(element.confirm, `${pointer}/confirm`, problems);
   if (element.type === 'button') checkButton(element, pointer, problems);
   if (element.type === 'static_select') checkStaticSelect(element, pointer, problems);
+  if (element.type === 'users_select') checkUsersSelect(element, pointer, problems);
+}
+
+/** "User select menu element": a plain_text placeholder ≤ 150; `initial_user`, when given, a member id. */
+export function checkUsersSelect(select: Json, pointer: string, problems: Problems): void {
+  if (select.placeholder !== undefined) {
+    checkText(
+      select.placeholder,
+      `${pointer}/placeholder`,
+      { max: MODAL_LIMITS.placeholder, plainOnly: true },
+      problems,
+    );
+  }
+  if (
+    select.initial_user !== undefined &&
+    (typeof select.initial_user !== 'string' || !/^[UW][A-Z0-9]{2,}$/.test(select.initial_user))
+  )
+    problems.push({ pointer: `${pointer}/initial_user`, message: 'must be a user ID' });
 }
 
 /** "Plain-text input element": lengths within 0–3,000, min ≤ max, an initial value and placeholder within them. */

@@ -53,8 +53,12 @@ function plainChild(obj, fallback) {
   return { html: text ? plainHtml(text.text, text.emoji) : plainHtml(fallback, false) };
 }
 
+/** Input elements the page fills in. */
+const FILLABLE = new Set(['plain_text_input', 'static_select', 'users_select']);
+
 /**
- * The inputs a person can fill in (input blocks holding a plain-text input or a static menu, with their ids).
+ * The inputs a person can fill in (input blocks holding a plain-text input, a static menu or a user menu, with
+ * their ids).
  * @param {Json} view
  * @returns {ModalInput[]}
  */
@@ -64,7 +68,7 @@ export function modalInputs(view) {
     if (!isObject(block) || block.type !== 'input' || !isObject(block.element)) return [];
     const { element } = block;
     if (typeof block.block_id !== 'string' || typeof element.action_id !== 'string') return [];
-    if (element.type !== 'plain_text_input' && element.type !== 'static_select') return [];
+    if (typeof element.type !== 'string' || !FILLABLE.has(element.type)) return [];
     return [
       {
         blockId: block.block_id,
@@ -103,14 +107,40 @@ export function checkEntered(view, entered) {
 }
 
 /**
+ * A user menu (`users_select`) as Slack's client draws it: every person of the workspace, by name, the member id
+ * as the value (what Slack sends as `selected_user`); the placeholder chosen until someone picks, or the
+ * `initial_user` when the view names one.
+ * @param {Json} element
+ * @param {Record<string, string | undefined>} attrs
+ * @param {string | undefined} chosen
+ * @param {import('./mrkdwn.js').Directory | undefined} directory
+ * @returns {Tree}
+ */
+function usersSelectTree(element, attrs, chosen, directory) {
+  const placeholder = plainText(element.placeholder)?.text ?? 'Select a user';
+  const initial = chosen ?? (typeof element.initial_user === 'string' ? element.initial_user : undefined);
+  const people = [...(directory?.users ?? new Map()).entries()].sort(([, a], [, b]) =>
+    String(a.name).localeCompare(String(b.name)),
+  );
+  return el(
+    'select',
+    { class: 'bk-select modal-control', 'aria-label': placeholder, 'data-users-select': '', ...attrs },
+    el('option', { value: '', disabled: '', selected: initial === undefined ? '' : undefined }, placeholder),
+    ...people.map(([id, user]) =>
+      el('option', { value: id, selected: id === initial ? '' : undefined }, String(user.name)),
+    ),
+  );
+}
+
+/**
  * One input block as a form field: label (and "(optional)"), the control, its hint, and the error the app or the
  * client named for it.
  * @param {Json} block
  * @param {string} modalId
- * @param {{ entered: Entered, errors: Record<string, string> }} state
+ * @param {{ entered: Entered, errors: Record<string, string>, directory?: import('./mrkdwn.js').Directory | undefined }} state
  * @returns {Tree}
  */
-function inputTree(block, modalId, { entered, errors }) {
+function inputTree(block, modalId, { entered, errors, directory }) {
   const element = block.element;
   if (!isObject(element) || typeof block.block_id !== 'string' || typeof element.action_id !== 'string')
     return rawTree(block, 'input without a block_id, or an element without an action_id');
@@ -149,8 +179,13 @@ function inputTree(block, modalId, { entered, errors }) {
     } catch (error) {
       return rawTree(block, error instanceof Error ? error.message : String(error));
     }
+  } else if (element.type === 'users_select') {
+    control = usersSelectTree(element, attrs, typed === '' ? undefined : typed, directory);
   } else {
-    return rawTree(block, `this workspace fills in plain-text inputs and static menus, not ${String(element.type)}`);
+    return rawTree(
+      block,
+      `this workspace fills in plain-text inputs, static menus and user menus, not ${String(element.type)}`,
+    );
   }
   return el(
     'div',
@@ -186,7 +221,7 @@ function inputTree(block, modalId, { entered, errors }) {
  */
 export function modalTree(modal, options = {}) {
   const { view } = modal;
-  const state = { entered: options.entered ?? {}, errors: options.errors ?? {} };
+  const state = { entered: options.entered ?? {}, errors: options.errors ?? {}, directory: options.directory };
   const blocks = Array.isArray(view.blocks) ? view.blocks : [];
   const body = blocks.map((block) =>
     isObject(block) && block.type === 'input'

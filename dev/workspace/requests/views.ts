@@ -8,7 +8,7 @@ export type ViewStateValues = Record<string, Record<string, Record<string, unkno
 
 /**
  * What a person entered in a modal, by block_id then action_id: the text typed in a plain-text input, the value
- * of the option chosen in a static menu; null or '' leaves it empty.
+ * of the option chosen in a static menu, the member id chosen in a user menu; null or '' leaves it empty.
  */
 export type EnteredValues = Record<string, Record<string, string | null | undefined>>;
 
@@ -22,11 +22,15 @@ export interface HeldView {
 /** Input elements whose state is a `value` string (Slack sends null when empty). */
 const TEXT_INPUTS = new Set(['plain_text_input', 'email_text_input', 'url_text_input', 'number_input']);
 
+/** A member id as a user menu (`users_select`) gives it. */
+const MEMBER_ID = /^[UW][A-Z0-9]{2,}$/;
+
 /**
  * Slack's `state.values` for a modal's input blocks: every input, each with its element's type and what was
- * entered (`value: null` for an empty text input, `selected_option: null` when nothing is chosen). Throws when
- * `entered` names a block or action the view has no input for, or an option its menu does not list: Slack's
- * client can only send what the view shows.
+ * entered (`value: null` for an empty text input, `selected_option: null` when nothing is chosen, a user menu's
+ * `selected_user`: the member id, or null). Throws when `entered` names a block or action the view has no input
+ * for, an option its menu does not list, or a user menu's choice that is not a member id: Slack's client can only
+ * send what the view shows.
  */
 export function viewStateValues(view: Record<string, unknown>, entered: EnteredValues = {}): ViewStateValues {
   const values: ViewStateValues = {};
@@ -47,6 +51,11 @@ export function viewStateValues(view: Record<string, unknown>, entered: EnteredV
         throw new Error(`the menu of input "${blockId}" has no option with the value ${JSON.stringify(given)}`);
       }
       state = { type, selected_option: option ? slackOption(option) : null };
+    } else if (type === 'users_select') {
+      if (given !== null && !MEMBER_ID.test(given)) {
+        throw new Error(`the user menu of input "${blockId}" cannot choose ${JSON.stringify(given)}: not a member id`);
+      }
+      state = { type, selected_user: given };
     } else if (TEXT_INPUTS.has(type)) {
       state = { type, value: given };
     } else {

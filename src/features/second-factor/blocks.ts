@@ -1,9 +1,10 @@
 /**
  * The second factor's messages: `/treasury 2fa`'s state (never the secret), the enrolment DM (the one place the
- * otpauth:// URI is shown) and the replies of enroll and confirm.
+ * otpauth:// URI is shown), the replies of enroll and confirm, and the reset picker an admin opens.
  */
 import { context, header, type SlackMessage, section } from '../../blocks/common.js';
-import { escapeText } from '../../kernel/text.js';
+import { VIEW_IDS } from '../../blocks/ids.js';
+import { clipText, escapeText } from '../../kernel/text.js';
 import { LOCK_MS, MAX_WRONG_CODES, type Standing } from './rules.js';
 import { utcDay, utcTime } from './words.js';
 
@@ -61,4 +62,56 @@ export function enrolmentStartedReply(): SlackMessage {
   const text =
     'I sent you a direct message with a QR code for your authenticator app. Scan it, then type `/treasury 2fa confirm 123456` with the code the app shows.';
   return { text, blocks: [section(text)] };
+}
+
+/** The picker's input: one person, chosen with Slack's own user menu. */
+export const RESET_PERSON = { blockId: 'reset_person', actionId: 'person' } as const;
+
+const plain = (text: string) => ({ type: 'plain_text' as const, text });
+
+/**
+ * `/treasury 2fa reset` without a member id: a modal with Slack's user menu (`users_select`). `typed` is what came
+ * after `reset` (e.g. `@avery`: Slack sends a typed mention of this command as text, without the person's id), shown
+ * as written so the admin knows whom they meant; the menu starts empty.
+ */
+export function buildResetPicker(typed?: string) {
+  const echo = typed?.trim() ? clipText(typed.trim(), 80) : undefined;
+  return {
+    type: 'modal' as const,
+    callback_id: VIEW_IDS.secondFactorReset,
+    title: plain('Reset a second factor'),
+    submit: plain('Reset'),
+    close: plain('Cancel'),
+    blocks: [
+      section(
+        'Pick the person whose authenticator app the bot should forget. They will have to enrol again with `/treasury 2fa enroll` before they can approve large swaps; a lock after wrong codes, if any, ends now. They are told by direct message, and the reset is recorded in the audit trail.',
+      ),
+      ...(echo === undefined
+        ? []
+        : [{ type: 'context', elements: [plain(`You typed “${echo}”: pick that person in the menu below.`)] }]),
+      {
+        type: 'input',
+        block_id: RESET_PERSON.blockId,
+        label: plain('Whose second factor'),
+        element: { type: 'users_select', action_id: RESET_PERSON.actionId, placeholder: plain('Choose a person') },
+      },
+    ],
+  };
+}
+
+/** What replaces the picker when its submission is refused as a whole (`text` is mrkdwn): it only closes. */
+export function buildResetRefused(text: string) {
+  return {
+    type: 'modal' as const,
+    callback_id: VIEW_IDS.secondFactorResetRefused,
+    title: plain('Nothing was reset'),
+    close: plain('Close'),
+    blocks: [section(text)],
+  };
+}
+
+/** What an admin is told once a person's second factor is reset (mrkdwn). */
+export function resetDoneText(targetId: string, was: 'pending' | 'enrolled' | 'damaged'): string {
+  const before = was === 'pending' ? 'waiting for its first code' : was;
+  return `<@${targetId}>'s second factor is reset (it was ${before}); any lock is lifted. They were told by direct message and can enrol again with \`/treasury 2fa enroll\`.`;
 }

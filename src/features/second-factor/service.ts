@@ -11,9 +11,17 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { UserFacingError } from '../../kernel/errors.js';
 import { createSecretBox, type SecretBox } from '../../kernel/secret-box.js';
 import { errorFields, type Logger } from '../../logger.js';
-import { mayHaveHappened, type SlackGateway } from '../../slack/index.js';
+import { describeSlackError, mayHaveHappened, type SlackGateway, triggerRefused } from '../../slack/index.js';
 import type { SecondFactorRepository } from '../repositories.js';
-import { buildEnrolmentDm, buildStanding, enrolmentStartedReply, TOTP_ISSUER } from './blocks.js';
+import {
+  buildEnrolmentDm,
+  buildResetPicker,
+  buildStanding,
+  enrolmentStartedReply,
+  RESET_PERSON,
+  resetDoneText,
+  TOTP_ISSUER,
+} from './blocks.js';
 import {
   applyCode,
   applyReset,
@@ -23,6 +31,15 @@ import {
   standingOf,
 } from './rules.js';
 import { CODE_WORDS, lockedAlertText } from './words.js';
+
+/**
+ * The reset picker's submission, judged: errors under the person input, a refusal of the whole form (mrkdwn), or
+ * done (`tell` then informs the person and the admin by DM, after the modal closed).
+ */
+export type ResetPickerAnswer =
+  | { errors: Record<string, string> }
+  | { refused: string }
+  | { done: true; tell: () => Promise<void> };
 
 /** What an approval may count on for a person now. `pending` and a damaged record count as not enrolled. */
 export type SecondFactorReadiness =
@@ -40,7 +57,7 @@ export interface SecondFactorDeps {
   store: { readonly secondFactor: SecondFactorRepository };
   /** TOTP_ENCRYPTION_KEY (32 bytes); unset: nobody can enrol, and nobody counts as enrolled. */
   key: Buffer | undefined;
-  slack: Pick<SlackGateway, 'post' | 'openDirectMessage' | 'uploadFile'>;
+  slack: Pick<SlackGateway, 'post' | 'openDirectMessage' | 'uploadFile' | 'openView'>;
   logger: Logger;
   now: () => Date;
   /** ALERT_CHANNEL: where a lock is announced (unset: nowhere). */
@@ -55,6 +72,30 @@ export interface SecondFactorDeps {
 const ANNOUNCE_WAIT_MS = 1_000;
 
 const NOT_ADMIN = 'Only treasury admins (`TREASURY_ADMINS`) can reset a second factor.';
+
+/** How long opening the picker waits to learn whether the person is an admin (a user group asks Slack). */
+const PICKER_ADMIN_CHECK_MS = 1_000;
+/** Kept for views.open itself out of the command's 3 s (the trigger's life). */
+const PICKER_OPEN_RESERVE_MS = 800;
+/** How long the picker's submission waits to learn whether the person is an admin (Slack waits 3 s for the answer). */
+const SUBMIT_ADMIN_CHECK_MS = 2_000;
+
+/** A Slack member id as the user menu gives it. */
+const MEMBER_ID = /^[UW][A-Z0-9]{2,}$/;
+
+/** Whether `check` says yes or no within `ms`; undefined when it did not answer in time or failed. */
+async function answerWithin(check: Promise<boolean>, ms: number): Promise<boolean | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+    timer.unref?.();
+  });
+  try {
+    return await Promise.race([check.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Builds the second factor feature. */
 export function createSecondFactorService(deps: SecondFactorDeps) {
@@ -116,6 +157,27 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
     } catch (error) {
       deps.logger.warn(`could not send ${what} by direct message`, { userId, error: errorFields(error) });
     }
+  }
+
+  /** Removes a person's enrolment (and its lock) in one atomic change, recorded in the trail as reset by the admin. */
+  async function resetEnrolment(
+    adminId: string,
+    targetId: string,
+  ): Promise<'none' | { was: 'pending' | 'enrolled' | 'damaged' }> {
+    const outcome = await repository.changeEnrolment(targetId, (stored) =>
+      applyReset(stored, { userId: targetId, by: adminId, now: deps.now() }),
+    );
+    if (outcome.outcome === 'none') return 'none';
+    deps.logger.info('second factor reset', { userId: targetId, by: adminId, was: outcome.was });
+    return { was: outcome.was };
+  }
+
+  function tellResetPerson(adminId: string, targetId: string): Promise<void> {
+    return directMessage(
+      targetId,
+      `<@${adminId}> reset your second factor for the treasury bot. To approve large swaps again, enrol anew: \`/treasury 2fa enroll\`.`,
+      'the reset notice',
+    );
   }
 
   return {
@@ -262,22 +324,64 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
       }
     },
 
-    /** `/treasury 2fa reset @person` (admins): removes the person's enrolment and its lock; they are told by DM. */
+    /** `/treasury 2fa reset U…` (admins): removes the person's enrolment and its lock; they are told by DM. */
     async reset(adminId: string, targetId: string): Promise<SlackMessage> {
       if (!(await deps.isAdmin(adminId))) throw new UserFacingError(NOT_ADMIN, 'not_admin');
-      const outcome = await repository.changeEnrolment(targetId, (stored) =>
-        applyReset(stored, { userId: targetId, by: adminId, now: deps.now() }),
-      );
-      if (outcome.outcome === 'none') return messageOf(`<@${targetId}> has no second factor: nothing to reset.`);
-      deps.logger.info('second factor reset', { userId: targetId, by: adminId, was: outcome.was });
-      await directMessage(
-        targetId,
-        `<@${adminId}> reset your second factor for the treasury bot. To approve large swaps again, enrol anew: \`/treasury 2fa enroll\`.`,
-        'the reset notice',
-      );
-      return messageOf(
-        `<@${targetId}>'s second factor is reset (it was ${outcome.was === 'pending' ? 'waiting for its first code' : outcome.was}); any lock is lifted. They were told by direct message and can enrol again with \`/treasury 2fa enroll\`.`,
-      );
+      const outcome = await resetEnrolment(adminId, targetId);
+      if (outcome === 'none') return messageOf(`<@${targetId}> has no second factor: nothing to reset.`);
+      await tellResetPerson(adminId, targetId);
+      return messageOf(resetDoneText(targetId, outcome.was));
+    },
+
+    /**
+     * `/treasury 2fa reset` without a member id: opens the person picker with the command's trigger. Refuses a
+     * known non-admin first, waiting for that answer only while the trigger can still open the modal (a user group
+     * Slack is slow to list opens it anyway: the submission asks again, and an unknown answer refuses there).
+     */
+    async openResetPicker(adminId: string, trigger: { id: string; openBy: number }, typed?: string): Promise<void> {
+      const waitMs = Math.min(PICKER_ADMIN_CHECK_MS, trigger.openBy - PICKER_OPEN_RESERVE_MS - Date.now());
+      if ((await answerWithin(deps.isAdmin(adminId), waitMs)) === false)
+        throw new UserFacingError(NOT_ADMIN, 'not_admin');
+      try {
+        await deps.slack.openView(trigger.id, buildResetPicker(typed));
+      } catch (error) {
+        deps.logger.warn('second factor: could not open the reset picker', { reason: describeSlackError(error) });
+        throw new UserFacingError(
+          triggerRefused(error)
+            ? 'Slack did not open the picker in time (it allows 3 seconds after the command). Type `/treasury 2fa reset` again, or give their member id: `/treasury 2fa reset U0RILEY`.'
+            : 'Slack did not open the picker. Type `/treasury 2fa reset` again in a moment, or give their member id: `/treasury 2fa reset U0RILEY`.',
+        );
+      }
+    },
+
+    /**
+     * The picker's submission: `picked` is the users_select's `selected_user` (null when nobody was chosen). Checks
+     * the admin again (unknown refuses), resets within Slack's 3 s, and leaves the DMs for after the modal closed.
+     */
+    async submitResetPicker(adminId: string, picked: unknown): Promise<ResetPickerAnswer> {
+      if (typeof picked !== 'string' || picked === '')
+        return { errors: { [RESET_PERSON.blockId]: 'Nobody picked: choose the person whose second factor to reset.' } };
+      if (!MEMBER_ID.test(picked))
+        return {
+          errors: { [RESET_PERSON.blockId]: 'That is not a person the bot can reset: choose one in the menu.' },
+        };
+      const admin = await answerWithin(deps.isAdmin(adminId), SUBMIT_ADMIN_CHECK_MS);
+      if (admin === undefined)
+        return {
+          refused:
+            'The bot could not confirm that you are a treasury admin (Slack did not list the admin group in time). Nothing was reset: try again in a moment.',
+        };
+      if (!admin) return { refused: NOT_ADMIN };
+      const outcome = await resetEnrolment(adminId, picked);
+      if (outcome === 'none')
+        return { errors: { [RESET_PERSON.blockId]: 'That person has no second factor: nothing to reset.' } };
+      return {
+        done: true,
+        tell: async () => {
+          await tellResetPerson(adminId, picked);
+          await directMessage(adminId, resetDoneText(picked, outcome.was), 'the reset confirmation');
+        },
+      };
     },
   };
 }

@@ -9,6 +9,9 @@ import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
 import { TREASURY_COMMAND } from '../edge.js';
 
+/** How long after the command Slack accepts its trigger_id (3 s), less a margin for the ack's own trip. */
+const TRIGGER_LIFE_MS = 2_800;
+
 /**
  * `/treasury …`: acknowledged at once, before any API call (Slack gives up after 3 seconds and the API may
  * be slower), then answered privately through the response_url: treasury data is sensitive. The answer is
@@ -24,6 +27,8 @@ export function createTreasuryCommandListener(deps: FeatureListenerDeps) {
       return;
     }
     await ack();
+    // A modal opens with the command's trigger within Slack's 3 s; what the subcommand may still use of them.
+    const trigger = command.trigger_id ? { id: command.trigger_id, openBy: Date.now() + TRIGGER_LIFE_MS } : undefined;
     const { text, user_id: userId, channel_id: channelId, response_url: responseUrl } = command;
     // A direct message, a private channel or a channel, as the payload says (see src/slack/conversations.ts).
     const conversation = conversationKindOf({ channelId, channelName: command.channel_name });
@@ -37,7 +42,7 @@ export function createTreasuryCommandListener(deps: FeatureListenerDeps) {
         );
         return;
       }
-      await answer(deps, { text, userId, channelId, conversation, responseUrl });
+      await answer(deps, { text, userId, channelId, conversation, responseUrl, trigger });
     });
   };
 }
@@ -45,9 +50,16 @@ export function createTreasuryCommandListener(deps: FeatureListenerDeps) {
 /** Runs the command and delivers its answer (a failure included) to the person who typed it. */
 async function answer(
   deps: FeatureListenerDeps,
-  command: { text: string; userId: string; channelId: string; conversation: ConversationKind; responseUrl: string },
+  command: {
+    text: string;
+    userId: string;
+    channelId: string;
+    conversation: ConversationKind;
+    responseUrl: string;
+    trigger: { id: string; openBy: number } | undefined;
+  },
 ): Promise<void> {
-  let reply: SlackMessage;
+  let reply: SlackMessage | undefined;
   let markAnswered = (): void => undefined;
   const answered = new Promise<void>((resolve) => {
     markAnswered = resolve;
@@ -60,12 +72,18 @@ async function answer(
       channelId: command.channelId,
       conversation: command.conversation,
       responseUrl: command.responseUrl,
+      ...(command.trigger ? { trigger: command.trigger } : {}),
       answered,
       help: (unknown) => buildHelp([], unknown),
     });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
     reply = buildFailure(error);
+  }
+  // A subcommand that opened a modal has nothing to post.
+  if (reply === undefined) {
+    markAnswered();
+    return;
   }
   try {
     await deps.slack.respond(
