@@ -37,6 +37,24 @@ describe('the USD value on a quote', () => {
   });
 });
 
+describe('a waiting quote that needs a code says so before anyone clicks', () => {
+  const STEP_UP = 5_000_000n; // $50,000
+  const CODE_LINE = 'Approve asks for a code from your authenticator app (approvals from $50,000, or of unknown value)';
+  it.each([
+    ['worth the threshold exactly', { valueUsd: { cents: '5000000' } }, STEP_UP, true],
+    ['worth more', { valueUsd: { cents: '9000000' } }, STEP_UP, true],
+    ['worth a cent less', { valueUsd: { cents: '4999999' } }, STEP_UP, false],
+    ['of unknown value', { valueUsd: { unknown: 'no_usd', reason: 'no price' } }, STEP_UP, true],
+    ['recorded before values were kept (unknown)', {}, STEP_UP, true],
+    ['large, but no step-up configured', { valueUsd: { cents: '9000000' } }, undefined, false],
+    ['large, but decided already', { valueUsd: { cents: '9000000' }, status: 'rejected' }, STEP_UP, false],
+  ])('%s: line shown %s', (_name, overrides, stepUp, shown) => {
+    const message = buildQuoteMessage(quoteWith(overrides), POLICY, NOW, undefined, stepUp);
+    expectWithinSlackLimits(message);
+    expect(blocksToText(message.blocks).includes(CODE_LINE)).toBe(shown);
+  });
+});
+
 describe('/treasury policy', () => {
   it('stays within Slack limits with long lists of people, and says how many are not named', () => {
     const many = Array.from({ length: 500 }, (_, i) => `U${String(i).padStart(9, '0')}`);

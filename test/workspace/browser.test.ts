@@ -230,6 +230,8 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
       .last();
     await found.waitFor({ timeout: 10_000 });
     const quote = page.locator(`[data-testid="message"][data-entry-id="${await found.getAttribute('data-entry-id')}"]`);
+    // Said on the quote before anyone clicks.
+    expect(await quote.innerText()).toContain('Approve asks for a code from your authenticator app');
 
     await asUser('U0AVERY');
     await quote.getByRole('button', { name: 'Approve' }).click();
@@ -600,7 +602,11 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await lastMessageWith('Preparing the audit trail of the last 30d').waitFor({ timeout: 10_000 });
     // Slack has the file in Avery's DM with the bot…
     const shared = await workspace.slack.waitFor(
-      () => workspace.slack.messages('D0AVERYBOT').find((m) => m.files !== undefined),
+      // Her DM also holds the enrolment QR code: the audit file is the one sent with the trail's words.
+      () =>
+        workspace.slack
+          .messages('D0AVERYBOT')
+          .find((m) => m.files !== undefined && (m.text ?? '').startsWith('Audit trail')),
       30_000,
       'the audit file in the DM',
     );
@@ -627,7 +633,7 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     const csv = await (await fetch(new URL(String(await download.getAttribute('href')), page.url()))).text();
     const [header, ...lines] = csv.split('\r\n');
     expect(header).toBe(
-      'time,category,event,subject_id,actor,asset,amount,amount_units,usd_value,to_asset,to_amount,policy,status,swap_id,payout_id,detail',
+      'time,category,event,subject_id,actor,asset,amount,amount_units,usd_value,to_asset,to_amount,policy,status,swap_id,payout_id,detail,second_factor',
     );
     expect(lines.some((line) => /,swap_quote,approved,/.test(line))).toBe(true);
     expect(lines.some((line) => /,threshold,set,/.test(line))).toBe(true);
@@ -636,6 +642,13 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
       true,
     );
     expect(lines.some((line) => /,payout,created,/.test(line))).toBe(true);
+    // The money controls of this session: Avery's enrolment, her approval with a code, the freeze and its lifting;
+    // never the secret she scanned.
+    expect(lines.some((line) => /,second_factor,enrolled,/.test(line) && line.includes('U0AVERY'))).toBe(true);
+    expect(lines.some((line) => /,swap_quote,approved,/.test(line) && line.endsWith(',yes'))).toBe(true);
+    expect(lines.some((line) => /,freeze,frozen,/.test(line) && line.includes('strange quote'))).toBe(true);
+    expect(lines.some((line) => /,freeze,unfrozen,/.test(line))).toBe(true);
+    expect(csv).not.toContain(averySecret);
     await asUser('U0RILEY');
     await openChannel('treasury');
   }, 60_000);

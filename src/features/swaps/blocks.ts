@@ -24,8 +24,9 @@ import { mentionText } from '../alerts/routing.js';
 import type { FreezeRecord } from '../freeze/rules.js';
 import { describeFreeze } from '../freeze/words.js';
 import { type ApprovalPolicy, approvalsOf, policyOf } from './decision.js';
-import { type PolicySnapshot, usdLabel, windowText } from './policy.js';
+import { type PolicySnapshot, snapshotValue, usdLabel, windowText } from './policy.js';
 import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from './quote.js';
+import { needsSecondFactor } from './step-up.js';
 
 export type { ApprovalPolicy } from './decision.js';
 
@@ -242,6 +243,8 @@ export function buildQuoteMessage(
   now: Date,
   /** The freeze in force: a waiting quote shows FROZEN (its Approve refuses with the reason; Reject still works). */
   freeze?: FreezeRecord,
+  /** SWAP_STEP_UP_USD in cents: a waiting quote at or above it (or of unknown value) says Approve asks for a code. */
+  stepUpCents?: bigint,
 ): SlackMessage {
   const frozen =
     freeze && quote.status === 'pending'
@@ -278,6 +281,15 @@ export function buildQuoteMessage(
         ],
       ]),
       ...statusBlocks(quote, policyOf(quote, policy), now),
+      ...(quote.status === 'pending' &&
+      stepUpCents !== undefined &&
+      needsSecondFactor(snapshotValue(policyOf(quote, policy)), stepUpCents)
+        ? [
+            context(
+              `:key: Approve asks for a code from your authenticator app (approvals from ${usdLabel(stepUpCents)}, or of unknown value). Not set up yet? \`/treasury 2fa enroll\``,
+            ),
+          ]
+        : []),
       context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
     ],
   };

@@ -48,6 +48,8 @@ export interface QuoteMessageEditorDeps {
   retryDelaysMs?: readonly number[];
   /** The freeze, read at each edit: a waiting quote shows FROZEN while one is in force. */
   freeze?: Pick<FreezeRepository, 'currentFreeze'>;
+  /** SWAP_STEP_UP_USD in cents: a waiting quote that needs a code says so. */
+  stepUpCents?: bigint;
 }
 
 /** Edits quote messages from their records, retrying failed edits on a schedule. */
@@ -63,7 +65,11 @@ export function createQuoteMessageEditor(deps: QuoteMessageEditorDeps) {
     try {
       const now = deps.now();
       const freeze = quote.status === 'pending' ? await deps.freeze?.currentFreeze(now) : undefined;
-      await deps.messenger.update(quote.channelId, quote.messageTs, buildQuoteMessage(quote, deps.policy, now, freeze));
+      await deps.messenger.update(
+        quote.channelId,
+        quote.messageTs,
+        buildQuoteMessage(quote, deps.policy, now, freeze, deps.stepUpCents),
+      );
     } catch (error) {
       const delay = isTransient(error) ? delays[attempt] : undefined;
       deps.logger.error('could not update the swap quote message', {

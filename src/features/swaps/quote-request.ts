@@ -44,6 +44,8 @@ export interface QuoteMakerDeps {
   policy: SwapPolicy;
   /** The freeze, read before any API call (saveQuote checks it again, atomically). */
   freeze?: Pick<FreezeRepository, 'currentFreeze'>;
+  /** SWAP_STEP_UP_USD in cents: a quote that needs a code says so when it is posted. */
+  stepUpCents?: bigint;
 }
 
 /** Makes quotes: `requestQuote` for `/treasury swap`, `postQuote` for it and for "New quote". */
@@ -192,7 +194,10 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     await quotes.saveQuote(quote);
     let ts: string;
     try {
-      ts = await deps.messenger.post(input.channelId, buildQuoteMessage(quote, deps.policy, deps.now()));
+      ts = await deps.messenger.post(
+        input.channelId,
+        buildQuoteMessage(quote, deps.policy, deps.now(), undefined, deps.stepUpCents),
+      );
     } catch (error) {
       const slackError = describeSlackError(error);
       // A timeout or a 5xx does not mean Slack did not post: the quote may be in the channel. It is expired all

@@ -117,8 +117,14 @@ export function createSwapService(deps: SwapDeps) {
     now: deps.now,
     scheduler: deps.scheduler,
     ...(deps.store.freeze ? { freeze: deps.store.freeze } : {}),
+    ...(deps.stepUp?.thresholdCents !== undefined ? { stepUpCents: deps.stepUp.thresholdCents } : {}),
   });
-  const quoting = createQuoteMaker({ ...deps, quotes, ...(deps.store.freeze ? { freeze: deps.store.freeze } : {}) });
+  const quoting = createQuoteMaker({
+    ...deps,
+    quotes,
+    ...(deps.store.freeze ? { freeze: deps.store.freeze } : {}),
+    ...(deps.stepUp?.thresholdCents !== undefined ? { stepUpCents: deps.stepUp.thresholdCents } : {}),
+  });
   const follower = createSwapFollower({
     payments: deps.payments,
     quotes,
