@@ -276,7 +276,8 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await asUser('U0JORDAN');
     await quote.getByRole('button', { name: 'Approve' }).click();
     await page.getByTestId('confirm-dialog').getByTestId('confirm-yes').click();
-    const refused = lastMessageWith('frozen');
+    // Case matters: the quote itself says "FROZEN: money is frozen by…", the refusal "Money is frozen by…".
+    const refused = lastMessageWith(/Money is frozen by .*Your approval was not counted/);
     await refused.waitFor({ timeout: 10_000 });
     expect(await refused.getAttribute('data-ephemeral')).toBe('true');
     expect(await refused.innerText()).toContain('strange quote, checking');

@@ -286,7 +286,7 @@ export function buildQuoteMessage(
       needsSecondFactor(snapshotValue(policyOf(quote, policy)), stepUpCents)
         ? [
             context(
-              `:key: Approve asks for a code from your authenticator app (approvals from ${usdLabel(stepUpCents)}, or of unknown value). Not set up yet? \`/treasury 2fa enroll\``,
+              `:lock: Approve asks for a code from your authenticator app (approvals from ${usdLabel(stepUpCents)}, or of unknown value). Not set up yet? \`/treasury 2fa enroll\``,
             ),
           ]
         : []),
