@@ -83,6 +83,8 @@ export interface Config {
   /** This process's name among replicas (`/treasury alerts` shows which one polls). */
   replicaName: string;
   logLevel: LogLevelName;
+  /** HEARTBEAT_URL: a GET after every successful poll by the lease holder (dead-man's switch); unset: none. */
+  heartbeatUrl: string | undefined;
 }
 
 /** STUCK_*_AFTER: how long a withdrawal, a payout task or a gas top-up may be pending before it counts as stuck. */
@@ -336,6 +338,9 @@ const EnvSchema = z.object({
     }
     return level as LogLevelName;
   }),
+  HEARTBEAT_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), {
+    message: 'expected an http(s) URL such as https://hc-ping.com/<uuid>',
+  }),
 });
 
 /** The canonical name of an IANA time zone Intl knows (`europe/berlin` → `Europe/Berlin`); undefined otherwise. */
@@ -395,6 +400,7 @@ export const DEPLOYMENT_VARIABLES = [
   'TOTP_ENCRYPTION_KEY',
   'TREASURY_USERS',
   'TREASURY_ADMINS',
+  'HEARTBEAT_URL',
 ] as const;
 
 /**
@@ -494,6 +500,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     databaseUrl: e.DATABASE_URL,
     replicaName: e.REPLICA_NAME ?? `${hostname()}-${process.pid}`,
     logLevel: e.LOG_LEVEL,
+    heartbeatUrl: e.HEARTBEAT_URL,
   };
 }
 
@@ -587,7 +594,17 @@ export function describeConfig(config: Config): Record<string, string> {
     DATABASE_URL: config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : '(unset: the state file is the store)',
     REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
+    HEARTBEAT_URL: config.heartbeatUrl ? redactHeartbeatUrl(config.heartbeatUrl) : '(unset: no heartbeat)',
   };
+}
+
+/** A heartbeat URL safe to print: its host only, since the path is the secret (healthchecks.io's ping URLs). */
+export function redactHeartbeatUrl(url: string): string {
+  try {
+    return `${new URL(url).origin}/[redacted]`;
+  } catch {
+    return '[unparsable URL]';
+  }
 }
 
 /**

@@ -553,6 +553,7 @@ describe('.env.example and README', () => {
     'TREASURY_ADMINS',
     'DATA_FILE',
     'LOG_LEVEL',
+    'HEARTBEAT_URL',
   ];
   const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -119,10 +119,11 @@ describe('SIGTERM while an approval is under way (dist/src/main.js)', () => {
       responseType: 'ephemeral',
       replaceOriginal: false,
     });
-    // A load balancer is told to send nothing more.
-    const health = await fetch(`${bot.baseUrl}/healthz`);
-    expect(health.status).toBe(503);
-    expect(await health.json()).toMatchObject({ ok: false, stopping: true });
+    // A load balancer is told to send nothing more (not ready), though the process is still alive.
+    const ready = await fetch(`${bot.baseUrl}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, stopping: true });
+    expect((await fetch(`${bot.baseUrl}/healthz`)).status).toBe(200);
     expect(await bot.exited).toBe(0);
     expect(quoteRecords(file).find((quote) => quote.id === idOf(other.ts))!.status).toBe('pending');
     expect(simulator.requestCount('listAssets')).toBe(listAssetsBefore);

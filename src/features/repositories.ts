@@ -390,6 +390,6 @@ export interface BotRepositories {
   readonly secondFactor: SecondFactorRepository;
   /** What the audit export reads (`/treasury audit`, `npm run audit`). */
   readonly audit: AuditRepository;
-  /** Whether the store can be used now (GET /healthz); the lowdb file has nothing to check. */
+  /** Whether the store can be used now (GET /readyz): PostgreSQL answers, the state file is readable and writable. */
   health?(): Promise<{ ok: boolean; detail: string }>;
 }

@@ -6,6 +6,7 @@
  * | alert poll                                | POLL_SCHEDULE (cron) | leader                   | alerts/poller/     |
  * |   then the alert follow-up                | after each poll      | leader (poll's run)      | alerts/service.ts  |
  * |   then the invoice follow-up              | after each poll      | leader (poll's run)      | invoices/follow.ts |
+ * |   then the heartbeat (HEARTBEAT_URL)      | after each success   | leader, in background    | jobs/heartbeat.ts  |
  * | sweep of quotes waiting for approval      | 30 s                 | every replica            | swaps/ (sweep)     |
  * | recovery of swaps left by another replica | 15 s, on replicas    | every replica            | swaps/ (recover)   |
  * | daily digest                              | 30 s and at start    | leader, asked by the job | digest/service.ts  |
@@ -29,6 +30,7 @@ import {
   logPollFailure,
   POLL_SKIPPED_LINE,
   type PollLeadership,
+  pollSucceeded,
   prepareAlertChannel,
 } from '../features/alerts/poller/index.js';
 import type { BotRepositories } from '../features/repositories.js';
@@ -36,10 +38,12 @@ import { errorFields, type Logger } from '../logger.js';
 import type { PaymentsClient } from '../payments/index.js';
 import { alertChannels, type FeatureServices } from '../services.js';
 import type { SlackGateway } from '../slack/gateway.js';
+import { createHeartbeat } from './heartbeat.js';
 import { createLeadershipGate } from './leadership.js';
 import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';
 import { stopWithinBudget } from './shutdown.js';
 
+export { createHeartbeat, HEARTBEAT_TIMEOUT_MS, type Heartbeat } from './heartbeat.js';
 export { createLeadershipGate, type Leadership, type LeadershipGate } from './leadership.js';
 export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus, type Timers } from './schedule.js';
 export { createScheduler, type JobDefinition, type RunsOn, type Scheduler } from './scheduler.js';
@@ -97,6 +101,8 @@ export interface JobDeps {
   alertSleep?: ((ms: number) => Promise<void>) | undefined;
   /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
   digestCheckEveryMs?: number | undefined;
+  /** After each successful poll (it ran on this replica, the lease holder): the heartbeat, which never waits. */
+  afterSuccessfulPoll?: (() => void) | undefined;
 }
 
 /** Registers every job with `scheduler`; returns the alert poller (undefined when ALERT_CHANNEL is unset). */
@@ -128,7 +134,17 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
         slack: createAlertPoster(deps.slack),
         channel: config.alertChannel,
         schedule: config.pollSchedule,
-        runOn: (poll) => scheduler.add(alertPollJob(config.pollSchedule, poll, logger)),
+        runOn: (poll) =>
+          scheduler.add(
+            alertPollJob(
+              config.pollSchedule,
+              async (signal) => {
+                await poll(signal);
+                if (pollSucceeded(alerts?.lastReport())) deps.afterSuccessfulPoll?.();
+              },
+              logger,
+            ),
+          ),
         lookbackMs: config.alertLookbackMs,
         now: deps.now,
         logger,
@@ -211,7 +227,14 @@ export function createJobs(
   const { config, features, logger } = deps;
   const leadership = createLeadershipGate(deps.lease);
   const scheduler = createScheduler({ logger, leadership, work: deps.work });
-  const { alerts } = registerJobs(scheduler, deps);
+  // HEARTBEAT_URL: a GET after each successful poll, counted as work in flight so shutdown waits for it.
+  const heartbeat = config.heartbeatUrl
+    ? createHeartbeat({ url: config.heartbeatUrl, logger, work: deps.work })
+    : undefined;
+  const { alerts } = registerJobs(scheduler, {
+    ...deps,
+    ...(heartbeat ? { afterSuccessfulPoll: () => heartbeat.beat() } : {}),
+  });
   return {
     alerts,
     async start() {

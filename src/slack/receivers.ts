@@ -1,7 +1,8 @@
 /**
  * How Slack's requests reach the bot: the Bolt app on its receiver, Socket Mode when SLACK_APP_TOKEN is set (no
  * public URL needed, the connection supervised), otherwise HTTP on PORT with Slack's requests at POST /slack/events
- * behind our own guard (http-guard.ts). GET /healthz answers in both modes. Bolt logs through our logger.
+ * behind our own guard (http-guard.ts). GET /healthz (liveness) and GET /readyz (readiness) answer in both modes.
+ * Bolt logs through our logger.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,36 +62,85 @@ function socketModeLogger(logger: BoltLogger): BoltLogger {
 }
 
 /**
- * GET /healthz: 200 `{"ok":true,"store":{…}}` while the store can be used, 503 when it cannot (the database is
- * down): a load balancer then routes commands elsewhere, though lookups alone would still work. In Socket Mode
- * it also says whether the connection to Slack is open (`socket`, `since`, `reconnects`), and answers 503 once
- * none has been open for 30 s: a bot that cannot hear Slack is not healthy. While stopping it answers 503 too.
+ * GET /healthz, liveness: the process answers. No dependency is asked (a database outage must not make Kubernetes
+ * restart every replica), so it is 200 while the process runs; in Socket Mode it also says how the connection stands
+ * (`socket`, `since`, `reconnects`), read from memory, for people. Readiness is /readyz.
  */
-function healthRoute(store: StoreHealth, logger: Logger, stopping: () => boolean, socket?: () => SocketModeStatus) {
+function livenessRoute(socket?: () => SocketModeStatus) {
   return {
     path: '/healthz',
     method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
+      const link = socket?.();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          ok: true,
+          ...(link ? { socket: link.socket, since: link.since.toISOString(), reconnects: link.reconnects } : {}),
+        }),
+      );
+    },
+  };
+}
+
+/** How long /readyz waits for the store: a hanging database answers "timeout", never a hanging probe. */
+export const READY_CHECK_TIMEOUT_MS = 1_000;
+
+/** What /readyz says of each check: `ok`, or one short word for what fails (detail goes to the log). */
+export type ReadinessChecks = { store: string; slack: string; config: 'ok' };
+
+/** The store's check, bounded: `ok`, `failing` (it answered no) or `timeout` (no answer within `timeoutMs`). */
+async function checkStore(store: StoreHealth, logger: Logger, timeoutMs: number): Promise<string> {
+  if (!store.health) return 'ok';
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
+  const answer = store.health().catch((error: unknown) => ({ ok: false, detail: String(error) }));
+  const result = await Promise.race([answer, timedOut]);
+  clearTimeout(timer);
+  if (result === 'timeout') {
+    logger.warn('readiness: the store did not answer in time', { timeoutMs });
+    return 'timeout';
+  }
+  // The endpoint is public: the database's own words (host, user) go to the log only.
+  if (!result.ok) logger.warn('readiness: the store cannot be used', { detail: result.detail });
+  return result.ok ? 'ok' : 'failing';
+}
+
+/**
+ * GET /readyz, readiness: 200 `{"ready":true,"checks":{"store":"ok","slack":"ok","config":"ok"}}` when the store
+ * answers (PostgreSQL: SELECT 1 within READY_CHECK_TIMEOUT_MS; the state file: readable and writable), Socket Mode is
+ * connected (HTTP mode: always ok) and the configuration is loaded (it is, once this server listens). Otherwise 503
+ * with the failing check's word; while shutting down 503 with `stopping: true` (send nothing new here).
+ */
+function readinessRoute(
+  store: StoreHealth,
+  logger: Logger,
+  stopping: () => boolean,
+  timeoutMs: number,
+  socket?: () => SocketModeStatus,
+) {
+  return {
+    path: '/readyz',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
       void (async () => {
-        const health = store.health
-          ? await store.health().catch((error: unknown) => ({ ok: false, detail: String(error) }))
-          : { ok: true, detail: 'state file' };
-        // The endpoint is public: the database's own words (host, user) go to the log only.
-        if (!health.ok) logger.warn('health check: the store cannot be used', { detail: health.detail });
         const link = socket?.();
-        // Shutting down: a load balancer should send nothing new here (requests are answered "restarting").
+        const checks: ReadinessChecks = {
+          store: await checkStore(store, logger, timeoutMs),
+          slack: !link || link.socket === 'connected' ? 'ok' : 'disconnected',
+          config: 'ok',
+        };
         const down = stopping();
-        const ok = health.ok && link?.socket !== 'disconnected' && !down;
-        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            ok,
-            ...(down ? { stopping: true } : {}),
-            ...(link ? { socket: link.socket, since: link.since.toISOString(), reconnects: link.reconnects } : {}),
-            store: { kind: store.health ? 'postgresql' : 'file', ok: health.ok },
-          }),
-        );
-      })();
+        const ready = !down && Object.values(checks).every((check) => check === 'ok');
+        res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ready, ...(down ? { stopping: true } : {}), checks }));
+      })().catch((error: unknown) => {
+        logger.error('readiness: the check failed', { error: errorFields(error) });
+        if (!res.headersSent) res.writeHead(503, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ ready: false }));
+      });
     },
   };
 }
@@ -149,7 +199,7 @@ export function describeListenFailure(error: unknown, port: number): string {
     return `Port ${port} is already in use: set PORT to a free one.`;
   return `Could not start the Slack app: ${error instanceof Error ? error.message : String(error)}`;
 }
-/** What /healthz asks the store (the repositories' `health`; the lowdb file has nothing to check). */
+/** What /readyz asks the store (the repositories' `health`: PostgreSQL answers SELECT 1, the state file is usable). */
 export interface StoreHealth {
   health?(): Promise<{ ok: boolean; detail: string }>;
 }
@@ -171,8 +221,10 @@ export interface ReceiverOptions {
   logger: Logger;
   store: StoreHealth;
   now: () => Date;
-  /** True once shutdown has begun: /healthz answers 503. */
+  /** True once shutdown has begun: /readyz answers 503. */
   stopping: () => boolean;
+  /** How long /readyz waits for the store (default READY_CHECK_TIMEOUT_MS). */
+  readyCheckTimeoutMs?: number | undefined;
   /** Overrides HOST for the HTTP server (tests bind loopback); in Socket Mode it binds the /healthz server. */
   host?: string | undefined;
   /** Socket Mode: reconnect spacing, when /healthz says disconnected, how long an attempt waits for hello. */
@@ -198,6 +250,7 @@ export interface SlackReceivers {
 export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
   const { config, logger } = options;
   const boltLogger = toBoltLogger(logger, config.logLevel === 'debug');
+  const readyTimeoutMs = options.readyCheckTimeoutMs ?? READY_CHECK_TIMEOUT_MS;
   let supervisor: SocketModeSupervisor | undefined;
   // In Socket Mode we build the receiver ourselves to learn the port its /healthz server really bound (PORT=0).
   // Its client does not reconnect by itself (it would give up for good on one failed apps.connections.open):
@@ -207,7 +260,10 @@ export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
       ? new SocketModeReceiver({
           appToken: config.slackAppToken,
           autoReconnectEnabled: false,
-          customRoutes: [healthRoute(options.store, logger, options.stopping, () => supervisor!.status())],
+          customRoutes: [
+            livenessRoute(() => supervisor!.status()),
+            readinessRoute(options.store, logger, options.stopping, readyTimeoutMs, () => supervisor!.status()),
+          ],
           installerOptions: {
             port: config.port,
             clientOptions: socketModeClientOptions({ slackApiUrl: config.slackApiUrl }),
@@ -220,7 +276,7 @@ export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
     : new HTTPReceiver({
         signingSecret: config.slackSigningSecret ?? '',
         endpoints: '/slack/events',
-        customRoutes: [healthRoute(options.store, logger, options.stopping)],
+        customRoutes: [livenessRoute(), readinessRoute(options.store, logger, options.stopping, readyTimeoutMs)],
         // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
         processBeforeResponse: false,
         // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an

@@ -203,5 +203,12 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
     const refusing = loadKeyed(raw.refusingChannels, 'alerts.refusingChannels', RefusingChannel, rejected);
     if (Object.keys(refusing).length > 0) alerts.refusingChannels = refusing;
   }
+  const lastSuccessfulPollAt = loadOptional(
+    raw.lastSuccessfulPollAt,
+    'alerts.lastSuccessfulPollAt',
+    AlertsState.shape.lastSuccessfulPollAt.unwrap(),
+    rejected,
+  );
+  if (lastSuccessfulPollAt) alerts.lastSuccessfulPollAt = lastSuccessfulPollAt;
   return alerts;
 }

@@ -215,9 +215,12 @@ describe('requests not signed by Slack', () => {
     }));
   });
 
-  it('GET /healthz answers for load balancers', async () => {
+  it('GET /healthz (liveness) and GET /readyz (readiness) answer for Kubernetes and load balancers', async () => {
     const response = await fetch(`${stack.botUrl}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, store: { kind: 'file', ok: true } });
+    expect(await response.json()).toEqual({ ok: true });
+    const ready = await fetch(`${stack.botUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ ready: true, checks: { store: 'ok', slack: 'ok', config: 'ok' } });
   });
 });

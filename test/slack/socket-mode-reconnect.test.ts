@@ -360,11 +360,19 @@ describe('Socket Mode stops for what no retry fixes', () => {
   });
 });
 
-describe('/healthz in Socket Mode', () => {
-  it('answers 503 "disconnected" with since once no connection has been open for 30 s, and 200 once connected again', async () => {
+describe('/healthz and /readyz in Socket Mode', () => {
+  it('/readyz answers 503 "slack" from the drop until the bot reconnects; /healthz stays 200 and says disconnected after 30 s', async () => {
     let clock = Date.parse('2026-03-02T10:00:00.000Z');
     const bot = await startSocketBot({ now: () => new Date(clock) });
     await bot.socket.waitForConnection(1);
+    const ready = async () => {
+      const response = await fetch(`http://127.0.0.1:${bot.started.port}/readyz`);
+      return { status: response.status, body: await response.json() };
+    };
+    expect(await ready()).toEqual({
+      status: 200,
+      body: { ready: true, checks: { store: 'ok', slack: 'ok', config: 'ok' } },
+    });
 
     // Slack answers 500 until told otherwise.
     bot.slack.failNext('apps.connections.open', { status: 500 }, 1_000_000);
@@ -373,30 +381,30 @@ describe('/healthz in Socket Mode', () => {
     bot.socket.dropConnection();
     await waitUntil(() => bot.reconnectLines().length >= 2, 'a failed reconnect');
 
-    let health = await bot.health();
-    expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ ok: true, socket: 'reconnecting', since: lostAt });
-
-    clock += 30_000;
-    health = await bot.health();
-    expect(health.status).toBe(200);
-
-    clock += 1;
-    health = await bot.health();
-    expect(health.status).toBe(503);
-    expect(health.body).toEqual({
-      ok: false,
-      socket: 'disconnected',
-      since: lostAt,
-      reconnects: expect.any(Number),
-      store: { kind: 'file', ok: true },
+    expect(await ready()).toEqual({
+      status: 503,
+      body: { ready: false, checks: { store: 'ok', slack: 'disconnected', config: 'ok' } },
     });
+    let health = await bot.health();
+    expect(health).toEqual({
+      status: 200,
+      body: { ok: true, socket: 'reconnecting', since: lostAt, reconnects: expect.any(Number) },
+    });
+
+    // Liveness never fails on Slack: a process that cannot hear Slack is not ready, yet restarting it helps nothing.
+    clock += 30_001;
+    health = await bot.health();
+    expect(health).toMatchObject({ status: 200, body: { ok: true, socket: 'disconnected', since: lostAt } });
     expect(health.body.reconnects).toBeGreaterThanOrEqual(2);
+    expect((await ready()).status).toBe(503);
 
     bot.slack.reset(); // Slack answers again
     await bot.socket.waitForConnection(2);
     health = await bot.healthOnce('connected');
-    expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ ok: true, socket: 'connected', since: new Date(clock).toISOString() });
+    expect(await ready()).toEqual({
+      status: 200,
+      body: { ready: true, checks: { store: 'ok', slack: 'ok', config: 'ok' } },
+    });
   });
 });

@@ -80,7 +80,6 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
       socket: 'connected',
       since: expect.any(String),
       reconnects: 0,
-      store: { kind: 'file', ok: true },
     });
     expect(new Date(body.since).toISOString()).toBe(body.since);
   });

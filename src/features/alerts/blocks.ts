@@ -414,6 +414,7 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
         ['Channel', channelRef(view.channel)],
         ['Schedule', `${code(view.schedule)}${view.polling ? ' · polling now' : ''}`],
         ['Next run', view.nextRun ? when(view.nextRun, now) : 'not scheduled'],
+        ['Last successful poll', lastSuccessfulPollText(view.lastSuccessfulPollAt ?? null, now)],
         ['Alerts sent (24 h)', String(view.sentLast24h)],
         ['Waiting for Slack', String(view.waiting)],
         [
@@ -439,6 +440,11 @@ export function buildAlertStatus(view: AlertStatusView | null, now: Date): Slack
       ...(view.replicas ? [context(replicaLine(view.replicas))] : []),
     ],
   };
+}
+
+/** The last poll that read every source, by any replica: "40 seconds ago", or that none is recorded yet. */
+function lastSuccessfulPollText(at: Date | null, now: Date): string {
+  return at ? `${formatRelative(at, now)} (${formatUtc(at)})` : ':warning: no successful poll yet';
 }
 
 /** Replicated deployments: which replica polls (one at a time) and which one answered. */

@@ -173,4 +173,6 @@ export interface AlertStatusView {
    * configuration sends alerts to: ALERT_CHANNEL, or the kinds ALERT_ROUTES sends there.
    */
   refusing?: Array<{ channel: string; alertChannel: boolean; kinds: string[]; error: string; since: Date; at: Date }>;
+  /** When the last successful poll (every source read) began, by any replica; null: none recorded yet. */
+  lastSuccessfulPollAt?: Date | null;
 }

@@ -293,6 +293,8 @@ export const AlertsState = z.object({
   balancesLow: z.record(z.string(), BalanceLow).optional(),
   /** Channels that refuse alerts for good now, by channel id (see RefusingChannel); absent when none does. */
   refusingChannels: z.record(z.string(), RefusingChannel).optional(),
+  /** When the last successful poll (every source read, by whichever replica polled) began. */
+  lastSuccessfulPollAt: z.string().optional(),
 });
 export type AlertsState = z.infer<typeof AlertsState>;
 

@@ -3,7 +3,9 @@
  * (bot-state.ts), and one repository per record family behind the contract of ../repository.ts (swap-quotes.ts,
  * alerts.ts, balances.ts, payouts.ts, invoices.ts, audit.ts).
  */
-import { resolve } from 'node:path';
+import { constants as fsConstants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type {
   AlertRepository,
   AuditRepository,
@@ -41,6 +43,8 @@ export type BotStore = Store<BotState> & {
   readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
   readonly secondFactor: SecondFactorRepository;
+  /** Whether the state file can be used now (/readyz): it (or, before the first write, its folder) is readable and writable. */
+  health(): Promise<{ ok: boolean; detail: string }>;
 };
 
 /**
@@ -72,6 +76,7 @@ export async function openBotStore(
     invoices: createLowdbInvoiceRepository(store),
     freeze: createLowdbFreezeRepository(store),
     secondFactor: createLowdbSecondFactorRepository(store),
+    health: () => stateFileHealth(resolve(file)),
     audit: createLowdbAuditRepository(store, archive, (month, lines) =>
       logger?.error('damaged lines in the swap quote archive were left out of the audit export', { month, lines }),
     ),
@@ -92,4 +97,18 @@ export async function openBotStore(
     }
   }
   return opened;
+}
+
+/** The state file is read and replaced (a temp file renamed over it): both it and its folder must be usable. */
+async function stateFileHealth(path: string): Promise<{ ok: boolean; detail: string }> {
+  try {
+    await access(dirname(path), fsConstants.R_OK | fsConstants.W_OK);
+    await access(path, fsConstants.R_OK | fsConstants.W_OK).catch((error: unknown) => {
+      // Not written yet: the folder being writable is enough.
+      if ((error as { code?: string }).code !== 'ENOENT') throw error;
+    });
+    return { ok: true, detail: 'state file readable and writable' };
+  } catch (error) {
+    return { ok: false, detail: `state file: ${(error as { code?: string }).code ?? String(error)}` };
+  }
 }

@@ -84,6 +84,8 @@ export function commitDetections(
   };
   // Balances first: a gas failure in this poll then finds the low-balance alert as it stands after this reading.
   const crossings = options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0;
+  // Every source read: a successful poll, recorded in the store so `/treasury alerts` on any replica shows its age.
+  if (SOURCES.every((name) => outcomes[name].ok)) alerts.lastSuccessfulPollAt = nowIso;
 
   for (const name of SOURCES) {
     const outcome = outcomes[name];

@@ -82,6 +82,11 @@ export interface PollLeadership {
   leader(): Promise<string | undefined>;
 }
 
+/** Whether a poll succeeded: it ran to its end and read every source (what the heartbeat reports). */
+export function pollSucceeded(report: PollReport | undefined): boolean {
+  return report !== undefined && !report.aborted && Object.values(report.sources).every((source) => source.ok);
+}
+
 /** Said at debug level when a tick comes while the previous poll is still running. */
 export const POLL_SKIPPED_LINE = 'alert poller: the previous poll is still running; this tick is skipped';
 

@@ -76,6 +76,7 @@ export function readAlertStatus(
     apiDownSince: state.apiDown ? new Date(state.apiDown.since) : null,
     ...(schedule.replicas ? { replicas: schedule.replicas } : {}),
     refusing: refusingChannels(state, schedule.channel, schedule.routes ?? {}),
+    lastSuccessfulPollAt: state.lastSuccessfulPollAt ? new Date(state.lastSuccessfulPollAt) : null,
   };
 }
 
