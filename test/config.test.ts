@@ -590,6 +590,20 @@ describe('.env.example and README', () => {
 
 describe('secrets in URLs', () => {
   const base = { PAYMENTS_API_KEY: 'k', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+  it('HEARTBEAT_URL: optional, an http(s) URL, printed as its host only (its path is the secret token)', () => {
+    expect(
+      loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HEARTBEAT_URL: '' }).heartbeatUrl,
+    ).toBeUndefined();
+    const url = 'https://hc-ping.com/5b1f0c9e-secret-uuid?token=q';
+    const config = loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HEARTBEAT_URL: url });
+    expect(config.heartbeatUrl).toBe(url);
+    const printed = JSON.stringify(describeConfig(config));
+    expect(printed).toContain('https://hc-ping.com/[redacted]');
+    expect(printed).not.toContain('secret-uuid');
+    expect(() =>
+      loadConfig({ ...base, PAYMENTS_API_URL: 'https://pay.example.com', HEARTBEAT_URL: 'hc-ping.com/abc' }),
+    ).toThrow(/HEARTBEAT_URL: expected an http\(s\) URL/);
+  });
   it('a user name and password in PAYMENTS_API_URL never reach the printed configuration', () => {
     const config = loadConfig({
       ...base,
