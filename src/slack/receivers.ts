@@ -89,14 +89,34 @@ export const READY_CHECK_TIMEOUT_MS = 1_000;
 /** What /readyz says of each check: `ok`, or one short word for what fails (detail goes to the log). */
 export type ReadinessChecks = { store: string; slack: string; config: 'ok' };
 
-/** The store's check, bounded: `ok`, `failing` (it answered no) or `timeout` (no answer within `timeoutMs`). */
-async function checkStore(store: StoreHealth, logger: Logger, timeoutMs: number): Promise<string> {
-  if (!store.health) return 'ok';
+/**
+ * The store's check, bounded: `ok`, `failing` (it answered no) or `timeout` (no answer within `timeoutMs`). A check
+ * still under way is joined, not repeated: probes every few seconds against a hung database hold one query, not one
+ * pool connection each.
+ */
+function storeChecker(store: StoreHealth, logger: Logger, timeoutMs: number): () => Promise<string> {
+  let underWay: Promise<{ ok: boolean; detail: string }> | undefined;
+  return async () => {
+    if (!store.health) return 'ok';
+    underWay ??= store
+      .health()
+      .catch((error: unknown) => ({ ok: false, detail: String(error) }))
+      .finally(() => {
+        underWay = undefined;
+      });
+    return checkWithin(underWay, logger, timeoutMs);
+  };
+}
+
+async function checkWithin(
+  answer: Promise<{ ok: boolean; detail: string }>,
+  logger: Logger,
+  timeoutMs: number,
+): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
   });
-  const answer = store.health().catch((error: unknown) => ({ ok: false, detail: String(error) }));
   const result = await Promise.race([answer, timedOut]);
   clearTimeout(timer);
   if (result === 'timeout') {
@@ -121,6 +141,7 @@ function readinessRoute(
   timeoutMs: number,
   socket?: () => SocketModeStatus,
 ) {
+  const checkStore = storeChecker(store, logger, timeoutMs);
   return {
     path: '/readyz',
     method: ['GET'],
@@ -128,7 +149,7 @@ function readinessRoute(
       void (async () => {
         const link = socket?.();
         const checks: ReadinessChecks = {
-          store: await checkStore(store, logger, timeoutMs),
+          store: await checkStore(),
           slack: !link || link.socket === 'connected' ? 'ok' : 'disconnected',
           config: 'ok',
         };

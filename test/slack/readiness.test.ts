@@ -63,7 +63,7 @@ async function startBot(
 
 const get = async (url: string) => {
   const response = await fetch(url);
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as { checks: Record<string, string> } };
 };
 
 describe('GET /readyz on the state file', () => {
@@ -90,8 +90,14 @@ describe('GET /readyz on the state file', () => {
 
   it('a store whose check hangs: 503 "timeout" within about a second, never a hanging probe', async () => {
     const dataFile = join(mkdtempSync(join(tmpdir(), 'readiness-')), 'state.json');
+    let checks = 0;
     const bot = await startBot(dataFile, (store) =>
-      Object.assign(Object.create(store) as BotStore, { health: () => new Promise<never>(() => undefined) }),
+      Object.assign(Object.create(store) as BotStore, {
+        health: () => {
+          checks += 1;
+          return new Promise<never>(() => undefined);
+        },
+      }),
     );
     const asked = Date.now();
     expect(await get(`${bot.url}/readyz`)).toEqual({
@@ -99,6 +105,9 @@ describe('GET /readyz on the state file', () => {
       body: { ready: false, checks: { store: 'timeout', slack: 'ok', config: 'ok' } },
     });
     expect(Date.now() - asked).toBeLessThan(2_500);
+    // Probes meanwhile join the check under way: a hung database holds one query, not one connection per probe.
+    expect((await get(`${bot.url}/readyz`)).body.checks.store).toBe('timeout');
+    expect(checks).toBe(1);
     expect(await get(`${bot.url}/healthz`)).toEqual({ status: 200, body: { ok: true } });
   });
 });
