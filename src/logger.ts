@@ -127,7 +127,8 @@ function createJsonLogger(level: LogLevelName, write: (line: string) => void, op
       level,
       base,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
-      mixin: () => contextStore.getStore() ?? {},
+      // A copy: pino merges each line's fields into what mixin returns.
+      mixin: () => ({ ...contextStore.getStore() }),
     },
     destination,
   );
