@@ -368,7 +368,7 @@ export function readDotEnv(path = '.env'): Record<string, string> {
 }
 
 /**
- * The variables only a real deployment sets (everything but PORT, HOST, LOG_LEVEL, which the local workspace
+ * The variables only a real deployment sets (everything but PORT, HOST, LOG_LEVEL, LOG_FORMAT, which the local workspace
  * honours too). Present at all, even empty, they mean "this is a deployment".
  */
 export const DEPLOYMENT_VARIABLES = [
