@@ -25,12 +25,16 @@ const RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, erro
 export type LogContext = Readonly<Record<string, string>>;
 
 const contextStore = new AsyncLocalStorage<LogContext>();
+// Only JSON lines show the context. Until a JSON logger exists no context is kept: in Node 20 the first run() of an
+// AsyncLocalStorage turns on promise hooks for the whole process, a cost the text format need not pay.
+let contextShown = false;
 
 /**
  * Runs `work` with `fields` added to every JSON line logged inside it, in its async flow too (work started after
  * an ack included). Set at the edges (the listener middleware, the job scheduler), so feature code stays as is.
  */
 export function withLogContext<T>(fields: LogContext, work: () => T): T {
+  if (!contextShown) return work();
   const outer = contextStore.getStore();
   return contextStore.run(outer ? { ...outer, ...fields } : fields, work);
 }
@@ -116,6 +120,7 @@ export function createLogger(
 }
 
 function createJsonLogger(level: LogLevelName, write: (line: string) => void, options: LoggerOptions): Logger {
+  contextShown = true;
   const destination = {
     // pino hands over each line with its newline; `write` adds its own.
     write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk),
