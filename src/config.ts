@@ -9,7 +9,7 @@ import { DEFAULT_UNFREEZE_QUORUM } from './features/freeze/rules.js';
 import { formatTiers, type PolicyTier, parseSwapPolicy, parseUsdLimit, usdLabel } from './features/swaps/policy.js';
 import { formatDuration, parseDuration } from './kernel/durations.js';
 import { CodedError } from './kernel/errors.js';
-import { LOG_LEVELS, type LogLevelName } from './logger.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormatName, type LogLevelName } from './logger.js';
 
 /** The bot's whole configuration, parsed and validated from the environment. */
 export interface Config {
@@ -85,6 +85,8 @@ export interface Config {
   logLevel: LogLevelName;
   /** HEARTBEAT_URL: a GET after every successful poll by the lease holder (dead-man's switch); unset: none. */
   heartbeatUrl: string | undefined;
+  /** `text`: readable lines; `json`: one JSON object per line (LOG_FORMAT; json by default in production). */
+  logFormat: LogFormatName;
 }
 
 /** STUCK_*_AFTER: how long a withdrawal, a payout task or a gas top-up may be pending before it counts as stuck. */
@@ -341,6 +343,15 @@ const EnvSchema = z.object({
   HEARTBEAT_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/\S+$/.test(v), {
     message: 'expected an http(s) URL such as https://hc-ping.com/<uuid>',
   }),
+  LOG_FORMAT: optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const format = v.toLowerCase();
+    if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+      ctx.addIssue({ code: 'custom', message: `expected one of ${LOG_FORMATS.join(', ')}` });
+      return z.NEVER;
+    }
+    return format as LogFormatName;
+  }),
 });
 
 /** The canonical name of an IANA time zone Intl knows (`europe/berlin` → `Europe/Berlin`); undefined otherwise. */
@@ -362,7 +373,7 @@ export function readDotEnv(path = '.env'): Record<string, string> {
 }
 
 /**
- * The variables only a real deployment sets (everything but PORT, HOST, LOG_LEVEL, which the local workspace
+ * The variables only a real deployment sets (everything but PORT, HOST, LOG_LEVEL, LOG_FORMAT, which the local workspace
  * honours too). Present at all, even empty, they mean "this is a deployment".
  */
 export const DEPLOYMENT_VARIABLES = [
@@ -501,6 +512,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     replicaName: e.REPLICA_NAME ?? `${hostname()}-${process.pid}`,
     logLevel: e.LOG_LEVEL,
     heartbeatUrl: e.HEARTBEAT_URL,
+    logFormat: e.LOG_FORMAT ?? (isProduction(env) ? 'json' : 'text'),
   };
 }
 
@@ -595,6 +607,7 @@ export function describeConfig(config: Config): Record<string, string> {
     REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
     HEARTBEAT_URL: config.heartbeatUrl ? redactHeartbeatUrl(config.heartbeatUrl) : '(unset: no heartbeat)',
+    LOG_FORMAT: config.logFormat,
   };
 }
 
@@ -642,4 +655,20 @@ export function loadStoreConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...p
       parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`),
     );
   return { dataFile: parsed.data.DATA_FILE, databaseUrl: parsed.data.DATABASE_URL };
+}
+
+/**
+ * The secret values of a configuration, for the logger to scrub from any line that would carry one: the tokens,
+ * the API key, DATABASE_URL's password (and the URL whole), the TOTP key in its hex and base64 spellings.
+ */
+export function logSecrets(config: Config): string[] {
+  const secrets = [config.slackBotToken, config.slackAppToken, config.slackSigningSecret, config.paymentsApiKey];
+  if (config.databaseUrl) {
+    secrets.push(config.databaseUrl);
+    const password = URL.canParse(config.databaseUrl) ? new URL(config.databaseUrl).password : '';
+    if (password) secrets.push(password, decodeURIComponent(password));
+  }
+  const key = config.totpEncryptionKey;
+  if (key) secrets.push(key.toString('hex'), key.toString('base64'), key.toString('base64url'));
+  return secrets.filter((secret): secret is string => typeof secret === 'string' && secret !== '');
 }

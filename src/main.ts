@@ -4,7 +4,7 @@
  * rejection. `npm start` goes through dev/start.ts, which opens the local workspace when nothing is configured.
  */
 import { createTreasuryApp, StartupError } from './app.js';
-import { type Config, ConfigError, describeConfig, loadConfig } from './config.js';
+import { type Config, ConfigError, describeConfig, loadConfig, logSecrets } from './config.js';
 import { createLogger, errorFields } from './logger.js';
 import { createPaymentsClient } from './payments/index.js';
 import { ACCEPT_EMPTY_STATE_FLAG } from './store/lowdb/state-file.js';
@@ -24,7 +24,11 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, {
+    format: config.logFormat,
+    replica: config.replicaName,
+    secrets: logSecrets(config),
+  });
   // One failed promise somewhere (a library's request handler, a late Slack call) must not end the bot for
   // everyone: log it loudly and keep serving. Exceptions thrown synchronously still end the process.
   process.on('unhandledRejection', (reason) => {

@@ -7,6 +7,7 @@ import {
   describeConfig,
   hasNoConfiguration,
   loadConfig,
+  logSecrets,
   readDotEnv,
   redactDatabaseUrl,
 } from '../src/config.js';
@@ -662,5 +663,37 @@ describe('redactDatabaseUrl', () => {
   ])('%s → %s', (url, printed) => {
     expect(redactDatabaseUrl(url)).toBe(printed);
     expect(redactDatabaseUrl(url)).not.toMatch(/s3cret|pa\/ss|word@/);
+  });
+});
+
+describe('LOG_FORMAT', () => {
+  it('text by default, json in production, either when set; anything else is a configuration problem', () => {
+    expect(loadConfig(validHttpEnv).logFormat).toBe('text');
+    expect(loadConfig({ ...validHttpEnv, NODE_ENV: 'production', TREASURY_USERS: '*' }).logFormat).toBe('json');
+    expect(loadConfig({ ...validHttpEnv, LOG_FORMAT: 'JSON' }).logFormat).toBe('json');
+    expect(
+      loadConfig({ ...validHttpEnv, NODE_ENV: 'production', TREASURY_USERS: '*', LOG_FORMAT: 'text' }),
+    ).toMatchObject({ logFormat: 'text' });
+    expect(() => loadConfig({ ...validHttpEnv, LOG_FORMAT: 'pretty' })).toThrow(
+      /LOG_FORMAT: expected one of text, json/,
+    );
+    expect(describeConfig(loadConfig(validHttpEnv)).LOG_FORMAT).toBe('text');
+  });
+
+  it('is documented in .env.example and the README, and is not a deployment variable (the local workspace honours it)', () => {
+    expect(readFileSync(new URL('../.env.example', import.meta.url), 'utf8')).toMatch(/^# LOG_FORMAT=json$/m);
+    expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain('| `LOG_FORMAT` |');
+    expect(hasNoConfiguration({ LOG_FORMAT: 'json' }, '/nonexistent/.env')).toBe(true);
+  });
+
+  it("logSecrets lists the configuration's secret values, DATABASE_URL's password among them", () => {
+    const config = loadConfig({
+      ...validHttpEnv,
+      DATABASE_URL: 'postgres://treasury:pa%24%24word-1234@db:5432/treasury',
+      SLACK_APP_TOKEN: 'xapp-1-secret-app-token',
+    });
+    const secrets = logSecrets(config);
+    for (const value of [config.slackBotToken, config.paymentsApiKey, 'xapp-1-secret-app-token', 'pa$$word-1234'])
+      expect(secrets).toContain(value);
   });
 });

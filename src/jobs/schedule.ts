@@ -4,7 +4,7 @@
  * guard also covers runs started by hand (`runNow`). A slow run delays the next one; it never runs beside it.
  */
 import { type Logger as CronLogger, createTask, type ScheduledTask } from 'node-cron';
-import { errorFields, type Logger } from '../logger.js';
+import { errorFields, type Logger, withLogContext } from '../logger.js';
 
 /** When a job runs: on a node-cron expression (5 or 6 fields, validated by config), or every `everyMs`. */
 export type JobPeriod = { cron: string } | { everyMs: number };
@@ -100,13 +100,16 @@ export function createJobSchedule(options: JobScheduleOptions): JobSchedule {
     }
     lastStartedAt = new Date(timers.now());
     const signal = controller.signal;
-    inFlight = wrap(async () => {
-      try {
-        await options.run(signal);
-      } catch (error) {
-        onError(error);
-      }
-    }).finally(() => {
+    // Every line a run logs, its failure included, names its job (logger.ts's log context).
+    inFlight = withLogContext({ job: options.name }, () =>
+      wrap(async () => {
+        try {
+          await options.run(signal);
+        } catch (error) {
+          onError(error);
+        }
+      }),
+    ).finally(() => {
       lastFinishedAt = new Date(timers.now());
       inFlight = undefined;
     });

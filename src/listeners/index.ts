@@ -12,6 +12,7 @@ import { bindListeners } from './binding.js';
 import { treasuryCommandListeners } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
 import { createEdgeMiddleware, TREASURY_COMMAND } from './edge.js';
+import { logContextMiddleware } from './log-context.js';
 import { refuseWhileStopping, trackRequests } from './shutdown-gate.js';
 
 /** The slash command the manifest declares. */
@@ -32,6 +33,8 @@ export const LISTENER_BINDINGS: readonly ListenerBinding[] = [
 
 /** Registers the middleware, in its order, then every listener binding. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
+  // First: every line logged for a request (and for the work it starts) says what the request is about.
+  app.use(logContextMiddleware());
   // Every request is work in flight until its listeners end: shutdown waits for it (see shutdown-gate.ts).
   app.use(trackRequests(deps.background));
   // Then: listeners below only ever see well-formed commands and clicks on buttons they know, from people of the

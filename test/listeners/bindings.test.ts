@@ -34,7 +34,7 @@ describe('the listener bindings', () => {
     expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(5);
   });
 
-  it('registers the three middleware first, then every binding in table order', () => {
+  it('registers the four middleware first (the log context, then the three gates), then every binding in table order', () => {
     const calls: string[] = [];
     const record =
       (method: string) =>
@@ -50,6 +50,6 @@ describe('the listener bindings', () => {
     };
     const deps = { background: {}, logger: {}, slack: {}, installingOrg: () => undefined } as unknown as ListenerDeps;
     registerListeners(app as unknown as App, deps);
-    expect(calls).toEqual(['use', 'use', 'use', ...LISTENER_BINDINGS.map((b) => `${b.kind} ${String(b.id)}`)]);
+    expect(calls).toEqual(['use', 'use', 'use', 'use', ...LISTENER_BINDINGS.map((b) => `${b.kind} ${String(b.id)}`)]);
   });
 });
