@@ -83,6 +83,10 @@ export interface Config {
   /** This process's name among replicas (`/treasury alerts` shows which one polls). */
   replicaName: string;
   logLevel: LogLevelName;
+  /** METRICS_PORT: GET /metrics on a port of its own; unset: beside /healthz on `port`. */
+  metricsPort?: number | undefined;
+  /** METRICS_TOKEN: a scrape must carry `Authorization: Bearer <token>`; unset: /metrics is open. */
+  metricsToken?: string | undefined;
 }
 
 /** STUCK_*_AFTER: how long a withdrawal, a payout task or a gas top-up may be pending before it counts as stuck. */
@@ -328,6 +332,16 @@ const EnvSchema = z.object({
   REPLICA_NAME: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]{1,60}$/.test(v), {
     message: 'expected a short name of letters, digits, dots, dashes or underscores (e.g. the pod name)',
   }),
+  METRICS_PORT: optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const port = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
+    if (!(port >= 0 && port <= 65535)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535 (0 picks a free one)' });
+      return z.NEVER;
+    }
+    return port;
+  }),
+  METRICS_TOKEN: optionalText,
   LOG_LEVEL: optionalText.transform((v, ctx) => {
     const level = (v ?? 'info').toLowerCase();
     if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -494,6 +508,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     databaseUrl: e.DATABASE_URL,
     replicaName: e.REPLICA_NAME ?? `${hostname()}-${process.pid}`,
     logLevel: e.LOG_LEVEL,
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 
@@ -587,6 +603,11 @@ export function describeConfig(config: Config): Record<string, string> {
     DATABASE_URL: config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : '(unset: the state file is the store)',
     REPLICA_NAME: config.replicaName,
     LOG_LEVEL: config.logLevel,
+    METRICS_PORT:
+      config.metricsPort === undefined
+        ? `(unset: /metrics beside /healthz on port ${config.port})`
+        : String(config.metricsPort),
+    METRICS_TOKEN: config.metricsToken ? '[set]' : '(unset: /metrics needs no token)',
   };
 }
 

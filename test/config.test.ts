@@ -126,6 +126,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads METRICS_PORT and METRICS_TOKEN; the token is never printed', () => {
+    const config = loadConfig({ ...validHttpEnv, METRICS_PORT: '9464', METRICS_TOKEN: 'scrape-secret-1' });
+    expect(config).toMatchObject({ metricsPort: 9464, metricsToken: 'scrape-secret-1' });
+    const described = describeConfig(config);
+    expect(described.METRICS_PORT).toBe('9464');
+    expect(described.METRICS_TOKEN).toBe('[set]');
+    expect(JSON.stringify(described)).not.toContain('scrape-secret-1');
+    const unset = loadConfig({ ...validHttpEnv, METRICS_PORT: '', METRICS_TOKEN: '' });
+    expect(unset.metricsPort).toBeUndefined();
+    expect(unset.metricsToken).toBeUndefined();
+    expect(() => loadConfig({ ...validHttpEnv, METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
+  });
+
   it('does not need a signing secret in Socket Mode', () => {
     const { SLACK_SIGNING_SECRET: _unused, ...socketEnv } = validHttpEnv;
     expect(loadConfig({ ...socketEnv, SLACK_APP_TOKEN: 'xapp-1-abc' }).slackSigningSecret).toBeUndefined();
@@ -553,6 +566,8 @@ describe('.env.example and README', () => {
     'TREASURY_ADMINS',
     'DATA_FILE',
     'LOG_LEVEL',
+    'METRICS_PORT',
+    'METRICS_TOKEN',
   ];
   const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
