@@ -134,6 +134,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     ...(lease ? { lease } : {}),
     alertSleep: options.alertSleep,
     digestCheckEveryMs: options.digestCheckEveryMs,
+    metrics,
   });
   const { alerts } = jobs;
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.

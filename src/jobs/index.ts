@@ -33,6 +33,7 @@ import {
 } from '../features/alerts/poller/index.js';
 import type { BotRepositories } from '../features/repositories.js';
 import { errorFields, type Logger } from '../logger.js';
+import type { BotMetrics } from '../metrics/index.js';
 import type { PaymentsClient } from '../payments/index.js';
 import { alertChannels, type FeatureServices } from '../services.js';
 import type { SlackGateway } from '../slack/gateway.js';
@@ -97,6 +98,8 @@ export interface JobDeps {
   alertSleep?: ((ms: number) => Promise<void>) | undefined;
   /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
   digestCheckEveryMs?: number | undefined;
+  /** Polls, alerts and whether this replica holds the poller lease (the metrics). */
+  metrics?: BotMetrics | undefined;
 }
 
 /** Registers every job with `scheduler`; returns the alert poller (undefined when ALERT_CHANNEL is unset). */
@@ -134,6 +137,7 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
         logger,
         sleep: deps.alertSleep,
         ...(deps.lease ? { leadership: deps.lease } : {}),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
       })
     : undefined;
 
@@ -209,7 +213,7 @@ export function createJobs(
   deps: JobDeps & { work: WorkRegister & { drain(timeoutMs: number): Promise<string[]> } },
 ): Jobs {
   const { config, features, logger } = deps;
-  const leadership = createLeadershipGate(deps.lease);
+  const leadership = createLeadershipGate(deps.lease, deps.metrics);
   const scheduler = createScheduler({ logger, leadership, work: deps.work });
   const { alerts } = registerJobs(scheduler, deps);
   return {

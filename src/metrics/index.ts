@@ -203,7 +203,7 @@ export function createAppMetrics(options: {
   lease.set(0);
   for (const kind of options.alertKinds) {
     alertsPosted.inc({ kind }, 0);
-    alertsFailed.inc({ kind, reason: 'slack_error' }, 0);
+    for (const reason of ['refused', 'not_accepted']) alertsFailed.inc({ kind, reason }, 0);
     reminders.inc({ kind }, 0);
     alertLatency.zero({ kind });
   }
