@@ -91,6 +91,8 @@ export interface ScrapeTimeReadings {
   alertsOpen?: () => Promise<Record<string, number>>;
   quotesWaiting?: () => Promise<number>;
   frozen?: () => Promise<boolean>;
+  /** A cheap check that the store answers (PostgreSQL: one query; the state file: always). */
+  storeUp?: () => Promise<boolean>;
 }
 
 /** The metrics of one app: the interface the bot writes to, and the scrape. */
@@ -155,9 +157,17 @@ export function createAppMetrics(options: {
   const approvals = counter('approvals_total', 'Approvals recorded on swap quotes.');
   const swaps = counter('swaps_created_total', 'Swaps created at the payment API.');
   const stepUps = counter('step_up_failures_total', 'Second-factor codes refused, by reason.', ['reason']);
-  const storeUp = gauge('store_up', 'Whether the last store check succeeded (1) or not (0).');
-
   let readings: ScrapeTimeReadings = {};
+  const storeUp = new Gauge({
+    name: 'treasury_store_up',
+    help: 'Whether the store answered its check at this scrape (or the last store check) (1) or not (0).',
+    registers,
+    async collect() {
+      if (!readings.storeUp) return;
+      this.set((await readings.storeUp().catch(() => false)) ? 1 : 0);
+    },
+  });
+
   const alertStates = options.alertStates ?? ['open', 'acknowledged', 'snoozed'];
   const alertsOpen = new Gauge({
     name: 'treasury_alerts_open',
@@ -254,4 +264,22 @@ export function statusClassOf(status: number): StatusClass {
   if (status >= 400) return '4xx';
   if (status >= 300) return '3xx';
   return '2xx';
+}
+
+/**
+ * Alerts not resolved, by state: `snoozed` while a snooze runs, else `open` or `acknowledged`. Takes the owned
+ * alerts' records as they are stored (only the fields it reads), so this folder depends on no feature.
+ */
+export function openAlertsByState(
+  owned: Record<string, { life: { state: string; snoozedUntil?: string | undefined } }> | undefined,
+  now: Date,
+): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { life } of Object.values(owned ?? {})) {
+    if (life.state === 'resolved') continue;
+    const snoozed = life.snoozedUntil !== undefined && Date.parse(life.snoozedUntil) > now.getTime();
+    const state = snoozed ? 'snoozed' : life.state;
+    counts[state] = (counts[state] ?? 0) + 1;
+  }
+  return counts;
 }

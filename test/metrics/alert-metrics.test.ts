@@ -68,4 +68,10 @@ it('a failed withdrawal Slack first refuses, posted 90 s after the poll saw it: 
   expect(latency(after, '120') - latency(before, '120')).toBe(1);
   expect(latency(after, '+Inf') - latency(before, '+Inf')).toBe(1);
   expect(sample(after, 'treasury_polls_total', { outcome: 'ok' })).toBe(3);
+  // Read from the store at scrape time: the alerts posted are open (owned by nobody yet); nothing frozen or waiting.
+  expect(sample(after, 'treasury_alerts_open', { state: 'open' })).toBeGreaterThan(0);
+  expect(sample(after, 'treasury_alerts_open', { state: 'acknowledged' })).toBe(0);
+  expect(sample(after, 'treasury_quotes_waiting')).toBe(0);
+  expect(sample(after, 'treasury_frozen')).toBe(0);
+  expect(sample(after, 'treasury_store_up')).toBe(1);
 }, 60_000);
