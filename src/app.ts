@@ -128,6 +128,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     ...{ config, payments, store, slack, now, logger },
     ...(lease ? { lease } : {}),
     ...(options.swapFollow ? { swapFollow: options.swapFollow } : {}),
+    metrics,
   });
   const jobs = createJobs({
     ...{ config, features, payments, store, slack, now, logger, work: background },
