@@ -138,6 +138,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // Alerts people own: clicks on any replica, reminders and owed Slack work from the polling one (followUp).
   const alertActions = config.alertChannel
     ? createAlertService({
+        metrics: options.metrics,
         store,
         slack,
         now,

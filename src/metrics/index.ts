@@ -43,8 +43,6 @@ export interface BotMetrics {
   swapCreated(): void;
   /** A second-factor code was refused. */
   stepUpFailed(reason: StepUpFailure): void;
-  /** The result of the last store operation or check. */
-  storeHealthy(ok: boolean): void;
 }
 
 /** Metrics that count nothing: for unit tests and tools that build parts of the bot. */
@@ -61,7 +59,6 @@ export const noMetrics: BotMetrics = {
   approval: () => undefined,
   swapCreated: () => undefined,
   stepUpFailed: () => undefined,
-  storeHealthy: () => undefined,
 };
 
 /** The alert latency buckets, in seconds: one second to thirty minutes. */
@@ -244,7 +241,6 @@ export function createAppMetrics(options: {
     approval: () => approvals.inc(),
     swapCreated: () => swaps.inc(),
     stepUpFailed: (reason) => stepUps.inc({ reason }),
-    storeHealthy: (ok) => storeUp.set(ok ? 1 : 0),
   };
   return {
     metrics,

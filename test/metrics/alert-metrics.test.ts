@@ -74,4 +74,12 @@ it('a failed withdrawal Slack first refuses, posted 90 s after the poll saw it: 
   expect(sample(after, 'treasury_quotes_waiting')).toBe(0);
   expect(sample(after, 'treasury_frozen')).toBe(0);
   expect(sample(after, 'treasury_store_up')).toBe(1);
+
+  // Nobody took the alerts: 31 minutes on (ALERT_REMIND_AFTER 30m), the poll's follow-up posts reminders.
+  const reminders = (text: string) =>
+    ALERT_KINDS.reduce((sum, kind) => sum + sample(text, 'treasury_alert_reminders_total', { kind }), 0);
+  expect(reminders(after)).toBe(0);
+  stack.simulator.advanceTime(31 * 60_000);
+  await alerts.runNow();
+  expect(reminders(await scrape(stack))).toBeGreaterThan(0);
 }, 60_000);
