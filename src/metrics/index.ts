@@ -13,7 +13,7 @@ export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'network';
 /** How a poll ended. */
 export type PollOutcome = 'ok' | 'error';
 /** How a swap quote ended. */
-export type QuoteOutcome = 'requested' | 'refused' | 'expired' | 'cancelled' | 'rejected' | 'failed';
+export type QuoteOutcome = 'requested' | 'rejected' | 'expired' | 'failed';
 /** Why a second-factor code was refused. */
 export type StepUpFailure = 'wrong' | 'replayed' | 'locked';
 
@@ -80,7 +80,7 @@ const SLACK_METHODS = [
 ];
 const SLACK_OUTCOMES: SlackCallOutcome[] = ['ok', 'error', 'rate_limited'];
 const STATUS_CLASSES: StatusClass[] = ['2xx', '4xx', '5xx', 'network'];
-const QUOTE_OUTCOMES: QuoteOutcome[] = ['requested', 'refused', 'expired', 'cancelled', 'rejected', 'failed'];
+const QUOTE_OUTCOMES: QuoteOutcome[] = ['requested', 'rejected', 'expired', 'failed'];
 const STEP_UP_FAILURES: StepUpFailure[] = ['wrong', 'replayed', 'locked'];
 
 /** Read at scrape time (cheap): open alerts by state, quotes waiting, the freeze. */

@@ -26,7 +26,7 @@ afterEach(async () => {
   stack = undefined;
 });
 
-it('a quote asked for waits, is approved and its swap created: each figure moves once', async () => {
+it('a quote asked for waits, is approved and its swap created, then a freeze: each figure moves once', async () => {
   stack = await startLocalStack({ env: { SWAP_APPROVERS: APPROVER } });
   const s = stack;
   const start = await scrape(s);
@@ -56,4 +56,10 @@ it('a quote asked for waits, is approved and its swap created: each figure moves
   expect(sample(after, 'treasury_quotes_waiting')).toBe(0);
   expect(sample(after, 'treasury_quotes_total', { outcome: 'failed' })).toBe(0);
   expect(sample(after, 'treasury_payments_requests_total', { operation: 'createSwap', status_class: '2xx' })).toBe(1);
+
+  // A freeze pulled by an approver: the gauge, read from the store at scrape time, says so.
+  expect(sample(after, 'treasury_frozen')).toBe(0);
+  const pulled = await ask(s, 'freeze checking the metrics', { userId: APPROVER, channelId: CHANNEL });
+  expect(pulled.text).toMatch(/frozen/i);
+  expect(sample(await scrape(s), 'treasury_frozen')).toBe(1);
 }, 30_000);
