@@ -7,6 +7,7 @@ import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
 import type { InstallingOrg } from './features/access/rules.js';
 import type { AlertPoller, PollLeadership } from './features/alerts/poller/index.js';
+import { ALERT_KINDS } from './features/alerts/routing.js';
 import type { DigestService } from './features/digest/index.js';
 import type { FreezeService } from './features/freeze/service.js';
 import type { BotRepositories } from './features/repositories.js';
@@ -16,6 +17,8 @@ import { StartupError } from './kernel/errors.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
+import { metricsRoute, startMetricsServer } from './metrics/http.js';
+import { type AppMetrics, createAppMetrics, openAlertsByState } from './metrics/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createFeatureServices } from './services.js';
 import { createSlackGateway } from './slack/gateway.js';
@@ -64,6 +67,8 @@ export interface TreasuryAppOptions {
   socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number; helloTimeoutMs?: number };
   /** How long stop() waits for work under way (default SHUTDOWN_BUDGET_MS). */
   shutdownBudgetMs?: number;
+  /** The app's metrics (default: a registry of its own, never prom-client's global one). */
+  metrics?: AppMetrics;
 }
 
 /** Start-up failed in a way a person can act on; defined with the other coded errors in kernel/errors.ts. */
@@ -79,6 +84,10 @@ export interface TreasuryApp {
   digest: DigestService;
   /** The freeze (its expiry round, `endExpired`, is a job; tests run it by hand). */
   freeze: FreezeService;
+  /** The app's Prometheus metrics (GET /metrics). */
+  metrics: AppMetrics;
+  /** The port of GET /metrics once started: METRICS_PORT's server, else the app's HTTP port. */
+  metricsPort(): number | undefined;
   /**
    * Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz)
    * and, in Socket Mode, whether the first connection opened or is being retried in the background.
@@ -93,7 +102,17 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const now = options.now ?? (() => new Date());
   // The register of work in flight: requests, answers after their ack, job runs (see listeners/background.ts).
   const background = createBackgroundWork(logger);
-  const receivers = createSlackReceivers({ ...options, now, stopping: () => background.stopping });
+  const appMetrics = options.metrics ?? createAppMetrics({ alertKinds: ALERT_KINDS });
+  const { metrics } = appMetrics;
+  // GET /metrics beside /healthz, unless METRICS_PORT gives it a server of its own (started with the app).
+  const receivers = createSlackReceivers({
+    ...options,
+    now,
+    stopping: () => background.stopping,
+    routes: config.metricsPort === undefined ? [metricsRoute(appMetrics, config.metricsToken)] : [],
+  });
+  let metricsServer: { port: number; close(): Promise<void> } | undefined;
+  let listeningPort: number | undefined;
   const { app } = receivers;
   // One gateway for the whole app, on Bolt's client: quote messages, replies and alerts share one retry policy
   // and one record of which channels Slack asked us to leave alone.
@@ -102,20 +121,30 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     now: () => now().getTime(),
     logger,
     policy: { retries: options.slackRetries ?? 2 },
+    metrics,
   });
   const lease = options.leadership;
   const features = createFeatureServices({
     ...{ config, payments, store, slack, now, logger },
     ...(lease ? { lease } : {}),
     ...(options.swapFollow ? { swapFollow: options.swapFollow } : {}),
+    metrics,
   });
   const jobs = createJobs({
     ...{ config, features, payments, store, slack, now, logger, work: background },
     ...(lease ? { lease } : {}),
     alertSleep: options.alertSleep,
     digestCheckEveryMs: options.digestCheckEveryMs,
+    metrics,
   });
   const { alerts } = jobs;
+  // Read at scrape time from the shared store, so every replica reports the same figures.
+  appMetrics.readAtScrape({
+    alertsOpen: async () => openAlertsByState((await store.alerts.readAlerts()).owned, now()),
+    quotesWaiting: async () => (await store.swapQuotes.listQuotesByStatus('pending')).length,
+    frozen: async () => (await store.freeze.currentFreeze(now())) !== undefined,
+    storeUp: async () => (store.health ? (await store.health()).ok : true),
+  });
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
   const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
@@ -150,12 +179,21 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     alerts,
     digest,
     freeze,
+    metrics: appMetrics,
+    metricsPort: () => metricsServer?.port ?? listeningPort,
     async start() {
       const identity = await identifyInstallingOrg(app, slack);
       if ('problem' in identity) throw new StartupError(identity.problem);
       installingOrg = identity.org;
       try {
         const listening = await receivers.listen();
+        listeningPort = listening.port;
+        if (config.metricsPort !== undefined)
+          metricsServer = await startMetricsServer(appMetrics, {
+            port: config.metricsPort,
+            host: options.host ?? config.host,
+            token: config.metricsToken,
+          });
         await jobs.start();
         return listening;
       } catch (error) {
@@ -172,6 +210,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       await jobs.stop(options.shutdownBudgetMs ?? SHUTDOWN_BUDGET_MS);
       // Then no more requests.
       await receivers.close();
+      await metricsServer?.close();
     },
   };
 }

@@ -87,6 +87,10 @@ export interface Config {
   heartbeatUrl: string | undefined;
   /** `text`: readable lines; `json`: one JSON object per line (LOG_FORMAT; json by default in production). */
   logFormat: LogFormatName;
+  /** METRICS_PORT: GET /metrics on a port of its own; unset: beside /healthz on `port`. */
+  metricsPort?: number | undefined;
+  /** METRICS_TOKEN: a scrape must carry `Authorization: Bearer <token>`; unset: /metrics is open. */
+  metricsToken?: string | undefined;
 }
 
 /** STUCK_*_AFTER: how long a withdrawal, a payout task or a gas top-up may be pending before it counts as stuck. */
@@ -332,6 +336,16 @@ const EnvSchema = z.object({
   REPLICA_NAME: optionalText.refine((v) => v === undefined || /^[A-Za-z0-9._-]{1,60}$/.test(v), {
     message: 'expected a short name of letters, digits, dots, dashes or underscores (e.g. the pod name)',
   }),
+  METRICS_PORT: optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const port = /^\d{1,5}$/.test(v) ? Number(v) : NaN;
+    if (!(port >= 0 && port <= 65535)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a TCP port number from 1 to 65535 (0 picks a free one)' });
+      return z.NEVER;
+    }
+    return port;
+  }),
+  METRICS_TOKEN: optionalText,
   LOG_LEVEL: optionalText.transform((v, ctx) => {
     const level = (v ?? 'info').toLowerCase();
     if (!(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -513,6 +527,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     logLevel: e.LOG_LEVEL,
     heartbeatUrl: e.HEARTBEAT_URL,
     logFormat: e.LOG_FORMAT ?? (isProduction(env) ? 'json' : 'text'),
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 
@@ -608,6 +624,11 @@ export function describeConfig(config: Config): Record<string, string> {
     LOG_LEVEL: config.logLevel,
     HEARTBEAT_URL: config.heartbeatUrl ? redactHeartbeatUrl(config.heartbeatUrl) : '(unset: no heartbeat)',
     LOG_FORMAT: config.logFormat,
+    METRICS_PORT:
+      config.metricsPort === undefined
+        ? `(unset: /metrics beside /healthz on port ${config.port})`
+        : String(config.metricsPort),
+    METRICS_TOKEN: config.metricsToken ? '[set]' : '(unset: /metrics needs no token)',
   };
 }
 
@@ -659,10 +680,18 @@ export function loadStoreConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...p
 
 /**
  * The secret values of a configuration, for the logger to scrub from any line that would carry one: the tokens,
- * the API key, DATABASE_URL's password (and the URL whole), the TOTP key in its hex and base64 spellings.
+ * the API key, DATABASE_URL's password (and the URL whole), the TOTP key in its hex and base64 spellings, the
+ * metrics token, and HEARTBEAT_URL (its path is often the monitor's secret).
  */
 export function logSecrets(config: Config): string[] {
-  const secrets = [config.slackBotToken, config.slackAppToken, config.slackSigningSecret, config.paymentsApiKey];
+  const secrets = [
+    config.slackBotToken,
+    config.slackAppToken,
+    config.slackSigningSecret,
+    config.paymentsApiKey,
+    config.metricsToken,
+    config.heartbeatUrl,
+  ];
   if (config.databaseUrl) {
     secrets.push(config.databaseUrl);
     const password = URL.canParse(config.databaseUrl) ? new URL(config.databaseUrl).password : '';

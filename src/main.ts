@@ -5,7 +5,9 @@
  */
 import { createTreasuryApp, StartupError } from './app.js';
 import { type Config, ConfigError, describeConfig, loadConfig, logSecrets } from './config.js';
+import { ALERT_KINDS } from './features/alerts/routing.js';
 import { createLogger, errorFields } from './logger.js';
+import { createAppMetrics } from './metrics/index.js';
 import { createPaymentsClient } from './payments/index.js';
 import { ACCEPT_EMPTY_STATE_FLAG } from './store/lowdb/state-file.js';
 import { type OpenedStore, openStore, StoreOpenError } from './store/open.js';
@@ -35,7 +37,12 @@ async function main(): Promise<void> {
     logger.error('unhandled promise rejection; the bot keeps running', { error: errorFields(reason) });
   });
   logger.info('starting treasury bot', describeConfig(config));
-  const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
+  // One registry for the process: the payment client and the app write to it, GET /metrics reads it.
+  const metrics = createAppMetrics({ alertKinds: ALERT_KINDS });
+  const payments = createPaymentsClient({
+    ...{ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger },
+    metrics: metrics.metrics,
+  });
   let opened: OpenedStore;
   try {
     opened = await openStore(config, logger, { acceptEmptyState: process.argv.includes(ACCEPT_EMPTY_STATE_FLAG) });
@@ -68,6 +75,7 @@ async function main(): Promise<void> {
     payments,
     store,
     logger,
+    metrics,
     ...(leadership ? { leadership } : {}),
     // Slack refused the Socket Mode connection for good: one plain line, exit 1, so an orchestrator restarts the
     // bot and a person sees why.

@@ -26,6 +26,7 @@ import {
 import { usdLabel } from './features/swaps/policy-value.js';
 import { createThresholdService, type ThresholdService } from './features/thresholds/service.js';
 import type { Logger } from './logger.js';
+import type { BotMetrics } from './metrics/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import type { SlackGateway } from './slack/gateway.js';
 
@@ -41,6 +42,8 @@ export interface FeatureServiceOptions {
   lease?: { tryLead(): Promise<boolean> };
   /** How swaps are followed after approval; default every 5 s for up to 30 minutes. */
   swapFollow?: FollowPolicy;
+  /** Quotes, approvals, swaps created and step-up failures (the metrics). */
+  metrics?: BotMetrics;
 }
 
 /** Every feature of the bot. */
@@ -87,6 +90,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, groups });
   const swaps = createSwapService({
     payments,
+    metrics: options.metrics,
     store,
     messenger,
     logger,
@@ -107,7 +111,15 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
       // The second factor service is built below (it needs the admins); it is only called on a click, after that.
       codes: {
         readiness: (userId) => secondFactor.readiness(userId),
-        verify: (userId, code) => secondFactor.verify(userId, code),
+        verify: async (userId, code) => {
+          const verdict = await secondFactor.verify(userId, code);
+          if (
+            !verdict.ok &&
+            (verdict.reason === 'wrong' || verdict.reason === 'replayed' || verdict.reason === 'locked')
+          )
+            options.metrics?.stepUpFailed(verdict.reason);
+          return verdict;
+        },
       },
     },
   });
@@ -126,6 +138,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // Alerts people own: clicks on any replica, reminders and owed Slack work from the polling one (followUp).
   const alertActions = config.alertChannel
     ? createAlertService({
+        metrics: options.metrics,
         store,
         slack,
         now,

@@ -127,6 +127,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads METRICS_PORT and METRICS_TOKEN; the token is never printed', () => {
+    const config = loadConfig({ ...validHttpEnv, METRICS_PORT: '9464', METRICS_TOKEN: 'scrape-secret-1' });
+    expect(config).toMatchObject({ metricsPort: 9464, metricsToken: 'scrape-secret-1' });
+    const described = describeConfig(config);
+    expect(described.METRICS_PORT).toBe('9464');
+    expect(described.METRICS_TOKEN).toBe('[set]');
+    expect(JSON.stringify(described)).not.toContain('scrape-secret-1');
+    const unset = loadConfig({ ...validHttpEnv, METRICS_PORT: '', METRICS_TOKEN: '' });
+    expect(unset.metricsPort).toBeUndefined();
+    expect(unset.metricsToken).toBeUndefined();
+    expect(() => loadConfig({ ...validHttpEnv, METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT/);
+  });
+
   it('does not need a signing secret in Socket Mode', () => {
     const { SLACK_SIGNING_SECRET: _unused, ...socketEnv } = validHttpEnv;
     expect(loadConfig({ ...socketEnv, SLACK_APP_TOKEN: 'xapp-1-abc' }).slackSigningSecret).toBeUndefined();
@@ -555,6 +568,8 @@ describe('.env.example and README', () => {
     'DATA_FILE',
     'LOG_LEVEL',
     'HEARTBEAT_URL',
+    'METRICS_PORT',
+    'METRICS_TOKEN',
   ];
   const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -691,9 +706,18 @@ describe('LOG_FORMAT', () => {
       ...validHttpEnv,
       DATABASE_URL: 'postgres://treasury:pa%24%24word-1234@db:5432/treasury',
       SLACK_APP_TOKEN: 'xapp-1-secret-app-token',
+      METRICS_TOKEN: 'scrape-secret-77',
+      HEARTBEAT_URL: 'https://hc-ping.com/0f4e5d6c-secret-uuid',
     });
     const secrets = logSecrets(config);
-    for (const value of [config.slackBotToken, config.paymentsApiKey, 'xapp-1-secret-app-token', 'pa$$word-1234'])
+    for (const value of [
+      config.slackBotToken,
+      config.paymentsApiKey,
+      'xapp-1-secret-app-token',
+      'pa$$word-1234',
+      'scrape-secret-77',
+      'https://hc-ping.com/0f4e5d6c-secret-uuid',
+    ])
       expect(secrets).toContain(value);
   });
 });

@@ -35,6 +35,7 @@ import {
 } from '../features/alerts/poller/index.js';
 import type { BotRepositories } from '../features/repositories.js';
 import { errorFields, type Logger } from '../logger.js';
+import type { BotMetrics } from '../metrics/index.js';
 import type { PaymentsClient } from '../payments/index.js';
 import { alertChannels, type FeatureServices } from '../services.js';
 import type { SlackGateway } from '../slack/gateway.js';
@@ -103,6 +104,8 @@ export interface JobDeps {
   digestCheckEveryMs?: number | undefined;
   /** After each successful poll (it ran on this replica, the lease holder): the heartbeat, which never waits. */
   afterSuccessfulPoll?: (() => void) | undefined;
+  /** Polls, alerts and whether this replica holds the poller lease (the metrics). */
+  metrics?: BotMetrics | undefined;
 }
 
 /** Registers every job with `scheduler`; returns the alert poller (undefined when ALERT_CHANNEL is unset). */
@@ -150,6 +153,7 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
         logger,
         sleep: deps.alertSleep,
         ...(deps.lease ? { leadership: deps.lease } : {}),
+        ...(deps.metrics ? { metrics: deps.metrics } : {}),
       })
     : undefined;
 
@@ -225,7 +229,7 @@ export function createJobs(
   deps: JobDeps & { work: WorkRegister & { drain(timeoutMs: number): Promise<string[]> } },
 ): Jobs {
   const { config, features, logger } = deps;
-  const leadership = createLeadershipGate(deps.lease);
+  const leadership = createLeadershipGate(deps.lease, deps.metrics);
   const scheduler = createScheduler({ logger, leadership, work: deps.work });
   // HEARTBEAT_URL: a GET after each successful poll, counted as work in flight so shutdown waits for it.
   const heartbeat = config.heartbeatUrl

@@ -4,6 +4,7 @@
  */
 
 import type { PollLeadership } from '../features/alerts/poller/index.js';
+import type { BotMetrics } from '../metrics/index.js';
 
 /** The lease as the jobs see it: src/store/open.ts builds it from the PostgreSQL lease. */
 export type Leadership = PollLeadership;
@@ -17,7 +18,25 @@ export interface LeadershipGate {
 }
 
 /** The gate over `lease`; without one (the state file) this process is always the leader. */
-export function createLeadershipGate(lease: Leadership | undefined): LeadershipGate {
-  if (!lease) return { replicated: false, isLeader: async () => true };
-  return { replicated: true, isLeader: () => lease.tryLead() };
+export function createLeadershipGate(
+  lease: Leadership | undefined,
+  metrics?: Pick<BotMetrics, 'leaseHeld'>,
+): LeadershipGate {
+  if (!lease) {
+    // The single process always leads.
+    metrics?.leaseHeld(true);
+    return { replicated: false, isLeader: async () => true };
+  }
+  return {
+    replicated: true,
+    async isLeader() {
+      // A lease that cannot be asked is not held (the poll is skipped, so the gauge says so too).
+      const held = await lease.tryLead().catch((error: unknown) => {
+        metrics?.leaseHeld(false);
+        throw error;
+      });
+      metrics?.leaseHeld(held);
+      return held;
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 import got, { type Got, RequestError, type Response } from 'got';
 import type { z } from 'zod';
 import { type Logger, silentLogger } from '../logger.js';
+import { type BotMetrics, statusClassOf } from '../metrics/index.js';
 import {
   PaymentsError,
   PaymentsForbiddenError,
@@ -56,6 +57,8 @@ export interface PaymentsHttpOptions {
   pacer?: Pacer;
   logger?: Logger;
   sleep?: (ms: number) => Promise<void>;
+  /** Counts each attempt by operation and status class. */
+  metrics?: Pick<BotMetrics, 'paymentsRequest'>;
 }
 
 /** Sends one declared request: pacing, retries for reads, error mapping and response validation. */
@@ -225,9 +228,11 @@ export function createPaymentsRequest(options: PaymentsHttpOptions): PaymentsReq
       });
     } catch (error) {
       const code = error instanceof RequestError ? error.code : 'EUNKNOWN';
+      options.metrics?.paymentsRequest(spec.operation, 'network');
       throw new PaymentsNetworkError(spec.operation, code || 'EUNKNOWN');
     }
     const status = response.statusCode;
+    options.metrics?.paymentsRequest(spec.operation, statusClassOf(status));
     if (status >= 200 && status < 300) return validateBody(spec, status, response.body);
     const retryAfter = response.headers['retry-after'];
     throw errorForStatus(spec.operation, status, response.body, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);

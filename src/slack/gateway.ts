@@ -7,6 +7,7 @@
  */
 import type { types } from '@slack/bolt';
 import { type Logger, silentLogger } from '../logger.js';
+import type { BotMetrics } from '../metrics/index.js';
 import { describeSlackError, refusedContent, slackErrorCode } from './errors.js';
 import type { SlackGateway, SlackMessageContent } from './gateway-contract.js';
 import { plainTextOf } from './plain-text.js';
@@ -50,6 +51,8 @@ export interface SlackGatewayOptions {
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
   policy?: Partial<SlackRetryPolicy>;
+  /** Counts each call attempt by method and outcome. */
+  metrics?: Pick<BotMetrics, 'slackCall'>;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,7 +64,11 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
   const sleep = options.sleep ?? realSleep;
   const logger = options.logger ?? silentLogger;
   const policy: SlackRetryPolicy = { ...SLACK_RETRY_POLICY, ...options.policy };
-  const call = createCallUnderPolicy({ policy, now, sleep, logger });
+  const metrics = options.metrics;
+  const call = createCallUnderPolicy({
+    ...{ policy, now, sleep, logger },
+    ...(metrics ? { observe: (method: string, outcome) => metrics.slackCall(method, outcome) } : {}),
+  });
 
   const content = (message: SlackMessageContent) => ({
     text: message.text,

@@ -252,6 +252,15 @@ export interface ReceiverOptions {
   socketMode?: { reconnect?: ReconnectPolicy; disconnectedAfterMs?: number; helloTimeoutMs?: number } | undefined;
   /** Socket Mode: Slack refused the connection for good after start. */
   onFatal?: ((problem: string) => void) | undefined;
+  /** More GET routes beside /healthz on the same server (GET /metrics). */
+  routes?: ExtraRoute[] | undefined;
+}
+
+/** A GET route served beside /healthz. */
+export interface ExtraRoute {
+  path: string;
+  method: string[];
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /** The Bolt app and the way it listens. */
@@ -284,6 +293,7 @@ export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
           customRoutes: [
             livenessRoute(() => supervisor!.status()),
             readinessRoute(options.store, logger, options.stopping, readyTimeoutMs, () => supervisor!.status()),
+            ...(options.routes ?? []),
           ],
           installerOptions: {
             port: config.port,
@@ -297,7 +307,11 @@ export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
     : new HTTPReceiver({
         signingSecret: config.slackSigningSecret ?? '',
         endpoints: '/slack/events',
-        customRoutes: [livenessRoute(), readinessRoute(options.store, logger, options.stopping, readyTimeoutMs)],
+        customRoutes: [
+          livenessRoute(),
+          readinessRoute(options.store, logger, options.stopping, readyTimeoutMs),
+          ...(options.routes ?? []),
+        ],
         // Reply to Slack at ack(), before the slow work: Slack gives up after 3 seconds.
         processBeforeResponse: false,
         // A listener that throws before ack() must not answer 5xx (Slack would retry and the person sees an

@@ -91,8 +91,11 @@ export function createCallUnderPolicy(deps: {
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   logger: Logger;
+  /** Told of each attempt's outcome (the metrics). */
+  observe?: (method: string, outcome: 'ok' | 'error' | 'rate_limited') => void;
 }): CallUnderPolicy {
   const { policy, now, sleep, logger } = deps;
+  const observe = deps.observe ?? (() => undefined);
   // After `ratelimited`, the channel (or method) is left alone until this time, whoever calls.
   const blockedUntil = new Map<string, number>();
 
@@ -120,9 +123,11 @@ export function createCallUnderPolicy(deps: {
       try {
         const result = await send();
         blockedUntil.delete(scope);
+        observe(method, 'ok');
         return result;
       } catch (error) {
         const seconds = retryAfterSeconds(error);
+        observe(method, seconds !== undefined ? 'rate_limited' : 'error');
         if (seconds !== undefined) blockedUntil.set(scope, now() + seconds * 1000);
         const decision = decideAfterFailure(policy, error, attempt, wait, repeatable);
         if (!decision.retry) throw error;

@@ -83,4 +83,13 @@ describe('Socket Mode (SLACK_APP_TOKEN set)', () => {
     });
     expect(new Date(body.since).toISOString()).toBe(body.since);
   });
+
+  it('serves GET /metrics beside /healthz in Socket Mode: the command over the socket moved the counters', async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await response.text();
+    expect(text).toMatch(/^treasury_slack_calls_total\{method="auth.test",outcome="ok"\} [1-9]/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m);
+  });
 });

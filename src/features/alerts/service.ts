@@ -9,6 +9,7 @@
 
 import type { SlackMessage } from '../../blocks/common.js';
 import { errorFields, type Logger } from '../../logger.js';
+import type { BotMetrics } from '../../metrics/index.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
 import type { ActOutcome, BotRepositories } from '../repositories.js';
@@ -37,6 +38,8 @@ import { snoozeUntil } from './snooze-until.js';
 /** What alerts people own depend on; everything is injected. */
 export interface AlertServiceOptions {
   store: Pick<BotRepositories, 'alerts'>;
+  /** Counts the reminders posted (the metrics). */
+  metrics?: Pick<BotMetrics, 'reminderSent'> | undefined;
   slack: Pick<SlackGateway, 'post' | 'update' | 'findPosted' | 'openView' | 'permalink'>;
   now: () => Date;
   logger: Logger;
@@ -243,6 +246,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
           metadata: { event_type: ALERT_EVENT_TYPE, event_payload: { key: threadLineKey(key, line.seq) } },
         });
         await store.alerts.recordThreadLine(key, line.seq, 'posted');
+        if (line.event.type.startsWith('reminder_')) options.metrics?.reminderSent(alert.kind);
       } catch (error) {
         // A refusal means it is not there: it may be claimed again. An unknown outcome stays marked (looked for later).
         const unknown = mayHaveHappened(error);

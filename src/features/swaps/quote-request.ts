@@ -11,6 +11,7 @@ import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';
 import { escapeText } from '../../kernel/text.js';
 import type { Logger } from '../../logger.js';
+import type { BotMetrics } from '../../metrics/index.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 import type { ConversationKind } from '../../slack/conversations.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
@@ -46,6 +47,8 @@ export interface QuoteMakerDeps {
   freeze?: Pick<FreezeRepository, 'currentFreeze'>;
   /** SWAP_STEP_UP_USD in cents: a quote that needs a code says so when it is posted. */
   stepUpCents?: bigint;
+  /** Counts the quotes asked for (the metrics). */
+  metrics?: Pick<BotMetrics, 'quote'> | undefined;
 }
 
 /** Makes quotes: `requestQuote` for `/treasury swap`, `postQuote` for it and for "New quote". */
@@ -192,6 +195,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       serviceId: estimate.serviceId,
     });
     await quotes.saveQuote(quote);
+    deps.metrics?.quote('requested');
     let ts: string;
     try {
       ts = await deps.messenger.post(

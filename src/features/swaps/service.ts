@@ -16,6 +16,7 @@ import { code } from '../../blocks/mrkdwn.js';
 import { asCodedError, UserFacingError } from '../../kernel/errors.js';
 import { escapeText } from '../../kernel/text.js';
 import { errorFields, type Logger } from '../../logger.js';
+import type { BotMetrics } from '../../metrics/index.js';
 import { type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
 import type { CreateResult, FreezeRepository, SwapQuoteRepository } from '../repositories.js';
 import {
@@ -52,6 +53,8 @@ import { showSwap, showSwapHistory } from './views.js';
 /** What the swap feature needs. */
 export interface SwapDeps {
   payments: PaymentsClient;
+  /** Quotes by outcome, approvals and swaps created (the metrics). */
+  metrics?: Pick<BotMetrics, 'quote' | 'approval' | 'swapCreated'> | undefined;
   /** Where quotes are kept: the bot's store, or anything else with a swap quote repository. */
   store: { readonly swapQuotes: SwapQuoteRepository; readonly freeze?: Pick<FreezeRepository, 'currentFreeze'> };
   messenger: QuoteMessenger;
@@ -218,6 +221,8 @@ export function createSwapService(deps: SwapDeps) {
         ...(failure.status === 'outcome_unknown' ? { unknownCause: 'answer_lost' as const } : {}),
       };
     }
+    if (result.ok) deps.metrics?.swapCreated();
+    else deps.metrics?.quote('failed');
     const at = deps.now();
     const entry = result.ok
       ? auditEntry(at, 'swap_created', undefined, `swap ${result.swapId} ${result.swapStatus}`)
@@ -288,6 +293,8 @@ export function createSwapService(deps: SwapDeps) {
         deps.logger.warn('refused a swap approval', { quoteId, userId, reason: outcome.reason });
       return { notice: outcome.notice };
     }
+    if (decision === 'approve') deps.metrics?.approval();
+    else if (quote.status === 'rejected') deps.metrics?.quote('rejected');
     await edits.refresh(quoteId);
     if (quote.status === 'approving') await executeApproved(quote);
     return outcome.notice === undefined ? {} : { notice: outcome.notice };
@@ -338,8 +345,10 @@ export function createSwapService(deps: SwapDeps) {
       for (const quote of waiting) {
         try {
           if (hasLapsed(quote, now)) {
-            if (await quotes.expireLapsed(quote.id, auditEntry(now, 'expired', undefined, expiredDetail(quote))))
+            if (await quotes.expireLapsed(quote.id, auditEntry(now, 'expired', undefined, expiredDetail(quote)))) {
+              deps.metrics?.quote('expired');
               await edits.refresh(quote.id);
+            }
           } else if (isReminderDue(quote, now) && (await quotes.claimReminder(quote.id, now))) {
             await remind(quote, now);
           }

@@ -240,6 +240,14 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
     );
   }
 
+  /** `treasury_step_up_failures_total{reason}` as GET /metrics shows it on the replica. */
+  async function stepUpFailures(reason: string): Promise<number> {
+    const port = replica.treasury.metricsPort();
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`treasury_step_up_failures_total{reason="${reason}"}`));
+    return Number(line?.split(' ')[1]);
+  }
+
   it.skipIf(skip)(
     'Approve opens the code dialog; a wrong code is an error under the input; the right one approves with a second factor',
     async () => {
@@ -253,7 +261,9 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
       // The click alone counted nothing.
       expect((await record(waiting)).approvals).toEqual([]);
 
+      const wrongBefore = await stepUpFailures('wrong');
       const wrong = await submit(dialog, AVERY, '000000');
+      expect(await stepUpFailures('wrong')).toBe(wrongBefore + 1);
       expect(wrong).toEqual({
         response_action: 'errors',
         errors: { step_up_code: expect.stringContaining('That code is not right') },

@@ -327,6 +327,28 @@ async function settleUncertainPosts(
   return { alerted, ...(lookupError !== undefined ? { lookupError } : {}) };
 }
 
+/**
+ * Counts a message Slack accepted, once per kind it covers, and each item's latency: from when the poll first saw
+ * the change (`queuedAt`, on our clock) to Slack's accepted post. The list endpoints give no time of a row's
+ * change (their createdAt is its creation, before any pending time), so the poll's first sight is the change's
+ * time: the figure may fall short of the true latency by up to one poll interval, never overstate it.
+ */
+function countPosted(deps: PollDeps, items: readonly OutboxItem[], postedAt: Date): void {
+  if (!deps.metrics) return;
+  for (const kind of new Set(items.map((item) => routingKindOf(item.facts)))) deps.metrics.alertPosted(kind);
+  for (const item of items) {
+    const seenAt = Date.parse(item.queuedAt);
+    if (Number.isFinite(seenAt))
+      deps.metrics.alertLatency(routingKindOf(item.facts), (postedAt.getTime() - seenAt) / 1000);
+  }
+}
+
+/** Counts a message Slack did not accept, once per kind it covers; `reason` is bounded (refused, not_accepted). */
+function countFailed(deps: PollDeps, items: readonly OutboxItem[], reason: string): void {
+  if (!deps.metrics) return;
+  for (const kind of new Set(items.map((item) => routingKindOf(item.facts)))) deps.metrics.alertFailed(kind, reason);
+}
+
 /** One message to send: what it covers, its key, and where (a summary's thread). */
 interface SendJob {
   target: SendTarget;
@@ -495,12 +517,14 @@ export async function deliverOutbox(
       });
       if ('stop' in outcome) return report();
       if ('failed' in outcome) {
+        countFailed(deps, delivery.items, outcome.refusedForGood !== undefined ? 'refused' : 'not_accepted');
         slackError ??= outcome.failed;
         if (outcome.refusedForGood !== undefined) channels.refusing.set(delivery.channel, outcome.refusedForGood);
         else channels.held.add(delivery.channel);
         continue;
       }
       posted += 1;
+      countPosted(deps, delivery.items, deps.now());
       // The thread's list is queued before the summary's items leave the outbox: after a crash between the two
       // writes the summary is found by its key and the list is queued then, once (same threadTs).
       if (delivery.thread) {

@@ -6,6 +6,7 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import { isStorageUnavailable } from '../../../kernel/errors.js';
 import { errorFields, type Logger } from '../../../logger.js';
+import type { BotMetrics } from '../../../metrics/index.js';
 import type { PaymentsClient } from '../../../payments/index.js';
 import type { BotRepositories } from '../../repositories.js';
 import { type ChannelPacing, type PollDeps, type PollReport, pollOnce } from './poll.js';
@@ -68,6 +69,8 @@ export interface AlertPollerOptions {
   stuckAfterMs?: PollDeps['stuckAfterMs'];
   /** After each poll: the alerts people own (reminders, owed Slack work); see features/alerts. */
   followUp?: () => Promise<void>;
+  /** Polls run and their duration, the last successful poll, alerts posted and failed, their latency. */
+  metrics?: Pick<BotMetrics, 'pollRun' | 'alertPosted' | 'alertFailed' | 'alertLatency'>;
   /** The balance thresholds (see PollDeps.thresholds). */
   thresholds?: PollDeps['thresholds'];
 }
@@ -106,7 +109,20 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
   let last: PollReport | undefined;
   const schedule = options.runOn(async (signal) => {
     const leadership = options.leadership;
-    last = await pollOnce({
+    const started = performance.now();
+    const counted = (outcome: 'ok' | 'error') =>
+      options.metrics?.pollRun(outcome, (performance.now() - started) / 1000, options.now());
+    try {
+      last = await measuredPoll(signal, leadership);
+    } catch (error) {
+      counted('error');
+      throw error;
+    }
+    // A poll that was cut short, or whose sources could not be read, is not a successful one.
+    counted(last.aborted || Object.values(last.sources).some((source) => !source.ok) ? 'error' : 'ok');
+  });
+  const measuredPoll = (signal: AbortSignal, leadership: PollLeadership | undefined) =>
+    pollOnce({
       ...(leadership ? { stillLeading: () => leadership.tryLead() } : {}),
       payments: options.payments,
       store: options.store,
@@ -123,8 +139,8 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
       sleep: options.sleep ?? ((ms) => sleepFor(ms)),
       pacing,
       signal,
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
-  });
   return {
     channel: options.channel,
     start: () => schedule.start(),

@@ -1,6 +1,7 @@
 /** The poller's fixed rules, what one poll needs, and what it reports. */
 
 import type { Logger } from '../../../logger.js';
+import type { BotMetrics } from '../../../metrics/index.js';
 import type { PaymentsClient } from '../../../payments/index.js';
 import type { BotRepositories } from '../../repositories.js';
 import type { StoredThreshold } from '../../thresholds/rules.js';
@@ -138,6 +139,8 @@ export interface PollDeps {
   pacing?: ChannelPacing;
   /** Monotonic clock for pacing; performance.now by default. */
   clockMs?: () => number;
+  /** Counts alerts posted and failed by kind, and their latency (the metrics). */
+  metrics?: Pick<BotMetrics, 'alertPosted' | 'alertFailed' | 'alertLatency'>;
   /**
    * Replicated deployments: asked before every post. A replica that lost its lease (its database connection)
    * mid-poll posts nothing more; the replica that took over posts what is left.

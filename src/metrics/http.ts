@@ -1,0 +1,72 @@
+/**
+ * GET /metrics: the Prometheus text exposition, on the app's HTTP server beside /healthz or on its own port
+ * (METRICS_PORT). With METRICS_TOKEN set, a scrape without `Authorization: Bearer <token>` is refused (401).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppMetrics } from './index.js';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether the request carries the bearer token; compared in constant time (over digests, so lengths do not leak). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  if (!match) return false;
+  return timingSafeEqual(digest(match[1]!.trim()), digest(token));
+}
+
+/** The handler of GET /metrics. */
+export function metricsHandler(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' });
+      res.end('unauthorized\n');
+      return;
+    }
+    metrics.scrape().then(
+      ({ contentType, body }) => {
+        res.writeHead(200, { 'content-type': contentType });
+        res.end(body);
+      },
+      () => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('metrics could not be collected\n');
+      },
+    );
+  };
+}
+
+/** The /metrics route for Bolt's customRoutes. */
+export function metricsRoute(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
+  return { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics, token) };
+}
+
+/** A small server of its own for /metrics (METRICS_PORT); close() ends it with its keep-alive sockets. */
+export async function startMetricsServer(
+  metrics: Pick<AppMetrics, 'scrape'>,
+  options: { port: number; host: string; token: string | undefined },
+): Promise<{ port: number; close(): Promise<void> }> {
+  const handle = metricsHandler(metrics, options.token);
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/metrics') return handle(req, res);
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      return closed;
+    },
+  };
+}
