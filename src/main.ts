@@ -4,7 +4,8 @@
  * rejection. `npm start` goes through dev/start.ts, which opens the local workspace when nothing is configured.
  */
 import { createTreasuryApp, StartupError } from './app.js';
-import { type Config, ConfigError, describeConfig, loadConfig, logSecrets } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { describeConfig, logSecrets } from './config-display.js';
 import { ALERT_KINDS } from './features/alerts/routing.js';
 import { createLogger, errorFields } from './logger.js';
 import { createAppMetrics } from './metrics/index.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
-import { describeConfig } from '../../src/config.js';
+import { describeConfig } from '../../src/config-display.js';
 import { createLogger } from '../../src/logger.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { waitUntil } from '../support/waiting.js';

@@ -110,7 +110,7 @@ describe('GET /metrics on the running bot', () => {
     const served = await scrape(stack.botUrl, 'scrape-token-123');
     expect(served.status).toBe(200);
     expect(served.text).toContain('treasury_slack_calls_total');
-    const { describeConfig } = await import('../../src/config.js');
+    const { describeConfig } = await import('../../src/config-display.js');
     expect(JSON.stringify(describeConfig(stack.config))).not.toContain('scrape-token-123');
   }, 30_000);
 
