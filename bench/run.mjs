@@ -12,7 +12,7 @@ import { approveBench } from './approve-year.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
-// BENCH_ONLY=ack, BENCH_ONLY=latency, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> starts the bot with node --cpu-prof there.
+// BENCH_ONLY=ack, BENCH_ONLY=latency, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> profiles the ack bench's apps (node --cpu-prof) into <dir>/bot, <dir>/bare, <dir>/bare-same-flags; BENCH_NODE_FLAGS replaces npm start's node flags.
 const ONLY = process.env.BENCH_ONLY;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const TOKEN = 'xoxb-bench-token';
@@ -21,9 +21,11 @@ const CHANNEL = 'C0ALERTS';
 const HOUR = 3_600_000;
 // The node flags `npm start` runs the bot with (package.json "config.nodeFlags"): the bot and the poller are
 // measured as deployed. The bare Bolt app runs twice, with node's defaults and with the same flags, so that the
-// flags' share of the difference is visible.
-const NODE_FLAGS = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
-  .config.nodeFlags.split(/\s+/)
+// flags' share of the difference is visible. BENCH_NODE_FLAGS="<flags>" tries other flags without editing package.json.
+const NODE_FLAGS = (
+  process.env.BENCH_NODE_FLAGS ?? JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).config.nodeFlags
+)
+  .split(/\s+/)
   .filter(Boolean);
 const LONG_PENDING = 1_000;
 // Idle polls measured after the catch-up: two hours of one poll a minute, so the hourly follow-ups are in it.
@@ -62,15 +64,21 @@ function startProcess(args, env) {
           child,
           pid: child.pid,
           eventsUrl: `http://127.0.0.1:${port}/slack/events`,
+          // Resolves when the process has exited (a CPU profile is written on the way out).
           stop: () => {
             child.removeAllListeners('exit');
+            const exited = new Promise((done) => child.once('exit', done));
             child.kill('SIGTERM');
+            return exited;
           },
         });
       }
     });
   });
 }
+
+/** node's flags to write a CPU profile of one app of the ack bench into BENCH_CPU_PROF/<app>/ (none when unset). */
+const cpuProf = (app) => (CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${join(CPU_PROF, app)}`] : []);
 
 // ---- a. the ack path ---------------------------------------------------------------------------------------
 async function ackBench() {
@@ -80,17 +88,17 @@ async function ackBench() {
   const sim = await startSimulator({ quiet: true, rateLimitPerSecond: 100_000 });
   const slack = await startSlackStandIn({ botToken: TOKEN });
   const env = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl, LOG_LEVEL: 'info' };
-  const bot = await startProcess(
-    [...NODE_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), join(ROOT, 'dist/src/main.js')],
-    {
-      ...env,
-      PAYMENTS_API_URL: sim.url,
-      PAYMENTS_API_KEY: sim.apiKey,
-      DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json'),
-    },
+  const bot = await startProcess([...NODE_FLAGS, ...cpuProf('bot'), join(ROOT, 'dist/src/main.js')], {
+    ...env,
+    PAYMENTS_API_URL: sim.url,
+    PAYMENTS_API_KEY: sim.apiKey,
+    DATA_FILE: join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.json'),
+  });
+  const bare = await startProcess([...cpuProf('bare'), join(ROOT, 'bench/bare-bolt.mjs')], env);
+  const bareSameFlags = await startProcess(
+    [...NODE_FLAGS, ...cpuProf('bare-same-flags'), join(ROOT, 'bench/bare-bolt.mjs')],
+    env,
   );
-  const bare = await startProcess([join(ROOT, 'bench/bare-bolt.mjs')], env);
-  const bareSameFlags = await startProcess([...NODE_FLAGS, join(ROOT, 'bench/bare-bolt.mjs')], env);
   const apps = { bot, bare, bareSameFlags };
   const results = Object.fromEntries(
     Object.keys(apps).map((name) => [name, { acks: [], cpuAckMs: 0, cpuAllMs: 0, commands: 0, errors: 0 }]),
@@ -177,7 +185,7 @@ async function ackBench() {
     listAssetsDelayMs: 2000,
     cpuTickMs: TICK_MS,
   };
-  for (const app of Object.values(apps)) app.stop();
+  await Promise.all(Object.values(apps).map((app) => app.stop()));
   await slack.close();
   await sim.close();
   return out;

@@ -31,12 +31,14 @@ let contextShown = false;
 
 /**
  * Runs `work` with `fields` added to every JSON line logged inside it, in its async flow too (work started after
- * an ack included). Set at the edges (the listener middleware, the job scheduler), so feature code stays as is.
+ * an ack included). Set at the edges (the request pipeline, the job scheduler), so feature code stays as is. `fields`
+ * may be a function: it is then only called when the context is shown (a JSON logger exists).
  */
-export function withLogContext<T>(fields: LogContext, work: () => T): T {
+export function withLogContext<T>(fields: LogContext | (() => LogContext), work: () => T): T {
   if (!contextShown) return work();
+  const own = typeof fields === 'function' ? fields() : fields;
   const outer = contextStore.getStore();
-  return contextStore.run(outer ? { ...outer, ...fields } : fields, work);
+  return contextStore.run(outer ? { ...outer, ...own } : own, work);
 }
 
 /** The context of the current async flow (empty outside one). */

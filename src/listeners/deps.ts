@@ -2,11 +2,11 @@ import type { InstallingOrg } from '../features/access/rules.js';
 import type { FeatureListenerDeps } from '../features/listener-kit.js';
 import type { BackgroundWork } from './background.js';
 
-/** What the listeners and the edge middleware receive: the features' services plus who may use the bot. */
+/** What the listeners and the edge gate receive: the features' services plus who may use the bot. */
 export interface ListenerDeps extends FeatureListenerDeps {
   /**
    * The workspace the bot is installed in (auth.test at start); undefined until it is known, and then every request
-   * is refused (see the edge middleware): people of other organisations never reach a listener.
+   * is refused (see the edge gate): people of other organisations never reach a listener.
    */
   installingOrg: () => InstallingOrg | undefined;
   /** Where listeners put the work they do after their ack (drained at shutdown). */

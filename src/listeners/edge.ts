@@ -1,4 +1,4 @@
-import type { AllMiddlewareArgs, AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
+import type { AllMiddlewareArgs, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
 import { ACTION_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
 import {
@@ -12,6 +12,7 @@ import { UNSUPPORTED_BUTTON } from '../features/listener-kit.js';
 import { readTypedText } from '../kernel/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
+import type { RequestGate } from './pipeline.js';
 
 /** The only slash command this app declares. */
 export const TREASURY_COMMAND = '/treasury';
@@ -104,7 +105,7 @@ function eventClaims(body: Record<string, unknown>): OrgClaim[] {
 }
 
 /**
- * The first middleware: every request that reaches a listener has the shape the listener reads, comes from a
+ * The edge gate: every request that reaches a listener has the shape the listener reads, comes from a
  * person of the installing organisation, and every other signed request is acknowledged at once (Slack retries or
  * shows an error after 3 s without an answer). Nothing here answers 5xx or throws for bad input.
  *
@@ -117,11 +118,11 @@ function eventClaims(body: Record<string, unknown>): OrgClaim[] {
  * `user.team_id`, an event's `team_id` and `context_team_id` (and their enterprise ids). Until the installing
  * workspace is known (`installingOrg` undefined), everyone is refused.
  */
-export function createEdgeMiddleware(
+export function createEdgeGate(
   logger: Logger,
   slack: Pick<SlackGateway, 'respond'>,
   installingOrg: () => InstallingOrg | undefined,
-): Middleware<AnyMiddlewareArgs> {
+): RequestGate {
   const inside = (claims: readonly OrgClaim[]) => {
     const org = installingOrg();
     return claims.every((claim) => isFromInstallingOrg(org, claim));
@@ -134,8 +135,8 @@ export function createEdgeMiddleware(
       ...(org === undefined ? { installingTeam: '(not known yet)' } : {}),
     });
   };
-  return async (args) => {
-    const { body, next } = args;
+  return async (args, next) => {
+    const { body } = args;
     const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
     const kind =
       typeof body === 'object' && body !== null

@@ -8,11 +8,12 @@ import { lookupListeners } from '../features/lookups/listeners.js';
 import { payoutListeners } from '../features/payouts/listeners.js';
 import { secondFactorListeners } from '../features/second-factor/listeners.js';
 import { swapListeners } from '../features/swaps/listeners.js';
-import { bindListeners } from './binding.js';
+import { createDispatcher } from './binding.js';
 import { treasuryCommandListeners } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
-import { createEdgeMiddleware, TREASURY_COMMAND } from './edge.js';
-import { logContextMiddleware } from './log-context.js';
+import { createEdgeGate, TREASURY_COMMAND } from './edge.js';
+import { logContextGate } from './log-context.js';
+import { type RequestGate, requestPipeline } from './pipeline.js';
 import { refuseWhileStopping, trackRequests } from './shutdown-gate.js';
 
 /** The slash command the manifest declares. */
@@ -31,16 +32,22 @@ export const LISTENER_BINDINGS: readonly ListenerBinding[] = [
   ...secondFactorListeners,
 ];
 
-/** Registers the middleware, in its order, then every listener binding. */
+/** The gates every request passes, in order, before its handler. */
+export function requestGates(deps: ListenerDeps): RequestGate[] {
+  return [
+    // First: every line logged for a request (and for the work it starts) says what the request is about.
+    logContextGate(),
+    // Every request is work in flight until its handler ends: shutdown waits for it (see shutdown-gate.ts).
+    trackRequests(deps.background),
+    // Then: handlers only ever see well-formed commands and clicks on buttons they know, from people of the
+    // installing organisation.
+    createEdgeGate(deps.logger, deps.slack, deps.installingOrg),
+    // Once shutdown has begun, a request is answered in plain words and starts nothing.
+    refuseWhileStopping(deps.background, deps.logger, deps.slack),
+  ];
+}
+
+/** Registers the bot with Bolt: one middleware that runs the gates, then the handler the bindings table names. */
 export function registerListeners(app: App, deps: ListenerDeps): void {
-  // First: every line logged for a request (and for the work it starts) says what the request is about.
-  app.use(logContextMiddleware());
-  // Every request is work in flight until its listeners end: shutdown waits for it (see shutdown-gate.ts).
-  app.use(trackRequests(deps.background));
-  // Then: listeners below only ever see well-formed commands and clicks on buttons they know, from people of the
-  // installing organisation.
-  app.use(createEdgeMiddleware(deps.logger, deps.slack, deps.installingOrg));
-  // Once shutdown has begun, a request is answered in plain words and starts nothing.
-  app.use(refuseWhileStopping(deps.background, deps.logger, deps.slack));
-  bindListeners(app, deps, LISTENER_BINDINGS);
+  app.use(requestPipeline(requestGates(deps), createDispatcher(deps, LISTENER_BINDINGS)));
 }

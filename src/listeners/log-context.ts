@@ -1,13 +1,13 @@
 /**
- * What every log line of a request is about: the first middleware reads it from the request (command and
+ * What every log line of a request is about: the first gate reads it from the request (command and
  * subcommand, action id, dialog callback id, the quote or alert the click names) and runs the rest of the request,
  * the work it starts after its ack included, inside that log context (logger.ts). Feature code logs as before.
  */
-import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { ACTION_IDS, VIEW_IDS } from '../blocks/ids.js';
 import { parseAlertBlockId } from '../features/alerts/message-blocks.js';
 import { parseStepUpMetadata } from '../features/swaps/step-up.js';
 import { type LogContext, withLogContext } from '../logger.js';
+import type { RequestGate } from './pipeline.js';
 
 const QUOTE_ACTIONS = new Set<string>([ACTION_IDS.swapApprove, ACTION_IDS.swapReject, ACTION_IDS.swapNewQuote]);
 /** Ids we write (UUIDs, alert references) are short and printable; anything else is not copied into the log. */
@@ -58,7 +58,8 @@ function alertRefOf(metadata: unknown): unknown {
   }
 }
 
-/** The middleware: the rest of the request runs inside its log context. */
-export function logContextMiddleware(): Middleware<AnyMiddlewareArgs> {
-  return async ({ body, next }) => withLogContext(requestLogContext(body), next);
+/** The gate: the rest of the request runs inside its log context. */
+export function logContextGate(): RequestGate {
+  // Read from the body only when the lines show it (JSON logs): the text format pays nothing per request.
+  return async ({ body }, next) => withLogContext(() => requestLogContext(body), next);
 }

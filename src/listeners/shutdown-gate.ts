@@ -3,17 +3,16 @@
  * has begun.
  *
  * Bolt's app.stop() closes the receiver but does not wait for listeners still running: an Approve whose swap/create
- * is on its way would be cut off when the process exits, and the quote would end `outcome_unknown`. Bolt's global
- * middleware chain ends only after every listener has settled (App.processEvent awaits them inside the last
- * `next()`), so one middleware first in the chain counts each request from start to end. The second one, after the
- * edge middleware (so it only sees well-formed requests of the installing organisation), answers a request that
- * arrives during shutdown in plain words and lets it start nothing.
+ * is on its way would be cut off when the process exits, and the quote would end `outcome_unknown`. The request
+ * pipeline (pipeline.ts) ends only after the request's handler has settled, so one gate first in it counts each
+ * request from start to end. The second one, after the edge gate (so it only sees well-formed requests of the
+ * installing organisation), answers a request that arrives during shutdown in plain words and lets it start nothing.
  */
-import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BackgroundWork } from './background.js';
+import type { RequestGate } from './pipeline.js';
 
 /** Told to whoever sends a command, a click or a dialog while the bot shuts down. */
 export const RESTARTING = 'The bot is restarting; try again in a minute.';
@@ -38,21 +37,21 @@ function requestName(body: unknown): string {
 }
 
 /** First in the chain: each request is work in flight until its listeners have settled. */
-export function trackRequests(work: BackgroundWork): Middleware<AnyMiddlewareArgs> {
-  return async ({ body, next }) => {
+export function trackRequests(work: BackgroundWork): RequestGate {
+  return async ({ body }, next) => {
     await work.track(requestName(body), () => next());
   };
 }
 
-/** After the edge middleware: during shutdown a request is answered in plain words and reaches no listener. */
+/** After the edge gate: during shutdown a request is answered in plain words and reaches no listener. */
 export function refuseWhileStopping(
   work: Pick<BackgroundWork, 'stopping'>,
   logger: Logger,
   slack: Pick<SlackGateway, 'respond'>,
-): Middleware<AnyMiddlewareArgs> {
-  return async (args) => {
+): RequestGate {
+  return async (args, next) => {
     if (!work.stopping) {
-      await args.next();
+      await next();
       return;
     }
     const { body } = args;

@@ -340,7 +340,7 @@ export function createSlackReceivers(options: ReceiverOptions): SlackReceivers {
     clientOptions: slackClientOptions({ slackApiUrl: config.slackApiUrl }),
     // The ack path carries nothing it does not use. Bolt's conversation store loads per-channel state on every
     // request (its memory store builds an Error for each miss); no listener reads it. ignoreSelf drops the
-    // bot's own message events; the bot has no event listeners (the edge middleware acknowledges every event).
+    // bot's own message events; the bot has no event listeners (the edge gate acknowledges every event).
     convoStore: false,
     ignoreSelf: false,
   });

@@ -1,9 +1,14 @@
-/** Each action_id, view and event is bound once, next to its handler; listeners/index.ts registers them all. */
+/** Each action_id, view and event is bound once, next to its handler; one dispatcher behind one Bolt middleware routes to them. */
 import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { ACTION_IDS, VIEW_IDS } from '../../src/blocks/ids.js';
+import type { ListenerBinding } from '../../src/features/listener-kit.js';
+import { createDispatcher } from '../../src/listeners/binding.js';
 import type { ListenerDeps } from '../../src/listeners/deps.js';
-import { LISTENER_BINDINGS, registerListeners, TREASURY_COMMAND } from '../../src/listeners/index.js';
+import { LISTENER_BINDINGS, registerListeners, requestGates, TREASURY_COMMAND } from '../../src/listeners/index.js';
+import { type RequestArgs, type RequestGate, requestPipeline } from '../../src/listeners/pipeline.js';
+
+const deps = { background: {}, logger: {}, slack: {}, installingOrg: () => undefined } as unknown as ListenerDeps;
 
 const matches = (id: string | RegExp, actionId: string) =>
   typeof id === 'string' ? id === actionId : id.test(actionId);
@@ -34,7 +39,7 @@ describe('the listener bindings', () => {
     expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(5);
   });
 
-  it('registers the four middleware first (the log context, then the three gates), then every binding in table order', () => {
+  it('registers one Bolt middleware and no Bolt listener: the pipeline runs the four gates, then the dispatcher', () => {
     const calls: string[] = [];
     const record =
       (method: string) =>
@@ -47,9 +52,99 @@ describe('the listener bindings', () => {
       action: record('action'),
       view: record('view'),
       event: record('event'),
+      shortcut: record('shortcut'),
+      options: record('options'),
+      message: record('message'),
     };
-    const deps = { background: {}, logger: {}, slack: {}, installingOrg: () => undefined } as unknown as ListenerDeps;
     registerListeners(app as unknown as App, deps);
-    expect(calls).toEqual(['use', 'use', 'use', 'use', ...LISTENER_BINDINGS.map((b) => `${b.kind} ${String(b.id)}`)]);
+    expect(calls).toEqual(['use']);
+    expect(requestGates(deps)).toHaveLength(4);
+  });
+
+  it('dispatches each command, click, dialog and event to the one binding that claims it', async () => {
+    const handled: ListenerBinding[] = [];
+    const recorders = LISTENER_BINDINGS.map(
+      (binding) => ({ ...binding, create: () => async () => void handled.push(binding) }) as ListenerBinding,
+    );
+    const dispatch = createDispatcher(deps, recorders);
+    const requests: [RequestArgs, (b: ListenerBinding) => boolean][] = [
+      [
+        { body: { command: TREASURY_COMMAND }, command: { command: TREASURY_COMMAND } } as unknown as RequestArgs,
+        (b) => b.kind === 'command' && b.id === TREASURY_COMMAND,
+      ],
+      [
+        { body: { type: 'event_callback' }, event: { type: 'app_home_opened' } } as unknown as RequestArgs,
+        (b) => b.kind === 'event' && b.id === 'app_home_opened',
+      ],
+      ...Object.values(VIEW_IDS)
+        .filter((id) => LISTENER_BINDINGS.some((b) => b.kind === 'view' && b.id === id))
+        .map(
+          (id) =>
+            [
+              { body: { type: 'view_submission' }, view: { callback_id: id } } as unknown as RequestArgs,
+              (b: ListenerBinding) => b.kind === 'view' && b.id === id,
+            ] as [RequestArgs, (b: ListenerBinding) => boolean],
+        ),
+      ...Object.values(ACTION_IDS).map(
+        (id) =>
+          [
+            { body: { type: 'block_actions' }, action: { action_id: id } } as unknown as RequestArgs,
+            (b: ListenerBinding) => b.kind === 'action' && matches(b.id, id),
+          ] as [RequestArgs, (b: ListenerBinding) => boolean],
+      ),
+    ];
+    expect(requests.length).toBeGreaterThan(10);
+    for (const [args, claims] of requests) {
+      handled.length = 0;
+      await dispatch(args);
+      expect(handled).toHaveLength(1);
+      expect(claims(handled[0]!), JSON.stringify(args.body)).toBe(true);
+    }
+  });
+
+  it('dispatches nothing for what no binding claims: an unknown action_id, a view_closed, a shortcut, another event', async () => {
+    const handled: ListenerBinding[] = [];
+    const recorders = LISTENER_BINDINGS.map(
+      (binding) => ({ ...binding, create: () => async () => void handled.push(binding) }) as ListenerBinding,
+    );
+    const dispatch = createDispatcher(deps, recorders);
+    for (const args of [
+      { body: { type: 'block_actions' }, action: { action_id: 'nobody_binds_this' } },
+      { body: { type: 'view_closed' }, view: { callback_id: VIEW_IDS.alertResolve } },
+      { body: { type: 'shortcut', callback_id: 'x' } },
+      { body: { type: 'event_callback' }, event: { type: 'message' } },
+      { body: { command: '/other' }, command: { command: '/other' } },
+    ])
+      await dispatch(args as unknown as RequestArgs);
+    expect(handled).toEqual([]);
+  });
+});
+
+describe('the request pipeline', () => {
+  const args = { body: {} } as unknown as RequestArgs;
+
+  it('runs the gates in order, then the handler, each inside the one before it', async () => {
+    const steps: string[] = [];
+    const gate =
+      (name: string): RequestGate =>
+      async (_args, next) => {
+        steps.push(`${name} in`);
+        await next();
+        steps.push(`${name} out`);
+      };
+    await requestPipeline([gate('a'), gate('b')], async () => void steps.push('handler'))(args as never);
+    expect(steps).toEqual(['a in', 'b in', 'handler', 'b out', 'a out']);
+  });
+
+  it('stops at a gate that answers without next(), and refuses a second next()', async () => {
+    const steps: string[] = [];
+    const stop: RequestGate = async () => void steps.push('answered');
+    await requestPipeline([stop], async () => void steps.push('handler'))(args as never);
+    expect(steps).toEqual(['answered']);
+    const twice: RequestGate = async (_args, next) => {
+      await next();
+      await next();
+    };
+    await expect(requestPipeline([twice], async () => undefined)(args as never)).rejects.toThrow(/twice/);
   });
 });
