@@ -107,11 +107,13 @@ export function createLogger(
   options: LoggerOptions = {},
 ): Logger {
   const scrub = secretScrubber(options.secrets);
-  if (options.format === 'json') return createJsonLogger(level, (line) => write(scrub(line)), options);
+  if (options.format === 'json') return createJsonLogger(level, (line) => write(scrub(line)), options, scrub);
   const emit = (at: LogLevelName, message: string, fields?: Record<string, unknown>) => {
-    if (RANK[at] < RANK[level]) return;
-    const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
-    write(scrub(`${new Date().toISOString()} ${at.toUpperCase().padEnd(5)} ${message}${extra}`));
+    const shown = RANK[at] >= RANK[level];
+    if (!shown && lineTap === undefined) return;
+    const line = scrub(textLine(at, message, fields));
+    if (shown) write(line);
+    lineTap?.(line);
   };
   return {
     debug: (m, f) => emit('debug', m, f),
@@ -121,17 +123,29 @@ export function createLogger(
   };
 }
 
-function createJsonLogger(level: LogLevelName, write: (line: string) => void, options: LoggerOptions): Logger {
+function createJsonLogger(
+  level: LogLevelName,
+  write: (line: string) => void,
+  options: LoggerOptions,
+  scrub: (line: string) => string,
+): Logger {
   contextShown = true;
+  // With a tap, pino formats every level and only the lines at LOG_LEVEL or above are written.
+  const tap = lineTap;
   const destination = {
     // pino hands over each line with its newline; `write` adds its own.
-    write: (chunk: string) => write(chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk),
+    write: (chunk: string) => {
+      const line = chunk.endsWith('\n') ? chunk.slice(0, -1) : chunk;
+      if (tap === undefined) return write(line);
+      if ((Number(/"level":(\d+)/.exec(line)?.[1]) || 0) >= PINO_LEVEL[level]) write(line);
+      tap(scrub(line));
+    },
   };
   const base: Record<string, unknown> = { pid: process.pid, hostname: hostname() };
   if (options.replica !== undefined) base.replica = options.replica;
   const log = pino(
     {
-      level,
+      level: tap === undefined ? level : 'debug',
       base,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       // A copy: pino merges each line's fields into what mixin returns.
@@ -147,8 +161,32 @@ function createJsonLogger(level: LogLevelName, write: (line: string) => void, op
   };
 }
 
-/** A logger that drops everything (tests that do not read logs). */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+/** A logger that drops everything (tests that do not read logs); a tap still sees each line it was asked to log. */
+export const silentLogger: Logger = {
+  debug: (m, f) => lineTap?.(textLine('debug', m, f)),
+  info: (m, f) => lineTap?.(textLine('info', m, f)),
+  warn: (m, f) => lineTap?.(textLine('warn', m, f)),
+  error: (m, f) => lineTap?.(textLine('error', m, f)),
+};
+
+/** A readable log line: time, level, message, then the fields as JSON. */
+function textLine(at: LogLevelName, message: string, fields?: Record<string, unknown>): string {
+  const extra = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : '';
+  return `${new Date().toISOString()} ${at.toUpperCase().padEnd(5)} ${message}${extra}`;
+}
+
+const PINO_LEVEL: Record<LogLevelName, number> = { debug: 20, info: 30, warn: 40, error: 50 };
+
+let lineTap: ((line: string) => void) | undefined;
+
+/**
+ * Gives every line any logger of this process is asked to log, at every level and the silent logger's included, to
+ * `tap` as well (after the same scrubbing). The test suite installs one before any logger is made and greps all of
+ * it for secrets at the end of a run (test/support/log-scan). Nothing in the product sets it.
+ */
+export function tapLogLines(tap: ((line: string) => void) | undefined): void {
+  lineTap = tap;
+}
 
 /**
  * Hand-picked fields of an error for the log: name, code, status and message, and for payment API errors the

@@ -14,6 +14,7 @@ import type { AlertRepository, SwapQuoteRepository } from '../../src/features/re
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
+import { captureChildOutput } from '../support/log-scan/capture.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 
 const CLI = fileURLToPath(new URL('../../dist/src/audit-cli.js', import.meta.url));
@@ -33,7 +34,10 @@ function runAudit(
     let stderr = '';
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      captureChildOutput(chunk);
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(killer);
@@ -112,7 +116,10 @@ describe('npm run audit', () => {
         stdio: ['ignore', 'ignore', 'pipe'],
       });
       let err = '';
-      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+        captureChildOutput(chunk);
+      });
       child.on('error', reject);
       child.on('exit', (exitCode) => resolve({ code: exitCode, stderr: err }));
     });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
+import { captureChildOutput } from '../support/log-scan/capture.js';
 import { NODE_FLAGS } from '../support/node-flags.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
@@ -92,7 +93,10 @@ async function startBot(
     }
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    captureChildOutput(chunk);
+  });
   const port = await waitUntil(
     () => {
       if (child.exitCode !== null) throw new Error(`the bot exited: ${stderr}`);

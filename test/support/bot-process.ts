@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captureChildOutput } from './log-scan/capture.js';
 import { NODE_FLAGS } from './node-flags.js';
 
 // `npm test` builds first: this is the real entry point, run as a deployment would run it.
@@ -52,6 +53,7 @@ export function startBotProcess(env: Record<string, string>): Promise<BotProcess
     });
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      captureChildOutput(chunk);
       // Up to the character after the number: a chunk may end in the middle of it.
       const port = /(?:listening for Slack on port|Socket Mode.*; \/healthz on port) (\d+)[ \n]/.exec(stderr)?.[1];
       if (port === undefined) return;

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captureChildOutput } from './log-scan/capture.js';
 import { NODE_FLAGS } from './node-flags.js';
 
 // `npm test` builds first; these helpers run the real entry point as a user would.
@@ -37,6 +38,7 @@ export function runBot(
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
+      captureChildOutput(chunk);
       if (!signalled && options.thenSignal && options.untilStderr?.test(stderr)) {
         signalled = true;
         child.kill(options.thenSignal);

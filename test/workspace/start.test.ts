@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { captureChildOutput } from '../support/log-scan/capture.js';
 import { NODE_FLAGS } from '../support/node-flags.js';
 
 const MAIN = fileURLToPath(new URL('../../dist/dev/start.js', import.meta.url));
@@ -24,8 +25,14 @@ function run(env: Record<string, string>, cwd = mkdtempSync(join(tmpdir(), 'clon
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    captureChildOutput(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    captureChildOutput(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { output: () => output, exited, kill: () => child.kill('SIGINT') };
 }
