@@ -7,7 +7,7 @@
 
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator } from '../dist/dev/simulator/index.js';
@@ -130,7 +130,9 @@ function startBot(args, env, timeoutMs) {
           url: `http://127.0.0.1:${port}`,
           stop: () => {
             child.removeAllListeners('exit');
+            const exited = new Promise((done) => child.once('exit', done));
             child.kill('SIGTERM');
+            return exited;
           },
         });
       }
@@ -175,6 +177,7 @@ export async function scrapeBench({ nodeFlags, root, quick, pct, round }) {
     ),
   };
   await store.close();
+  rmSync(join(copy, '..'), { recursive: true, force: true });
 
   const sim = await startSimulator({ quiet: true, rateLimitPerSecond: 100_000 });
   const slack = await startSlackStandIn({ botToken: TOKEN });
@@ -209,7 +212,8 @@ export async function scrapeBench({ nodeFlags, root, quick, pct, round }) {
       .filter((line) => line.startsWith('treasury_alerts_open{'))
       .join(', ');
   }
-  bot.stop();
+  await bot.stop();
+  rmSync(join(file, '..'), { recursive: true, force: true }); // hundreds of MB in the full run
   await slack.close();
   await sim.close();
   took.sort((a, b) => a - b);

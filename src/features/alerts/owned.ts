@@ -214,7 +214,10 @@ export function openAlertCounts(
   now: Date,
 ): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const { life } of Object.values(owned ?? {})) {
+  if (owned === undefined) return counts;
+  // Keys, then each value: Object.values is several times slower on a large prototype-free record (V8).
+  for (const key of Object.keys(owned)) {
+    const { life } = owned[key]!;
     if (life.state === 'resolved') continue;
     const snoozed = life.snoozedUntil !== undefined && Date.parse(life.snoozedUntil) > now.getTime();
     const state = snoozed ? 'snoozed' : life.state;
