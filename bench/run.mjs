@@ -9,10 +9,11 @@ import { startSimulator } from '../dist/dev/simulator/index.js';
 import { createSlackDriver } from '../node_modules/.bench-build/test/support/rig/slack-driver.js';
 import { startSlackStandIn } from '../node_modules/.bench-build/test/support/rig/slack-stand-in.js';
 import { approveBench } from './approve-year.mjs';
+import { scrapeBench } from './scrape.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.env.BENCH_QUICK === '1';
-// BENCH_ONLY=ack, BENCH_ONLY=latency, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> profiles the ack bench's apps (node --cpu-prof) into <dir>/bot, <dir>/bare, <dir>/bare-same-flags; BENCH_NODE_FLAGS replaces npm start's node flags.
+// BENCH_ONLY=ack, BENCH_ONLY=latency, BENCH_ONLY=scrape, BENCH_ONLY=poll or BENCH_ONLY=approve runs one part; BENCH_CPU_PROF=<dir> profiles the ack bench's apps (node --cpu-prof) into <dir>/bot, <dir>/bare, <dir>/bare-same-flags; BENCH_NODE_FLAGS replaces npm start's node flags.
 const ONLY = process.env.BENCH_ONLY;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const TOKEN = 'xoxb-bench-token';
@@ -329,16 +330,18 @@ async function pollBench(rows, failureBursts) {
 }
 
 // ---- c. alert latency: from a row's change in the simulator to Slack's accepted post ----------------------
-// One poll every 2 s of simulator time (POLL_SCHEDULE `*/2 * * * * *`), over a small history so the lists have
-// watermarks and the followed rows lie below them. Each round changes one row of each kind at a random moment
-// between two polls: a new failed row (withdrawal, task, gas short of donor balance), and a row followed while
-// pending for 20 to 50 minutes that turns failed. The latency is Slack's accepted time of the alert (the message
-// ts, on a clock that runs from the poll's simulator time at wall speed) less the simulator time of the change.
+// One poll every 2 s of simulator time (POLL_SCHEDULE `*/2 * * * * *`), at each history size (rows of each kind
+// over 30 days, read in full by the first run's catch-up before the rounds). Each round changes one row of each
+// kind at a random moment between two polls: a new failed row (withdrawal, task, a gas top-up short of donor
+// balance), and a row followed while pending for 20 to 50 minutes that turns failed (short of donor balance for
+// gas). The latency is Slack's accepted time of the alert (the message ts, on a clock that runs from the poll's
+// simulator time at wall speed) less the simulator time of the change.
 const LATENCY_POLL_MS = 2_000;
-async function latencyBench() {
+const LATENCY_SIZES = QUICK ? [1_000, 10_000] : [1_000, 100_000, 1_000_000];
+async function latencyBench(rowsPerKind) {
   const ROUNDS = QUICK ? 10 : 30;
   const sim = await startSimulator({ quiet: true, seed: false, rateLimitPerSecond: 1_000_000 });
-  sim.loadBulkHistory({ rowsPerKind: 1_000, pendingPerKind: 0 });
+  sim.loadBulkHistory({ rowsPerKind, pendingPerKind: 0 });
   let pollSimMs = sim.now();
   let pollWallMs = performance.now();
   const slack = await startSlackStandIn({
@@ -387,6 +390,13 @@ async function latencyBench() {
     return queue.shift().id;
   };
   await poll();
+  // The first run's catch-up (a long history takes several polls, a minute apart): the rounds measure the steady state.
+  let catchUpPolls = 1;
+  while ((await ask({ type: 'walking' })) && catchUpPolls < 500) {
+    sim.advanceTime(60_000);
+    await poll();
+    catchUpPolls += 1;
+  }
   // Warm-up: 21 minutes of one poll a minute (cheaper than 2 s polls; the follow-ups run by age, not by polls).
   for (let m = 0; m < 21; m += 1) {
     traffic();
@@ -396,7 +406,7 @@ async function latencyBench() {
   const kinds = {
     'withdrawal: new failure': () => `withdrawal:${sim.addWithdrawal({ status: 'failed' }).id}`,
     'task: new failure': () => `task:${sim.addPayoutTask({ status: 'failed', subStatus: 'payout_failed' }).id}`,
-    'gas: new failure': () =>
+    'donor-balance shortfall: new gas top-up': () =>
       `gas:${sim.addGasDistribution({ status: 'failed', subStatus: 'not_enough_donor_balance' }).id}`,
     'withdrawal: pending → failed': () => {
       const id = takePending('withdrawal');
@@ -408,7 +418,7 @@ async function latencyBench() {
       sim.updatePayoutTask(id, { status: 'failed', subStatus: 'payout_failed' });
       return `task:${id}`;
     },
-    'gas: pending → failed': () => {
+    'donor-balance shortfall: gas top-up pending → failed': () => {
       const id = takePending('gas');
       sim.updateGasDistribution(id, { status: 'failed', subStatus: 'not_enough_donor_balance' });
       return `gas:${id}`;
@@ -473,7 +483,15 @@ async function latencyBench() {
       ];
     }),
   );
-  return { pollEveryMs: LATENCY_POLL_MS, rounds: ROUNDS, polls, requestsPerPoll: round(requests / polls, 2), byKind };
+  return {
+    rowsPerKind,
+    pollEveryMs: LATENCY_POLL_MS,
+    rounds: ROUNDS,
+    catchUpPolls,
+    polls,
+    requestsPerPoll: round(requests / polls, 2),
+    byKind,
+  };
 }
 
 // ---- main --------------------------------------------------------------------------------------------------
@@ -526,17 +544,41 @@ if (ack) {
   );
 }
 
-const latency = ONLY === undefined || ONLY === 'latency' ? await latencyBench() : null;
-if (latency) {
+const latency = [];
+for (const rows of ONLY === undefined || ONLY === 'latency' ? LATENCY_SIZES : []) {
+  process.stderr.write(`latency bench at ${rows} rows of each kind…\n`);
+  latency.push(await latencyBench(rows));
+}
+if (latency.length > 0) {
+  const l = latency[0];
   console.log(
-    `\n## Alert latency: a row's change in the simulator to Slack's accepted post (a poll every ${latency.pollEveryMs / 1000} s, ${latency.rounds} changes of each kind, ${latency.requestsPerPoll} requests per poll on average)`,
+    `\n## Alert latency: a row's change in the simulator to Slack's accepted post (a poll every ${l.pollEveryMs / 1000} s, ${l.rounds} changes of each kind per history size)`,
   );
-  console.log('| kind | samples | p50 s | p95 s | max s | not alerted |');
-  console.log('|---|---|---|---|---|---|');
-  for (const [name, k] of Object.entries(latency.byKind))
-    console.log(
-      `| ${name} | ${k.samples} | ${round(k.p50Ms / 1000, 2)} | ${round(k.p95Ms / 1000, 2)} | ${round(k.maxMs / 1000, 2)} | ${k.missed} |`,
-    );
+  console.log('| rows of each kind | kind | samples | p50 s | p95 s | max s | not alerted | requests per poll |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const size of latency)
+    for (const [name, k] of Object.entries(size.byKind))
+      console.log(
+        `| ${size.rowsPerKind.toLocaleString('en')} | ${name} | ${k.samples} | ${round(k.p50Ms / 1000, 2)} | ${round(k.p95Ms / 1000, 2)} | ${round(k.maxMs / 1000, 2)} | ${k.missed} | ${size.requestsPerPoll} |`,
+      );
+}
+
+const scrape =
+  ONLY === undefined || ONLY === 'scrape'
+    ? await scrapeBench({ nodeFlags: NODE_FLAGS, root: ROOT, quick: QUICK, pct, round })
+    : null;
+if (scrape) {
+  const s = scrape;
+  console.log(
+    `\n## A scrape of GET /metrics with a long alert history (state file: ${s.setup.trailEntries.toLocaleString('en')} alert trail entries, ${s.setup.owned.toLocaleString('en')} owned alerts of which ${s.setup.unresolved} not resolved; ${s.setup.scrapes} scrapes)`,
+  );
+  console.log(
+    '| state file | bot start ms | scrape p50 / p95 / max ms | scrape bytes | open alerts read: count / whole bookkeeping p50 ms |',
+  );
+  console.log('|---|---|---|---|---|');
+  console.log(
+    `| ${round(s.stateFileBytes / 2 ** 20)} MB | ${s.startMs} | ${s.scrapeMs.p50} / ${s.scrapeMs.p95} / ${s.scrapeMs.max} | ${s.scrapeBytes.toLocaleString('en')} | ${s.openAlertsReadMs.count} / ${s.openAlertsReadMs.wholeBookkeeping} |`,
+  );
 }
 
 const sizes =
@@ -603,7 +645,7 @@ if (approve) {
 }
 
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, latency, polls, approve };
+const json = { at: new Date().toISOString(), commit, machine, quick: QUICK, ack, latency, scrape, polls, approve };
 writeFileSync(join(ROOT, `bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`), `${JSON.stringify(json, null, 2)}\n`);
 console.log(`\nwrote bench/results/latest${ONLY ? `-${ONLY}` : ''}.json`);
 process.exit(0);

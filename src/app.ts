@@ -18,7 +18,7 @@ import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
 import { metricsRoute, startMetricsServer } from './metrics/http.js';
-import { type AppMetrics, createAppMetrics, openAlertsByState } from './metrics/index.js';
+import { type AppMetrics, createAppMetrics } from './metrics/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createFeatureServices } from './services.js';
 import { createSlackGateway } from './slack/gateway.js';
@@ -140,7 +140,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const { alerts } = jobs;
   // Read at scrape time from the shared store, so every replica reports the same figures.
   appMetrics.readAtScrape({
-    alertsOpen: async () => openAlertsByState((await store.alerts.readAlerts()).owned, now()),
+    alertsOpen: () => store.alerts.countOpenAlerts(now()),
     quotesWaiting: async () => (await store.swapQuotes.listQuotesByStatus('pending')).length,
     frozen: async () => (await store.freeze.currentFreeze(now())) !== undefined,
     storeUp: async () => (store.health ? (await store.health()).ok : true),

@@ -135,6 +135,11 @@ export interface AlertRepository {
   /** The bookkeeping as last committed (a copy: changing it changes nothing). */
   readAlerts(): Promise<AlertsState>;
   /**
+   * Alerts people own that are not resolved, by state at `now` (`open`, `acknowledged`, `snoozed`; see
+   * openAlertCounts), counted where they are stored: the bookkeeping is neither copied nor parsed (a scrape reads it).
+   */
+  countOpenAlerts(now: Date): Promise<Record<string, number>>;
+  /**
    * Applies one poll's reading in one atomic change (new alerts into the outbox, each source's place, health,
    * pruning). `apply` is a pure function of the current bookkeeping; it may run again if the store retries.
    */

@@ -261,21 +261,3 @@ export function statusClassOf(status: number): StatusClass {
   if (status >= 300) return '3xx';
   return '2xx';
 }
-
-/**
- * Alerts not resolved, by state: `snoozed` while a snooze runs, else `open` or `acknowledged`. Takes the owned
- * alerts' records as they are stored (only the fields it reads), so this folder depends on no feature.
- */
-export function openAlertsByState(
-  owned: Record<string, { life: { state: string; snoozedUntil?: string | undefined } }> | undefined,
-  now: Date,
-): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const { life } of Object.values(owned ?? {})) {
-    if (life.state === 'resolved') continue;
-    const snoozed = life.snoozedUntil !== undefined && Date.parse(life.snoozedUntil) > now.getTime();
-    const state = snoozed ? 'snoozed' : life.state;
-    counts[state] = (counts[state] ?? 0) + 1;
-  }
-  return counts;
-}

@@ -330,8 +330,8 @@ export function pruneOwned(alerts: AlertsState, now: Date): void {
 /** A storage's one atomic change of the whole bookkeeping (a failed `apply` changes nothing). */
 export type ChangeAlerts = <R>(apply: (alerts: AlertsState) => R) => Promise<R>;
 
-/** Every alert repository method but readAlerts, each one `change` of the storage. */
-export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 'readAlerts'> {
+/** Every alert repository method but the reads, each one `change` of the storage. */
+export function alertChangeMethods(change: ChangeAlerts): Omit<AlertRepository, 'readAlerts' | 'countOpenAlerts'> {
   return {
     commitPoll: (apply) => change(apply),
     recordDelivered: (items, at, posted) => change((alerts) => recordDelivered(alerts, items, at, posted)),

@@ -69,6 +69,12 @@ export const OutboxItem = z.object({
   /** `withdrawal:<id>`, `task:<id>`, `gas:<id>`, or `api_down:<since>` / `api_recovered:<since>`. */
   key: z.string(),
   queuedAt: z.string(),
+  /**
+   * When the payment API says the change happened (a gas row's updatedAt, a new failure's createdAt), where it
+   * gives one that is believable (see changeTimeOf): the start of the alert's latency. Absent (and in items from
+   * before), the latency starts at `queuedAt`, the poll's first sight.
+   */
+  changedAt: z.string().optional(),
   facts: AlertFacts,
   /** Set while a message covering this item may have been posted (see SendAttempt); items sharing it go together. */
   sending: SendAttempt.optional(),

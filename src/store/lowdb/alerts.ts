@@ -3,6 +3,7 @@
  * one serialized, fsynced `update` of the store. The changes themselves: ../alert-changes.ts. The same update
  * appends what the change did to alerts people own to the alert trail (`alertTrail`).
  */
+import { openAlertCounts } from '../../features/alerts/owned.js';
 import type { AlertsState } from '../../features/alerts/records.js';
 import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';
 import type { AlertRepository } from '../../features/repositories.js';
@@ -17,6 +18,8 @@ export function createLowdbAlertRepository(
 ): AlertRepository {
   return {
     readAlerts: async () => cloneJson(store.read().alerts),
+    // The state as loaded (checked then), read in place: no copy of the whole bookkeeping.
+    countOpenAlerts: async (now) => openAlertCounts(store.read().alerts.owned, now),
     ...alertChangeMethods((apply) =>
       store.update((state) => {
         const before = trailMarks(state.alerts);

@@ -93,6 +93,22 @@ async function appendToTrail(tx: Transaction, entries: readonly AlertTrailEntry[
   if (cutoff !== '') await tx.query('DELETE FROM alert_trail WHERE at < $1', [cutoff]);
 }
 
+/**
+ * Owned alerts not resolved, by state at $1 (an ISO time), as openAlertCounts counts them: `snoozed` while
+ * snoozedUntil is later than $1, else the life's state. Counted inside the database, over the one `alert_state` row
+ * the owned alerts live in (no table of alerts, so no index can help; the row is neither sent nor parsed here).
+ * The times are ISO strings from toISOString, so they compare as text (byte order: COLLATE "C").
+ */
+const COUNT_OPEN_ALERTS = `
+  SELECT CASE WHEN (alert.value->'life'->>'snoozedUntil') COLLATE "C" > $1::text COLLATE "C" THEN 'snoozed'
+              ELSE alert.value->'life'->>'state' END AS state,
+         count(*)::int AS count
+    FROM alert_state,
+         json_each(CASE WHEN json_typeof(alert_state.state->'owned') = 'object' THEN alert_state.state->'owned' END)
+           AS alert
+   WHERE alert_state.id = 1 AND alert.value->'life'->>'state' IS DISTINCT FROM 'resolved'
+   GROUP BY 1`;
+
 /** The alert repository over `pool` (migrated: see migrations.ts). */
 export function createPostgresAlertRepository(pool: pg.Pool, options: { logger?: Logger } = {}): AlertRepository {
   return alertsOver(databaseOver(pool), options.logger ?? silentLogger);
@@ -146,6 +162,13 @@ export function alertsOver(db: Database, logger: Logger): AlertRepository {
       db.transaction('reading the alert bookkeeping', async (tx) => (await load(tx, false)).alerts, {
         readOnlySnapshot: true,
       }),
+
+    countOpenAlerts: async (now) => {
+      const { rows } = await db.query<{ state: string; count: number }>('counting the open alerts', COUNT_OPEN_ALERTS, [
+        now.toISOString(),
+      ]);
+      return Object.fromEntries(rows.map((row) => [row.state, row.count]));
+    },
 
     ...alertChangeMethods((apply) =>
       db.transaction('changing the alert bookkeeping', async (tx) => {

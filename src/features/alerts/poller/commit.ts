@@ -16,6 +16,7 @@ import { failureUpdateText, leftPendingText } from '../message-blocks.js';
 import { appendEvent, mayForget, objectsOf, openAlertAbout } from '../owned.js';
 import type { AlertSourceState, AlertsState, OutboxItem, OwnedAlert } from '../records.js';
 import { type BalancesRead, commitBalances, lowBalanceIncidentForGas } from './balances.js';
+import { believedSince, changeTimeOf } from './change-time.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
 import { POLL_RULES, type PollDeps } from './poll-rules.js';
@@ -136,7 +137,10 @@ export function commitDetections(
         toldFailures.add(found.key);
         continue;
       }
-      enqueue({ key: found.key, queuedAt: nowIso, facts: found.facts });
+      // Before this poll's own marks below: the previous read of the source, the poller's first poll.
+      const since = believedSince(found.facts.kind, source);
+      const changedAt = changeTimeOf(found.changedAt, found.createdAt, now, since);
+      enqueue({ key: found.key, queuedAt: nowIso, ...(changedAt ? { changedAt } : {}), facts: found.facts });
       newFailures[name] += 1;
     }
     source.initializedAt ??= nowIso;

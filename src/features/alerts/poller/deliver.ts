@@ -328,18 +328,18 @@ async function settleUncertainPosts(
 }
 
 /**
- * Counts a message Slack accepted, once per kind it covers, and each item's latency: from when the poll first saw
- * the change (`queuedAt`, on our clock) to Slack's accepted post. The list endpoints give no time of a row's
- * change (their createdAt is its creation, before any pending time), so the poll's first sight is the change's
- * time: the figure may fall short of the true latency by up to one poll interval, never overstate it.
+ * Counts a message Slack accepted, once per kind it covers, and each item's latency to Slack's accepted post: from
+ * the change's time in the payment API where it gives a believable one (`changedAt`: a gas row's updatedAt, a new
+ * failure's createdAt; see change-time.ts), else from the poll's first sight (`queuedAt`, our clock), which may
+ * fall short of the true latency by up to one poll interval but never overstates it.
  */
 function countPosted(deps: PollDeps, items: readonly OutboxItem[], postedAt: Date): void {
   if (!deps.metrics) return;
   for (const kind of new Set(items.map((item) => routingKindOf(item.facts)))) deps.metrics.alertPosted(kind);
   for (const item of items) {
-    const seenAt = Date.parse(item.queuedAt);
-    if (Number.isFinite(seenAt))
-      deps.metrics.alertLatency(routingKindOf(item.facts), (postedAt.getTime() - seenAt) / 1000);
+    const startedAt = Date.parse(item.changedAt ?? item.queuedAt);
+    if (Number.isFinite(startedAt))
+      deps.metrics.alertLatency(routingKindOf(item.facts), (postedAt.getTime() - startedAt) / 1000);
   }
 }
 

@@ -116,14 +116,11 @@ export async function detectGas(deps: PollDeps, source: AlertSourceState, contex
       // read that range, so it was handled then.
       const handledBefore =
         syncing && source.initializedAt !== undefined && row.createdAt.getTime() < Math.min(...floors);
-      addFound(
-        r,
-        failureKey('gas', row.id),
-        row.createdAt,
-        gasFacts(row),
-        via,
-        handledBefore || isBaseline(r, row.createdAt, via),
-      );
+      // updatedAt: the time of the row's last change, the one that made it short of donor balance or a later one.
+      addFound(r, failureKey('gas', row.id), row.createdAt, gasFacts(row), via, {
+        baseline: handledBefore || isBaseline(r, row.createdAt, via),
+        changedAt: row.updatedAt,
+      });
     } else if (!pending) {
       handled.delete(row.id);
     }

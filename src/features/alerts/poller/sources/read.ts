@@ -15,6 +15,8 @@ export interface Found {
   facts: FailureFacts;
   /** Found by reading a list from the top (`scan`), or by following a row that was pending (`follow`). */
   via: 'scan' | 'follow';
+  /** The API's time of the change, where it gives one (see change-time.ts); judged before it starts a latency. */
+  changedAt?: string;
 }
 
 /** Where a source stands after a read: what commit.ts writes back. */
@@ -87,16 +89,27 @@ export function isBaseline(r: Reader, createdAt: Date, via: 'scan' | 'follow'): 
   return createdAt.getTime() < installedMs - r.deps.lookbackMs;
 }
 
-/** Records a failure the read saw. */
+/** Records a failure the read saw; `changedAt`, the API's time of the change, where it gives one. */
 export function addFound(
   r: Reader,
   key: string,
   createdAt: Date,
   facts: FailureFacts,
   via: 'scan' | 'follow',
-  baseline = isBaseline(r, createdAt, via),
+  options: { baseline?: boolean; changedAt?: Date | undefined } = {},
 ): void {
-  r.found.push({ key, createdAt: iso(createdAt), baseline, facts, via });
+  const baseline = options.baseline ?? isBaseline(r, createdAt, via);
+  const changedAt = options.changedAt ? { changedAt: iso(options.changedAt) } : {};
+  r.found.push({ key, createdAt: iso(createdAt), baseline, facts, via, ...changedAt });
+}
+
+/**
+ * The API's time of a withdrawal's or task's failure: its createdAt when the row was not followed while pending
+ * (first seen already failed, it failed between its creation and this read); none for a followed row, whose
+ * createdAt is before its whole pending time (see change-time.ts).
+ */
+export function createdAtUnlessFollowed(r: Reader, id: string, createdAt: Date): Date | undefined {
+  return Object.hasOwn(r.source.tracking, id) ? undefined : createdAt;
 }
 
 /**

@@ -8,6 +8,7 @@ import { checkAborted, readAll, readCursorList } from '../walk.js';
 import {
   addFound,
   addSettled,
+  createdAtUnlessFollowed,
   type Detection,
   detection,
   notFoundAsUndefined,
@@ -59,9 +60,12 @@ export async function detectTasks(deps: PollDeps, source: AlertSourceState, cont
     const below = read.coveredFromMs !== undefined && task.createdAt.getTime() < floor;
     if (below && !Object.hasOwn(source.tracking, task.id)) continue;
     failedSeen.add(task.id);
+    const changedAt = createdAtUnlessFollowed(r, task.id, task.createdAt);
     addSettled(r, failureKey('task', task.id), task.id, task.status, task.subStatus);
     delete r.tracking[task.id];
-    addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), below ? 'follow' : 'scan');
+    addFound(r, failureKey('task', task.id), task.createdAt, taskFacts(task), below ? 'follow' : 'scan', {
+      changedAt,
+    });
   }
   if (listed && window) {
     for (const task of listed.values()) if (!failedSeen.has(task.id)) r.tracking[task.id] = iso(task.createdAt);

@@ -8,6 +8,7 @@ import { checkAborted, readWithdrawals } from '../walk.js';
 import {
   addFound,
   addSettled,
+  createdAtUnlessFollowed,
   type Detection,
   detection,
   notFoundAsUndefined,
@@ -37,9 +38,10 @@ export async function detectWithdrawals(
     seen.add(row.id);
     const key = failureKey('withdrawal', row.id);
     if (row.status === 'failed') {
+      const changedAt = createdAtUnlessFollowed(r, row.id, row.createdAt);
       addSettled(r, key, row.id, row.status, null);
       delete r.tracking[row.id];
-      addFound(r, key, row.createdAt, withdrawalFacts(row), via);
+      addFound(r, key, row.createdAt, withdrawalFacts(row), via, { changedAt });
     } else if (row.status === 'success') {
       addSettled(r, key, row.id, row.status, null);
       delete r.tracking[row.id];
