@@ -1,13 +1,13 @@
 /** What counts as a secret in a log line: Slack tokens, the simulator's API keys, URL passwords, TOTP URIs, signing secrets. */
 import { API_KEYS } from '../../../dev/simulator/seed/catalog.js';
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Each kind of secret and how to find it in a line. */
 export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'a Slack token', pattern: /\bxox[abposre]-[A-Za-z0-9][A-Za-z0-9-]*/ },
   { kind: 'a Slack app token', pattern: /\bxapp-[A-Za-z0-9][A-Za-z0-9-]*/ },
-  { kind: 'a payment API key', pattern: new RegExp(Object.values(API_KEYS).map(escape).join('|')) },
+  { kind: 'a payment API key', pattern: new RegExp(Object.values(API_KEYS).map(literally).join('|')) },
   {
     kind: 'a password in a URL',
     pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]+:(?!\[REDACTED\]@|\*+@|%5BREDACTED%5D@)[^\s@/'"`]+@/i,
