@@ -10,7 +10,9 @@ export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'a payment API key', pattern: new RegExp(Object.values(API_KEYS).map(literally).join('|')) },
   {
     kind: 'a password in a URL',
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@'"`]+:(?!\[REDACTED\]@|\*+@|%5BREDACTED%5D@)[^\s@/'"`]+@/i,
+    // The configuration's own example (`postgres://user:password@host…`) is no secret.
+    pattern:
+      /\b[a-z][a-z0-9+.-]*:\/\/(?!user:password@)[^\s:/@'"`]+:(?!\[REDACTED\]@|\*+@|%5BREDACTED%5D@)[^\s@/'"`]+@/i,
   },
   { kind: 'a TOTP enrolment URI', pattern: /otpauth:\/\/(?!\[REDACTED\])/i },
   { kind: 'a signing secret', pattern: /[a-z0-9-]*signing-secret[a-z0-9-]*/i },
