@@ -41,6 +41,24 @@ export const VIEW_IDS = {
   secondFactorResetRefused: 'second_factor_reset_refused',
 } as const;
 
+/**
+ * The forms (src/features/forms): each modal's callback_id. The edge lets a submission through only for these, and
+ * a use of an input inside a view only for an action_id that starts with `form_`.
+ */
+export const FORM_IDS = {
+  invoice: 'form_invoice',
+  threshold: 'form_threshold',
+} as const;
+
+/** An input of a form (a `form_<form>_<field>` action_id in ACTION_IDS). */
+export const FORM_ACTIONS = /^form_[a-z]+_[a-z_]+$/;
+
+/** The global shortcuts the manifests declare (features.shortcuts), by callback_id. */
+export const SHORTCUT_IDS = {
+  /** "Treasury: new invoice": the invoice form from anywhere. */
+  newInvoice: 'new_invoice',
+} as const;
+
 /** The block and action ids of the code input in the "Approve with a code" dialog. */
 export const STEP_UP_IDS = { codeBlock: 'step_up_code', codeAction: 'code' } as const;
 

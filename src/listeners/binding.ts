@@ -15,6 +15,9 @@ export function bindListeners(app: App, deps: ListenerDeps, bindings: readonly L
       case 'view':
         app.view(binding.id, binding.create(deps));
         break;
+      case 'shortcut':
+        app.shortcut(binding.id, binding.create(deps));
+        break;
       case 'event':
         app.event(binding.id, binding.create(deps));
         break;
