@@ -23,6 +23,17 @@ export const ACTION_IDS = {
   payoutCancel: 'payout_cancel',
   /** "Unfreeze" on the freeze announcement in ALERT_CHANNEL: one admin's vote toward the quorum. */
   freezeUnfreeze: 'freeze_unfreeze',
+  /** The Home tab's buttons that open a form. */
+  homeNewInvoice: 'home_new_invoice',
+  homeSetThreshold: 'home_set_threshold',
+  /** Inputs of the invoice form whose use recomputes its preview (each is its block_id too). */
+  invoiceFormAsset: 'form_invoice_asset',
+  invoiceFormPricing: 'form_invoice_pricing',
+  invoiceFormAmount: 'form_invoice_amount',
+  /** Inputs of the threshold form whose use recomputes its preview. */
+  thresholdFormAsset: 'form_threshold_asset',
+  thresholdFormUnit: 'form_threshold_unit',
+  thresholdFormAmount: 'form_threshold_amount',
 } as const;
 
 /** Every modal callback_id the app binds. */

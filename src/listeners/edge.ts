@@ -66,6 +66,9 @@ const VIEW_ACTIONS = new Set<string>([
   ACTION_IDS.alertAcknowledge,
   ACTION_IDS.alertResolve,
   ACTION_IDS.alertSnooze,
+  // The Home tab's buttons that open a form (with the click's trigger).
+  ACTION_IDS.homeNewInvoice,
+  ACTION_IDS.homeSetThreshold,
 ]);
 
 /** A use of a form's input (a choice, a keystroke) from inside its modal: answered by updating the view. */

@@ -1,7 +1,7 @@
 /** Each action_id, view and event is bound once, next to its handler; listeners/index.ts registers them all. */
 import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { ACTION_IDS, VIEW_IDS } from '../../src/blocks/ids.js';
+import { ACTION_IDS, FORM_IDS, SHORTCUT_IDS, VIEW_IDS } from '../../src/blocks/ids.js';
 import type { ListenerDeps } from '../../src/listeners/deps.js';
 import { LISTENER_BINDINGS, registerListeners, TREASURY_COMMAND } from '../../src/listeners/index.js';
 
@@ -31,7 +31,16 @@ describe('the listener bindings', () => {
     expect(of('view', VIEW_IDS.swapStepUp)).toHaveLength(1);
     expect(of('view', VIEW_IDS.secondFactorReset)).toHaveLength(1);
     expect(of('event', 'app_home_opened')).toHaveLength(1);
-    expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(5);
+    expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(
+      5 + Object.values(FORM_IDS).length + Object.values(SHORTCUT_IDS).length,
+    );
+  });
+
+  it('binds each form’s submission and each global shortcut the manifests declare once', () => {
+    for (const id of Object.values(FORM_IDS))
+      expect(LISTENER_BINDINGS.filter((b) => b.kind === 'view' && b.id === id)).toHaveLength(1);
+    for (const id of Object.values(SHORTCUT_IDS))
+      expect(LISTENER_BINDINGS.filter((b) => b.kind === 'shortcut' && b.id === id)).toHaveLength(1);
   });
 
   it('registers the four middleware first (the log context, then the three gates), then every binding in table order', () => {
@@ -46,6 +55,7 @@ describe('the listener bindings', () => {
       command: record('command'),
       action: record('action'),
       view: record('view'),
+      shortcut: record('shortcut'),
       event: record('event'),
     };
     const deps = { background: {}, logger: {}, slack: {}, installingOrg: () => undefined } as unknown as ListenerDeps;

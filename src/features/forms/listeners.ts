@@ -126,8 +126,9 @@ async function assetChoices(deps: FormDeps, ms: number): Promise<AssetChoices> {
 /**
  * Opens the form with the trigger, inside its window even when the payment API is slow: the assets are waited for
  * only briefly; without them the form opens saying they are being read, and is filled in by views.update (with the
- * hash it opened with: if the person already made it recompute, that newer view stands). Throws a UserFacingError
- * when Slack did not open it (the trigger expired, or was used).
+ * hash it opened with: if the person already made it recompute, that newer view stands). Someone not behind
+ * TREASURY_USERS (or not confirmed in time) gets a modal saying so instead. Throws a UserFacingError when Slack did
+ * not open it (the trigger expired, or was used).
  */
 export async function openForm(
   deps: FormDeps,
@@ -138,6 +139,21 @@ export async function openForm(
   if (views === undefined)
     throw new UserFacingError('This bot cannot open forms here. Type the command with its words instead.');
   const origin = options.origin ?? {};
+  // The menu shows balances: only for people behind TREASURY_USERS (unknown in time refuses).
+  const access =
+    deps.access.known(options.userId) ??
+    (await within(deps.access.check(options.userId), options.trigger.openBy - OPEN_RESERVE_MS - Date.now()));
+  if (access === undefined || !access.allowed) {
+    const text =
+      access === undefined
+        ? 'The bot could not confirm in time that you may use it (Slack did not list the groups in time). Try again in a moment.'
+        : refusalText(access);
+    await views.openView(
+      options.trigger.id,
+      formNoticeModal({ callbackId: `${form.callbackId}_refused`, title: 'Not available', text }),
+    );
+    return;
+  }
   const waitMs = Math.min(ASSETS_BEFORE_OPEN_MS, options.trigger.openBy - OPEN_RESERVE_MS - Date.now());
   const early = await assetChoices(deps, waitMs);
   const first = await form.build({ values: {}, origin, assets: early }, deps, options.userId);
