@@ -87,7 +87,10 @@ function readExpiry(text: string): InvoiceDraft['expires'] {
 }
 
 /** The preview's lines: what the invoice will be, exactly, or what is still missing. */
-export function invoicePreview(draft: InvoiceDraft): { lines: string[] } | { missing: string } {
+export function invoicePreview(
+  draft: InvoiceDraft,
+  answer: { in: 'here' | 'dm'; followed: boolean } = { in: 'here', followed: true },
+): { lines: string[] } | { missing: string } {
   const { asset, amount } = draft;
   if ('refused' in amount) return { lines: [`:warning: ${amount.refused}`] };
   if (draft.pricing === 'asset' && asset === undefined) return { missing: 'Choose the asset the payer pays in.' };
@@ -122,17 +125,25 @@ export function invoicePreview(draft: InvoiceDraft): { lines: string[] } | { mis
   if ('refused' in draft.expires) lines.push(`:warning: ${escapeText(draft.expires.refused)}`);
   else if (draft.expires.seconds !== undefined)
     lines.push(`Expires ${formatDuration(draft.expires.seconds * 1000)} after it is created`);
-  lines.push('You get the payment link here; the bot tells you when it is paid');
+  const where = answer.in === 'here' ? 'here' : 'in your direct message with the bot';
+  lines.push(
+    answer.followed
+      ? `You get the payment link ${where}, and a direct message when it is paid or expires`
+      : `You get the payment link ${where}`,
+  );
   return { lines };
 }
 
-/** The invoice form as a view, from what is entered and the assets (or that they are still being read). */
-export function buildInvoiceForm(state: FormState): ReturnType<typeof formModal> {
+/**
+ * The invoice form as a view, from what is entered and the assets (or that they are still being read); `followed`:
+ * whether new invoices are followed (the poller runs), so the preview does not promise a message that won't come.
+ */
+export function buildInvoiceForm(state: FormState, options: { followed: boolean }): ReturnType<typeof formModal> {
   const pricing: Pricing = chosenValue(state.values, INVOICE_FORM.pricing) === 'usd' ? 'usd' : 'asset';
   const assets = isAssetList(state.assets) ? (state.assets as Asset[]) : [];
   const draft = readInvoiceDraft(state.values, assets);
   const preview = isAssetList(state.assets)
-    ? invoicePreview(draft)
+    ? invoicePreview(draft, { in: state.origin.responseUrl === undefined ? 'dm' : 'here', followed: options.followed })
     : { missing: 'The preview shows once the assets are read.' };
   return formModal({
     callbackId: FORM_IDS.invoice,
@@ -192,7 +203,7 @@ const plainReason = (reason: string) => decodeSlackEntities(reason);
 export const invoiceForm: FormDefinition = {
   callbackId: FORM_IDS.invoice,
   actionIds: [INVOICE_FORM.pricing, INVOICE_FORM.asset, INVOICE_FORM.amount],
-  build: (state) => buildInvoiceForm(state),
+  build: (state, deps) => buildInvoiceForm(state, { followed: deps.invoices !== undefined }),
   async submit(state, deps, userId): Promise<FormSubmission> {
     const draft = readInvoiceDraft(state.values, state.assets);
     const errors: Record<string, string> = {};
