@@ -176,6 +176,23 @@ describe('the invoice form', () => {
     expect(stack.slack.views()).toHaveLength(1);
   });
 
+  it('keystrokes that come together are rebuilt once, from the last: the preview ends on what is typed', async () => {
+    const { form } = await openInvoiceForm();
+    const ready = await formShowing(form.id, /USDT · /);
+    const updatesBefore = stack.slack.callsOf('views.update').length;
+    const usdtEth = stack.simulator.ids.assets.usdtEth;
+    for (const amount of ['7', '70', '700']) {
+      await stack.driver.useInView(ready, F.amount, F.amount, {
+        values: { [F.asset]: { [F.asset]: usdtEth }, [F.amount]: { [F.amount]: amount } },
+        trigger: 'on_character_entered',
+      });
+    }
+    await formShowing(form.id, /In base units: `700000000`/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stack.slack.callsOf('views.update').length - updatesBefore).toBe(1);
+    expect(viewText(current(form.id))).toContain('In base units: `700000000`');
+  });
+
   it('someone of another organisation (Slack Connect) picking the shortcut gets no form', async () => {
     const picked = await stack.driver.shortcut('new_invoice', { userId: 'U0PARTNER', teamId: 'T0PARTNER' });
     expect(picked.status).toBe(200);
