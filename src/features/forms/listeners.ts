@@ -176,7 +176,12 @@ export async function openForm(
   }
   if ('loading' in early) {
     deps.background.run('a form filled in with the assets', async () => {
-      const assets = await assetChoices(deps, ASSETS_FOR_PREVIEW_MS);
+      const read = await assetChoices(deps, ASSETS_FOR_PREVIEW_MS);
+      // Still nothing after the wait: say so rather than "reading…" for ever.
+      const assets: AssetChoices =
+        'loading' in read
+          ? { failed: 'The payment service is slow to list the merchant’s assets. Close the form and try again.' }
+          : read;
       const filled = await form.build({ values: {}, origin, assets }, deps, options.userId);
       const outcome = await views.updateView(opened.viewId, filled, opened.hash ? { hash: opened.hash } : {});
       if ('conflict' in outcome) deps.logger.debug('forms: the form changed before its assets came; kept it');
