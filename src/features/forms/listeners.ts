@@ -45,7 +45,11 @@ export type FormDeps = Pick<
 /** Where a form's answer goes, remembered in the view's private_metadata (Slack holds it; the client cannot change it). */
 export const FormOrigin = z.strictObject({
   /** The response_url of the `/treasury …` command that opened the form: the answer goes there, as a typed one's. */
-  responseUrl: z.string().url().max(2_000).optional(),
+  responseUrl: z
+    .string()
+    .max(2_000)
+    .regex(/^https?:\/\/[^\s]+$/)
+    .optional(),
   channelId: z.string().max(64).optional(),
 });
 export type FormOrigin = z.infer<typeof FormOrigin>;
