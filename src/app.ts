@@ -168,6 +168,8 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     slack,
     background,
     home,
+    // The forms open and update modals, and answer by DM when no command's response_url is at hand.
+    views: slack,
   });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });

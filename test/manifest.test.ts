@@ -71,6 +71,15 @@ describe('the two variants', () => {
     expect(http.settings.event_subscriptions.request_url).toBe(http.features.slash_commands[0].url);
   });
 
+  it('both declare the global shortcut "Treasury: new invoice" (callback new_invoice), which needs only `commands`', () => {
+    for (const manifest of [readManifest('manifest.json'), readManifest('manifest.http.json')]) {
+      expect(manifest.features.shortcuts).toEqual([
+        expect.objectContaining({ name: 'Treasury: new invoice', type: 'global', callback_id: 'new_invoice' }),
+      ]);
+      expect(manifest.oauth_config.scopes.bot).toContain('commands');
+    }
+  });
+
   it('the schema rejects a broken manifest (the check is real)', () => {
     const validate = validator();
     const broken = readManifest('manifest.json');

@@ -7,7 +7,7 @@
  * in the bot.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTreasuryApp } from '../../src/app.js';
@@ -20,7 +20,7 @@ import { type PaymentsSimulator, startSimulator } from '../simulator/index.js';
 import { createControls, startLiveActivity } from './controls.js';
 import { createInteractions } from './interactions.js';
 import { startWorkspaceServer } from './server.js';
-import { postToApp, type RequestKind } from './slack-requests.js';
+import { manifestShortcuts, postToApp, type RequestKind } from './slack-requests.js';
 import { type SlackStandIn, type SlackStandInOptions, startSlackStandIn } from './slack-stand-in.js';
 import {
   type SocketModeStandIn,
@@ -136,6 +136,18 @@ export const HINTS = [
   '/treasury withdrawals',
   '/treasury alerts',
 ];
+
+/** The shortcuts the app's manifest declares (Slack offers a person only those). */
+export const APP_SHORTCUTS = manifestShortcuts(readAppManifest());
+
+/** manifests/manifest.json, from dev/workspace (run from source) or dist/dev/workspace (built). */
+function readAppManifest(): unknown {
+  for (const up of ['../../', '../../../']) {
+    const file = new URL(`${up}manifests/manifest.json`, import.meta.url);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  }
+  return {};
+}
 
 /** When the workspace's bot posts its daily digest. */
 const DIGEST_AT = '09:00 Europe/Berlin';
@@ -287,6 +299,7 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
         socket ? socket.send(kind, payload) : postToApp(eventsUrl, signingSecret, kind, payload),
       logger,
       now: nowMs,
+      shortcuts: APP_SHORTCUTS,
     });
     cleanups.push(() => interactions.close());
 
@@ -312,6 +325,12 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
         defaultChannel: CHANNELS[0].id,
         hints: HINTS,
         mode: socket ? 'socket' : 'http',
+        // The composer's shortcuts menu: the global shortcuts the app's manifest declares.
+        shortcuts: APP_SHORTCUTS.filter((s) => s.type === 'global').map((s) => ({
+          callbackId: s.callback_id,
+          name: s.name,
+          description: s.description,
+        })),
       },
       command: interactions.command,
       action: interactions.action,
@@ -319,6 +338,8 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
       closeView: interactions.closeView,
       openHome: interactions.openHome,
       homeAction: interactions.homeAction,
+      viewAction: interactions.viewAction,
+      shortcut: interactions.shortcut,
       homeOf: (userId) => slack.homeView(userId),
       controls: createControls({
         simulator,

@@ -16,8 +16,11 @@ import {
   appHomeOpenedPayload,
   type ButtonClick,
   blockActionsPayload,
+  type DeclaredShortcut,
   type EnteredValues,
+  globalShortcutPayload,
   homeBlockActionsPayload,
+  type InputTrigger,
   menuOptions,
   type OptionChoice,
   type Person,
@@ -26,6 +29,7 @@ import {
   slashCommandPayload,
   type Team,
   type ViewAnswer,
+  viewBlockActionsPayload,
   viewClosedPayload,
   viewStateValues,
   viewSubmissionPayload,
@@ -59,6 +63,8 @@ export interface InteractionsOptions {
   logger: Logger;
   /** The workspace's clock (trigger_ids carry it: the stand-in reads their age from it). Default Date.now. */
   now?: () => number;
+  /** The shortcuts the app's manifest declares: the only ones a person can pick. */
+  shortcuts?: readonly DeclaredShortcut[];
 }
 
 /** A slash command typed in a conversation. */
@@ -95,6 +101,25 @@ export interface ViewClosedRequest {
   values?: EnteredValues | undefined;
 }
 
+/**
+ * An element used inside an open modal: an option chosen in a menu, or text typed (or Enter pressed) in an input
+ * whose block dispatches; `values` is everything entered in the modal now.
+ */
+export interface ViewActionRequest {
+  user: string;
+  viewId: string;
+  blockId: string;
+  actionId: string;
+  trigger?: InputTrigger | undefined;
+  values: EnteredValues;
+}
+
+/** A global shortcut picked (from the composer's shortcuts or search). */
+export interface ShortcutRequest {
+  user: string;
+  callbackId: string;
+}
+
 /** A button clicked in the person's Home tab (the view the app last published for them). */
 export interface HomeActionRequest {
   user: string;
@@ -121,6 +146,14 @@ export interface Interactions {
   submitView(request: ViewSubmissionRequest): Promise<ViewAnswer | null>;
   /** Closes the modal; the app hears of it (`view_closed`) only when the view asked for it (`notify_on_close`). */
   closeView(request: ViewClosedRequest): Promise<void>;
+  /**
+   * Sends `block_actions` from inside the modal (its id, hash and state) as Slack does; rejects with a
+   * {@link PageRequestError} for what Slack's client would not send (the form closed, an input that does not
+   * dispatch). The app answers by updating the view (`views.update`), which the page then shows.
+   */
+  viewAction(request: ViewActionRequest): Promise<void>;
+  /** Sends the global shortcut (`shortcut`, with a fresh trigger_id); only the ones the manifest declares. */
+  shortcut(request: ShortcutRequest): Promise<void>;
   /** Stops following the stand-in's events. */
   close(): void;
 }
@@ -415,6 +448,37 @@ export function createInteractions(options: InteractionsOptions): Interactions {
           error: error instanceof Error ? error.message : String(error),
         });
       }
+    },
+
+    async viewAction({ user, viewId, blockId, actionId, trigger, values }) {
+      const { who, modal } = openModalOf(user, viewId);
+      let payload: Record<string, unknown>;
+      try {
+        payload = viewBlockActionsPayload(
+          team,
+          who,
+          modal,
+          { blockId, actionId, ...(trigger !== undefined ? { trigger } : {}) },
+          values,
+          slack.botId,
+          now(),
+        );
+      } catch (error) {
+        throw new PageRequestError(`Slack would not send that: ${error instanceof Error ? error.message : error}.`);
+      }
+      await deliver('interactive', issued(payload, who.id));
+    },
+
+    async shortcut({ user, callbackId }) {
+      const who = person(user);
+      if (!who) throw new Error('unknown user');
+      let payload: Record<string, unknown>;
+      try {
+        payload = globalShortcutPayload(team, who, callbackId, options.shortcuts ?? [], now());
+      } catch (error) {
+        throw new PageRequestError(error instanceof Error ? error.message : String(error));
+      }
+      await deliver('interactive', issued(payload, who.id));
     },
 
     close: unsubscribe,

@@ -64,6 +64,16 @@ const ViewClosedRequest = z.object({
   values: EnteredValues.optional(),
 });
 
+const ViewActionRequest = z.object({
+  user: z.string().min(1).max(64),
+  viewId: z.string().min(1).max(64),
+  blockId: z.string().min(1).max(255),
+  actionId: z.string().min(1).max(255),
+  trigger: z.enum(['on_enter_pressed', 'on_character_entered']).optional(),
+  values: EnteredValues,
+});
+const ShortcutRequest = z.object({ user: z.string().min(1).max(64), callbackId: z.string().min(1).max(255) });
+
 const HomeOpenedRequest = z.object({ user: z.string().min(1).max(64) });
 const HomeActionRequest = z.object({
   user: z.string().min(1).max(64),
@@ -104,6 +114,10 @@ export interface WorkspaceServerOptions {
   openHome?(request: z.infer<typeof HomeOpenedRequest>): Promise<void>;
   /** A button clicked in the person's Home tab. */
   homeAction?(request: z.infer<typeof HomeActionRequest>): Promise<void>;
+  /** An element used inside an open modal (a menu chosen, text typed in an input that dispatches). */
+  viewAction?(request: z.infer<typeof ViewActionRequest>): Promise<void>;
+  /** A global shortcut picked. */
+  shortcut?(request: z.infer<typeof ShortcutRequest>): Promise<void>;
 }
 
 export interface WorkspaceServer {
@@ -221,6 +235,20 @@ export async function startWorkspaceServer(options: WorkspaceServerOptions): Pro
     if (req.method === 'POST' && url.pathname === '/api/home-action' && homeAction) {
       return answerPage(res, HomeActionRequest, await readJson(req), async (request) => {
         await homeAction(request);
+        return {};
+      });
+    }
+    const viewAction = options.viewAction;
+    if (req.method === 'POST' && url.pathname === '/api/view-action' && viewAction) {
+      return answerPage(res, ViewActionRequest, await readJson(req), async (request) => {
+        await viewAction(request);
+        return {};
+      });
+    }
+    const shortcut = options.shortcut;
+    if (req.method === 'POST' && url.pathname === '/api/shortcut' && shortcut) {
+      return answerPage(res, ShortcutRequest, await readJson(req), async (request) => {
+        await shortcut(request);
         return {};
       });
     }

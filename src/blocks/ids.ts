@@ -23,6 +23,17 @@ export const ACTION_IDS = {
   payoutCancel: 'payout_cancel',
   /** "Unfreeze" on the freeze announcement in ALERT_CHANNEL: one admin's vote toward the quorum. */
   freezeUnfreeze: 'freeze_unfreeze',
+  /** The Home tab's buttons that open a form. */
+  homeNewInvoice: 'home_new_invoice',
+  homeSetThreshold: 'home_set_threshold',
+  /** Inputs of the invoice form whose use recomputes its preview (each is its block_id too). */
+  invoiceFormAsset: 'form_invoice_asset',
+  invoiceFormPricing: 'form_invoice_pricing',
+  invoiceFormAmount: 'form_invoice_amount',
+  /** Inputs of the threshold form whose use recomputes its preview. */
+  thresholdFormAsset: 'form_threshold_asset',
+  thresholdFormUnit: 'form_threshold_unit',
+  thresholdFormAmount: 'form_threshold_amount',
 } as const;
 
 /** Every modal callback_id the app binds. */
@@ -39,6 +50,24 @@ export const VIEW_IDS = {
   secondFactorReset: 'second_factor_reset_modal',
   /** What replaces the picker when its submission is refused as a whole (not an admin); nothing is submitted. */
   secondFactorResetRefused: 'second_factor_reset_refused',
+} as const;
+
+/**
+ * The forms (src/features/forms): each modal's callback_id. The edge lets a submission through only for these, and
+ * a use of an input inside a view only for an action_id that starts with `form_`.
+ */
+export const FORM_IDS = {
+  invoice: 'form_invoice',
+  threshold: 'form_threshold',
+} as const;
+
+/** An input of a form (a `form_<form>_<field>` action_id in ACTION_IDS). */
+export const FORM_ACTIONS = /^form_[a-z]+_[a-z_]+$/;
+
+/** The global shortcuts the manifests declare (features.shortcuts), by callback_id. */
+export const SHORTCUT_IDS = {
+  /** "Treasury: new invoice": the invoice form from anywhere. */
+  newInvoice: 'new_invoice',
 } as const;
 
 /** The block and action ids of the code input in the "Approve with a code" dialog. */

@@ -36,6 +36,8 @@ export type CommandDeps = Pick<
   | 'slack'
   | 'background'
   | 'home'
+  | 'views'
+  | 'logger'
 >;
 
 /** Who typed the command, where, and how to answer them later. */

@@ -9,6 +9,7 @@ import type {
   SlackActionMiddlewareArgs,
   SlackCommandMiddlewareArgs,
   SlackEventMiddlewareArgs,
+  SlackShortcutMiddlewareArgs,
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
@@ -67,12 +68,17 @@ export interface FeatureListenerDeps extends FeatureDeps {
    * listener tests can leave it out; app.ts always gives it.
    */
   home?: HomeTab;
+  /**
+   * Modals the forms open and update (src/features/forms), and the direct message a form's answer goes to when no
+   * command's response_url is at hand. Optional so listener tests can leave it out; app.ts always gives it.
+   */
+  views?: Pick<SlackGateway, 'openView' | 'updateView' | 'openDirectMessage'>;
 }
 
 type Listener<Args> = (args: Args & AllMiddlewareArgs) => Promise<void>;
 
 /**
- * One command name, action_id, view callback_id or event bound to the factory of its handler. Each feature's
+ * One command name, action_id, view callback_id, global shortcut or event bound to the factory of its handler. Each feature's
  * listeners file exports its bindings next to the handlers; src/listeners/index.ts registers them all. An action's
  * handler reads button clicks (one that reads any block action, such as a select, fits too).
  */
@@ -87,6 +93,11 @@ export type ListenerBinding =
       kind: 'view';
       id: string;
       create: (deps: FeatureListenerDeps) => Listener<SlackViewMiddlewareArgs<ViewSubmitAction>>;
+    }
+  | {
+      kind: 'shortcut';
+      id: string;
+      create: (deps: FeatureListenerDeps) => Listener<SlackShortcutMiddlewareArgs>;
     }
   | {
       kind: 'event';

@@ -6,7 +6,7 @@ type Handler = (args: RequestArgs) => Promise<void>;
 
 /**
  * The handler of each request, from the bindings table: a command by its name, a click by its action_id, a
- * submitted view by its callback_id, an event by its type. A request no binding claims reaches no handler (the
+ * submitted view by its callback_id, a global shortcut by its callback_id, an event by its type. A request no binding claims reaches no handler (the
  * edge gate has answered clicks on unknown buttons and dialogs it does not know). The tables are built once.
  */
 export function createDispatcher(deps: ListenerDeps, bindings: readonly ListenerBinding[]): Handler {
@@ -14,6 +14,7 @@ export function createDispatcher(deps: ListenerDeps, bindings: readonly Listener
     command: lookupTable(),
     action: lookupTable(),
     view: lookupTable(),
+    shortcut: lookupTable(),
     event: lookupTable(),
   };
   for (const binding of bindings) byKind[binding.kind].add(binding.id, binding.create(deps) as unknown as Handler);
@@ -31,6 +32,7 @@ function handlerFor(byKind: Record<ListenerBinding['kind'], LookupTable>, args: 
     return typeof actionId === 'string' ? byKind.action.find(actionId) : undefined;
   }
   if (body.type === 'view_submission' && 'view' in args) return byKind.view.find(args.view.callback_id);
+  if (body.type === 'shortcut' && 'shortcut' in args) return byKind.shortcut.find(args.shortcut.callback_id);
   if (body.type === 'event_callback' && 'event' in args) return byKind.event.find(args.event.type);
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, RespondFn } from '@slack/bolt';
 import { z } from 'zod';
-import { ACTION_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
+import { ACTION_IDS, FORM_ACTIONS, FORM_IDS, SHORTCUT_IDS, VIEW_IDS, WITHDRAWALS_PAGE_ACTIONS } from '../blocks/ids.js';
 import {
   type InstallingOrg,
   isFromInstallingOrg,
@@ -67,7 +67,23 @@ const VIEW_ACTIONS = new Set<string>([
   ACTION_IDS.alertAcknowledge,
   ACTION_IDS.alertResolve,
   ACTION_IDS.alertSnooze,
+  // The Home tab's buttons that open a form (with the click's trigger).
+  ACTION_IDS.homeNewInvoice,
+  ACTION_IDS.homeSetThreshold,
 ]);
+
+/** A use of a form's input (a choice, a keystroke) from inside its modal: answered by updating the view. */
+const isFormAction = (id: string) => FORM_ACTIONS.test(id) && KNOWN_ACTIONS.has(id);
+
+/** What the listeners rely on in a global shortcut (the shortcuts payload reference). */
+const ShortcutBody = z.object({
+  type: z.literal('shortcut'),
+  callback_id: z.string().max(255),
+  trigger_id: z.string().max(255),
+  user: z.object({ id: SlackId, team_id: z.string().max(40).optional() }),
+});
+
+const KNOWN_SHORTCUTS = new Set<string>(Object.values(SHORTCUT_IDS));
 
 /** What the Home tab listener relies on in `app_home_opened` (the other events are acknowledged and dropped). */
 const HomeOpenedEvent = z.object({
@@ -83,6 +99,8 @@ const KNOWN_VIEWS = new Set<string>([
   VIEW_IDS.swapStepUp,
   // `/treasury 2fa reset` without a member id: the person picker.
   VIEW_IDS.secondFactorReset,
+  // The forms: a command with no arguments, a Home button or a shortcut opens them.
+  ...Object.values(FORM_IDS),
 ]);
 
 /** What the listeners rely on in a dialog submission. */
@@ -188,7 +206,7 @@ export function createEdgeGate(
       }
       if (click.data.response_url === undefined) {
         // A click in a view (the Home tab) has nowhere to be answered but the view itself.
-        if (click.data.container?.type === 'view' && VIEW_ACTIONS.has(actionId)) {
+        if (click.data.container?.type === 'view' && (VIEW_ACTIONS.has(actionId) || isFormAction(actionId))) {
           await next();
           return;
         }
@@ -253,7 +271,27 @@ export function createEdgeGate(
       return;
     }
 
-    // Shortcuts, other views and anything else: this app has no listener for them. Answer at once.
+    if (kind === 'shortcut') {
+      const shortcut = ShortcutBody.safeParse(body);
+      const claim = { team: shortcut.success ? shortcut.data.user.team_id : undefined };
+      if (shortcut.success && !inside([claim])) {
+        // A shortcut has no response_url: nothing opens for them, and nothing is posted.
+        refused('shortcut', claim);
+        await ack?.();
+        return;
+      }
+      if (shortcut.success && KNOWN_SHORTCUTS.has(shortcut.data.callback_id)) {
+        await next();
+        return;
+      }
+      logger.warn('ignored a shortcut the bot does not know', {
+        problem: shortcut.success ? 'unknown callback_id' : shortcut.error.issues[0]?.path.join('.') || '(body)',
+      });
+      await ack?.();
+      return;
+    }
+
+    // Message shortcuts, other views and anything else: this app has no listener for them. Answer at once.
     // (A message event's text is escaped like a command's: read it with readTypedText here. A modal's input
     // values in `view.state.values` arrive unescaped: use them as they are.)
     logger.debug('acknowledged a Slack request the bot does not handle', {

@@ -1,5 +1,6 @@
 import type { App } from '@slack/bolt';
 import { alertListeners } from '../features/alerts/listeners.js';
+import { formBindings } from '../features/forms/openers.js';
 import { freezeListeners } from '../features/freeze/listeners.js';
 import { homeOpenedListeners } from '../features/home/opened-listener.js';
 import { homeRefreshListeners } from '../features/home/refresh-listener.js';
@@ -30,6 +31,7 @@ export const LISTENER_BINDINGS: readonly ListenerBinding[] = [
   ...freezeListeners,
   ...homeOpenedListeners,
   ...secondFactorListeners,
+  ...formBindings,
 ];
 
 /** The gates every request passes, in order, before its handler. */

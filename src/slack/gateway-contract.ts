@@ -114,7 +114,18 @@ export interface SlackGateway {
    * could only be refused (`expired_trigger_id`, `exchanged_trigger_id`: see triggerRefused) or open the form twice.
    * A method inside its Retry-After is not called at all (SlackBackoffError).
    */
-  openView(triggerId: string, view: object): Promise<{ viewId: string }>;
+  openView(triggerId: string, view: object): Promise<{ viewId: string; hash?: string }>;
+  /**
+   * views.update of an open modal (a form's preview recomputed as the person types). With `hash` (the one the
+   * view had when the person acted), Slack refuses an update over a view that changed since: answered
+   * `{ conflict: true }`, not thrown (a newer update won). One attempt, no wait: a late preview is worth nothing.
+   * Throws Slack's other errors (`not_found` once the modal was closed).
+   */
+  updateView(
+    viewId: string,
+    view: object,
+    options?: { hash?: string },
+  ): Promise<{ hash?: string } | { conflict: true }>;
   /**
    * views.publish: `view` (type `home`) becomes the Home tab of `userId`. With `hash` (the one Slack gave the last
    * view it published, or the one app_home_opened carried), Slack refuses a publish over a view that changed since:

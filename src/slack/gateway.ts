@@ -216,7 +216,27 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
         views.open({ trigger_id: triggerId, view: modal }),
       );
       if (!answer.ok || !answer.view?.id) throw new Error('Slack opened the view but returned no view id');
-      return { viewId: answer.view.id };
+      return { viewId: answer.view.id, ...(answer.view.hash !== undefined ? { hash: answer.view.hash } : {}) };
+    },
+
+    async updateView(viewId, view, updateOptions = {}) {
+      const update = client.views?.update;
+      if (update === undefined) throw new Error('this Slack client cannot update views');
+      const modal = view as types.View;
+      try {
+        const answer = await call('views.update', 'views.update', false, () =>
+          update.call(client.views, {
+            view_id: viewId,
+            view: modal,
+            ...(updateOptions.hash !== undefined ? { hash: updateOptions.hash } : {}),
+          }),
+        );
+        return answer.view?.hash !== undefined ? { hash: answer.view.hash } : {};
+      } catch (error) {
+        // The person acted again (or the view was filled in) since: the newer update stands.
+        if (slackErrorCode(error) === 'hash_conflict') return { conflict: true };
+        throw error;
+      }
     },
 
     async publishHome(userId, view, publishOptions = {}) {

@@ -79,7 +79,16 @@ export interface SlackChatClient {
   };
   /** Only openView and publishHome use it; a client without it cannot open modals. */
   views?: {
-    open(args: { trigger_id: string; view: types.View }): Promise<{ ok?: boolean; view?: { id?: string } }>;
+    open(args: {
+      trigger_id: string;
+      view: types.View;
+    }): Promise<{ ok?: boolean; view?: { id?: string; hash?: string } }>;
+    /** Only updateView uses it (the forms' preview); a client without it cannot update modals. */
+    update?(args: {
+      view_id: string;
+      view: types.View;
+      hash?: string;
+    }): Promise<{ ok?: boolean; view?: { id?: string; hash?: string } }>;
     /** Only publishHome uses it; a client without it cannot publish Home tabs. */
     publish?(args: {
       user_id: string;

@@ -1,7 +1,7 @@
 /** Each action_id, view and event is bound once, next to its handler; one dispatcher behind one Bolt middleware routes to them. */
 import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { ACTION_IDS, VIEW_IDS } from '../../src/blocks/ids.js';
+import { ACTION_IDS, FORM_IDS, SHORTCUT_IDS, VIEW_IDS } from '../../src/blocks/ids.js';
 import type { ListenerBinding } from '../../src/features/listener-kit.js';
 import { createDispatcher } from '../../src/listeners/binding.js';
 import type { ListenerDeps } from '../../src/listeners/deps.js';
@@ -36,7 +36,16 @@ describe('the listener bindings', () => {
     expect(of('view', VIEW_IDS.swapStepUp)).toHaveLength(1);
     expect(of('view', VIEW_IDS.secondFactorReset)).toHaveLength(1);
     expect(of('event', 'app_home_opened')).toHaveLength(1);
-    expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(5);
+    expect(LISTENER_BINDINGS.filter((b) => b.kind !== 'action')).toHaveLength(
+      5 + Object.values(FORM_IDS).length + Object.values(SHORTCUT_IDS).length,
+    );
+  });
+
+  it('binds each form’s submission and each global shortcut the manifests declare once', () => {
+    for (const id of Object.values(FORM_IDS))
+      expect(LISTENER_BINDINGS.filter((b) => b.kind === 'view' && b.id === id)).toHaveLength(1);
+    for (const id of Object.values(SHORTCUT_IDS))
+      expect(LISTENER_BINDINGS.filter((b) => b.kind === 'shortcut' && b.id === id)).toHaveLength(1);
   });
 
   it('registers one Bolt middleware and no Bolt listener: the pipeline runs the four gates, then the dispatcher', () => {
@@ -76,7 +85,14 @@ describe('the listener bindings', () => {
         { body: { type: 'event_callback' }, event: { type: 'app_home_opened' } } as unknown as RequestArgs,
         (b) => b.kind === 'event' && b.id === 'app_home_opened',
       ],
-      ...Object.values(VIEW_IDS)
+      ...Object.values(SHORTCUT_IDS).map(
+        (id) =>
+          [
+            { body: { type: 'shortcut', callback_id: id }, shortcut: { callback_id: id } } as unknown as RequestArgs,
+            (b: ListenerBinding) => b.kind === 'shortcut' && b.id === id,
+          ] as [RequestArgs, (b: ListenerBinding) => boolean],
+      ),
+      ...[...Object.values(VIEW_IDS), ...Object.values(FORM_IDS)]
         .filter((id) => LISTENER_BINDINGS.some((b) => b.kind === 'view' && b.id === id))
         .map(
           (id) =>
@@ -111,7 +127,8 @@ describe('the listener bindings', () => {
     for (const args of [
       { body: { type: 'block_actions' }, action: { action_id: 'nobody_binds_this' } },
       { body: { type: 'view_closed' }, view: { callback_id: VIEW_IDS.alertResolve } },
-      { body: { type: 'shortcut', callback_id: 'x' } },
+      { body: { type: 'shortcut', callback_id: 'x' }, shortcut: { callback_id: 'x' } },
+      { body: { type: 'message_action', callback_id: 'x' }, shortcut: { callback_id: 'x' } },
       { body: { type: 'event_callback' }, event: { type: 'message' } },
       { body: { command: '/other' }, command: { command: '/other' } },
     ])

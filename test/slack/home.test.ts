@@ -87,7 +87,11 @@ describe('the Home tab', () => {
     expect(text).toContain('requested by <@U0RILEY>');
     expect(text).toMatch(/Balances · \$[\d,]+\.\d\d/);
     expect(text).toContain('Open alerts');
-    expect(findButtons(avery.view.blocks as unknown[]).map((b) => b.actionId)).toEqual(['home_refresh']);
+    expect(findButtons(avery.view.blocks as unknown[]).map((b) => b.actionId)).toEqual([
+      'home_new_invoice',
+      'home_set_threshold',
+      'home_refresh',
+    ]);
     expect(s.slack.callsOf('views.publish').at(-1)?.args).toMatchObject({ user_id: AVERY });
 
     // Jordan approves as a member of @leads (asked of Slack with usergroups.users.list).

@@ -136,7 +136,7 @@ describe('bad invoice input is refused with the reason and no API call', () => {
     ['invoice $10 --expires 25h', '--expires can be at most 24h'],
     ['invoice $10 --expires soon', '--expires takes a duration'],
     ['invoice $10 --colour red', 'Unknown option --colour'],
-    ['invoice', 'Give an amount to invoice'],
+    // `invoice` alone opens the invoice form (test/slack/forms-invoice.test.ts).
   ])('%s', async (text, reason) => {
     const answer = await ask(stack, text);
     expect(answer.text).toContain(reason);

@@ -166,7 +166,7 @@ function checkActions(block: Json, pointer: string, problems: Problems): void {
   });
 }
 
-/** "Input block": a plain_text label (≤ 2,000), one element, an optional hint and `optional` flag. */
+/** "Input block": a plain_text label (≤ 2,000), one element, an optional hint, `optional` and `dispatch_action` flags. */
 function checkInput(block: Json, pointer: string, problems: Problems): void {
   if (block.label === undefined) problems.push({ pointer, message: 'missing required field: label' });
   else checkText(block.label, `${pointer}/label`, { max: MODAL_LIMITS.inputLabel, plainOnly: true }, problems);
@@ -175,6 +175,11 @@ function checkInput(block: Json, pointer: string, problems: Problems): void {
   }
   if (block.optional !== undefined && typeof block.optional !== 'boolean') {
     problems.push({ pointer: `${pointer}/optional`, message: 'must be a boolean' });
+  }
+  // "dispatch_action: A boolean that indicates whether or not the use of elements in this block should dispatch a
+  // block_actions payload. Defaults to false."
+  if (block.dispatch_action !== undefined && typeof block.dispatch_action !== 'boolean') {
+    problems.push({ pointer: `${pointer}/dispatch_action`, message: 'must be a boolean' });
   }
   if (block.element === undefined) {
     problems.push({ pointer, message: 'missing required field: element' });

@@ -53,6 +53,9 @@ export const MODAL_LIMITS = {
   plainTextInputLength: 3000,
   placeholder: 150,
   selectOptions: 100,
+  /** "Option group object": at most 100 groups (and 100 options over all of them), each label ≤ 75. */
+  optionGroups: 100,
+  optionGroupLabel: 75,
   optionText: 75,
   optionValue: 150,
 } as const;

@@ -58,7 +58,7 @@ function storageSet(storage, key, value) {
  * @typedef {{ id: string, name: string, kind?: string, topic?: string, members?: unknown }} Channel
  * @typedef {{
  *   users: User[], channels: Channel[], groups?: Group[], team?: { name?: string }, defaultUser?: string,
- *   defaultChannel?: string, hints?: unknown, mode?: string,
+ *   defaultChannel?: string, hints?: unknown, mode?: string, shortcuts?: unknown,
  * }} Workspace
  * @typedef {{
  *   id: string, channel: string, ts?: string, threadTs?: string, at: number, author?: string, userId?: string,
@@ -805,6 +805,53 @@ function onComposerKey(event) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// Shortcuts: the app's global shortcuts (its manifest's), from the composer's ⚡ button as in Slack
+
+/** @returns {Array<{ callbackId: string, name: string, description: string }>} */
+function globalShortcuts() {
+  const list = Array.isArray(state.ws.shortcuts) ? state.ws.shortcuts : [];
+  return list.filter((s) => isObject(s) && typeof s.callbackId === 'string' && typeof s.name === 'string');
+}
+
+function renderShortcuts() {
+  const button = $('composer-shortcuts');
+  const menu = $('shortcuts-menu');
+  const shortcuts = globalShortcuts();
+  button.hidden = shortcuts.length === 0;
+  menu.replaceChildren(
+    ...shortcuts.map((shortcut) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'menuitem',
+          class: 'shortcut',
+          'data-testid': 'shortcut',
+          'data-callback-id': shortcut.callbackId,
+          title: String(shortcut.description ?? ''),
+          onclick: () => runShortcut(shortcut.callbackId),
+        },
+        shortcut.name,
+      ),
+    ),
+  );
+}
+
+/** @param {boolean} open */
+function showShortcutsMenu(open) {
+  $('shortcuts-menu').hidden = !open;
+  $('composer-shortcuts').setAttribute('aria-expanded', open ? 'true' : 'false');
+}
+
+/** @param {string} callbackId */
+async function runShortcut(callbackId) {
+  showShortcutsMenu(false);
+  const result = await postJson('/api/shortcut', { user: state.user, callbackId });
+  if (!result.ok) setNotice(errorText(result, 'The shortcut did not go through.'), 'error');
+  refreshTimeline();
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // Hints
 
 function renderHints() {
@@ -1066,9 +1113,63 @@ function enteredIn(form) {
 }
 
 /**
- * Draws the modal (again), keeping what was typed.
+ * Where the caret is in the modal: which field, and the selection in it (kept when the view is redrawn).
+ * @typedef {{ blockId: string, actionId: string, start: number | null, end: number | null }} ModalFocus
+ */
+
+/**
+ * The field of the form that has the focus, if any.
+ * @param {HTMLFormElement} form
+ * @returns {ModalFocus | undefined}
+ */
+function focusIn(form) {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !form.contains(active) || active.dataset.blockId === undefined)
+    return undefined;
+  const text = active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement ? active : null;
+  return {
+    blockId: active.dataset.blockId,
+    actionId: active.dataset.actionId ?? '',
+    start: text ? text.selectionStart : null,
+    end: text ? text.selectionEnd : null,
+  };
+}
+
+/**
+ * Sends `block_actions` for a field of the modal whose input block dispatches (a menu chosen, a character typed,
+ * Enter pressed), with everything entered now; the app answers by updating the view.
  * @param {Modal} modal
- * @param {{ errors?: Record<string, string>, entered?: import('./modal.js').Entered, problem?: string | null, busy?: boolean }} [options]
+ * @param {string} blockId
+ * @param {string} actionId
+ * @param {string} [trigger]
+ */
+async function sendViewAction(modal, blockId, actionId, trigger) {
+  const shown = state.shownModal;
+  if (!shown || shown.id !== modal.id) return;
+  const result = await postJson('/api/view-action', {
+    user: state.user,
+    viewId: modal.id,
+    blockId,
+    actionId,
+    ...(trigger ? { trigger } : {}),
+    values: enteredIn(shown.form),
+  });
+  const now = state.shownModal;
+  if (!result.ok && now?.id === modal.id) {
+    const current = state.modals.find((m) => m.id === modal.id) ?? modal;
+    drawModal(current, {
+      entered: enteredIn(now.form),
+      focus: focusIn(now.form),
+      problem: errorText(result, 'The bot did not take it.'),
+    });
+  }
+  refreshTimeline();
+}
+
+/**
+ * Draws the modal (again), keeping what was typed (and, with `focus`, where the caret was).
+ * @param {Modal} modal
+ * @param {{ errors?: Record<string, string>, entered?: import('./modal.js').Entered, problem?: string | null, busy?: boolean, focus?: ModalFocus | undefined }} [options]
  */
 function drawModal(modal, options = {}) {
   const node = build(modalTree(modal, { ...options, directory: directory() }), {
@@ -1089,9 +1190,39 @@ function drawModal(modal, options = {}) {
   for (const closer of form.querySelectorAll('[data-modal-close]')) {
     closer.addEventListener('click', () => closeModal(modal));
   }
+  // Inputs whose block dispatches send block_actions as the person uses them (modal.js: dispatchTriggers).
+  for (const field of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll('[data-dispatch]'))) {
+    const triggers = (field.dataset.dispatch ?? '').split(' ');
+    const blockId = field.dataset.blockId ?? '';
+    const actionId = field.dataset.actionId ?? '';
+    if (triggers.includes('on_choice'))
+      field.addEventListener('change', () => sendViewAction(modal, blockId, actionId));
+    if (triggers.includes('on_character_entered'))
+      field.addEventListener('input', () => sendViewAction(modal, blockId, actionId, 'on_character_entered'));
+    if (triggers.includes('on_enter_pressed'))
+      field.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' || field instanceof HTMLTextAreaElement) return;
+        // Enter in an input that dispatches sends it instead of submitting the form.
+        event.preventDefault();
+        sendViewAction(modal, blockId, actionId, 'on_enter_pressed');
+      });
+  }
   els.modalRoot.replaceChildren(node ?? '');
   els.modalRoot.hidden = false;
   state.shownModal = { id: modal.id, hash: modal.hash, form, busy: options.busy ?? false };
+  const kept = options.focus
+    ? /** @type {HTMLInputElement | null} */ (
+        form.querySelector(
+          `[data-block-id="${CSS.escape(options.focus.blockId)}"][data-action-id="${CSS.escape(options.focus.actionId)}"]`,
+        )
+      )
+    : null;
+  if (kept && options.focus) {
+    kept.focus();
+    if (options.focus.start !== null && typeof kept.setSelectionRange === 'function')
+      kept.setSelectionRange(options.focus.start, options.focus.end ?? options.focus.start);
+    return;
+  }
   const invalid = /** @type {HTMLElement | null} */ (form.querySelector('[aria-invalid="true"]'));
   const first = /** @type {HTMLElement | null} */ (form.querySelector('.modal-control'));
   (invalid ?? first ?? form.querySelector('[data-testid="modal-submit"]'))?.focus?.();
@@ -1110,8 +1241,8 @@ function renderModal() {
     return;
   }
   if (shown && shown.id === top.id && shown.hash === top.hash) return;
-  // The same view updated keeps what was typed in the inputs it still has, as Slack's client does.
-  drawModal(top, shown && shown.id === top.id ? { entered: enteredIn(shown.form) } : {});
+  // The same view updated keeps what was typed in the inputs it still has, and the caret, as Slack's client does.
+  drawModal(top, shown && shown.id === top.id ? { entered: enteredIn(shown.form), focus: focusIn(shown.form) } : {});
 }
 
 /** @param {Modal} modal */
@@ -1458,6 +1589,8 @@ async function start() {
     if (els.notice.dataset.kind === 'info') setNotice(null);
   });
 
+  $('composer-shortcuts').addEventListener('click', () => showShortcutsMenu($('shortcuts-menu').hidden));
+
   $('hints-dismiss').addEventListener('click', () => {
     storageSet(localStorage, HINTS_KEY, '1');
     renderHints();
@@ -1470,6 +1603,7 @@ async function start() {
   renderChannels();
   renderHeader();
   renderHints();
+  renderShortcuts();
   renderTimeline({ toBottom: true });
   loadControls();
   watchBotConnection();

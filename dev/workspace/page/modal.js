@@ -26,7 +26,7 @@ import { plainHtml } from './mrkdwn.js';
  * One input of a view, as the page fills it in.
  * @typedef {{
  *   blockId: string, actionId: string, type: string, optional: boolean,
- *   minLength: number | undefined, maxLength: number | undefined,
+ *   minLength: number | undefined, maxLength: number | undefined, element: Json,
  * }} ModalInput
  */
 
@@ -54,7 +54,44 @@ function plainChild(obj, fallback) {
 }
 
 /** Input elements the page fills in. */
-const FILLABLE = new Set(['plain_text_input', 'static_select', 'users_select']);
+const FILLABLE = new Set(['plain_text_input', 'number_input', 'static_select', 'users_select']);
+
+/** A number as Slack's number input takes it. */
+const NUMBER_TEXT = /^-?(\d+(\.\d+)?|\.\d+)$/;
+
+/**
+ * What Slack's client says under a number input it will not send, or null: not a number, a decimal where only
+ * whole numbers are allowed, below min_value or above max_value.
+ * @param {string} text
+ * @param {Json} element
+ * @returns {string | null}
+ */
+export function numberProblem(text, element) {
+  if (!NUMBER_TEXT.test(text)) return 'Please enter a number.';
+  if (element.is_decimal_allowed !== true && text.includes('.')) return 'Please enter a whole number.';
+  const value = Number(text);
+  if (typeof element.min_value === 'string' && value < Number(element.min_value))
+    return `Please enter a number of at least ${element.min_value}.`;
+  if (typeof element.max_value === 'string' && value > Number(element.max_value))
+    return `Please enter a number of at most ${element.max_value}.`;
+  return null;
+}
+
+/**
+ * When an input block sends `block_actions` before the view is submitted: never without `dispatch_action: true`;
+ * a menu on each choice; a text or number input on the triggers of its `dispatch_action_config` (Enter pressed
+ * unless it lists others).
+ * @param {Json} block
+ * @returns {string[]}
+ */
+export function dispatchTriggers(block) {
+  if (block.dispatch_action !== true || !isObject(block.element)) return [];
+  const { element } = block;
+  if (element.type === 'static_select' || element.type === 'users_select') return ['on_choice'];
+  const config = isObject(element.dispatch_action_config) ? element.dispatch_action_config : {};
+  const triggers = Array.isArray(config.trigger_actions_on) ? config.trigger_actions_on : ['on_enter_pressed'];
+  return triggers.filter((trigger) => trigger === 'on_enter_pressed' || trigger === 'on_character_entered');
+}
 
 /**
  * The inputs a person can fill in (input blocks holding a plain-text input, a static menu or a user menu, with
@@ -77,6 +114,7 @@ export function modalInputs(view) {
         optional: block.optional === true,
         minLength: typeof element.min_length === 'number' ? element.min_length : undefined,
         maxLength: typeof element.max_length === 'number' ? element.max_length : undefined,
+        element,
       },
     ];
   });
@@ -84,7 +122,8 @@ export function modalInputs(view) {
 
 /**
  * What Slack's client refuses before sending a submission, by block_id: a required input left empty, a text
- * shorter than its min_length or longer than its max_length. Empty when the form may be sent.
+ * shorter than its min_length or longer than its max_length, a number its number input does not take. Empty when
+ * the form may be sent.
  * @param {Json} view
  * @param {Entered} entered
  * @returns {Record<string, string>}
@@ -98,7 +137,9 @@ export function checkEntered(view, entered) {
       if (!input.optional) errors[input.blockId] = REQUIRED_FIELD;
       continue;
     }
-    if (input.minLength !== undefined && value.length < input.minLength)
+    const notANumber = input.type === 'number_input' ? numberProblem(value, input.element) : null;
+    if (notANumber !== null) errors[input.blockId] = notANumber;
+    else if (input.minLength !== undefined && value.length < input.minLength)
       errors[input.blockId] = `Please enter at least ${input.minLength} characters.`;
     else if (input.maxLength !== undefined && value.length > input.maxLength)
       errors[input.blockId] = `Please enter no more than ${input.maxLength} characters.`;
@@ -158,6 +199,8 @@ function inputTree(block, modalId, { entered, errors, directory }) {
     'aria-invalid': error ? 'true' : undefined,
     'aria-describedby': error ? `${id}-error` : undefined,
     required: block.optional === true ? undefined : '',
+    // The page sends block_actions on these (app.js); none unless the block has dispatch_action: true.
+    'data-dispatch': dispatchTriggers(block).join(' ') || undefined,
   };
   /** @type {Tree} */
   let control;
@@ -173,6 +216,19 @@ function inputTree(block, modalId, { entered, errors, directory }) {
       element.multiline === true
         ? el('textarea', { class: 'modal-control', rows: '4', ...attrs, ...lengths }, value)
         : el('input', { class: 'modal-control', type: 'text', value, ...attrs, ...lengths });
+  } else if (element.type === 'number_input') {
+    // Slack's number input: a one-line field that takes numbers only (checked on submit, as Slack's client does).
+    const placeholder = plainText(element.placeholder)?.text;
+    const value = typed ?? (typeof element.initial_value === 'string' ? element.initial_value : '');
+    control = el('input', {
+      class: 'modal-control',
+      type: 'text',
+      inputmode: element.is_decimal_allowed === true ? 'decimal' : 'numeric',
+      'data-number-input': '',
+      value,
+      placeholder,
+      ...attrs,
+    });
   } else if (element.type === 'static_select') {
     try {
       control = selectTree(element, { ...attrs, class: 'bk-select modal-control' }, typed === '' ? undefined : typed);
@@ -184,7 +240,7 @@ function inputTree(block, modalId, { entered, errors, directory }) {
   } else {
     return rawTree(
       block,
-      `this workspace fills in plain-text inputs, static menus and user menus, not ${String(element.type)}`,
+      `this workspace fills in plain-text and number inputs, static menus and user menus, not ${String(element.type)}`,
     );
   }
   return el(

@@ -1,5 +1,6 @@
 // Modals as Slack sends them: a view's state from what the person entered, view_submission and view_closed, and
 // how an app's answer to a submission reads.
+import { numberInputProblem } from '../block-kit/elements.js';
 import { menuOptions, slackOption } from './actions.js';
 import { formBody, isRecord, type Person, type Team, teamOf, triggerId } from './wire.js';
 
@@ -27,7 +28,7 @@ const MEMBER_ID = /^[UW][A-Z0-9]{2,}$/;
 
 /**
  * Slack's `state.values` for a modal's input blocks: every input, each with its element's type and what was
- * entered (`value: null` for an empty text input, `selected_option: null` when nothing is chosen, a user menu's
+ * entered (a number input only a number its rules take; `value: null` for an empty text input, `selected_option: null` when nothing is chosen, a user menu's
  * `selected_user`: the member id, or null). Throws when `entered` names a block or action the view has no input
  * for, an option its menu does not list, or a user menu's choice that is not a member id: Slack's client can only
  * send what the view shows.
@@ -57,6 +58,17 @@ export function viewStateValues(view: Record<string, unknown>, entered: EnteredV
       }
       state = { type, selected_user: given };
     } else if (TEXT_INPUTS.has(type)) {
+      // Slack's number input holds numbers only, whole unless decimals are allowed, within min and max.
+      const problem =
+        type === 'number_input' && given !== null
+          ? numberInputProblem(given, {
+              decimals: block.element.is_decimal_allowed === true,
+              min: typeof block.element.min_value === 'string' ? block.element.min_value : undefined,
+              max: typeof block.element.max_value === 'string' ? block.element.max_value : undefined,
+            })
+          : undefined;
+      if (problem !== undefined)
+        throw new Error(`the number input "${blockId}" cannot hold ${JSON.stringify(given)}: it ${problem}`);
       state = { type, value: given };
     } else {
       throw new Error(`input "${blockId}" holds a ${type}, which this workspace cannot fill in`);

@@ -100,6 +100,17 @@ export interface HomeView {
 
 const homeView = (blocks: Block[]): HomeView => ({ type: 'home', callback_id: VIEW_IDS.home, blocks });
 
+/** The buttons that open a form (each opens its modal with the click's trigger). */
+function formButtons(): Block[] {
+  return actions(
+    [
+      button('New invoice', ACTION_IDS.homeNewInvoice, 'new_invoice', { style: 'primary' }),
+      button('Set a threshold', ACTION_IDS.homeSetThreshold, 'set_threshold'),
+    ],
+    'home_forms',
+  );
+}
+
 function refreshRow(now: Date): Block[] {
   return [
     ...actions([button('Refresh', ACTION_IDS.homeRefresh, 'refresh')], 'home_refresh'),
@@ -134,6 +145,7 @@ export function buildHome(facts: HomeFacts): HomeView {
       ),
     );
   if (facts.notice) blocks.push(section(`:warning: ${clipText(facts.notice, LIMITS.sectionText - 20)}`));
+  blocks.push(...formButtons());
   blocks.push(...refreshRow(facts.now));
   blocks.push({ type: 'divider' });
   blocks.push(...balanceBlocks(facts));

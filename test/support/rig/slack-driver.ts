@@ -1,17 +1,23 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import {
   appHomeOpenedPayload,
   blockActionsPayload,
+  type DeclaredShortcut,
   type EnteredValues,
   formBody,
+  globalShortcutPayload,
   type HeldHome,
   type HeldView,
   homeBlockActionsPayload,
+  type InputTrigger,
+  manifestShortcuts,
   menuOptions,
   type OptionChoice,
   sign,
   slashCommandBody,
   triggerId,
+  viewBlockActionsPayload,
   viewClosedPayload,
   viewStateValues,
   viewSubmissionPayload,
@@ -40,6 +46,8 @@ export interface SlackDriverOptions {
    * trigger for 3 s of it.
    */
   now?: () => number;
+  /** The shortcuts the app declares (default: those of manifests/manifest.json). */
+  shortcuts?: readonly DeclaredShortcut[];
 }
 
 /** Who sends a request and from where; every field has a default. */
@@ -194,6 +202,25 @@ export interface SlackDriver {
     actionId: string,
     options?: Pick<SenderOptions, 'userId' | 'userName' | 'teamId'> & { blockId?: string },
   ): Promise<RawResult>;
+  /**
+   * Uses an element inside a modal the app opened (pass one of `standIn.views()`): chooses in a menu, types in (or
+   * presses Enter in) an input whose block has `dispatch_action: true`, or clicks a button. A signed `block_actions`
+   * from the `view` container carrying the view's `id`, `hash` and `state.values` (`values`: everything entered so
+   * far, the used element's new value included). Throws what Slack's client would not send (an input block that
+   * does not dispatch, a trigger its `dispatch_action_config` does not list).
+   */
+  useInView(
+    view: HeldView,
+    blockId: string,
+    actionId: string,
+    options?: ViewSenderOptions & { values?: EnteredValues; trigger?: InputTrigger },
+  ): Promise<RawResult>;
+  /**
+   * Picks the app's global shortcut `callbackId` (from the composer's shortcuts or search): a signed `shortcut`
+   * payload with a fresh trigger_id. Throws when the manifest (manifests/manifest.json unless the driver was given
+   * `shortcuts`) declares no such global shortcut.
+   */
+  shortcut(callbackId: string, options?: Pick<SenderOptions, 'userId' | 'userName' | 'teamId'>): Promise<RawResult>;
   /** Sends a body with exactly these headers: nothing added, nothing signed. */
   sendRaw(body: string, headers: Record<string, string>): Promise<RawResult>;
   /** The Slack signature headers for a raw body. */
@@ -495,9 +522,33 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
       );
       return sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, {});
     },
+    useInView: async (view, blockId, actionId, o = {}) => {
+      const payload = viewBlockActionsPayload(
+        team,
+        person(o),
+        view,
+        { blockId, actionId, ...(o.trigger !== undefined ? { trigger: o.trigger } : {}) },
+        o.values ?? {},
+        standIn.botId ?? 'B_BOT',
+        now(),
+      );
+      return sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, o);
+    },
+    shortcut: async (callbackId, o = {}) => {
+      const declared = options.shortcuts ?? appManifestShortcuts();
+      const payload = globalShortcutPayload(team, person(o), callbackId, declared, now());
+      return sendSigned(formBody('interactive', payload), FORM_CONTENT_TYPE, {});
+    },
     sendRaw,
     signatureHeaders,
   };
+}
+
+/** The shortcuts manifests/manifest.json declares (both manifests declare the same ones). */
+function appManifestShortcuts(): DeclaredShortcut[] {
+  return manifestShortcuts(
+    JSON.parse(readFileSync(new URL('../../../manifests/manifest.json', import.meta.url), 'utf8')) as unknown,
+  );
 }
 
 /** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (dev/workspace). */

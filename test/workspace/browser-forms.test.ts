@@ -1,0 +1,146 @@
+// The invoice form in the local workspace, in a real browser (Debian's Chromium through playwright-core), used as a
+// person would: Riley opens the Home tab, presses New invoice, picks an asset in the menu grouped by network, types
+// an amount and watches the preview follow each keystroke, submits, and finds the invoice's payment link in the
+// direct message with the bot. Everything behind the page is real: the bot's HTTP app, the payment API simulator
+// and the Slack stand-in, over HTTP.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+// Under CI (`CI` set by .ci/run, which installs Chromium first) a missing browser fails the run instead.
+if (!available && process.env.CI) throw new Error(`CI: ${CHROMIUM} is missing; .ci/run should have installed it`);
+if (!available) {
+  console.warn(
+    `SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`,
+  );
+}
+const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+
+let workspace: LocalWorkspace;
+let browser: Browser;
+let page: Page;
+/** Errors the page raised or logged, at any point of the session. */
+const problems: string[] = [];
+
+/** Chromium with the flags this closed network needs, and a page that reports its errors into `problems`. */
+async function openPage(url: string): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  await page.goto(url);
+  return { browser, page };
+}
+
+function screenshot(name: string): string {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  return join(SCREENSHOT_DIR, name);
+}
+
+describe.skipIf(!available)('forms in the local workspace, in Chromium', () => {
+  beforeAll(async () => {
+    workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0 });
+    ({ browser, page } = await openPage(workspace.url));
+    expect(problems).toEqual([]);
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await workspace?.close();
+  });
+
+  const messages = () => page.getByTestId('timeline').getByTestId('message');
+  const modal = () => page.getByTestId('modal');
+
+  it('Riley opens the invoice form from Home, picks an asset, types an amount, watches the preview, submits, and gets the link', async () => {
+    await page.getByTestId('user-switcher').selectOption('U0RILEY');
+    await page.getByTestId('home-tab').click();
+    const newInvoice = page.getByTestId('home-body').getByRole('button', { name: 'New invoice' });
+    await newInvoice.waitFor({ timeout: 15_000 });
+    await newInvoice.click();
+
+    await modal().waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('modal-title').innerText()).toBe('New invoice');
+    const assetMenu = page.getByTestId('modal-input-form_invoice_asset');
+    await assetMenu.waitFor({ timeout: 10_000 });
+    // The menu is grouped by network, each asset with its balance.
+    expect(
+      await assetMenu.locator('optgroup').evaluateAll((groups) => groups.map((g) => g.getAttribute('label'))),
+    ).toContain('Ethereum (ETH)');
+    const usdtEth = workspace.simulator.ids.assets.usdtEth;
+    expect(await assetMenu.locator(`option[value="${usdtEth}"]`).innerText()).toMatch(/^USDT · [\d,.]+ available$/);
+
+    await assetMenu.selectOption(usdtEth);
+    await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Amount in USDT');
+    await expect.poll(() => modal().innerText()).toContain('Type the amount to invoice.');
+
+    const amount = page.getByTestId('modal-input-form_invoice_amount');
+    await amount.click();
+    await amount.pressSequentially('25.5', { delay: 60 });
+    await expect
+      .poll(() => modal().innerText(), { timeout: 10_000 })
+      .toContain('In base units: 25500000 (USDT has 6 decimals)');
+    const shown = await modal().innerText();
+    expect(shown).toContain('Creates a crypto invoice for 25.5 USDT on Ethereum (ETH)');
+    expect(shown).toMatch(/Worth about \$25\.\d\d at the price of the balance held now/);
+    // What was typed survives every update of the view, and the caret stays in the field.
+    expect(await amount.inputValue()).toBe('25.5');
+    expect(await amount.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true);
+
+    await page.getByTestId('modal-input-form_invoice_title').fill('Consulting, November');
+    await modal().screenshot({ path: screenshot('workspace-invoice-form.png') });
+
+    const before = workspace.simulator.requests.filter((r) => r.operation === 'createInvoiceByCrypto').length;
+    await page.getByTestId('modal-submit').click();
+    await expect.poll(() => modal().count(), { timeout: 10_000 }).toBe(0);
+    await page.getByTestId('dm-treasury').click();
+    const invoice = messages().filter({ hasText: 'Consulting, November' }).last();
+    await invoice.waitFor({ timeout: 15_000 });
+    expect(await invoice.innerText()).toMatch(/Payment page/);
+    expect(await invoice.locator('a[href*="pay.example.test/invoice/"]').count()).toBeGreaterThan(0);
+    const created = workspace.simulator.requests.filter((r) => r.operation === 'createInvoiceByCrypto');
+    expect(created.length - before).toBe(1);
+    expect(created.at(-1)?.body).toMatchObject({ assetId: usdtEth, cryptoAmount: '25500000' });
+    await invoice.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot('workspace-invoice-form-done.png') });
+  }, 90_000);
+
+  it('a wrong amount is refused under the field, in plain words, and the form stays', async () => {
+    await page.getByTestId('home-tab').click();
+    await page.getByTestId('home-body').getByRole('button', { name: 'New invoice' }).click();
+    const assetMenu = page.getByTestId('modal-input-form_invoice_asset');
+    await assetMenu.waitFor({ timeout: 10_000 });
+    await assetMenu.selectOption(workspace.simulator.ids.assets.usdtEth);
+    await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Amount in USDT');
+    await page.getByTestId('modal-input-form_invoice_amount').fill('1.1234567');
+    await page.getByTestId('modal-submit').click();
+    const error = page.getByTestId('modal-error-form_invoice_amount');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.innerText()).toMatch(/decimal/);
+    expect(await modal().count()).toBe(1);
+    await page.getByTestId('modal-close').click();
+    await expect.poll(() => modal().count()).toBe(0);
+  }, 60_000);
+
+  it('raised no error in the page', () => {
+    expect(problems).toEqual([]);
+  });
+});
