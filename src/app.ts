@@ -148,7 +148,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
   const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
-  const { secondFactor } = features;
+  const { secondFactor, runway } = features;
   registerListeners(app, {
     payments,
     now,
@@ -168,6 +168,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     slack,
     background,
     home,
+    runway,
   });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });

@@ -36,6 +36,7 @@ export type CommandDeps = Pick<
   | 'slack'
   | 'background'
   | 'home'
+  | 'runway'
 >;
 
 /** Who typed the command, where, and how to answer them later. */

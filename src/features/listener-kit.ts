@@ -24,6 +24,7 @@ import type { HomeTab } from './home/index.js';
 import type { InvoiceFollower } from './invoices/index.js';
 import type { FeatureDeps } from './lookups/service.js';
 import type { PayoutService } from './payouts/service.js';
+import type { RunwayService } from './runway/index.js';
 import type { SecondFactorService } from './second-factor/service.js';
 import type { SwapService } from './swaps/index.js';
 import type { ThresholdService } from './thresholds/service.js';
@@ -67,6 +68,8 @@ export interface FeatureListenerDeps extends FeatureDeps {
    * listener tests can leave it out; app.ts always gives it.
    */
   home?: HomeTab;
+  /** `/treasury runway`: how long each balance lasts. Optional so listener tests can leave it out; app.ts always gives it. */
+  runway?: Pick<RunwayService, 'show'>;
 }
 
 type Listener<Args> = (args: Args & AllMiddlewareArgs) => Promise<void>;

@@ -18,6 +18,7 @@ import { escapeText, mention } from '../../blocks/mrkdwn.js';
 import { alertTitle, formatSpan } from '../alerts/message-blocks.js';
 import type { OwnedAlert } from '../alerts/records.js';
 import type { AlertKind } from '../alerts/routing.js';
+import { type RunwayReport, runwaySection } from '../runway/index.js';
 import { usdLabel } from '../swaps/policy.js';
 import type { LimitUseView } from '../swaps/policy-blocks.js';
 import type { KindCount, QuoteCounts } from './rules.js';
@@ -64,12 +65,16 @@ export interface DigestView {
   quotes: QuoteCounts;
   /** SWAP_DAILY_LIMIT_USD and each asset's use of it in the last 24 hours; absent when no limit is set. */
   dailyLimit?: { limitCents: bigint; use: readonly LimitUseView[] };
+  /** Each asset's runway (absent when the balances could not be read). */
+  runway?: RunwayReport;
   /** A line (mrkdwn, escaped) about the chart: where it is, or that it follows in the thread. */
   chartNote?: string;
 }
 
 /** Assets listed one by one at most; the rest are counted (the total includes them). */
 export const DIGEST_ASSETS_LISTED = 30;
+/** Runways listed at most (the shortest); `/treasury runway` lists them all. */
+export const DIGEST_RUNWAYS_LISTED = 10;
 /** Open alerts listed at most; `/treasury alerts open` lists them all. */
 export const DIGEST_OPEN_LISTED = 10;
 
@@ -220,6 +225,7 @@ export function buildDigest(view: DigestView): SlackMessage {
     blocks: [
       header(title),
       ...balanceBlocks(view.balances),
+      ...(view.runway ? runwaySection(view.runway, DIGEST_RUNWAYS_LISTED) : []),
       section(alertLines(view)),
       ...linesToSections(openAlertLines(view)),
       section(quoteLine(view.quotes)),
