@@ -14,7 +14,6 @@ export type { RunwayReport } from './rules.js';
 
 import {
   type AssetNow,
-  type AssetRunway,
   type BalanceReading,
   daysBefore,
   forecastRunways,
