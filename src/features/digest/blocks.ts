@@ -86,6 +86,7 @@ const KIND_LABELS: Record<AlertKind, string> = {
   stuck: 'Rows stuck in pending',
   watcher: 'Payment API unreachable',
   balance_low: 'Balances below their threshold',
+  runway_low: 'Runways below RUNWAY_ALERT_DAYS',
 };
 
 /** `Tue 24 Nov 2026` for the day `2026-11-24`. */

@@ -238,6 +238,16 @@ export function formatRunwayDays(days: Rational): string {
   return `${tenths / 10n}.${tenths % 10n}`.replace(/\.0$/, '');
 }
 
+/** A level of days exactly as a decimal when its denominator is a power of ten (`3.3`, `2.75`), else rounded down. */
+export function formatLevelDays(days: Rational): string {
+  const digits = days.den.toString();
+  if (!/^10*$/.test(digits)) return formatRunwayDays(days);
+  const scale = digits.length - 1;
+  const whole = days.num / days.den;
+  const fraction = (days.num % days.den).toString().padStart(scale, '0').replace(/0+$/, '');
+  return fraction === '' ? whole.toString() : `${whole}.${fraction}`;
+}
+
 /** The outflow per day in base units, rounded down. */
 export function dailyOutflow(outflow: Outflow): bigint {
   return outflow.days === 0 ? outflow.spent : outflow.spent / BigInt(outflow.days);

@@ -5,24 +5,29 @@
  * so a Home opened often or a poll every minute costs no gas-list pages.
  */
 import type { SlackMessage } from '../../blocks/common.js';
+import { formatTokenAmount } from '../../blocks/format.js';
 import { usdDecimalToCents } from '../../kernel/money.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { Asset, GasDistribution, PaymentsClient } from '../../payments/index.js';
 import { buildRunway } from './blocks.js';
-
-export type { RunwayReport } from './rules.js';
-
 import {
   type AssetNow,
   type BalanceReading,
+  dailyOutflowText,
   daysBefore,
   forecastRunways,
+  formatLevelDays,
+  formatRunwayDays,
   type GasCharge,
+  judgeRunway,
   type Rational,
   RUNWAY_WINDOW_DAYS,
   type RunwayReport,
   readingsInWindow,
+  runwayRecoveryLevel,
 } from './rules.js';
+
+export type { RunwayReport } from './rules.js';
 
 /** The gas list is read at most once an hour per window (pending rows settle, the window moves daily). */
 export const GAS_CHARGES_KEPT_MS = 60 * 60_000;
@@ -54,6 +59,28 @@ export interface RunwayService {
   forecast(assets: readonly Asset[], options?: { keeping?: BalanceReading }): Promise<RunwayReport>;
   /** `/treasury runway`: reads the assets and answers privately. */
   show(): Promise<SlackMessage>;
+  /** What the alert poller watches with RUNWAY_ALERT_DAYS set (undefined when unset). */
+  readonly watch: RunwayWatch | undefined;
+}
+
+/** One asset's runway judged against RUNWAY_ALERT_DAYS, in plain fields (what the alert poller is given). */
+export interface RunwayJudgement {
+  assetId: string;
+  symbol: string;
+  network: string;
+  decimals: number;
+  balance: string;
+  balanceInUsd: string | null;
+  verdict: 'below' | 'between' | 'recovered' | 'unjudged';
+  days?: string;
+  outflow?: string;
+}
+
+/** RUNWAY_ALERT_DAYS as typed, the level that resolves a low runway, and the judge of every asset read now. */
+export interface RunwayWatch {
+  levelText: string;
+  recoversAtText: string;
+  judge(assets: readonly Asset[]): Promise<RunwayJudgement[]>;
 }
 
 /** An asset as the rules take it; a USD value that cannot be read counts as none. */
@@ -178,8 +205,43 @@ export function createRunwayService(options: RunwayServiceOptions): RunwayServic
     };
   }
 
+  /** Each asset's runway against the level; a failed forecast throws (the poll judges nothing then). */
+  async function judge(assets: readonly Asset[], level: Rational): Promise<RunwayJudgement[]> {
+    const report = await forecast(assets);
+    if (!report.ok) throw new Error(report.reason);
+    const byId = new Map(assets.map((asset) => [asset.id, asset]));
+    return report.runways.map(({ asset, runway }): RunwayJudgement => {
+      const read = byId.get(asset.id)!;
+      return {
+        assetId: asset.id,
+        symbol: asset.symbol,
+        network: asset.network,
+        decimals: asset.decimals,
+        balance: read.balance,
+        balanceInUsd: read.balanceInUsd ?? null,
+        verdict: judgeRunway(runway, level),
+        ...(runway.state === 'spending'
+          ? {
+              days: formatRunwayDays(runway.days),
+              outflow: dailyOutflowText(asset, runway.outflow, (units) =>
+                formatTokenAmount(units, asset.decimals, asset.symbol),
+              ),
+            }
+          : {}),
+      };
+    });
+  }
+
+  const alertDays = options.alertDays;
   return {
     forecast,
+    watch: alertDays
+      ? {
+          levelText: alertDays.text,
+          recoversAtText: formatLevelDays(runwayRecoveryLevel(alertDays.days)),
+          judge: (assets) => judge(assets, alertDays.days),
+        }
+      : undefined,
     async show() {
       let assets: Asset[];
       try {

@@ -19,6 +19,7 @@ import { type BalancesRead, commitBalances, lowBalanceIncidentForGas } from './b
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
 import { POLL_RULES, type PollDeps } from './poll-rules.js';
+import { commitRunways, type RunwaysRead } from './runways.js';
 
 type RowKind = StuckFacts['source'];
 const SOURCE_OF_KIND: Record<string, SourceName> = { withdrawal: 'withdrawals', task: 'tasks', gas: 'gas' };
@@ -57,6 +58,8 @@ export interface CommitOptions {
   stuckAfterMs?: PollDeps['stuckAfterMs'];
   /** The thresholds and the balances read this poll; absent, balances are not judged. */
   balances?: BalancesRead;
+  /** The runways judged this poll; absent, runway alerts are off (RUNWAY_ALERT_DAYS unset) and any left open end. */
+  runways?: RunwaysRead;
 }
 
 /**
@@ -83,7 +86,9 @@ export function commitDetections(
     queued += 1;
   };
   // Balances first: a gas failure in this poll then finds the low-balance alert as it stands after this reading.
-  const crossings = options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0;
+  const crossings =
+    (options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0) +
+    commitRunways(alerts, options.runways, now, enqueue);
   // Every source read: a successful poll, recorded in the store so `/treasury alerts` on any replica shows its age.
   if (SOURCES.every((name) => outcomes[name].ok)) alerts.lastSuccessfulPollAt = nowIso;
 
@@ -309,7 +314,7 @@ function settleRow(alerts: AlertsState, kind: RowKind, row: Settled, now: Date, 
     alert.objects = alert.objects.filter((object) => object !== row.key);
     if (subject.type === 'stuck') subject.outcome = { status: row.status, at };
     // A low-balance alert resolves on the balance only, never because a gas top-up told in it was sent.
-    if (subject.type !== 'balance' && !alert.objects.some(isRowObject)) {
+    if (subject.type !== 'balance' && subject.type !== 'runway' && !alert.objects.some(isRowObject)) {
       const reason =
         subject.type !== 'summary'
           ? RESOLVED_BECAUSE[kind].one
