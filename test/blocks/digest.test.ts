@@ -120,6 +120,7 @@ describe('alerts, swaps and limits', () => {
           alertsByKind: [
             { kind: 'withdrawal_failed', count: 3 },
             { kind: 'balance_low', count: 1 },
+            { kind: 'runway_low', count: 2 },
           ],
           open: { alerts: [open, taken], total: 2 },
           quotes: { waiting: 1, approved: 2, rejected: 1, expired: 0, swapsFinished: 2 },
@@ -130,7 +131,8 @@ describe('alerts, swaps and limits', () => {
         }),
       ),
     );
-    expect(text).toContain('Alerts in the last 24 hours:* 4');
+    expect(text).toContain('Alerts in the last 24 hours:* 6');
+    expect(text).toContain('Runways below RUNWAY_ALERT_DAYS: 2');
     expect(text).toContain('Failed withdrawals: 3');
     expect(text).toContain('Balances below their threshold: 1');
     expect(text).toContain('Open alerts:* 2, 1 with nobody on it');
