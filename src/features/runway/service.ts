@@ -134,14 +134,28 @@ export function donorOf(
 /** Builds the runway feature. */
 export function createRunwayService(options: RunwayServiceOptions): RunwayService {
   const { logger } = options;
-  let kept: { key: string; at: number; rows: GasDistribution[] } | undefined;
+  // The last read of the gas list: its window's start, when it was read, and its rows (or the read under way, so
+  // that a burst of Home tabs makes one read).
+  let kept: { from: string; at: number; rows: Promise<GasDistribution[] | 'unreadable'> } | undefined;
   // Assets seen paying for gas: while the gas list cannot be read, their runway is unknown rather than too long.
   const donorIds = new Set<string>();
 
-  /** The gas rows charged since `from` (cached per window for an hour), or `unreadable`. */
-  async function chargedRows(from: string, to: Date): Promise<GasDistribution[] | 'unreadable'> {
-    const key = from;
-    if (kept && kept.key === key && to.getTime() - kept.at < GAS_CHARGES_KEPT_MS) return kept.rows;
+  /**
+   * The gas rows charged from `from` to `to`, or `unreadable`. A read of the same window is used again for an hour,
+   * when it was made after `newest` (the newest reading the charges are counted up to); a failed read is not kept.
+   */
+  function chargedRows(from: string, newest: string, to: Date): Promise<GasDistribution[] | 'unreadable'> {
+    if (kept && kept.from === from && kept.at >= Date.parse(newest) && to.getTime() - kept.at < GAS_CHARGES_KEPT_MS)
+      return kept.rows;
+    const read = { from, at: to.getTime(), rows: readChargedRows(from, to) };
+    kept = read;
+    void read.rows.then((rows) => {
+      if (rows === 'unreadable' && kept === read) kept = undefined;
+    });
+    return read.rows;
+  }
+
+  async function readChargedRows(from: string, to: Date): Promise<GasDistribution[] | 'unreadable'> {
     try {
       const rows: GasDistribution[] = [];
       let pages = 0;
@@ -163,7 +177,6 @@ export function createRunwayService(options: RunwayServiceOptions): RunwayServic
         );
         return 'unreadable';
       }
-      kept = { key, at: to.getTime(), rows };
       return rows;
     } catch (error) {
       logger.warn('runway: could not read the gas top-ups; the gas donor’s runway is unknown', {
@@ -184,7 +197,7 @@ export function createRunwayService(options: RunwayServiceOptions): RunwayServic
     // Gas charges matter only once there is a span of history to count them over.
     let gas: GasCharge[] | 'unreadable' = [];
     if (readings.length >= 2) {
-      const rows = await chargedRows(readings[0]!.at, now);
+      const rows = await chargedRows(readings[0]!.at, readings.at(-1)!.at, now);
       if (rows === 'unreadable') gas = 'unreadable';
       else
         gas = rows.flatMap((row) => {
