@@ -72,7 +72,7 @@ export function commitDetections(
   now: Date,
   lookbackMs: number,
   options: CommitOptions = {},
-): { queued: number; newFailures: Record<SourceName, number>; crossings: number } {
+): { queued: number; newFailures: Record<SourceName, number>; crossings: number; runwayCrossings: number } {
   const nowIso = now.toISOString();
   const queuedKeys = new Set(alerts.outbox.map((item) => item.key));
   // What the queued alerts are about: a stuck row with one waiting for Slack gets no second alert.
@@ -86,9 +86,9 @@ export function commitDetections(
     queued += 1;
   };
   // Balances first: a gas failure in this poll then finds the low-balance alert as it stands after this reading.
-  const crossings =
-    (options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0) +
-    commitRunways(alerts, options.runways, now, enqueue);
+  const crossings = options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0;
+  // Runways too (a runway crossing is counted in `queued`); unset, whatever RUNWAY_ALERT_DAYS left open ends.
+  const runwayCrossings = commitRunways(alerts, options.runways, now, enqueue);
   // Every source read: a successful poll, recorded in the store so `/treasury alerts` on any replica shows its age.
   if (SOURCES.every((name) => outcomes[name].ok)) alerts.lastSuccessfulPollAt = nowIso;
 
@@ -247,7 +247,7 @@ export function commitDetections(
   }
   pruneSentCounts(alerts, now);
   pruneOwnedAlerts(alerts, now);
-  return { queued, newFailures, crossings };
+  return { queued, newFailures, crossings, runwayCrossings };
 }
 
 /** The outbox and `alerted` key of a row's stuck alert. */

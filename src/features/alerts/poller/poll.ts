@@ -100,14 +100,16 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
       aborted: true,
     };
   }
-  const { queued, newFailures, crossings } = await deps.store.alerts.commitPoll((alerts) =>
+  const { queued, newFailures, crossings, runwayCrossings } = await deps.store.alerts.commitPoll((alerts) =>
     commitDetections(alerts, outcomes, now, deps.lookbackMs, {
       ...(deps.stuckAfterMs ? { stuckAfterMs: deps.stuckAfterMs } : {}),
       ...(balances ? { balances } : {}),
       ...(runways ? { runways } : {}),
     }),
   );
-  if (crossings > 0) deps.logger.info('alert poller: balances or runways went below their levels', { crossings });
+  if (crossings > 0) deps.logger.info('alert poller: balances went below their thresholds', { crossings });
+  if (runwayCrossings > 0)
+    deps.logger.info('alert poller: runways went below RUNWAY_ALERT_DAYS', { crossings: runwayCrossings });
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
   if (deps.followUp && !deps.signal?.aborted && (!deps.stillLeading || (await deps.stillLeading())))
