@@ -6,6 +6,7 @@ import {
   type BalanceReading,
   compareRational,
   forecastRunways,
+  formatLevelDays,
   formatRunwayDays,
   type GasCharge,
   judgeRunway,
@@ -15,6 +16,7 @@ import {
   readingsInWindow,
   runwayLine,
   runwayOf,
+  runwayRecoveryLevel,
 } from '../../../src/features/runway/rules.js';
 
 const TODAY = '2026-11-28';
@@ -347,6 +349,15 @@ describe('judging a runway against 3 days (recovery at 3.3 days)', () => {
     ['unknown is not judged', { state: 'unknown', reason: 'x' }, 'unjudged'],
   ])('%s', (_name, runway, verdict) => {
     expect(judgeRunway(runway, level)).toBe(verdict);
+  });
+
+  it.each<[string, string]>([
+    ['3', '3.3'],
+    ['2.5', '2.75'],
+    ['0.25', '0.275'],
+    ['10', '11'],
+  ])('RUNWAY_ALERT_DAYS=%s recovers at exactly %s days', (level, recovers) => {
+    expect(formatLevelDays(runwayRecoveryLevel(parseRunwayDays(level)!))).toBe(recovers);
   });
 
   it('compares exactly', () => {
