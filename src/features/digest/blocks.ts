@@ -5,7 +5,15 @@
  */
 import { UTCDate } from '@date-fns/utc';
 import { format } from 'date-fns/format';
-import { clipText, context, header, linesToSections, type SlackMessage, section } from '../../blocks/common.js';
+import {
+  type Block,
+  clipText,
+  context,
+  header,
+  linesToSections,
+  type SlackMessage,
+  section,
+} from '../../blocks/common.js';
 import {
   formatCount,
   formatSlackTime,
@@ -221,17 +229,34 @@ export function buildDigest(view: DigestView): SlackMessage {
     ...(view.occasion === 'on_demand' ? ['not the daily digest: that one still comes at its time'] : []),
     ...(view.chartNote ? [view.chartNote] : []),
   ].join(' · ');
+  const top = [header(title), ...balanceBlocks(view.balances)];
+  const rest = [
+    section(alertLines(view)),
+    ...linesToSections(openAlertLines(view)),
+    section(quoteLine(view.quotes)),
+    section(limitLines(view).join('\n')),
+    context(footer),
+  ];
+  // The runway gets the room the rest leaves: a digest full of assets and alerts lists fewer runways, never too long.
+  const room = DIGEST_TEXT_BUDGET - textLength([...top, ...rest]) - 600;
   return {
     text,
-    blocks: [
-      header(title),
-      ...balanceBlocks(view.balances),
-      ...(view.runway ? runwaySection(view.runway, DIGEST_RUNWAYS_LISTED) : []),
-      section(alertLines(view)),
-      ...linesToSections(openAlertLines(view)),
-      section(quoteLine(view.quotes)),
-      section(limitLines(view).join('\n')),
-      context(footer),
-    ],
+    blocks: [...top, ...(view.runway ? runwaySection(view.runway, DIGEST_RUNWAYS_LISTED, room) : []), ...rest],
   };
+}
+
+/** Characters of block text a digest keeps under (Slack refuses a message somewhere past 11,000). */
+const DIGEST_TEXT_BUDGET = 9_500;
+
+/** The text of blocks as Slack counts it for a message's size: headers, sections (with fields) and contexts. */
+function textLength(blocks: readonly Block[]): number {
+  let length = 0;
+  for (const block of blocks as readonly unknown[] as ReadonlyArray<Record<string, unknown>>) {
+    const text = block.text as { text?: string } | undefined;
+    length += text?.text?.length ?? 0;
+    for (const field of (block.fields as Array<{ text?: string }> | undefined) ?? []) length += field.text?.length ?? 0;
+    for (const element of (block.elements as Array<{ text?: string }> | undefined) ?? [])
+      length += typeof element.text === 'string' ? element.text.length : 0;
+  }
+  return length;
 }

@@ -2,7 +2,7 @@
  * Runway in words, for `/treasury runway`, the digest and the Home tab: one line per asset, shortest first, and the
  * notes that say what the numbers rest on. Pure: the report in, mrkdwn and Block Kit out.
  */
-import { type Block, context, header, linesToSections, type SlackMessage } from '../../blocks/common.js';
+import { type Block, clipText, context, header, linesToSections, type SlackMessage } from '../../blocks/common.js';
 import { formatTokenAmount } from '../../blocks/format.js';
 import { escapeText } from '../../blocks/mrkdwn.js';
 import {
@@ -24,13 +24,24 @@ export function runwayMrkdwnLine(item: AssetRunway, alertDays?: string): string 
   return `${low ? ':warning:' : '•'} ${line}`;
 }
 
-/** The lines of a report (at most `max` assets, then how many more), or why there are none. */
-export function runwayLines(report: RunwayReport, max: number): string[] {
+/**
+ * The lines of a report: at most `max` assets and at most `budget` characters of them (another message's room),
+ * then how many more; or why there are none. Asset names from the API are clipped to 30 characters.
+ */
+export function runwayLines(report: RunwayReport, max: number, budget = Number.POSITIVE_INFINITY): string[] {
   if (!report.ok) return [`_Runway cannot be told now: ${escapeText(report.reason)}._`];
   if (report.runways.length === 0) return ['_No assets._'];
-  const lines = report.runways.slice(0, max).map((item) => runwayMrkdwnLine(item, report.alertDays));
-  if (report.runways.length > max)
-    lines.push(`_…and ${report.runways.length - max} more: \`/treasury runway\` lists every one._`);
+  const lines: string[] = [];
+  let used = 0;
+  for (const item of report.runways.slice(0, max)) {
+    const asset = { ...item.asset, symbol: clipText(item.asset.symbol, 30), network: clipText(item.asset.network, 30) };
+    const line = runwayMrkdwnLine({ ...item, asset }, report.alertDays);
+    if (used + line.length > budget) break;
+    used += line.length + 1;
+    lines.push(line);
+  }
+  if (report.runways.length > lines.length)
+    lines.push(`_…and ${report.runways.length - lines.length} more: \`/treasury runway\` lists every one._`);
   return lines;
 }
 
@@ -62,9 +73,12 @@ export function buildRunway(report: RunwayReport): SlackMessage {
   };
 }
 
-/** The runway part of another message (the digest, the Home tab): a heading, the shortest `max`, and one note. */
-export function runwaySection(report: RunwayReport, max: number): Block[] {
-  const lines = runwayLines(report, max);
+/**
+ * The runway part of another message (the digest, the Home tab): a heading, the shortest `max` within `budget`
+ * characters of lines, and the notes that apply.
+ */
+export function runwaySection(report: RunwayReport, max: number, budget?: number): Block[] {
+  const lines = runwayLines(report, max, budget);
   const notes = runwayNotes(report).slice(1);
   return [
     ...linesToSections([`*Runway* (at the outflow of the last ${RUNWAY_WINDOW_DAYS} days)`, ...lines]),
