@@ -148,7 +148,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
   const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
-  const { secondFactor } = features;
+  const { secondFactor, runway } = features;
   registerListeners(app, {
     payments,
     now,
@@ -170,6 +170,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     home,
     // The forms open and update modals, and answer by DM when no command's response_url is at hand.
     views: slack,
+    runway,
   });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });

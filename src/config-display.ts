@@ -71,6 +71,7 @@ export function describeConfig(config: Config): Record<string, string> {
     STUCK_GAS_AFTER: formatDuration(config.stuckAfterMs.gas),
     DIGEST_AT: config.digestAt ? formatDigestTime(config.digestAt) : '(unset: no daily digest)',
     DIGEST_CHANNEL: config.digestChannel ?? '(none: no daily digest)',
+    RUNWAY_ALERT_DAYS: config.runwayAlertDays ? `${config.runwayAlertDays.text} days` : '(unset: no runway alert)',
     INVOICE_FOLLOW_MAX: config.alertChannel
       ? String(config.invoiceFollowMax)
       : `${config.invoiceFollowMax} (unused: ALERT_CHANNEL is unset, so invoices are not followed)`,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './features/alerts/routing.js';
 import type { DigestTime } from './features/digest/rules.js';
 import { DEFAULT_UNFREEZE_QUORUM } from './features/freeze/rules.js';
+import { parseRunwayDays, type Rational } from './features/runway/rules.js';
 import { type PolicyTier, parseSwapPolicy, parseUsdLimit } from './features/swaps/policy.js';
 import { parseDuration } from './kernel/durations.js';
 import { CodedError } from './kernel/errors.js';
@@ -91,6 +92,8 @@ export interface Config {
   metricsPort?: number | undefined;
   /** METRICS_TOKEN: a scrape must carry `Authorization: Bearer <token>`; unset: /metrics is open. */
   metricsToken?: string | undefined;
+  /** RUNWAY_ALERT_DAYS: a `runway_low` alert when an asset's runway falls below this many days; unset: none. */
+  runwayAlertDays?: { text: string; days: Rational } | undefined;
 }
 
 /** STUCK_*_AFTER: how long a withdrawal, a payout task or a gas top-up may be pending before it counts as stuck. */
@@ -321,6 +324,15 @@ const EnvSchema = z.object({
     }
     return key;
   }),
+  RUNWAY_ALERT_DAYS: optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const days = parseRunwayDays(v);
+    if (!days) {
+      ctx.addIssue({ code: 'custom', message: 'expected a positive number of days, at most two decimals (e.g. 3)' });
+      return z.NEVER;
+    }
+    return { text: v.trim(), days };
+  }),
   ALLOW_SELF_APPROVAL: optionalText.transform((v, ctx) => {
     if (v === undefined) return false;
     if (/^(true|1|yes)$/i.test(v)) return true;
@@ -426,6 +438,7 @@ export const DEPLOYMENT_VARIABLES = [
   'TREASURY_USERS',
   'TREASURY_ADMINS',
   'HEARTBEAT_URL',
+  'RUNWAY_ALERT_DAYS',
 ] as const;
 
 /**
@@ -485,6 +498,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       'TOTP_ENCRYPTION_KEY: required when SWAP_STEP_UP_USD is set: the key the authenticator secrets are encrypted with (make one with: openssl rand -base64 32)',
     );
   }
+  // A runway alert that could never come (no poller, or no daily snapshots to measure on) is refused, not silent.
+  if (env.RUNWAY_ALERT_DAYS?.trim() && !env.ALERT_CHANNEL?.trim())
+    problems.push('RUNWAY_ALERT_DAYS: set, but ALERT_CHANNEL is not, so the alert poller that raises it is off');
+  if (env.RUNWAY_ALERT_DAYS?.trim() && !env.DIGEST_AT?.trim())
+    problems.push(
+      'RUNWAY_ALERT_DAYS: set, but DIGEST_AT is not: the runway is measured on the daily balance snapshots the digest keeps',
+    );
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   return {
@@ -529,6 +549,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
     logFormat: e.LOG_FORMAT ?? (isProduction(env) ? 'json' : 'text'),
     metricsPort: e.METRICS_PORT,
     metricsToken: e.METRICS_TOKEN,
+    runwayAlertDays: e.RUNWAY_ALERT_DAYS,
   };
 }
 

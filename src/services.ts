@@ -8,11 +8,13 @@ import { type AlertService, createAlertService } from './features/alerts/index.j
 import { POLL_RULES } from './features/alerts/poller/index.js';
 import { type AuditExport, createAuditExport } from './features/audit/index.js';
 import { createDigestService, type DigestService } from './features/digest/index.js';
+import { localDay } from './features/digest/schedule.js';
 import { createFreezeService, type FreezeService } from './features/freeze/service.js';
 import { createHomeTab, type HomeTab } from './features/home/index.js';
 import { createInvoiceFollower, type InvoiceFollower } from './features/invoices/index.js';
 import { createPayoutService, type PayoutService } from './features/payouts/service.js';
 import type { BotRepositories } from './features/repositories.js';
+import { createRunwayService, type RunwayService } from './features/runway/index.js';
 import { createSecondFactorService, type SecondFactorService } from './features/second-factor/service.js';
 import {
   type ApproverGroups,
@@ -63,6 +65,8 @@ export interface FeatureServices {
   audit: AuditExport;
   /** The TOTP second factor: `/treasury 2fa`, and the code an approval above SWAP_STEP_UP_USD asks for. */
   secondFactor: SecondFactorService;
+  /** Runway: `/treasury runway`, the digest's and the Home tab's runway, the `runway_low` alert's forecast. */
+  runway: RunwayService;
 }
 
 /** The channels the alert poller joins at start: ALERT_CHANNEL and the routed kinds' channels, once each. */
@@ -166,6 +170,16 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
       })
     : undefined;
 
+  // Runway: measured on the digest's daily snapshots (their days are in DIGEST_AT's zone), gas charges for the donor.
+  const runway = createRunwayService({
+    store,
+    payments,
+    now,
+    logger,
+    today: (at) => localDay(at, config.digestAt?.timeZone ?? config.alertTimeZone),
+    snapshotsKept: config.digestAt !== undefined,
+    alertDays: config.runwayAlertDays,
+  });
   // Each person's Home tab: balances and thresholds, open alerts, quotes waiting for them, their requests.
   const home = createHomeTab({
     store,
@@ -175,6 +189,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     approverGroups: groups,
     access,
     alertsOff: config.alertChannel === undefined,
+    runway,
     now,
     logger,
   });
@@ -189,6 +204,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
       config.digestAt && config.digestChannel ? { at: config.digestAt, channel: config.digestChannel } : undefined,
     timeZone: config.alertTimeZone,
     dailyLimitUsdCents: config.swapDailyLimitUsdCents,
+    runway,
     ...(lease ? { leadership: lease } : {}),
     // The poller joins its channels at start; joining again only makes Slack answer already_in_channel.
     joinAtStart: !(config.digestChannel !== undefined && alertChannels(config).includes(config.digestChannel)),
@@ -225,5 +241,6 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   return {
     ...{ groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit },
     secondFactor,
+    runway,
   };
 }

@@ -563,6 +563,7 @@ describe('.env.example and README', () => {
     'HEARTBEAT_URL',
     'METRICS_PORT',
     'METRICS_TOKEN',
+    'RUNWAY_ALERT_DAYS',
   ];
   const example = readDotEnv(new URL('../.env.example', import.meta.url).pathname);
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -712,5 +713,34 @@ describe('LOG_FORMAT', () => {
       'https://hc-ping.com/0f4e5d6c-secret-uuid',
     ])
       expect(secrets).toContain(value);
+  });
+});
+
+describe('RUNWAY_ALERT_DAYS', () => {
+  const withPoller = { ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS', DIGEST_AT: '09:00 Europe/Berlin' };
+
+  it('unset: no runway alert', () => {
+    expect(loadConfig(withPoller).runwayAlertDays).toBeUndefined();
+  });
+
+  it('reads a positive number of days exactly', () => {
+    expect(loadConfig({ ...withPoller, RUNWAY_ALERT_DAYS: '2.5' }).runwayAlertDays).toEqual({
+      text: '2.5',
+      days: { num: 25n, den: 10n },
+    });
+  });
+
+  it.each(['0', '-3', 'three', '3 days', '1.234', '1e2'])('refuses %j with a line naming it', (value) => {
+    const problems = problemsOf({ ...withPoller, RUNWAY_ALERT_DAYS: value });
+    expect(problems).toEqual(['RUNWAY_ALERT_DAYS: expected a positive number of days, at most two decimals (e.g. 3)']);
+  });
+
+  it('refuses to start when the alert could never come: no poller, or no daily snapshots', () => {
+    expect(
+      problemsOf({ ...validHttpEnv, DIGEST_CHANNEL: 'C0D', DIGEST_AT: '09:00 UTC', RUNWAY_ALERT_DAYS: '3' }),
+    ).toEqual(['RUNWAY_ALERT_DAYS: set, but ALERT_CHANNEL is not, so the alert poller that raises it is off']);
+    expect(problemsOf({ ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS', RUNWAY_ALERT_DAYS: '3' })).toEqual([
+      'RUNWAY_ALERT_DAYS: set, but DIGEST_AT is not: the runway is measured on the daily balance snapshots the digest keeps',
+    ]);
   });
 });

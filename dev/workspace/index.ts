@@ -12,12 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTreasuryApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { localDay } from '../../src/features/digest/schedule.js';
 import type { LogLevelName } from '../../src/logger.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { type PaymentsSimulator, startSimulator } from '../simulator/index.js';
 import { createControls, startLiveActivity } from './controls.js';
+import { keepBalanceHistory } from './history.js';
 import { createInteractions } from './interactions.js';
 import { startWorkspaceServer } from './server.js';
 import { manifestShortcuts, postToApp, type RequestKind } from './slack-requests.js';
@@ -271,6 +273,8 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
     const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
     const store = await openBotStore(config.dataFile, logger);
     cleanups.push(() => store.close());
+    // Thirty days of the daily snapshots the digest keeps, so the runway and the chart show something at once.
+    await keepBalanceHistory(store.balances, await payments.listAssets(), localDay(new Date(nowMs()), 'Europe/Berlin'));
     const bot = createTreasuryApp({
       config,
       payments,

@@ -15,6 +15,7 @@ import { invoice } from './invoice.js';
 import { payout } from './payout.js';
 import { payouts } from './payouts.js';
 import { policy } from './policy.js';
+import { runway } from './runway.js';
 import type { Subcommand } from './subcommand.js';
 import { swap } from './swap.js';
 import { swaps } from './swaps.js';
@@ -48,6 +49,7 @@ export const SUBCOMMANDS = [
   threshold,
   digest,
   audit,
+  runway,
 ] as const;
 
 /** Every parsed `/treasury` command: what the registered modules' `parse` return. */

@@ -38,6 +38,7 @@ export type CommandDeps = Pick<
   | 'home'
   | 'views'
   | 'logger'
+  | 'runway'
 >;
 
 /** Who typed the command, where, and how to answer them later. */

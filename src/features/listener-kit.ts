@@ -25,6 +25,7 @@ import type { HomeTab } from './home/index.js';
 import type { InvoiceFollower } from './invoices/index.js';
 import type { FeatureDeps } from './lookups/service.js';
 import type { PayoutService } from './payouts/service.js';
+import type { RunwayService } from './runway/index.js';
 import type { SecondFactorService } from './second-factor/service.js';
 import type { SwapService } from './swaps/index.js';
 import type { ThresholdService } from './thresholds/service.js';
@@ -73,6 +74,8 @@ export interface FeatureListenerDeps extends FeatureDeps {
    * command's response_url is at hand. Optional so listener tests can leave it out; app.ts always gives it.
    */
   views?: Pick<SlackGateway, 'openView' | 'updateView' | 'openDirectMessage'>;
+  /** `/treasury runway`: how long each balance lasts. Optional so listener tests can leave it out; app.ts always gives it. */
+  runway?: Pick<RunwayService, 'show'>;
 }
 
 type Listener<Args> = (args: Args & AllMiddlewareArgs) => Promise<void>;

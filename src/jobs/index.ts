@@ -132,6 +132,7 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
         stuckAfterMs: config.stuckAfterMs,
         followUp: followUpAfterPoll,
         thresholds: () => deps.store.balances.listThresholds(),
+        ...(features.runway.watch ? { runway: features.runway.watch } : {}),
         payments: deps.payments,
         store: deps.store,
         slack: createAlertPoster(deps.slack),

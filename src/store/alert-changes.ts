@@ -74,7 +74,12 @@ export function recordDelivered(
   let alerted = 0;
   for (const item of items) {
     // Health messages are not failures: nothing to remember once they are posted.
-    if (item.facts.kind === 'api_down' || item.facts.kind === 'api_recovered' || item.facts.kind === 'balance_low')
+    if (
+      item.facts.kind === 'api_down' ||
+      item.facts.kind === 'api_recovered' ||
+      item.facts.kind === 'balance_low' ||
+      item.facts.kind === 'runway_low'
+    )
       continue;
     alerts.alerted[item.key] = { createdAt: item.facts.createdAt, at: at.toISOString() };
     // A row stuck in pending is not a failure: `/treasury alerts` counts failures.

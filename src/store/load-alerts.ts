@@ -15,6 +15,7 @@ import {
   OutboxItem,
   OwnedAlert,
   RefusingChannel,
+  RunwayLow,
   ThreadWork,
 } from '../features/alerts/records.js';
 
@@ -197,6 +198,11 @@ export function loadAlertsState(raw: unknown, rejected: RejectedRecord[]): Alert
   if (raw.balancesLow !== undefined) {
     const low = loadKeyed(raw.balancesLow, 'alerts.balancesLow', BalanceLow, rejected);
     if (Object.keys(low).length > 0) alerts.balancesLow = low;
+  }
+  // Assets whose runway is low: a damaged entry is set aside (the next forecast below alerts it again).
+  if (raw.runwaysLow !== undefined) {
+    const low = loadKeyed(raw.runwaysLow, 'alerts.runwaysLow', RunwayLow, rejected);
+    if (Object.keys(low).length > 0) alerts.runwaysLow = low;
   }
   // Channels refusing alerts: a damaged entry is set aside (the next refused post records it again).
   if (raw.refusingChannels !== undefined) {

@@ -124,6 +124,8 @@ export interface AlertRig {
   ): Promise<Record<string, unknown> | null>;
   /** A /treasury command as `userId`: the text of the private answer. */
   command(text: string, userId: string): Promise<RecordedResponse>;
+  /** Stops replica `index` and starts it again on the same store (a restart). */
+  restart(index?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -320,6 +322,10 @@ export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig>
       const result = await replicas[0]!.driver.command(text, { userId, channelId: 'C0DESK' });
       const [reply] = await result.waitForResponses(1, 5_000);
       return reply!;
+    },
+    async restart(index = 0) {
+      await replicas[index]!.close();
+      replicas[index] = await start(replicas[index]!.name);
     },
     async close() {
       for (const replica of replicas) await replica.close();

@@ -1,11 +1,13 @@
 // The daily digest in words: the total and each asset with its change since the previous digest (token units and
 // USD, exact), new and vanished assets, the alerts and open alerts, swaps and the daily limit; API text escaped;
 // within Slack's limits with extreme data.
+
 import { describe, expect, it } from 'vitest';
 import { newOwnedAlert } from '../../src/features/alerts/owned.js';
 import { buildDigest, type DigestView } from '../../src/features/digest/blocks.js';
 import { balancesView } from '../../src/features/digest/compose.js';
 import type { DailySnapshot } from '../../src/features/digest/records.js';
+import type { RunwayReport } from '../../src/features/runway/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
 import { failedWithdrawalFacts } from '../support/fixtures.js';
 import { messageToText } from '../support/rig/blocks-text.js';
@@ -120,6 +122,7 @@ describe('alerts, swaps and limits', () => {
           alertsByKind: [
             { kind: 'withdrawal_failed', count: 3 },
             { kind: 'balance_low', count: 1 },
+            { kind: 'runway_low', count: 2 },
           ],
           open: { alerts: [open, taken], total: 2 },
           quotes: { waiting: 1, approved: 2, rejected: 1, expired: 0, swapsFinished: 2 },
@@ -130,7 +133,8 @@ describe('alerts, swaps and limits', () => {
         }),
       ),
     );
-    expect(text).toContain('Alerts in the last 24 hours:* 4');
+    expect(text).toContain('Alerts in the last 24 hours:* 6');
+    expect(text).toContain('Runways below RUNWAY_ALERT_DAYS: 2');
     expect(text).toContain('Failed withdrawals: 3');
     expect(text).toContain('Balances below their threshold: 1');
     expect(text).toContain('Open alerts:* 2, 1 with nobody on it');
@@ -148,6 +152,32 @@ describe('alerts, swaps and limits', () => {
     expect(text).toContain('Daily swap limit:* none set.');
   });
 });
+
+/** A runway report of `count` spending assets with long names (the lists' worst case). */
+function manyRunways(count: number): RunwayReport {
+  return {
+    ok: true,
+    at: new Date('2026-11-24T08:00:00Z'),
+    snapshotsKept: true,
+    alertDays: '3',
+    gasUnreadable: true,
+    runways: Array.from({ length: count }, (_, i) => ({
+      asset: {
+        id: `a${i}`,
+        symbol: `TOKEN${i}${'X'.repeat(40)}`,
+        network: 'N'.repeat(50),
+        decimals: 18,
+        balance: 10n ** 30n,
+        usdCents: 10n ** 12n,
+      },
+      runway: {
+        state: 'spending' as const,
+        outflow: { spent: 10n ** 29n + BigInt(i), gas: 1n, days: 7 },
+        days: { num: 7n * 10n ** 30n, den: 10n ** 29n + BigInt(i) },
+      },
+    })),
+  };
+}
 
 describe('Slack limits', () => {
   it('stays within them with hundreds of assets, open alerts and limit rows', () => {
@@ -167,6 +197,7 @@ describe('Slack limits', () => {
       view({
         balances: balancesView(snapshot('2026-11-24', { ...assets, extra: assets.a1! }), before),
         alertsByKind: [{ kind: 'withdrawal_failed', count: 1_000_000 }],
+        runway: manyRunways(300),
         open: { alerts: Array.from({ length: 200 }, (_, i) => ({ ...alert, key: `k${i}` })), total: 200 },
         dailyLimit: {
           limitCents: 1n,
@@ -182,5 +213,7 @@ describe('Slack limits', () => {
     const text = messageToText(message);
     expect(text).toContain('smaller assets; the total includes them');
     expect(text).toContain('190 more: `/treasury alerts open` lists them all');
+    // Full of assets and alerts, the digest has no room left for runway lines: it says where they are.
+    expect(text).toMatch(/…and \d+ more: `\/treasury runway` lists every one\./);
   });
 });

@@ -4,10 +4,12 @@
  * when the payment API failed while the rest still shows, Acknowledge only on alerts nobody has, and nothing but
  * an explanation for someone outside the treasury team.
  */
+
 import { describe, expect, it } from 'vitest';
 import { openAlertLife } from '../../src/features/alerts/lifecycle.js';
 import type { AlertView } from '../../src/features/alerts/owned.js';
 import { buildHome, buildOutsiderHome, HOME_LISTED, type HomeFacts } from '../../src/features/home/blocks.js';
+import type { RunwayReport } from '../../src/features/runway/index.js';
 import { snapshotPolicy } from '../../src/features/swaps/policy.js';
 import { newSwapQuote, type SwapQuote } from '../../src/features/swaps/quote.js';
 import type { StoredThreshold } from '../../src/features/thresholds/rules.js';
@@ -119,6 +121,32 @@ function expectValidHome(view: ReturnType<typeof buildHome>): void {
   expect(Buffer.byteLength(JSON.stringify(view))).toBeLessThan(250 * 1024);
 }
 
+/** A runway report of `count` spending assets with long names (the lists' worst case). */
+function manyRunways(count: number): RunwayReport {
+  return {
+    ok: true,
+    at: new Date('2026-11-24T08:00:00Z'),
+    snapshotsKept: true,
+    alertDays: '3',
+    gasUnreadable: true,
+    runways: Array.from({ length: count }, (_, i) => ({
+      asset: {
+        id: `a${i}`,
+        symbol: `TOKEN${i}${'X'.repeat(40)}`,
+        network: 'N'.repeat(50),
+        decimals: 18,
+        balance: 10n ** 30n,
+        usdCents: 10n ** 12n,
+      },
+      runway: {
+        state: 'spending' as const,
+        outflow: { spent: 10n ** 29n + BigInt(i), gas: 1n, days: 7 },
+        days: { num: 7n * 10n ** 30n, den: 10n ** 29n + BigInt(i) },
+      },
+    })),
+  };
+}
+
 describe('the Home tab of a treasury user', () => {
   it('shows the total, each asset with its threshold marked, open alerts with Acknowledge, the quote waiting with its link, own requests, Refresh', () => {
     const view = buildHome(facts());
@@ -168,6 +196,7 @@ describe('the Home tab of a treasury user', () => {
         waiting: { shown: quotes, total: 200 },
         requests: Array.from({ length: 200 }, (_, i) => ({ quote: quote(i, AVERY) })),
         notice: 'x'.repeat(5_000),
+        runway: manyRunways(300),
       }),
     );
     expectValidHome(view);
@@ -177,6 +206,7 @@ describe('the Home tab of a treasury user', () => {
     expect(text).toContain(`…and ${300 - HOME_LISTED.assets} more; the total includes them`);
     expect(findButtons(view.blocks).filter((b) => b.actionId === 'alert_acknowledge')).toHaveLength(HOME_LISTED.alerts);
     expect(text.match(/waiting for approval/g)?.length).toBe(HOME_LISTED.requests);
+    expect(text).toContain('…and 290 more: `/treasury runway` lists every one.');
     expect(blocksTextLength(view.blocks)).toBeLessThan(100_000);
   });
 

@@ -22,6 +22,7 @@ describe('a word the command has no place for is refused, never dropped or taken
     ['payouts failed USDT extra', 'Unexpected "extra"'],
     ['alerts all', '`alerts` takes nothing after it, or `open`.'],
     ['digest now', '`digest` takes nothing after it.'],
+    ['runway USDT@ETH', '`runway` takes nothing after it.'],
     ['thresholds USDT', '`thresholds` takes nothing after it.'],
     ['threshold USDT@BSC under 5', 'Say `below`'],
     ['audit 30d csv', 'Give one period'],

@@ -42,6 +42,7 @@ describe('the registry', () => {
     }
     for (const outcome of ['ok', 'error', 'rate_limited'])
       expect(sample(body, 'treasury_slack_calls_total', { method: 'chat.postMessage', outcome })).toBe(0);
+    expect(sample(body, 'treasury_alerts_posted_total', { kind: 'runway_low' })).toBe(0);
     expect(sample(body, 'treasury_polls_total', { outcome: 'ok' })).toBe(0);
     expect(sample(body, 'treasury_poller_lease_held')).toBe(0);
     expect(sample(body, 'treasury_last_successful_poll_timestamp_seconds')).toBe(0);

@@ -170,6 +170,19 @@ describe('balances in the state file', () => {
     expect(await reopened.balances.listThresholdChanges(T1)).toHaveLength(1);
   });
 
+  it('an asset whose runway is low is remembered across a restart (no repeated crossing)', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'runways-low-')), 'state.json');
+    const low = { a1: { since: T1.toISOString(), alertKey: `runway_low:a1:${T1.toISOString()}`, belowDays: '3' } };
+    const first = await openBotStore(file);
+    await first.alerts.commitPoll((alerts) => {
+      alerts.runwaysLow = low;
+    });
+    await first.close();
+    const again = await openBotStore(file);
+    expect((await again.alerts.readAlerts()).runwaysLow).toEqual(low);
+    await again.close();
+  });
+
   it('an asset below its threshold is remembered across a restart (no repeated crossing)', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'balances-low-')), 'state.json');
     const first = await openBotStore(file);

@@ -532,6 +532,9 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     expect(await home.innerText()).toMatch(/1,234 USDT/);
     expect(await home.innerText()).toMatch(/requested by @Riley Chen/);
     expect(await home.innerText()).toMatch(/below its threshold|threshold/);
+    // The runway, shortest first (USDT@BSC was drained above), from the balance history the workspace keeps.
+    expect(await home.innerText()).toMatch(/Runway \(at the outflow of the last 7 days\)\n• USDT@BSC: [^\n]*\/day/);
+    expect(await home.innerText()).toMatch(/USDC@POLYGON: about \d\.\d days at \$[\d,.]+\/day \(7-day outflow/);
     await page.screenshot({ path: screenshot('workspace-home.png') });
     await asUser('U0RILEY');
     await openChannel('treasury');

@@ -80,6 +80,10 @@ describe('the Home tab in the local workspace', () => {
       expect(blocksToText(served.view.blocks)).toContain(
         `<${workspace.url}#archives/C0TREASURY/p${quote.ts.replace('.', '')}|Open the quote to approve or reject>`,
       );
+      // The runway, from the thirty days of snapshots the workspace keeps at its first start: the shortest first.
+      expect(blocksToText(served.view.blocks)).toMatch(
+        /\*Runway\* \(at the outflow of the last 7 days\)\n• USDC@POLYGON: about \d\.\d days at \$[\d,.]+\/day \(7-day outflow/,
+      );
       // Riley does not see Avery's Home.
       expect((await timelineOf('U0RILEY')).home).toBeNull();
 

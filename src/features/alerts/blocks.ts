@@ -331,7 +331,10 @@ export function buildApiRecoveredAlert(f: Extract<AlertFacts, { kind: 'api_recov
 }
 
 /** A failure or health message as it was posted before alerts had owners (tests and the "answers again" note). */
-export function buildAlert(f: Exclude<AlertFacts, { kind: 'stuck' | 'balance_low' }>, now: Date): SlackMessage {
+export function buildAlert(
+  f: Exclude<AlertFacts, { kind: 'stuck' | 'balance_low' | 'runway_low' }>,
+  now: Date,
+): SlackMessage {
   switch (f.kind) {
     case 'api_down':
       return buildApiDownAlert(f, now);

@@ -111,6 +111,33 @@ export const BalanceLowFacts = z.object({
 });
 export type BalanceLowFacts = z.infer<typeof BalanceLowFacts>;
 
+/**
+ * An asset's runway (days its balance lasts at its recent outflow, features/runway) fell below RUNWAY_ALERT_DAYS:
+ * the level as it stood and the forecast that crossed it, as people read them. The alert resolves itself when a
+ * later forecast reaches the level plus the margin (poller/runways.ts).
+ */
+export const RunwayLowFacts = z.object({
+  kind: z.literal('runway_low'),
+  assetId: z.string(),
+  symbol: z.string(),
+  /** The network's symbol, as in `USDT@ETH`. */
+  network: z.string(),
+  decimals: z.number().int().nonnegative(),
+  /** RUNWAY_ALERT_DAYS when it crossed (`3`). */
+  belowDays: z.string(),
+  /** The level that resolves it, in days (`3.3`). */
+  recoversAtDays: z.string(),
+  /** The forecast that crossed, rounded down as shown (`2.4`), and its outflow (`$4,100.00/day`). */
+  days: z.string(),
+  outflow: z.string(),
+  /** The balance it was counted from: base units, and the USD value as the API wrote it. */
+  balance: z.string(),
+  balanceInUsd: z.string().nullable(),
+  /** When the poller read it (our clock). */
+  createdAt: z.string(),
+});
+export type RunwayLowFacts = z.infer<typeof RunwayLowFacts>;
+
 /** Everything an alert message is built from. */
 export const AlertFacts = z.discriminatedUnion('kind', [
   WithdrawalAlertFacts,
@@ -120,6 +147,7 @@ export const AlertFacts = z.discriminatedUnion('kind', [
   ApiDownFacts,
   ApiRecoveredFacts,
   BalanceLowFacts,
+  RunwayLowFacts,
 ]);
 export type AlertFacts = z.infer<typeof AlertFacts>;
 /** The three kinds of failure the poller watches. */

@@ -115,6 +115,11 @@ function titleOf(subject: AlertSubject, now: Date): { title: string; fallback: s
       const title = `${assetLabel(f)} balance is ${thresholdLabel(f)}`;
       return { title, fallback: title };
     }
+    case 'runway': {
+      const f = subject.facts;
+      const title = `${assetLabel(f)} runway is below ${escapeText(f.belowDays)} days`;
+      return { title, fallback: `${title}: about ${escapeText(f.days)} days at ${escapeText(f.outflow)}` };
+    }
   }
 }
 
@@ -217,6 +222,32 @@ function subjectBlocks(subject: AlertSubject, now: Date): Block[] {
         blocks.push(
           context(
             'Top the asset up (or move funds into it). Gas top-ups that fail for lack of this balance are told in this thread. `/treasury thresholds` shows every balance now.',
+          ),
+        );
+      return blocks;
+    }
+    case 'runway': {
+      const f = subject.facts;
+      const blocks: Block[] = [
+        fields([
+          ['Runway when it crossed', `about ${escapeText(f.days)} days at ${escapeText(f.outflow)}`],
+          ['Balance', balanceLabel(f)],
+          ['Alert below', `${escapeText(f.belowDays)} days (\`RUNWAY_ALERT_DAYS\`)`],
+          ['Resolves at', `${escapeText(f.recoversAtDays)} days`],
+          ['Seen', formatUtc(new Date(f.createdAt))],
+        ]),
+      ];
+      if (subject.recovered)
+        blocks.push(
+          section(
+            `Back to ${subject.recovered.days !== undefined ? `about ${escapeText(subject.recovered.days)} days` : 'the recovery level'} (seen ${formatSlackTime(new Date(subject.recovered.at))}).`,
+          ),
+        );
+      else if (subject.endedBecause) blocks.push(section(escapeText(subject.endedBecause)));
+      else
+        blocks.push(
+          context(
+            'At the outflow of the last 7 days (deposits not counted), the balance runs out soon: top it up or slow the spending. `/treasury runway` shows every asset now.',
           ),
         );
       return blocks;

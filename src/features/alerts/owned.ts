@@ -61,6 +61,8 @@ export function routingKindOf(facts: AlertFacts): AlertKind {
       return 'watcher';
     case 'balance_low':
       return 'balance_low';
+    case 'runway_low':
+      return 'runway_low';
   }
 }
 
@@ -82,7 +84,14 @@ export function objectsOf(facts: AlertFacts): string[] {
       return ['watcher'];
     case 'balance_low':
       return [balanceObject(facts.assetId)];
+    case 'runway_low':
+      return [runwayObject(facts.assetId)];
   }
+}
+
+/** What a low-runway alert is about: the asset's runway (its own incident, apart from its threshold's). */
+export function runwayObject(assetId: string): string {
+  return `runway:${assetId}`;
 }
 
 /** What a low-balance alert is about: the asset. */
@@ -100,13 +109,17 @@ export function subjectOf(
     if (first.kind === 'stuck') return { type: 'stuck', facts: first };
     if (first.kind === 'api_down') return { type: 'watcher', facts: first };
     if (first.kind === 'balance_low') return { type: 'balance', facts: first };
+    if (first.kind === 'runway_low') return { type: 'runway', facts: first };
     if (first.kind !== 'api_recovered') return { type: 'failure', facts: first };
   }
   const listed = items
     .map((item) => item.facts)
     .filter(
       (facts): facts is FailureFacts | StuckFacts =>
-        facts.kind !== 'api_down' && facts.kind !== 'api_recovered' && facts.kind !== 'balance_low',
+        facts.kind !== 'api_down' &&
+        facts.kind !== 'api_recovered' &&
+        facts.kind !== 'balance_low' &&
+        facts.kind !== 'runway_low',
     )
     .sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(a.id, b.id))
     .slice(0, listCap);

@@ -11,6 +11,7 @@ import {
   BalanceLowFacts,
   FailureFacts,
   GasAlertFacts,
+  RunwayLowFacts,
   StuckFacts,
   TaskAlertFacts,
   WithdrawalAlertFacts,
@@ -212,6 +213,14 @@ export const AlertSubject = z.discriminatedUnion('type', [
     /** Set instead when the alert ended without a recovery: the threshold was removed. */
     endedBecause: z.string().optional(),
   }),
+  /** An asset's runway below RUNWAY_ALERT_DAYS; `recovered` once a forecast reached the recovery level. */
+  z.object({
+    type: z.literal('runway'),
+    facts: RunwayLowFacts,
+    recovered: z.object({ at: z.string(), days: z.string().optional() }).optional(),
+    /** Set instead when the alert ended without a recovery: RUNWAY_ALERT_DAYS was changed or unset. */
+    endedBecause: z.string().optional(),
+  }),
 ]);
 export type AlertSubject = z.infer<typeof AlertSubject>;
 
@@ -253,6 +262,10 @@ export const OwnedAlert = z.object({
   redirectedFrom: RedirectedFrom.optional(),
 });
 export type OwnedAlert = z.infer<typeof OwnedAlert>;
+
+/** An asset whose runway is below RUNWAY_ALERT_DAYS, as the poller remembers it between polls. */
+export const RunwayLow = z.object({ since: z.string(), alertKey: z.string(), belowDays: z.string() });
+export type RunwayLow = z.infer<typeof RunwayLow>;
 
 /**
  * An asset below its threshold, as the poller remembers it between polls, with the threshold it went below (a
@@ -297,6 +310,11 @@ export const AlertsState = z.object({
    * outbox item, so a restart neither repeats nor loses a crossing; bounded by the thresholds set.
    */
   balancesLow: z.record(z.string(), BalanceLow).optional(),
+  /**
+   * Assets whose runway is below RUNWAY_ALERT_DAYS now, by asset id, with the alert raised and the level it was
+   * below: written in the same commit as the alert's outbox item; bounded by the assets.
+   */
+  runwaysLow: z.record(z.string(), RunwayLow).optional(),
   /** Channels that refuse alerts for good now, by channel id (see RefusingChannel); absent when none does. */
   refusingChannels: z.record(z.string(), RefusingChannel).optional(),
   /** When the last successful poll (every source read, by whichever replica polled) began. */

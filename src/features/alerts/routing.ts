@@ -10,6 +10,7 @@ export const ALERT_KINDS = [
   'stuck',
   'watcher',
   'balance_low',
+  'runway_low',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

@@ -188,6 +188,14 @@ export function describeSubject(subject: AlertSubject): Described {
         ...amountOf(facts.balance, facts.decimals, facts.balanceInUsd),
       };
     }
+    case 'runway': {
+      const facts = subject.facts;
+      return {
+        about: `runway of about ${facts.days} days at ${facts.outflow}, below RUNWAY_ALERT_DAYS of ${facts.belowDays}`,
+        asset: `${facts.symbol}@${facts.network}`,
+        ...amountOf(facts.balance, facts.decimals, facts.balanceInUsd),
+      };
+    }
   }
 }
 

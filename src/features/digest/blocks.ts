@@ -5,7 +5,15 @@
  */
 import { UTCDate } from '@date-fns/utc';
 import { format } from 'date-fns/format';
-import { clipText, context, header, linesToSections, type SlackMessage, section } from '../../blocks/common.js';
+import {
+  type Block,
+  clipText,
+  context,
+  header,
+  linesToSections,
+  type SlackMessage,
+  section,
+} from '../../blocks/common.js';
 import {
   formatCount,
   formatSlackTime,
@@ -18,6 +26,7 @@ import { escapeText, mention } from '../../blocks/mrkdwn.js';
 import { alertTitle, formatSpan } from '../alerts/message-blocks.js';
 import type { OwnedAlert } from '../alerts/records.js';
 import type { AlertKind } from '../alerts/routing.js';
+import { type RunwayReport, runwaySection } from '../runway/index.js';
 import { usdLabel } from '../swaps/policy.js';
 import type { LimitUseView } from '../swaps/policy-blocks.js';
 import type { KindCount, QuoteCounts } from './rules.js';
@@ -64,12 +73,16 @@ export interface DigestView {
   quotes: QuoteCounts;
   /** SWAP_DAILY_LIMIT_USD and each asset's use of it in the last 24 hours; absent when no limit is set. */
   dailyLimit?: { limitCents: bigint; use: readonly LimitUseView[] };
+  /** Each asset's runway (absent when the balances could not be read). */
+  runway?: RunwayReport;
   /** A line (mrkdwn, escaped) about the chart: where it is, or that it follows in the thread. */
   chartNote?: string;
 }
 
 /** Assets listed one by one at most; the rest are counted (the total includes them). */
 export const DIGEST_ASSETS_LISTED = 30;
+/** Runways listed at most (the shortest); `/treasury runway` lists them all. */
+export const DIGEST_RUNWAYS_LISTED = 10;
 /** Open alerts listed at most; `/treasury alerts open` lists them all. */
 export const DIGEST_OPEN_LISTED = 10;
 
@@ -81,6 +94,7 @@ const KIND_LABELS: Record<AlertKind, string> = {
   stuck: 'Rows stuck in pending',
   watcher: 'Payment API unreachable',
   balance_low: 'Balances below their threshold',
+  runway_low: 'Runways below RUNWAY_ALERT_DAYS',
 };
 
 /** `Tue 24 Nov 2026` for the day `2026-11-24`. */
@@ -215,16 +229,34 @@ export function buildDigest(view: DigestView): SlackMessage {
     ...(view.occasion === 'on_demand' ? ['not the daily digest: that one still comes at its time'] : []),
     ...(view.chartNote ? [view.chartNote] : []),
   ].join(' · ');
+  const top = [header(title), ...balanceBlocks(view.balances)];
+  const rest = [
+    section(alertLines(view)),
+    ...linesToSections(openAlertLines(view)),
+    section(quoteLine(view.quotes)),
+    section(limitLines(view).join('\n')),
+    context(footer),
+  ];
+  // The runway gets the room the rest leaves: a digest full of assets and alerts lists fewer runways, never too long.
+  const room = DIGEST_TEXT_BUDGET - textLength([...top, ...rest]) - 600;
   return {
     text,
-    blocks: [
-      header(title),
-      ...balanceBlocks(view.balances),
-      section(alertLines(view)),
-      ...linesToSections(openAlertLines(view)),
-      section(quoteLine(view.quotes)),
-      section(limitLines(view).join('\n')),
-      context(footer),
-    ],
+    blocks: [...top, ...(view.runway ? runwaySection(view.runway, DIGEST_RUNWAYS_LISTED, room) : []), ...rest],
   };
+}
+
+/** Characters of block text a digest keeps under (Slack refuses a message somewhere past 11,000). */
+const DIGEST_TEXT_BUDGET = 9_500;
+
+/** The text of blocks as Slack counts it for a message's size: headers, sections (with fields) and contexts. */
+function textLength(blocks: readonly Block[]): number {
+  let length = 0;
+  for (const block of blocks as readonly unknown[] as ReadonlyArray<Record<string, unknown>>) {
+    const text = block.text as { text?: string } | undefined;
+    length += text?.text?.length ?? 0;
+    for (const field of (block.fields as Array<{ text?: string }> | undefined) ?? []) length += field.text?.length ?? 0;
+    for (const element of (block.elements as Array<{ text?: string }> | undefined) ?? [])
+      length += typeof element.text === 'string' ? element.text.length : 0;
+  }
+  return length;
 }

@@ -6,6 +6,7 @@
 import { sumDecimals, usdDecimalToCents } from '../../kernel/money.js';
 import { type Asset, type PaymentsClient, PaymentsError } from '../../payments/index.js';
 import type { BotRepositories } from '../repositories.js';
+import type { RunwayReport, RunwayService } from '../runway/index.js';
 import { limitKeyOf, limitUse } from '../swaps/decision.js';
 import type { LimitUseView } from '../swaps/policy-blocks.js';
 import type { DigestAssetView, DigestBalancesView, DigestView } from './blocks.js';
@@ -17,6 +18,8 @@ import { dayBefore } from './schedule.js';
 export interface ComposeDeps {
   store: Pick<BotRepositories, 'balances' | 'alerts' | 'swapQuotes'>;
   payments: Pick<PaymentsClient, 'listAssets'>;
+  /** Each asset's runway from the same read of the assets (absent: the digest has no runway part). */
+  runway?: Pick<RunwayService, 'forecast'> | undefined;
   /** SWAP_DAILY_LIMIT_USD in cents; unset: no limit to report. */
   dailyLimitUsdCents?: bigint | undefined;
 }
@@ -131,10 +134,16 @@ export async function composeDigest(
   occasion: DigestView['occasion'],
 ): Promise<ComposedDigest> {
   let snapshot: DailySnapshot | undefined;
+  let runway: RunwayReport | undefined;
   let readProblem: string | undefined;
   let readError: unknown;
   try {
-    snapshot = dailySnapshotOf(await deps.payments.listAssets(), day, now);
+    const assets = await deps.payments.listAssets();
+    snapshot = dailySnapshotOf(assets, day, now);
+    // The scheduled digest keeps today's snapshot: its runway counts it, as every later read of the day will.
+    runway = await deps.runway
+      ?.forecast(assets, occasion === 'scheduled' ? { keeping: snapshot } : {})
+      .catch((): RunwayReport => ({ ok: false, reason: 'the kept balance snapshots could not be read' }));
   } catch (error) {
     readError = error;
     readProblem = readProblemOf(error);
@@ -152,6 +161,7 @@ export async function composeDigest(
     at: now,
     occasion,
     balances: snapshot ? balancesView(snapshot, previous) : { ok: false, reason: readProblem! },
+    ...(runway ? { runway } : {}),
     alertsByKind: alertsByKind(owned, now),
     open: { alerts: open, total: open.length },
     quotes: countQuotes(quotes, now),

@@ -33,6 +33,7 @@ import { alertBlockId, alertTitle, formatSpan } from '../alerts/message-blocks.j
 import type { AlertView } from '../alerts/owned.js';
 import type { FreezeRecord } from '../freeze/rules.js';
 import { describeFreeze } from '../freeze/words.js';
+import { type RunwayReport, runwaySection } from '../runway/index.js';
 import { OUTCOME_LABELS } from '../swaps/blocks.js';
 import { approvalsOf } from '../swaps/decision.js';
 import type { PolicySnapshot } from '../swaps/policy.js';
@@ -49,6 +50,9 @@ export const HOME_LISTED = {
   waiting: 15,
   requests: 5,
 } as const;
+
+/** Runways the Home tab lists (the shortest); `/treasury runway` lists them all. */
+export const HOME_RUNWAYS_LISTED = 10;
 
 /** Slack's limit of blocks in a Home tab. */
 export const HOME_MAX_BLOCKS = 100;
@@ -89,6 +93,8 @@ export interface HomeFacts {
   alertsOff?: boolean;
   /** The freeze in force (`/treasury freeze`): shown on top, to every treasury user. */
   freeze?: FreezeRecord;
+  /** Each asset's runway (absent when the balances could not be read). */
+  runway?: RunwayReport;
 }
 
 /** A Home tab view (`views.publish`). */
@@ -149,6 +155,7 @@ export function buildHome(facts: HomeFacts): HomeView {
   blocks.push(...refreshRow(facts.now));
   blocks.push({ type: 'divider' });
   blocks.push(...balanceBlocks(facts));
+  if (facts.runway) blocks.push(...runwaySection(facts.runway, HOME_RUNWAYS_LISTED));
   blocks.push({ type: 'divider' });
   blocks.push(...alertBlocks(facts));
   blocks.push({ type: 'divider' });

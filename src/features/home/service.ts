@@ -22,6 +22,7 @@ import { refusalText } from '../access/rules.js';
 import type { TreasuryAccessCheck } from '../access/service.js';
 import { oldestFirst } from '../alerts/owned.js';
 import type { BotRepositories, FreezeRepository } from '../repositories.js';
+import type { RunwayReport, RunwayService } from '../runway/index.js';
 import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../swaps/decision.js';
 import type { GroupMembers } from '../swaps/policy.js';
 import {
@@ -50,6 +51,8 @@ export interface HomeTabDeps {
   access: Pick<TreasuryAccessCheck, 'check'>;
   /** The alert poller is off (ALERT_CHANNEL unset): the balances part says no low-balance alert will come. */
   alertsOff?: boolean;
+  /** Each asset's runway from the Home's own read of the assets (absent: no runway part). */
+  runway?: Pick<RunwayService, 'forecast'>;
   now: () => Date;
   logger: Logger;
 }
@@ -116,6 +119,15 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
       // The rest of the Home is still worth showing: it says the balances could not be read.
       logger.warn('home: could not read the balances for a Home tab', { error: errorFields(error) });
       return undefined;
+    }
+  }
+
+  async function runwayOf(assets: readonly Asset[]): Promise<RunwayReport> {
+    try {
+      return await deps.runway!.forecast(assets);
+    } catch (error) {
+      logger.warn('home: could not forecast the runways for a Home tab', { error: errorFields(error) });
+      return { ok: false, reason: 'the kept balance snapshots could not be read' };
     }
   }
 
@@ -191,6 +203,7 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
       waitingFor(userId, now),
       requestsOf(userId),
     ]);
+    const runway = assets && deps.runway ? await runwayOf(assets) : undefined;
     return buildHome({
       userId,
       now,
@@ -202,6 +215,7 @@ export function createHomeTab(deps: HomeTabDeps): HomeTab {
       requests,
       ...(deps.alertsOff ? { alertsOff: true } : {}),
       ...(freeze ? { freeze } : {}),
+      ...(runway ? { runway } : {}),
     });
   }
 

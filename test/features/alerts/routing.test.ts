@@ -17,7 +17,7 @@ describe('parseAlertRoutes', () => {
   it.each([
     [
       'gas=C0GAS',
-      'ALERT_ROUTES: "gas" is not a kind of alert (one of withdrawal_failed, task_failed, gas_donor_balance, stuck, watcher, balance_low)',
+      'ALERT_ROUTES: "gas" is not a kind of alert (one of withdrawal_failed, task_failed, gas_donor_balance, stuck, watcher, balance_low, runway_low)',
     ],
     ['stuck=#ops', 'ALERT_ROUTES: stuck goes to "#ops", which is not a channel id (C… or G…)'],
     ['stuck=C0OPS@avery', 'ALERT_ROUTES: stuck mentions "avery", which is not a user id (U…) or user group id (S…)'],

@@ -101,6 +101,33 @@ describe('describeSubject', () => {
       },
     ],
     [
+      'a runway below RUNWAY_ALERT_DAYS',
+      {
+        type: 'runway',
+        facts: {
+          kind: 'runway_low',
+          assetId: 'a1',
+          symbol: 'USDT',
+          network: 'ETH',
+          decimals: 6,
+          belowDays: '3',
+          recoversAtDays: '3.3',
+          days: '2.4',
+          outflow: '$1,000.00/day',
+          balance: '2400000000',
+          balanceInUsd: '2400.00',
+          createdAt: iso(0),
+        },
+      },
+      {
+        about: 'runway of about 2.4 days at $1,000.00/day, below RUNWAY_ALERT_DAYS of 3',
+        asset: 'USDT@ETH',
+        amount: '2400',
+        amountUnits: '2400000000',
+        usd: '2400.00',
+      },
+    ],
+    [
       'a summary',
       { type: 'summary', kind: 'task', total: 42, listed: [] },
       { about: '42 task alerts in one summary message' },

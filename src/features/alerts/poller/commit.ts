@@ -20,6 +20,7 @@ import { believedSince, changeTimeOf } from './change-time.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
 import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
 import { POLL_RULES, type PollDeps } from './poll-rules.js';
+import { commitRunways, type RunwaysRead } from './runways.js';
 
 type RowKind = StuckFacts['source'];
 const SOURCE_OF_KIND: Record<string, SourceName> = { withdrawal: 'withdrawals', task: 'tasks', gas: 'gas' };
@@ -58,6 +59,8 @@ export interface CommitOptions {
   stuckAfterMs?: PollDeps['stuckAfterMs'];
   /** The thresholds and the balances read this poll; absent, balances are not judged. */
   balances?: BalancesRead;
+  /** The runways judged this poll; absent, runway alerts are off (RUNWAY_ALERT_DAYS unset) and any left open end. */
+  runways?: RunwaysRead;
 }
 
 /**
@@ -70,7 +73,7 @@ export function commitDetections(
   now: Date,
   lookbackMs: number,
   options: CommitOptions = {},
-): { queued: number; newFailures: Record<SourceName, number>; crossings: number } {
+): { queued: number; newFailures: Record<SourceName, number>; crossings: number; runwayCrossings: number } {
   const nowIso = now.toISOString();
   const queuedKeys = new Set(alerts.outbox.map((item) => item.key));
   // What the queued alerts are about: a stuck row with one waiting for Slack gets no second alert.
@@ -85,6 +88,8 @@ export function commitDetections(
   };
   // Balances first: a gas failure in this poll then finds the low-balance alert as it stands after this reading.
   const crossings = options.balances ? commitBalances(alerts, options.balances, now, enqueue) : 0;
+  // Runways too (a runway crossing is counted in `queued`); unset, whatever RUNWAY_ALERT_DAYS left open ends.
+  const runwayCrossings = commitRunways(alerts, options.runways, now, enqueue);
   // Every source read: a successful poll, recorded in the store so `/treasury alerts` on any replica shows its age.
   if (SOURCES.every((name) => outcomes[name].ok)) alerts.lastSuccessfulPollAt = nowIso;
 
@@ -246,7 +251,7 @@ export function commitDetections(
   }
   pruneSentCounts(alerts, now);
   pruneOwnedAlerts(alerts, now);
-  return { queued, newFailures, crossings };
+  return { queued, newFailures, crossings, runwayCrossings };
 }
 
 /** The outbox and `alerted` key of a row's stuck alert. */
@@ -313,7 +318,7 @@ function settleRow(alerts: AlertsState, kind: RowKind, row: Settled, now: Date, 
     alert.objects = alert.objects.filter((object) => object !== row.key);
     if (subject.type === 'stuck') subject.outcome = { status: row.status, at };
     // A low-balance alert resolves on the balance only, never because a gas top-up told in it was sent.
-    if (subject.type !== 'balance' && !alert.objects.some(isRowObject)) {
+    if (subject.type !== 'balance' && subject.type !== 'runway' && !alert.objects.some(isRowObject)) {
       const reason =
         subject.type !== 'summary'
           ? RESOLVED_BECAUSE[kind].one

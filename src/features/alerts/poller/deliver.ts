@@ -92,7 +92,13 @@ function deliveryOf(
     return { items, key, channel, message, ...redirected };
   }
   const message = buildAlertMessage(firstView(key, items, now), now, { ...options, ...redirected });
-  if (items.length === 1 || facts.kind === 'stuck' || facts.kind === 'api_down' || facts.kind === 'balance_low')
+  if (
+    items.length === 1 ||
+    facts.kind === 'stuck' ||
+    facts.kind === 'api_down' ||
+    facts.kind === 'balance_low' ||
+    facts.kind === 'runway_low'
+  )
     return { items, key, channel, message, ...redirected };
   const failures = items.map((item) => item.facts as FailureFacts);
   const parts = planSummaryThread(failures);
@@ -130,11 +136,12 @@ export function planDeliveries(
   for (const item of outbox) {
     const kind = item.facts.kind;
     const group = byKind.get(kind) ?? [item];
-    // Health messages and low balances one each: each low balance is its own incident, resolved on its own.
+    // Health messages, low balances and runways one each: each is its own incident, resolved on its own.
     if (
       kind === 'api_down' ||
       kind === 'api_recovered' ||
       kind === 'balance_low' ||
+      kind === 'runway_low' ||
       group.length <= POLL_RULES.floodThreshold
     ) {
       deliveries.push(deliveryOf([item], now, item.key, route));

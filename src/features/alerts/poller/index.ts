@@ -73,6 +73,8 @@ export interface AlertPollerOptions {
   metrics?: Pick<BotMetrics, 'pollRun' | 'alertPosted' | 'alertFailed' | 'alertLatency'>;
   /** The balance thresholds (see PollDeps.thresholds). */
   thresholds?: PollDeps['thresholds'];
+  /** RUNWAY_ALERT_DAYS (see PollDeps.runway). */
+  runway?: PollDeps['runway'];
 }
 
 /** One replica of several polls at a time (a lease in the shared database). */
@@ -136,6 +138,7 @@ export function createAlertPoller(options: AlertPollerOptions): AlertPoller {
       ...(options.stuckAfterMs ? { stuckAfterMs: options.stuckAfterMs } : {}),
       ...(options.followUp ? { followUp: options.followUp } : {}),
       ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+      ...(options.runway ? { runway: options.runway } : {}),
       sleep: options.sleep ?? ((ms) => sleepFor(ms)),
       pacing,
       signal,

@@ -7,6 +7,7 @@ import type { BotRepositories } from '../../repositories.js';
 import type { StoredThreshold } from '../../thresholds/rules.js';
 import type { AlertRoutes } from '../routing.js';
 import type { SourceName } from './facts.js';
+import type { RunwayWatch } from './runways.js';
 import type { AlertPoster } from './slack.js';
 
 const MINUTE = 60_000;
@@ -128,6 +129,8 @@ export interface PollDeps {
    * resolves low-balance alerts. Absent, balances are not watched.
    */
   thresholds?: () => Promise<StoredThreshold[]>;
+  /** RUNWAY_ALERT_DAYS: each poll judges every asset's runway from the asset list it reads; absent, not watched. */
+  runway?: RunwayWatch;
   /** After the outbox went out: reminders and the Slack work alerts people own still owe (the polling replica only). */
   followUp?: () => Promise<void>;
   now: () => Date;

@@ -12,6 +12,7 @@
  *   recorded) is looked for in the channel before it is posted again (deliver.ts).
  * - `alerted` keeps a key as long as a later read can meet its row again (commit.ts), no longer.
  */
+import type { Asset } from '../../../payments/index.js';
 import { type BalancesRead, readBalances } from './balances.js';
 import { commitDetections } from './commit.js';
 import { deliverOutbox } from './deliver.js';
@@ -25,6 +26,7 @@ import {
 } from './detect.js';
 import { SOURCES, type SourceName } from './facts.js';
 import type { PollDeps, PollReport, SourceReport } from './poll-rules.js';
+import { readRunways } from './runways.js';
 
 export { type Delivery, planDeliveries } from './deliver.js';
 export { type ChannelPacing, POLL_RULES, type PollDeps, type PollReport, type SourceReport } from './poll-rules.js';
@@ -50,16 +52,27 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
       outcomes[name] = { ok: false, ...problem };
     }
   }
-  // Balances after the sources: one asset-list request, only while a threshold is set.
+  // Balances after the sources: one asset-list request, only while a threshold is set or runways are watched.
+  let assetsRead: Promise<Asset[]> | undefined;
+  const listAssetsOnce = () => {
+    assetsRead ??= deps.payments.listAssets();
+    return assetsRead;
+  };
   let balances: BalancesRead | undefined;
   if (deps.thresholds && !deps.signal?.aborted) {
-    balances = await readBalances(deps.thresholds, () => deps.payments.listAssets());
+    balances = await readBalances(deps.thresholds, listAssetsOnce);
     if (balances.assets && !balances.assets.ok)
       deps.logger.warn('alert poller: could not read the asset balances; thresholds are judged at the next poll', {
         code: balances.assets.code,
         message: balances.assets.message,
       });
   }
+  const runways = deps.runway && !deps.signal?.aborted ? await readRunways(deps.runway, listAssetsOnce) : undefined;
+  if (runways && !runways.judged.ok)
+    deps.logger.warn('alert poller: could not judge the runways; they are judged at the next poll', {
+      code: runways.judged.code,
+      message: runways.judged.message,
+    });
   const waitingNow = async () => (await deps.store.alerts.readAlerts()).outbox.length;
   if (deps.signal?.aborted || SOURCES.some((name) => outcomes[name] === undefined)) {
     return {
@@ -87,13 +100,16 @@ export async function pollOnce(deps: PollDeps): Promise<PollReport> {
       aborted: true,
     };
   }
-  const { queued, newFailures, crossings } = await deps.store.alerts.commitPoll((alerts) =>
+  const { queued, newFailures, crossings, runwayCrossings } = await deps.store.alerts.commitPoll((alerts) =>
     commitDetections(alerts, outcomes, now, deps.lookbackMs, {
       ...(deps.stuckAfterMs ? { stuckAfterMs: deps.stuckAfterMs } : {}),
       ...(balances ? { balances } : {}),
+      ...(runways ? { runways } : {}),
     }),
   );
   if (crossings > 0) deps.logger.info('alert poller: balances went below their thresholds', { crossings });
+  if (runwayCrossings > 0)
+    deps.logger.info('alert poller: runways went below RUNWAY_ALERT_DAYS', { crossings: runwayCrossings });
   if (queued > 0) deps.logger.info('alert poller: new alerts queued', { queued, ...newFailures });
   const delivery = await deliverOutbox(deps, now);
   if (deps.followUp && !deps.signal?.aborted && (!deps.stillLeading || (await deps.stillLeading())))
