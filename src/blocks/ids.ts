@@ -40,6 +40,8 @@ export const ACTION_IDS = {
   swapFormFrom: 'form_swap_from',
   swapFormTo: 'form_swap_to',
   swapFormAmount: 'form_swap_amount',
+  /** Inputs of the payout form whose use recomputes its preview. */
+  payoutFormAsset: 'form_payout_asset',
 } as const;
 
 /** Every modal callback_id the app binds. */
@@ -66,6 +68,7 @@ export const FORM_IDS = {
   invoice: 'form_invoice',
   threshold: 'form_threshold',
   swap: 'form_swap',
+  payout: 'form_payout',
 } as const;
 
 /** An input of a form (a `form_<form>_<field>` action_id in ACTION_IDS). */

@@ -59,6 +59,7 @@ export {
   type AmountReading,
   chosenValue,
   type FormValues,
+  plainWords,
   readTokenAmount,
   readUsdAmount,
   typedText,

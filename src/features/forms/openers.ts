@@ -14,6 +14,7 @@ import { errorFields } from '../../logger.js';
 import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import { invoiceForm } from './invoice-form.js';
 import { type FormDefinition, formListeners, openForm, triggerFromNow } from './listeners.js';
+import { payoutForm } from './payout-form.js';
 import { swapForm } from './swap-form.js';
 import { thresholdForm } from './threshold-form.js';
 
@@ -46,4 +47,5 @@ export const formBindings: ListenerBinding[] = [
   ...formListeners(invoiceForm),
   ...formListeners(thresholdForm),
   ...formListeners(swapForm),
+  ...formListeners(payoutForm),
 ];

@@ -11,7 +11,7 @@ import { formatNetwork, formatTokenAmount } from '../../blocks/format.js';
 import { ACTION_IDS, FORM_IDS } from '../../blocks/ids.js';
 import { code } from '../../blocks/mrkdwn.js';
 import { fromBaseUnits } from '../../kernel/money.js';
-import { decodeSlackEntities, escapeText } from '../../kernel/text.js';
+import { escapeText } from '../../kernel/text.js';
 import type { Asset } from '../../payments/index.js';
 import { conversationKindOf } from '../../slack/conversations.js';
 import { quotePlaceProblem } from '../places.js';
@@ -19,7 +19,7 @@ import type { QuotePreview } from '../swaps/index.js';
 import { snapshotTiers, usdLabel, windowText } from '../swaps/policy.js';
 import { amountInputBlock, assetMenuBlock, formModal, isAssetList, previewBlocks } from './blocks.js';
 import type { FormDefinition, FormDeps, FormState, FormSubmission } from './listeners.js';
-import { type AmountReading, chosenValue, readTokenAmount, typedText } from './values.js';
+import { type AmountReading, chosenValue, plainWords, readTokenAmount, typedText } from './values.js';
 
 /** The swap form's input ids (each its block's id too). */
 export const SWAP_FORM = {
@@ -179,17 +179,6 @@ export async function buildSwapForm(state: FormState, deps: FormDeps, userId: st
       ...previewBlocks(preview),
     ],
   });
-}
-
-/** mrkdwn refusal words as plain text for under a field: entities decoded, emoji codes and markers dropped. */
-function plainWords(mrkdwn: string): string {
-  return decodeSlackEntities(
-    mrkdwn
-      .replace(/:[a-z_]+: /g, '')
-      .replace(/<@([A-Z0-9]+)>/g, '@$1')
-      .replace(/[*`]/g, '')
-      .replace(/(^|\s)_([^_]+)_/g, '$1$2'),
-  );
 }
 
 /** The swap form: built from what is entered; submitted through the typed command's requestQuote. */
