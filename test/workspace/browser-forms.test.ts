@@ -183,9 +183,41 @@ describe.skipIf(!available)('forms in the local workspace, in Chromium', () => {
     await quote.waitFor({ timeout: 15_000 });
     expect(await quote.getAttribute('data-ephemeral')).toBe('false');
     expect(workspace.simulator.requests.filter((r) => r.operation === 'estimateSwap').length - before).toBe(1);
-    await quote.scrollIntoViewIfNeeded();
+    // The requester's note comes after the quote (the timeline redraws then): wait for it before the picture.
+    await messages()
+      .filter({ hasText: 'Quote posted in the channel for approval' })
+      .last()
+      .waitFor({ timeout: 15_000 });
     await page.screenshot({ path: screenshot('workspace-swap-form-quote.png') });
   }, 90_000);
+
+  it('from the Home tab, New swap asks where to post the quote; Riley picks #treasury-ops and the quote is there', async () => {
+    await page.getByTestId('home-tab').click();
+    await page.getByTestId('home-body').getByRole('button', { name: 'New swap' }).click();
+    await modal().waitFor({ timeout: 10_000 });
+    const fromMenu = page.getByTestId('modal-input-form_swap_from');
+    await fromMenu.waitFor({ timeout: 10_000 });
+    const { usdtEth, usdcEth } = workspace.simulator.ids.assets;
+    await fromMenu.selectOption(usdtEth);
+    await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Amount of USDT to swap');
+    await page.getByTestId('modal-input-form_swap_to').selectOption(usdcEth);
+    await page.getByTestId('modal-input-form_swap_amount').pressSequentially('25', { delay: 60 });
+    // Counted with Riley's $20,000 swap of the test before, as the quote will be: the second tier.
+    await expect
+      .poll(() => modal().innerText(), { timeout: 10_000 })
+      .toContain('with your $20,000 swap today this makes $20,025: 2 approvals');
+    expect(await modal().innerText()).toContain('The quote is posted in the channel you choose');
+    await modal().screenshot({ path: screenshot('workspace-swap-form-home.png') });
+    await page.getByTestId('modal-input-form_swap_channel').selectOption('C0TREASURYOPS');
+    await page.getByTestId('modal-submit').click();
+    await expect.poll(() => modal().count(), { timeout: 10_000 }).toBe(0);
+    await page.getByTestId('channel-treasury-ops').click();
+    const quote = messages()
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .filter({ hasText: '25 USDT' })
+      .last();
+    await quote.waitFor({ timeout: 15_000 });
+  }, 60_000);
 
   it('raised no error in the page', () => {
     expect(problems).toEqual([]);
