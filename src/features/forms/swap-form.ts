@@ -39,10 +39,14 @@ export interface SwapDraft {
   channelId: string | undefined;
 }
 
-/** The channel chosen in the conversations menu, if any. */
+/** A conversation id as Slack gives it (C…, G…, D…): anything else is not taken (it would go into mrkdwn). */
+const CONVERSATION_ID = /^[CGD][A-Z0-9]{2,30}$/;
+
+/** The channel chosen in the conversations menu, if any (and well-formed). */
 function chosenConversation(values: FormState['values'], id: string): string | undefined {
   const state = values[id]?.[id] as { selected_conversation?: unknown } | undefined;
-  return typeof state?.selected_conversation === 'string' ? state.selected_conversation : undefined;
+  const chosen = state?.selected_conversation;
+  return typeof chosen === 'string' && CONVERSATION_ID.test(chosen) ? chosen : undefined;
 }
 
 /** Reads the form's fields against the merchant's assets. */
