@@ -144,6 +144,54 @@ describe('malformed clicks', () => {
   });
 });
 
+describe('malformed shortcuts and forms', () => {
+  const shortcut = (overrides: Record<string, unknown>) => ({
+    type: 'shortcut',
+    token: 'x',
+    action_ts: '1700000000.1',
+    team: { id: 'T_TEST', domain: 'treasury-test' },
+    user: { id: 'U0ALICE', username: 'alice', team_id: 'T_TEST' },
+    callback_id: 'new_invoice',
+    trigger_id: `${Date.now()}.1.abcdef`,
+    ...overrides,
+  });
+
+  it('a shortcut without a trigger, or one the app does not declare, is answered 200 and opens nothing', async () => {
+    slack.reset();
+    const { trigger_id: _, ...noTrigger } = shortcut({});
+    for (const payload of [noTrigger, shortcut({ callback_id: 'delete_everything' }), shortcut({ user: 'U0ALICE' })]) {
+      const result = await sendSigned(asForm(payload));
+      expect(result.status).toBe(200);
+    }
+    await expectStillServing();
+    expect(slack.callsOf('views.open')).toHaveLength(0);
+    expect(bot.stderr()).toContain('ignored a shortcut the bot does not know');
+  });
+
+  it('a form input used from a message, and a form submitted with garbage state, change nothing', async () => {
+    const fromMessage = clickPayload({}, { action_id: 'form_invoice_amount', type: 'plain_text_input', value: '5' });
+    expect((await sendSigned(asForm(fromMessage))).status).toBe(200);
+    const submission = {
+      type: 'view_submission',
+      user: { id: 'U0ALICE', username: 'alice', team_id: 'T_TEST' },
+      team: { id: 'T_TEST', domain: 'treasury-test' },
+      api_app_id: 'A_TEST',
+      view: {
+        id: 'V0FORGED',
+        callback_id: 'form_invoice',
+        private_metadata: '{"responseUrl":"javascript:alert(1)"}',
+        hash: 'h',
+        state: { values: { form_invoice_amount: { form_invoice_amount: { value: { nested: true } } } } },
+      },
+    };
+    const result = await sendSigned(asForm(submission));
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ response_action: 'errors' });
+    await expectStillServing();
+    expect(simulator.requestCount('createInvoice') + simulator.requestCount('createInvoiceByCrypto')).toBe(0);
+  });
+});
+
 describe('tampered button values change nothing', () => {
   const INVALID = 'This button carries data the bot cannot use';
   it.each([

@@ -158,6 +158,48 @@ describe('the invoice form', () => {
     expect(createCalls('createInvoice')[0]?.body).toMatchObject({ usdAmountInCents: 4999 });
   });
 
+  it('two keystrokes racing on one view: the later update meets hash_conflict and is dropped quietly, the form stays', async () => {
+    const { form } = await openInvoiceForm();
+    const ready = await formShowing(form.id, /USDT · /);
+    const usdtEth = stack.simulator.ids.assets.usdtEth;
+    const typed = (amount: string) => ({
+      values: { [F.asset]: { [F.asset]: usdtEth }, [F.amount]: { [F.amount]: amount } },
+      trigger: 'on_character_entered' as const,
+    });
+    // Both carry the hash of the same view, as two keystrokes sent before the first update arrived.
+    await stack.driver.useInView(ready, F.amount, F.amount, typed('1'));
+    await formShowing(form.id, /In base units: `1000000`/);
+    await stack.driver.useInView(ready, F.amount, F.amount, typed('12'));
+    await stack.slack.waitFor(() => stack.slack.callsOf('views.update').length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(viewText(current(form.id))).toContain('In base units: `1000000`');
+    expect(stack.slack.views()).toHaveLength(1);
+  });
+
+  it('keystrokes that come together are rebuilt once, from the last: the preview ends on what is typed', async () => {
+    const { form } = await openInvoiceForm();
+    const ready = await formShowing(form.id, /USDT · /);
+    const updatesBefore = stack.slack.callsOf('views.update').length;
+    const usdtEth = stack.simulator.ids.assets.usdtEth;
+    for (const amount of ['7', '70', '700']) {
+      await stack.driver.useInView(ready, F.amount, F.amount, {
+        values: { [F.asset]: { [F.asset]: usdtEth }, [F.amount]: { [F.amount]: amount } },
+        trigger: 'on_character_entered',
+      });
+    }
+    await formShowing(form.id, /In base units: `700000000`/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stack.slack.callsOf('views.update').length - updatesBefore).toBe(1);
+    expect(viewText(current(form.id))).toContain('In base units: `700000000`');
+  });
+
+  it('someone of another organisation (Slack Connect) picking the shortcut gets no form', async () => {
+    const picked = await stack.driver.shortcut('new_invoice', { userId: 'U0PARTNER', teamId: 'T0PARTNER' });
+    expect(picked.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stack.slack.callsOf('views.open')).toHaveLength(0);
+  });
+
   it('the Home tab’s New invoice button opens it', async () => {
     await stack.driver.openHome(ALICE);
     const home = await stack.slack.waitFor(() => stack.slack.homeView(ALICE), 5_000, 'the Home tab');
@@ -176,6 +218,22 @@ describe('the invoice form', () => {
 
 describe('the threshold form', () => {
   const T = { asset: 'form_threshold_asset', unit: 'form_threshold_unit', amount: 'form_threshold_amount' };
+
+  it('someone who is not an admin is told so in the form, and nothing is set', async () => {
+    await stack.driver.command('threshold');
+    const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the threshold form opened');
+    const ready = await formShowing(form.id, /USDT · /);
+    const values = {
+      [T.asset]: { [T.asset]: stack.simulator.ids.assets.usdtBsc },
+      [T.unit]: { [T.unit]: 'usd' },
+      [T.amount]: { [T.amount]: '100' },
+    };
+    const answer = await stack.driver.submitView(ready, { values });
+    expect(answer).toMatchObject({ response_action: 'update' });
+    expect(JSON.stringify(answer)).toContain('Only treasury admins can set or remove balance thresholds');
+    const thresholds = await stack.store.balances.listThresholds();
+    expect(thresholds.find((t) => t.assetId === stack.simulator.ids.assets.usdtBsc)).toBeUndefined();
+  });
 
   it('previews the balance now against the level, and sets it through the typed command’s service', async () => {
     const result = await stack.driver.command('threshold', { userId: ADMIN });

@@ -1,10 +1,15 @@
 /**
  * Forms instead of syntax: a modal per write action, opened by its `/treasury` command typed with no arguments, a
- * Home tab button or a global shortcut, that shows what the bot will do before anything is done. This folder is the
- * kit every form is built with; each form lives with its feature (e.g. features/invoices/form.ts).
+ * Home tab button or a global shortcut, that shows what the bot will do before anything is done. This folder holds
+ * the kit every form is built with (blocks, values, assets, listeners) and the forms themselves (`<action>-form.ts`,
+ * registered in openers.ts with what opens them): a form depends on the feature it drives, and no feature imports
+ * this folder, so no circle can form.
  *
  * The contract of a form (a FormDefinition):
  * - `callbackId`: its modal's callback_id, listed in blocks/ids.ts FORM_IDS (the edge lets only those through).
+ *   What opens it: its command's `run` calls openForm with the command's trigger and origin (response_url,
+ *   channel); a Home button or a shortcut is one line in openers.ts (ids in ACTION_IDS / SHORTCUT_IDS, the
+ *   shortcut also in both manifests).
  * - `actionIds`: the inputs whose use recomputes the view; each is its block's block_id too, listed in ACTION_IDS,
  *   and its block says `dispatch_action: true` (the builders here do that: assetMenuBlock, choiceMenuBlock,
  *   amountInputBlock). Keep every input's ids the same from view to view: Slack keeps what was entered only then.
@@ -20,6 +25,8 @@
  * views.update when the payment API is slow; each use of an input is acknowledged, rebuilt and put in place with
  * views.update and the view's hash (a hash_conflict means a newer update won: ignored); a submission runs once per
  * view and per process (a Submit sent again runs nothing). formListeners(form) gives its two listener bindings.
+ * Only people behind TREASURY_USERS see a form (the menu shows balances): openForm shows anyone else a notice, and
+ * every recompute and submission checks again.
  */
 export { FORM_ASSETS_FRESH_MS, formAssets } from './assets.js';
 export {

@@ -45,7 +45,11 @@ export type FormDeps = Pick<
 /** Where a form's answer goes, remembered in the view's private_metadata (Slack holds it; the client cannot change it). */
 export const FormOrigin = z.strictObject({
   /** The response_url of the `/treasury …` command that opened the form: the answer goes there, as a typed one's. */
-  responseUrl: z.string().url().max(2_000).optional(),
+  responseUrl: z
+    .string()
+    .max(2_000)
+    .regex(/^https?:\/\/[^\s]+$/)
+    .optional(),
   channelId: z.string().max(64).optional(),
 });
 export type FormOrigin = z.infer<typeof FormOrigin>;
@@ -92,6 +96,12 @@ const OPEN_RESERVE_MS = 800;
 const ASSETS_FOR_PREVIEW_MS = 10_000;
 /** How long a submission waits for the assets (Slack wants the ack within 3 s). */
 const ASSETS_FOR_SUBMIT_MS = 1_800;
+/**
+ * How long a recompute waits for a later keystroke on the same view: the later one carries what is typed now and
+ * the same view hash, so it alone is rebuilt (an earlier update landing first would make the later one meet
+ * hash_conflict and leave the preview a keystroke behind).
+ */
+const COALESCE_MS = 150;
 /** Submissions remembered per process to run each form once (a second Submit of the same view changes nothing). */
 const REMEMBERED_SUBMISSIONS = 2_000;
 
@@ -170,7 +180,12 @@ export async function openForm(
   }
   if ('loading' in early) {
     deps.background.run('a form filled in with the assets', async () => {
-      const assets = await assetChoices(deps, ASSETS_FOR_PREVIEW_MS);
+      const read = await assetChoices(deps, ASSETS_FOR_PREVIEW_MS);
+      // Still nothing after the wait: say so rather than "reading…" for ever.
+      const assets: AssetChoices =
+        'loading' in read
+          ? { failed: 'The payment service is slow to list the merchant’s assets. Close the form and try again.' }
+          : read;
       const filled = await form.build({ values: {}, origin, assets }, deps, options.userId);
       const outcome = await views.updateView(opened.viewId, filled, opened.hash ? { hash: opened.hash } : {});
       if ('conflict' in outcome) deps.logger.debug('forms: the form changed before its assets came; kept it');
@@ -188,13 +203,18 @@ export function readOrigin(privateMetadata: string | undefined): FormOrigin {
   }
 }
 
+/** The latest use of an input per open view (per process): an earlier one still waiting is dropped for it. */
+const latestUse = new Map<string, number>();
+let uses = 0;
+
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /**
  * The use of an input inside the form (a choice, a keystroke): acknowledged, then the view is built again from
- * Slack's state and put in place with views.update and the view's hash. A hash_conflict (a newer keystroke's update
- * won) and a closed view are ignored quietly; someone not (or no longer) allowed gets no preview.
+ * Slack's state and put in place with views.update and the view's hash. Keystrokes that come together are
+ * coalesced (only the last is rebuilt); a hash_conflict (a newer update won) and a closed view are ignored quietly;
+ * someone not (or no longer) allowed gets no preview.
  */
 export function createFormActionListener(form: FormDefinition) {
   return (deps: FeatureListenerDeps) =>
@@ -204,12 +224,19 @@ export function createFormActionListener(form: FormDefinition) {
       const views = deps.views;
       if (view === undefined || views === undefined || view.callback_id !== form.callbackId) return;
       const userId = body.user.id;
+      const use = ++uses;
+      latestUse.set(view.id, use);
+      const superseded = () => latestUse.get(view.id) !== use;
       deps.background.run('a form recomputed', async () => {
+        await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
+        if (superseded()) return;
         const access = deps.access.known(userId) ?? (await deps.access.check(userId));
         if (!access.allowed) return;
         const assets = await assetChoices(deps, ASSETS_FOR_PREVIEW_MS);
         const state = { values: view.state.values as FormValues, origin: readOrigin(view.private_metadata), assets };
         const next = await form.build(state, deps, userId);
+        if (superseded()) return;
+        latestUse.delete(view.id);
         try {
           const outcome = await views.updateView(view.id, next, { hash: view.hash });
           if ('conflict' in outcome)

@@ -26,6 +26,13 @@ export const THRESHOLD_FORM = {
 
 type Unit = 'usd' | 'units' | 'off';
 
+/** How long a submission waits to learn whether the person is an admin (Slack wants the ack within 3 s). */
+const ADMIN_CHECK_MS = 1_000;
+
+/** Said in the form to someone who is not an admin, in the typed command's words. */
+const NOT_AN_ADMIN =
+  'Only treasury admins can set or remove balance thresholds (TREASURY_ADMINS; by default the swap approvers). /treasury thresholds shows them to everyone.';
+
 /** What the threshold form's fields say now, read exactly. */
 export interface ThresholdDraft {
   unit: Unit;
@@ -144,6 +151,12 @@ export const thresholdForm: FormDefinition = {
     }
     if (Object.keys(errors).length > 0 || asset === undefined) return { errors };
     const thresholds = deps.thresholds;
+    // Refused in the form when known in time; otherwise the service checks again and its answer says so.
+    const admin = await Promise.race([
+      thresholds.isAdmin(userId).catch(() => undefined),
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ADMIN_CHECK_MS).unref()),
+    ]);
+    if (admin === false) return { refused: NOT_AN_ADMIN };
     if (draft.unit === 'off')
       return {
         run: async () => {
