@@ -517,7 +517,8 @@ function isEmptyState(state: Json | undefined): boolean {
     state === undefined ||
     ((state.value ?? null) === null &&
       (state.selected_option ?? null) === null &&
-      (state.selected_user ?? null) === null)
+      (state.selected_user ?? null) === null &&
+      (state.selected_conversation ?? null) === null)
   );
 }
 

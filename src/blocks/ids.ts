@@ -34,6 +34,14 @@ export const ACTION_IDS = {
   thresholdFormAsset: 'form_threshold_asset',
   thresholdFormUnit: 'form_threshold_unit',
   thresholdFormAmount: 'form_threshold_amount',
+  /** The Home tab's New swap button. */
+  homeNewSwap: 'home_new_swap',
+  /** Inputs of the swap form whose use recomputes its preview. */
+  swapFormFrom: 'form_swap_from',
+  swapFormTo: 'form_swap_to',
+  swapFormAmount: 'form_swap_amount',
+  /** Inputs of the payout form whose use recomputes its preview. */
+  payoutFormAsset: 'form_payout_asset',
 } as const;
 
 /** Every modal callback_id the app binds. */
@@ -59,6 +67,8 @@ export const VIEW_IDS = {
 export const FORM_IDS = {
   invoice: 'form_invoice',
   threshold: 'form_threshold',
+  swap: 'form_swap',
+  payout: 'form_payout',
 } as const;
 
 /** An input of a form (a `form_<form>_<field>` action_id in ACTION_IDS). */

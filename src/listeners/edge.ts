@@ -70,6 +70,7 @@ const VIEW_ACTIONS = new Set<string>([
   // The Home tab's buttons that open a form (with the click's trigger).
   ACTION_IDS.homeNewInvoice,
   ACTION_IDS.homeSetThreshold,
+  ACTION_IDS.homeNewSwap,
 ]);
 
 /** A use of a form's input (a choice, a keystroke) from inside its modal: answered by updating the view. */

@@ -166,6 +166,7 @@ describe('the Home tab of a treasury user', () => {
     expect(text).toMatch(/• \*1,000 USDT → USDC\* · ≈ \$1,000 · 2 seconds ago · \*waiting for approval\*$/m);
     const buttons = findButtons(view.blocks);
     expect(buttons.map((b) => [b.actionId, b.blockId])).toEqual([
+      ['home_new_swap', 'home_forms'],
       ['home_new_invoice', 'home_forms'],
       ['home_set_threshold', 'home_forms'],
       ['home_refresh', 'home_refresh'],

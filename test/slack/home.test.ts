@@ -88,6 +88,7 @@ describe('the Home tab', () => {
     expect(text).toMatch(/Balances · \$[\d,]+\.\d\d/);
     expect(text).toContain('Open alerts');
     expect(findButtons(avery.view.blocks as unknown[]).map((b) => b.actionId)).toEqual([
+      'home_new_swap',
       'home_new_invoice',
       'home_set_threshold',
       'home_refresh',

@@ -1,7 +1,8 @@
-// The invoice form in the local workspace, in a real browser (Debian's Chromium through playwright-core), used as a
+// The invoice and swap forms in the local workspace, in a real browser (Debian's Chromium through playwright-core), used as a
 // person would: Riley opens the Home tab, presses New invoice, picks an asset in the menu grouped by network, types
 // an amount and watches the preview follow each keystroke, submits, and finds the invoice's payment link in the
-// direct message with the bot. Everything behind the page is real: the bot's HTTP app, the payment API simulator
+// direct message with the bot; then types `/treasury swap` alone in the team's channel, fills the swap form, reads
+// the approvals the quote will need, and finds the quote with its Approve button. Everything behind the page is real: the bot's HTTP app, the payment API simulator
 // and the Slack stand-in, over HTTP.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -138,6 +139,84 @@ describe.skipIf(!available)('forms in the local workspace, in Chromium', () => {
     expect(await modal().count()).toBe(1);
     await page.getByTestId('modal-close').click();
     await expect.poll(() => modal().count()).toBe(0);
+  }, 60_000);
+
+  it('Riley asks for a swap through the form: /treasury swap alone, two menus, an amount, the approvals it needs, then the quote with its Approve button', async () => {
+    await page.getByTestId('user-switcher').selectOption('U0RILEY');
+    await page.getByTestId('channel-treasury-ops').click();
+    const composer = page.getByTestId('composer');
+    await composer.fill('/treasury swap');
+    await composer.press('Enter');
+
+    await modal().waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('modal-title').innerText()).toBe('New swap');
+    const fromMenu = page.getByTestId('modal-input-form_swap_from');
+    await fromMenu.waitFor({ timeout: 10_000 });
+    const { usdtEth, usdcEth } = workspace.simulator.ids.assets;
+    await fromMenu.selectOption(usdtEth);
+    await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Amount of USDT to swap');
+    await page.getByTestId('modal-input-form_swap_to').selectOption(usdcEth);
+
+    const amount = page.getByTestId('modal-input-form_swap_amount');
+    await amount.click();
+    await amount.pressSequentially('20,000', { delay: 60 });
+    await expect
+      .poll(() => modal().innerText(), { timeout: 10_000 })
+      .toContain('In base units: 20000000000 (USDT has 6 decimals)');
+    await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Needs 2 distinct approvals');
+    const shown = await modal().innerText();
+    expect(shown).toContain('Asks for a quote to swap 20,000 USDT on Ethereum (ETH) into USDC on Ethereum (ETH)');
+    expect(shown).toContain('Worth about $20,000');
+    expect(shown).toContain('(tier 2 of 2, from $10,000)');
+    expect(shown).toContain('Approving it needs no code (codes are asked from $50,000)');
+    expect(shown).toMatch(/Balance left of USDT on Ethereum \(ETH\): [\d,.]+ USDT/);
+    expect(await amount.inputValue()).toBe('20,000');
+    await modal().screenshot({ path: screenshot('workspace-swap-form.png') });
+
+    const before = workspace.simulator.requests.filter((r) => r.operation === 'estimateSwap').length;
+    await page.getByTestId('modal-submit').click();
+    await expect.poll(() => modal().count(), { timeout: 10_000 }).toBe(0);
+    const quote = messages()
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .filter({ hasText: '20,000 USDT' })
+      .last();
+    await quote.waitFor({ timeout: 15_000 });
+    expect(await quote.getAttribute('data-ephemeral')).toBe('false');
+    expect(workspace.simulator.requests.filter((r) => r.operation === 'estimateSwap').length - before).toBe(1);
+    // The requester's note comes after the quote (the timeline redraws then): wait for it before the picture.
+    await messages()
+      .filter({ hasText: 'Quote posted in the channel for approval' })
+      .last()
+      .waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: screenshot('workspace-swap-form-quote.png') });
+  }, 90_000);
+
+  it('from the Home tab, New swap asks where to post the quote; Riley picks #treasury-ops and the quote is there', async () => {
+    await page.getByTestId('home-tab').click();
+    await page.getByTestId('home-body').getByRole('button', { name: 'New swap' }).click();
+    await modal().waitFor({ timeout: 10_000 });
+    const fromMenu = page.getByTestId('modal-input-form_swap_from');
+    await fromMenu.waitFor({ timeout: 10_000 });
+    const { usdtEth, usdcEth } = workspace.simulator.ids.assets;
+    await fromMenu.selectOption(usdtEth);
+    await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Amount of USDT to swap');
+    await page.getByTestId('modal-input-form_swap_to').selectOption(usdcEth);
+    await page.getByTestId('modal-input-form_swap_amount').pressSequentially('25', { delay: 60 });
+    // Counted with Riley's $20,000 swap of the test before, as the quote will be: the second tier.
+    await expect
+      .poll(() => modal().innerText(), { timeout: 10_000 })
+      .toContain('with your $20,000 swap today this makes $20,025: 2 approvals');
+    expect(await modal().innerText()).toContain('The quote is posted in the channel you choose');
+    await modal().screenshot({ path: screenshot('workspace-swap-form-home.png') });
+    await page.getByTestId('modal-input-form_swap_channel').selectOption('C0TREASURYOPS');
+    await page.getByTestId('modal-submit').click();
+    await expect.poll(() => modal().count(), { timeout: 10_000 }).toBe(0);
+    await page.getByTestId('channel-treasury-ops').click();
+    const quote = messages()
+      .filter({ has: page.getByRole('button', { name: 'Approve' }) })
+      .filter({ hasText: '25 USDT' })
+      .last();
+    await quote.waitFor({ timeout: 15_000 });
   }, 60_000);
 
   it('raised no error in the page', () => {

@@ -568,7 +568,7 @@ describe('modals', () => {
     expect(html).not.toContain('modal-submit');
     expect(html).toContain('data-testid="modal-close" data-modal-close="">Cancel</button>');
     expect(html).toContain(
-      'It could not be read: this workspace fills in plain-text and number inputs, static menus and user menus, not datepicker',
+      'It could not be read: this workspace fills in plain-text and number inputs, static, user and conversation menus, not datepicker',
     );
   });
 

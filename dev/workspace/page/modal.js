@@ -54,7 +54,7 @@ function plainChild(obj, fallback) {
 }
 
 /** Input elements the page fills in. */
-const FILLABLE = new Set(['plain_text_input', 'number_input', 'static_select', 'users_select']);
+const FILLABLE = new Set(['plain_text_input', 'number_input', 'static_select', 'users_select', 'conversations_select']);
 
 /** A number as Slack's number input takes it. */
 const NUMBER_TEXT = /^-?(\d+(\.\d+)?|\.\d+)$/;
@@ -174,6 +174,35 @@ function usersSelectTree(element, attrs, chosen, directory) {
 }
 
 /**
+ * A conversations menu (`conversations_select`) as Slack's client draws it: the workspace's channels by name (its
+ * `filter` keeping public and private ones; a DM only when `im` is included), the channel id as the value (what
+ * Slack sends as `selected_conversation`).
+ * @param {Json} element
+ * @param {Record<string, string | undefined>} attrs
+ * @param {string | undefined} chosen
+ * @param {import('./mrkdwn.js').Directory | undefined} directory
+ * @returns {Tree}
+ */
+function conversationsSelectTree(element, attrs, chosen, directory) {
+  const placeholder = plainText(element.placeholder)?.text ?? 'Select a conversation';
+  const include =
+    isObject(element.filter) && Array.isArray(element.filter.include) ? element.filter.include : undefined;
+  const initial =
+    chosen ?? (typeof element.initial_conversation === 'string' ? element.initial_conversation : undefined);
+  const channels = [...(directory?.channels ?? new Map()).entries()].filter(
+    ([id]) => include === undefined || !id.startsWith('D') || include.includes('im'),
+  );
+  return el(
+    'select',
+    { class: 'bk-select modal-control', 'aria-label': placeholder, 'data-conversations-select': '', ...attrs },
+    el('option', { value: '', disabled: '', selected: initial === undefined ? '' : undefined }, placeholder),
+    ...channels.map(([id, channel]) =>
+      el('option', { value: id, selected: id === initial ? '' : undefined }, String(channel.name ?? id)),
+    ),
+  );
+}
+
+/**
  * One input block as a form field: label (and "(optional)"), the control, its hint, and the error the app or the
  * client named for it.
  * @param {Json} block
@@ -237,10 +266,12 @@ function inputTree(block, modalId, { entered, errors, directory }) {
     }
   } else if (element.type === 'users_select') {
     control = usersSelectTree(element, attrs, typed === '' ? undefined : typed, directory);
+  } else if (element.type === 'conversations_select') {
+    control = conversationsSelectTree(element, attrs, typed === '' ? undefined : typed, directory);
   } else {
     return rawTree(
       block,
-      `this workspace fills in plain-text and number inputs, static menus and user menus, not ${String(element.type)}`,
+      `this workspace fills in plain-text and number inputs, static, user and conversation menus, not ${String(element.type)}`,
     );
   }
   return el(

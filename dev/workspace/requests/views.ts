@@ -26,6 +26,9 @@ const TEXT_INPUTS = new Set(['plain_text_input', 'email_text_input', 'url_text_i
 /** A member id as a user menu (`users_select`) gives it. */
 const MEMBER_ID = /^[UW][A-Z0-9]{2,}$/;
 
+/** A conversation id as a conversations menu (`conversations_select`) gives it: a channel, private channel or DM. */
+const CONVERSATION_ID = /^[CGD][A-Z0-9_]{2,}$/;
+
 /**
  * Slack's `state.values` for a modal's input blocks: every input, each with its element's type and what was
  * entered (a number input only a number its rules take; `value: null` for an empty text input, `selected_option: null` when nothing is chosen, a user menu's
@@ -57,6 +60,11 @@ export function viewStateValues(view: Record<string, unknown>, entered: EnteredV
         throw new Error(`the user menu of input "${blockId}" cannot choose ${JSON.stringify(given)}: not a member id`);
       }
       state = { type, selected_user: given };
+    } else if (type === 'conversations_select') {
+      if (given !== null && !CONVERSATION_ID.test(given)) {
+        throw new Error(`the conversation menu of input "${blockId}" cannot choose ${JSON.stringify(given)}`);
+      }
+      state = { type, selected_conversation: given };
     } else if (TEXT_INPUTS.has(type)) {
       // Slack's number input holds numbers only, whole unless decimals are allowed, within min and max.
       const problem =

@@ -66,6 +66,7 @@ export {
   type AmountReading,
   chosenValue,
   type FormValues,
+  plainWords,
   readTokenAmount,
   readUsdAmount,
   typedText,

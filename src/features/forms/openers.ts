@@ -1,5 +1,5 @@
 /**
- * Where the forms open from besides their commands: the Home tab's buttons (New invoice, Set a threshold) and the
+ * Where the forms open from besides their commands: the Home tab's buttons (New invoice, Set a threshold, New swap) and the
  * global shortcut "Treasury: new invoice". Each opens its form with the click's trigger (3 s) after the ack; a form
  * that could not open has nowhere to say so but the log (a Home click and a shortcut carry no response_url).
  */
@@ -14,6 +14,8 @@ import { errorFields } from '../../logger.js';
 import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import { invoiceForm } from './invoice-form.js';
 import { type FormDefinition, formListeners, openForm, triggerFromNow } from './listeners.js';
+import { payoutForm } from './payout-form.js';
+import { swapForm } from './swap-form.js';
 import { thresholdForm } from './threshold-form.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -40,7 +42,10 @@ function opensForm(form: FormDefinition) {
 export const formBindings: ListenerBinding[] = [
   { kind: 'action', id: ACTION_IDS.homeNewInvoice, create: opensForm(invoiceForm) },
   { kind: 'action', id: ACTION_IDS.homeSetThreshold, create: opensForm(thresholdForm) },
+  { kind: 'action', id: ACTION_IDS.homeNewSwap, create: opensForm(swapForm) },
   { kind: 'shortcut', id: SHORTCUT_IDS.newInvoice, create: opensForm(invoiceForm) },
   ...formListeners(invoiceForm),
   ...formListeners(thresholdForm),
+  ...formListeners(swapForm),
+  ...formListeners(payoutForm),
 ];

@@ -5,6 +5,7 @@
  */
 import { parseTokenAmount, parseUsdAmount } from '../../kernel/amounts.js';
 import { AmountError } from '../../kernel/errors.js';
+import { decodeSlackEntities } from '../../kernel/text.js';
 
 /** Slack's `view.state.values`: block_id → action_id → the element's state. */
 export type FormValues = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
@@ -61,4 +62,15 @@ export function readUsdAmount(text: string): AmountReading {
     if (error instanceof AmountError) return { refused: error.reason };
     throw error;
   }
+}
+
+/** mrkdwn refusal words as plain text for under a field: entities decoded, emoji codes and markers dropped. */
+export function plainWords(mrkdwn: string): string {
+  return decodeSlackEntities(
+    mrkdwn
+      .replace(/:[a-z_]+: /g, '')
+      .replace(/<@([A-Z0-9]+)>/g, '@$1')
+      .replace(/[*`]/g, '')
+      .replace(/(^|\s)_([^_]+)_/g, '$1$2'),
+  );
 }

@@ -110,6 +110,7 @@ const homeView = (blocks: Block[]): HomeView => ({ type: 'home', callback_id: VI
 function formButtons(): Block[] {
   return actions(
     [
+      button('New swap', ACTION_IDS.homeNewSwap, 'new_swap'),
       button('New invoice', ACTION_IDS.homeNewInvoice, 'new_invoice', { style: 'primary' }),
       button('Set a threshold', ACTION_IDS.homeSetThreshold, 'set_threshold'),
     ],

@@ -53,6 +53,8 @@ export interface PayoutDeps {
  */
 export type PayoutClickAnswer = { replace: true; message: SlackMessage } | { replace: false; notice: string };
 
+/** What a proposal refused by a freeze says. */
+const NO_PAYOUT_PROPOSED = 'No payout container was proposed.';
 /** Said when a click names no request the bot knows (altered, or older than the records kept). */
 const UNKNOWN_REQUEST =
   'The bot has no record of this payout proposal, so nothing was sent. Run `/treasury payout create` again.';
@@ -166,10 +168,19 @@ export function createPayoutService(deps: PayoutDeps) {
      * `/treasury payout create <asset> "<name>"`: resolves the asset, records the proposal and returns it (the
      * listener answers privately). Nothing is sent to the payment service.
      */
+    /**
+     * Why a proposal would be refused now before any API call (a freeze), in propose's own words (mrkdwn), or
+     * undefined: the payout form checks it before it closes.
+     */
+    async proposalRefusal(): Promise<string | undefined> {
+      const frozen = await deps.store.freeze?.currentFreeze(deps.now());
+      return frozen ? new FrozenError(frozen, NO_PAYOUT_PROPOSED).mrkdwn : undefined;
+    },
+
     async propose(input: { userId: string; channelId: string; assetRef: string; name: string }): Promise<SlackMessage> {
       // Refused before any API call; confirming is refused again inside the claim (claimSend).
       const frozen = await deps.store.freeze?.currentFreeze(deps.now());
-      if (frozen) throw new FrozenError(frozen, 'No payout container was proposed.');
+      if (frozen) throw new FrozenError(frozen, NO_PAYOUT_PROPOSED);
       const resolution = resolveAsset(await deps.payments.listAssets(), input.assetRef);
       if (!resolution.ok) throw new UserFacingError(describeAssetProblem(resolution));
       const request = newPayoutRequest({

@@ -13,4 +13,5 @@ export {
 export type { FollowPolicy } from './follow.js';
 export type { QuoteMessenger, Scheduler } from './message-edits.js';
 export { ESTIMATE_VALIDITY_MS } from './quote.js';
+export type { QuotePreview } from './quote-request.js';
 export { type ClickOutcome, createSwapService, type SwapDeps, type SwapService } from './service.js';

@@ -33,7 +33,18 @@ import {
   type UsdValue,
 } from './policy.js';
 import { type AssetSnapshot, newSwapQuote, type SwapQuote } from './quote.js';
+import { needsSecondFactor } from './step-up.js';
 import { assetSnapshotOf } from './views.js';
+
+/**
+ * What asking for a quote now would lead to, judged as the typed path judges it before the estimate (the source leg
+ * alone): refused (a freeze, SWAP_MAX_USD, the daily limit; mrkdwn, the typed path's words), or the policy it would
+ * be fixed with and whether approving it would need a code. The estimate may still raise the value (the larger leg
+ * counts), so this is a floor, never a promise of fewer approvals than the quote will ask.
+ */
+export type QuotePreview =
+  | { refused: string; frozen: boolean }
+  | { valueUsd: StoredUsdValue; policy: PolicySnapshot; secondFactor: boolean };
 
 /** What making a quote needs: the payment API, where quotes are kept, Slack, the policy of now. */
 export interface QuoteMakerDeps {
@@ -226,6 +237,33 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     return { ...quote, messageTs: ts };
   }
 
+  /**
+   * What a quote of `amountFrom` of `from` asked for by `userId` now would need (QuotePreview): the freeze, the
+   * source leg's USD value against SWAP_MAX_USD and the daily limit, and the tier with the requester's last 24 hours,
+   * by the same functions the quote is made with. Reads the store, never the payment API.
+   */
+  async function previewQuote(input: { userId: string; from: Asset; amountFrom: bigint }): Promise<QuotePreview> {
+    const now = deps.now();
+    const frozen = await deps.freeze?.currentFreeze(now);
+    if (frozen) return { refused: new FrozenError(frozen, NO_QUOTE_MADE).mrkdwn, frozen: true };
+    const from = { asset: input.from, snapshot: assetSnapshotOf(input.from) };
+    try {
+      // The target leg is not valued before the estimate: it only takes part once estimatedAmount is given.
+      const priced = priceAndPolicy({
+        from,
+        to: from,
+        amount: input.amountFrom,
+        requestedBy: input.userId,
+        recent: await quotes.listQuotesSince(usageLookbackStart(now)),
+      });
+      const value = 'cents' in priced.valueUsd ? { cents: BigInt(priced.valueUsd.cents) } : priced.valueUsd;
+      return { ...priced, secondFactor: needsSecondFactor(value, deps.stepUpCents) };
+    } catch (error) {
+      if (error instanceof UserFacingError) return { refused: error.mrkdwn, frozen: false };
+      throw error;
+    }
+  }
+
   /** `/treasury swap <amount> <from> [to] <to>`: the quote goes to the channel; the requester gets a note. */
   async function requestQuote(input: {
     userId: string;
@@ -256,5 +294,5 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     return buildQuotePostedNote(quote, deps.policy);
   }
 
-  return { requestQuote, postQuote };
+  return { requestQuote, postQuote, previewQuote };
 }

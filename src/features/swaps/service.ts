@@ -318,6 +318,13 @@ export function createSwapService(deps: SwapDeps) {
      */
     requestQuote: quoting.requestQuote,
 
+    /** What asking for a quote now would need or meet (the swap form's preview and its checks before submit). */
+    previewQuote: quoting.previewQuote,
+
+    /** The policy configured now and SWAP_STEP_UP_USD in cents (the swap form says what a quote would need). */
+    policy: deps.policy,
+    stepUpCents: deps.stepUp?.thresholdCents,
+
     /** Approve or Reject clicked on the quote message `origin`, without a code (see `decide` above). */
     decide: (quoteId: string, userId: string, decision: Decision, origin: ClickOrigin): Promise<ClickOutcome> =>
       decide(quoteId, userId, decision, origin),
