@@ -258,8 +258,10 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await asUser('U0JORDAN');
     await quote.getByRole('button', { name: 'Approve' }).click();
     await page.getByTestId('confirm-dialog').getByTestId('confirm-yes').click();
-    const told = lastMessageWith('/treasury 2fa enroll');
+    // The quote itself mentions `/treasury 2fa enroll` too: wait for the reply told to Jordan alone.
+    const told = lastMessageWith('you have not set one up');
     await told.waitFor({ timeout: 10_000 });
+    expect(await told.innerText()).toContain('/treasury 2fa enroll');
     expect(await told.getAttribute('data-ephemeral')).toBe('true');
     expect(await page.getByTestId('modal').count()).toBe(0);
     expect(await quote.innerText()).toMatch(/Approved 1 of 2/);
