@@ -389,7 +389,7 @@ export interface SecondFactorRepository {
  * form again (after Slack's "trouble connecting") runs it once, whichever replica the second submission reaches.
  */
 export interface FormSubmissionRepository {
-  /** True for the first claim of `viewId`, false after; claims older than a day are forgotten. */
+  /** True for the first claim of `viewId`, false after; other views' claims older than a day are forgotten. */
   claim(viewId: string, at: Date): Promise<boolean>;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Forms' submission claims in the lowdb state file (`formSubmissions`, view id → when): one serialized, fsynced
- * update per claim, which also drops the claims older than a day so the file never grows without bound.
+ * update per claim, which also drops the other claims older than a day so the file never grows without bound (a view claimed
+ * once stays claimed while it is asked about).
  */
 import type { FormSubmissionRepository } from '../../features/repositories.js';
 import type { Store } from './state-file.js';
@@ -20,7 +21,7 @@ export function createLowdbFormSubmissionRepository(store: Store<WithFormSubmiss
       store.update((state) => {
         const oldest = at.getTime() - FORM_CLAIM_RETENTION_MS;
         for (const [id, claimedAt] of Object.entries(state.formSubmissions))
-          if (Date.parse(claimedAt) < oldest) delete state.formSubmissions[id];
+          if (id !== viewId && Date.parse(claimedAt) < oldest) delete state.formSubmissions[id];
         if (Object.hasOwn(state.formSubmissions, viewId)) return false;
         state.formSubmissions[viewId] = at.toISOString();
         return true;
