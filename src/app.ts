@@ -153,6 +153,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     payments,
     now,
     logger,
+    formSubmissions: store.formSubmissions,
     access,
     installingOrg: () => installingOrg,
     swaps,

@@ -25,6 +25,7 @@ import type { HomeTab } from './home/index.js';
 import type { InvoiceFollower } from './invoices/index.js';
 import type { FeatureDeps } from './lookups/service.js';
 import type { PayoutService } from './payouts/service.js';
+import type { FormSubmissionRepository } from './repositories.js';
 import type { RunwayService } from './runway/index.js';
 import type { SecondFactorService } from './second-factor/service.js';
 import type { SwapService } from './swaps/index.js';
@@ -47,6 +48,8 @@ export interface FeatureListenerDeps extends FeatureDeps {
   freeze: FreezeService;
   /** `/treasury audit <period>`: the audit trail as a CSV file in the requester's DM (admins). */
   audit: AuditExport;
+  /** Forms' submissions claimed once across replicas (the store's `formSubmissions`). */
+  formSubmissions: FormSubmissionRepository;
   /** `/treasury 2fa`, and the code asked for an approval above SWAP_STEP_UP_USD. */
   secondFactor: SecondFactorService;
   /** `/treasury digest`: the daily digest's words, privately. */

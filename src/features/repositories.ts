@@ -384,6 +384,15 @@ export interface SecondFactorRepository {
   listSecondFactorTrail(since: Date): Promise<SecondFactorEvent[]>;
 }
 
+/**
+ * Which forms' submissions already ran, by Slack view id, shared by every replica: a person who submits the same
+ * form again (after Slack's "trouble connecting") runs it once, whichever replica the second submission reaches.
+ */
+export interface FormSubmissionRepository {
+  /** True for the first claim of `viewId`, false after; other views' claims older than a day are forgotten. */
+  claim(viewId: string, at: Date): Promise<boolean>;
+}
+
 /** What the bot runs on: the repositories, from the lowdb file or from PostgreSQL. */
 export interface BotRepositories {
   readonly swapQuotes: SwapQuoteRepository;
@@ -393,6 +402,7 @@ export interface BotRepositories {
   readonly payouts: PayoutRepository;
   readonly freeze: FreezeRepository;
   readonly secondFactor: SecondFactorRepository;
+  readonly formSubmissions: FormSubmissionRepository;
   /** What the audit export reads (`/treasury audit`, `npm run audit`). */
   readonly audit: AuditRepository;
   /** Whether the store can be used now (GET /readyz): PostgreSQL answers, the state file is readable and writable. */

@@ -102,8 +102,6 @@ const ASSETS_FOR_SUBMIT_MS = 1_800;
  * hash_conflict and leave the preview a keystroke behind).
  */
 const COALESCE_MS = 150;
-/** Submissions remembered per process to run each form once (a second Submit of the same view changes nothing). */
-const REMEMBERED_SUBMISSIONS = 2_000;
 
 /** The trigger of a click or shortcut acknowledged now: Slack accepts it for 3 s, less a margin for the ack. */
 export function triggerFromNow(triggerId: string, nowMs: number = Date.now()): FormTrigger {
@@ -249,17 +247,6 @@ export function createFormActionListener(form: FormDefinition) {
     };
 }
 
-/** Each form's submissions already run (view id → when), per process: a second Submit of one view runs nothing. */
-const submitted = new Map<string, number>();
-
-/** Claims the submission of one view; false when it was claimed before. */
-function claimSubmission(viewId: string, nowMs: number): boolean {
-  if (submitted.has(viewId)) return false;
-  submitted.set(viewId, nowMs);
-  if (submitted.size > REMEMBERED_SUBMISSIONS) submitted.delete(submitted.keys().next().value!);
-  return true;
-}
-
 /**
  * The form submitted, answered within Slack's 3 s: refused as a whole (not a treasury user), errors under the
  * fields (the ack's `response_action: errors`), or the form closes and the typed command's path runs after the ack,
@@ -298,12 +285,27 @@ export function createFormSubmitListener(form: FormDefinition) {
       if ('errors' in outcome) return ack({ response_action: 'errors', errors: outcome.errors });
       if ('refused' in outcome) return refuse(outcome.refused);
       await ack();
-      if (!claimSubmission(view.id, Date.now())) {
-        deps.logger.info('forms: the same submission came again; it ran once', { form: form.callbackId });
-        return;
-      }
       deps.background.run(`the ${form.callbackId} form`, async () => {
         let reply: SlackMessage | undefined;
+        let claimed: boolean;
+        try {
+          claimed = await deps.formSubmissions.claim(view.id, deps.now());
+        } catch (error) {
+          // Unknown whether it ran elsewhere: fail closed, run nothing.
+          deps.logger.error('forms: the submission could not be claimed; nothing was run', {
+            form: form.callbackId,
+            error: errorFields(error),
+          });
+          const notice = new UserFacingError(
+            'Nothing was done: the bot could not record this submission. Please try again in a moment.',
+          );
+          await deliverFormAnswer(deps, userId, origin, buildFailure(notice));
+          return;
+        }
+        if (!claimed) {
+          deps.logger.info('forms: the same submission came again; it ran once', { form: form.callbackId });
+          return;
+        }
         try {
           reply = await outcome.run();
         } catch (error) {

@@ -65,6 +65,8 @@ export const BotState = z.object({
   freeze: FreezeState.default(() => emptyFreezeState()),
   /** Second-factor enrolments and their trail (files written before it existed load with none). */
   secondFactor: SecondFactorState.default(() => emptySecondFactorState()),
+  /** Forms' submissions claimed, view id → when (ISO): the last day's only (files written before load with none). */
+  formSubmissions: z.record(z.string(), z.string()).default(() => keyedRecord<string>()),
 });
 export type BotState = z.infer<typeof BotState>;
 
@@ -80,6 +82,7 @@ export function emptyState(): BotState {
     alertTrail: [],
     freeze: emptyFreezeState(),
     secondFactor: emptySecondFactorState(),
+    formSubmissions: keyedRecord(),
   };
 }
 
@@ -107,6 +110,21 @@ function loadSecondFactor(raw: unknown, rejected: RejectedRecord[]): SecondFacto
     rejected.push({ where: 'secondFactor.trail', problem: 'expected a list', value: part.trail });
   }
   return state;
+}
+
+/** The forms' claims: a damaged one is set aside (the worst it costs is a second run of a day-old form). */
+function loadFormSubmissions(raw: unknown, rejected: RejectedRecord[]): Record<string, string> {
+  const claims = keyedRecord<string>();
+  if (raw === undefined) return claims;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    rejected.push({ where: 'formSubmissions', problem: 'expected an object', value: raw });
+    return claims;
+  }
+  for (const [viewId, at] of Object.entries(raw)) {
+    if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) claims[viewId] = at;
+    else rejected.push({ where: `formSubmissions.${viewId}`, problem: 'expected a time', value: at });
+  }
+  return claims;
 }
 
 /**
@@ -255,6 +273,7 @@ export function loadBotState(raw: Record<string, unknown>): Loaded<BotState> {
       alertTrail: loadAlertTrail(raw.alertTrail, rejected),
       freeze: loadFreeze(raw.freeze, rejected),
       secondFactor: loadSecondFactor(raw.secondFactor, rejected),
+      formSubmissions: loadFormSubmissions(raw.formSubmissions, rejected),
     },
     rejected,
   };

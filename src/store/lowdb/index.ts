@@ -10,6 +10,7 @@ import type {
   AlertRepository,
   AuditRepository,
   BalanceRepository,
+  FormSubmissionRepository,
   FreezeRepository,
   InvoiceRepository,
   PayoutRepository,
@@ -22,6 +23,7 @@ import { createLowdbAlertRepository } from './alerts.js';
 import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
 import { type BotState, emptyState, loadBotState } from './bot-state.js';
+import { createLowdbFormSubmissionRepository } from './form-submissions.js';
 import { createLowdbFreezeRepository } from './freeze.js';
 import { createLowdbInvoiceRepository } from './invoices.js';
 import { createLowdbPayoutRepository } from './payouts.js';
@@ -43,6 +45,7 @@ export type BotStore = Store<BotState> & {
   readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
   readonly secondFactor: SecondFactorRepository;
+  readonly formSubmissions: FormSubmissionRepository;
   /** Whether the state file can be used now (/readyz): it (or, before the first write, its folder) is readable and writable. */
   health(): Promise<{ ok: boolean; detail: string }>;
 };
@@ -76,6 +79,7 @@ export async function openBotStore(
     invoices: createLowdbInvoiceRepository(store),
     freeze: createLowdbFreezeRepository(store),
     secondFactor: createLowdbSecondFactorRepository(store),
+    formSubmissions: createLowdbFormSubmissionRepository(store),
     health: () => stateFileHealth(resolve(file)),
     audit: createLowdbAuditRepository(store, archive, (month, lines) =>
       logger?.error('damaged lines in the swap quote archive were left out of the audit export', { month, lines }),

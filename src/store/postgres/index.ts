@@ -7,6 +7,7 @@ import type {
   AlertRepository,
   AuditRepository,
   BalanceRepository,
+  FormSubmissionRepository,
   FreezeRepository,
   InvoiceRepository,
   PayoutRepository,
@@ -19,6 +20,7 @@ import { alertsOver } from './alerts.js';
 import { auditOver } from './audit.js';
 import { balancesOver } from './balances.js';
 import { databaseError, databaseOver, describeDatabaseError } from './database.js';
+import { formSubmissionsOver } from './form-submissions.js';
 import { freezeOver } from './freeze.js';
 import { invoicesOver } from './invoices.js';
 import { migrate, missingMigrations } from './migrations.js';
@@ -29,6 +31,7 @@ import { swapQuotesOver } from './swap-quotes.js';
 export { createPostgresAlertRepository } from './alerts.js';
 export { createPostgresAuditRepository } from './audit.js';
 export { createPostgresBalanceRepository } from './balances.js';
+export { createPostgresFormSubmissionRepository } from './form-submissions.js';
 export { createPostgresFreezeRepository } from './freeze.js';
 export { createPostgresInvoiceRepository } from './invoices.js';
 export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
@@ -46,6 +49,7 @@ export interface PostgresStore {
   readonly freeze: FreezeRepository;
   readonly audit: AuditRepository;
   readonly secondFactor: SecondFactorRepository;
+  readonly formSubmissions: FormSubmissionRepository;
   /** Whether the database answers now, and a line saying so. */
   health(): Promise<{ ok: boolean; detail: string }>;
   /** Ends the pool's connections once their queries are done. */
@@ -116,6 +120,7 @@ export async function openPostgresStore(
     freeze: freezeOver(db, logger),
     audit: auditOver(db, logger),
     secondFactor: secondFactorOver(db, logger),
+    formSubmissions: formSubmissionsOver(db),
     async health() {
       try {
         await db.query('checking the database', 'SELECT 1');

@@ -173,6 +173,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX second_factor_trail_by_time ON second_factor_trail (at, seq);
     `,
   },
+  {
+    version: 9,
+    description: 'forms: each submitted view claimed once across replicas (kept a day)',
+    sql: `
+      CREATE TABLE form_submissions (
+        view_id text PRIMARY KEY,
+        claimed_at timestamptz NOT NULL
+      );
+      CREATE INDEX form_submissions_by_time ON form_submissions (claimed_at);
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */
