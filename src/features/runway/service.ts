@@ -9,6 +9,8 @@ import { formatTokenAmount } from '../../blocks/format.js';
 import { usdDecimalToCents } from '../../kernel/money.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { Asset, GasDistribution, PaymentsClient } from '../../payments/index.js';
+// The alert poller declares what it watches (RUNWAY_ALERT_DAYS); this feature fills it in.
+import type { RunwayJudgement, RunwayWatch } from '../alerts/poller/runways.js';
 import { buildRunway } from './blocks.js';
 import {
   type AssetNow,
@@ -61,26 +63,6 @@ export interface RunwayService {
   show(): Promise<SlackMessage>;
   /** What the alert poller watches with RUNWAY_ALERT_DAYS set (undefined when unset). */
   readonly watch: RunwayWatch | undefined;
-}
-
-/** One asset's runway judged against RUNWAY_ALERT_DAYS, in plain fields (what the alert poller is given). */
-export interface RunwayJudgement {
-  assetId: string;
-  symbol: string;
-  network: string;
-  decimals: number;
-  balance: string;
-  balanceInUsd: string | null;
-  verdict: 'below' | 'between' | 'recovered' | 'unjudged';
-  days?: string;
-  outflow?: string;
-}
-
-/** RUNWAY_ALERT_DAYS as typed, the level that resolves a low runway, and the judge of every asset read now. */
-export interface RunwayWatch {
-  levelText: string;
-  recoversAtText: string;
-  judge(assets: readonly Asset[]): Promise<RunwayJudgement[]>;
 }
 
 /** An asset as the rules take it; a USD value that cannot be read counts as none. */
