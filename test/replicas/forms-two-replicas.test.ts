@@ -15,8 +15,8 @@ import type { Logger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { type Replica, startReplica } from '../support/replica.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
-import { type OpenedView, type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { swapFormEntry, waitForForm } from '../support/rig/swap-form.js';
 import { toAnswer } from '../support/slack.js';
 import { expectStaysAt, waitUntil } from '../support/waiting.js';
 
@@ -28,7 +28,6 @@ const SECRET = 'forms-replicas-signing-secret';
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const CHANNEL = 'C0TREASURY';
-const F = { from: 'form_swap_from', to: 'form_swap_to', amount: 'form_swap_amount' };
 
 /** Each replica's log lines (message and fields), to wait for what it says it did. */
 function recordingLogger(lines: string[]): Logger {
@@ -93,24 +92,13 @@ describe.skipIf(!available)('a form submitted to two replicas', () => {
     await cluster?.stop();
   });
 
-  const viewText = (view: OpenedView | undefined) =>
-    `${blocksToText((view?.view.blocks as unknown[]) ?? [])}\n${JSON.stringify(view?.view ?? {})}`;
-  const current = (id: string) => slack.views().find((v) => v.id === id)!;
-  const entered = (amount: string) => ({
-    [F.from]: { [F.from]: simulator.ids.assets.usdtEth },
-    [F.to]: { [F.to]: simulator.ids.assets.usdcEth },
-    [F.amount]: { [F.amount]: amount },
-  });
+  const entered = (amount: string) => swapFormEntry(simulator, amount);
   /** `/treasury swap` typed on replica A: the form, once its asset menus are filled in. */
   const openForm = async () => {
     slack.reset();
     const command = await replicas.a.driver.command('swap', { userId: REQUESTER, channelId: CHANNEL });
     const opened = await slack.waitFor(() => slack.views()[0], 5_000, 'the form');
-    const ready = await slack.waitFor(
-      () => (/USDT · /.test(viewText(current(opened.id))) ? current(opened.id) : undefined),
-      10_000,
-      'the asset menus',
-    );
+    const ready = await waitForForm(slack, opened.id, /USDT · /);
     return { command, view: ready };
   };
   const estimates = () => simulator.requestCount('estimateSwap');

@@ -14,8 +14,8 @@ import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
-import { blocksToText } from '../support/rig/blocks-text.js';
-import { type OpenedView, type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
+import { currentView, SWAP_FORM, swapFormEntry, viewText, waitForForm } from '../support/rig/swap-form.js';
 import { toAnswer } from '../support/slack.js';
 
 const TOKEN = 'xoxb-forms-stores';
@@ -23,7 +23,7 @@ const SECRET = 'forms-stores-signing-secret';
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const CHANNEL = 'C0TREASURY';
-const F = { from: 'form_swap_from', to: 'form_swap_to', amount: 'form_swap_amount' };
+const F = SWAP_FORM;
 
 const available = postgresAvailable();
 let cluster: TestCluster | undefined;
@@ -90,16 +90,9 @@ describe.each(stores)('the swap form on $name', ({ skip, choice }) => {
     await simulator?.close();
   });
 
-  const viewText = (view: OpenedView | undefined) =>
-    `${blocksToText((view?.view.blocks as unknown[]) ?? [])}\n${JSON.stringify(view?.view ?? {})}`;
-  const current = (id: string) => slack.views().find((v) => v.id === id)!;
-  const formShowing = (id: string, pattern: RegExp) =>
-    slack.waitFor(() => (pattern.test(viewText(current(id))) ? current(id) : undefined), 10_000, `${pattern}`);
-  const entered = (amount: string) => ({
-    [F.from]: { [F.from]: simulator.ids.assets.usdtEth },
-    [F.to]: { [F.to]: simulator.ids.assets.usdcEth },
-    [F.amount]: { [F.amount]: amount },
-  });
+  const current = (id: string) => currentView(slack, id);
+  const formShowing = (id: string, pattern: RegExp) => waitForForm(slack, id, pattern);
+  const entered = (amount: string) => swapFormEntry(simulator, amount);
   const typed = async (text: string, userId: string) => {
     const result = await replica.driver.command(text, { userId, channelId: CHANNEL });
     const [reply] = await result.waitForResponses(1);

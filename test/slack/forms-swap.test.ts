@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
-import type { OpenedView } from '../support/rig/slack-stand-in.js';
+import { currentView, SWAP_FORM, swapFormEntry, viewText, waitForForm } from '../support/rig/swap-form.js';
 import { ask, toAnswer } from '../support/slack.js';
 
 const REQUESTER = 'U0REQUESTER';
 const APPROVER = 'U0APPROVER';
 const CHANNEL = 'C0TREASURY';
-const F = { from: 'form_swap_from', to: 'form_swap_to', amount: 'form_swap_amount', channel: 'form_swap_channel' };
+const F = SWAP_FORM;
 
 let stack: LocalStack;
 beforeAll(async () => {
@@ -39,15 +39,8 @@ beforeEach(() => {
 
 const calls = (operation: 'estimateSwap' | 'createSwap') =>
   stack.simulator.requests.filter((r) => r.operation === operation);
-const viewText = (view: OpenedView | undefined) =>
-  `${blocksToText((view?.view.blocks as unknown[]) ?? [])}\n${JSON.stringify(view?.view ?? {})}`;
-const current = (id: string) => stack.slack.views().find((v) => v.id === id)!;
-const formShowing = (id: string, pattern: RegExp) =>
-  stack.slack.waitFor(
-    () => (pattern.test(viewText(current(id))) ? current(id) : undefined),
-    10_000,
-    `the form showing ${pattern}`,
-  );
+const current = (id: string) => currentView(stack.slack, id);
+const formShowing = (id: string, pattern: RegExp) => waitForForm(stack.slack, id, pattern);
 
 /** `/treasury swap` alone, typed in the treasury channel: the command's result and the form opened with its trigger. */
 async function openSwapForm() {
@@ -57,12 +50,7 @@ async function openSwapForm() {
   return { result, form };
 }
 
-/** What a person entered: USDT on Ethereum into USDC on Ethereum, and `amount`. */
-const entered = (amount: string) => ({
-  [F.from]: { [F.from]: stack.simulator.ids.assets.usdtEth },
-  [F.to]: { [F.to]: stack.simulator.ids.assets.usdcEth },
-  [F.amount]: { [F.amount]: amount },
-});
+const entered = (amount: string) => swapFormEntry(stack.simulator, amount);
 
 describe('the swap form', () => {
   it('opens with the command’s trigger even when the asset list takes 2.5 s, then fills in both menus', async () => {
