@@ -100,7 +100,7 @@ describe('form submission claims in the state file', () => {
     }
   });
 
-  it('a file written before the claims existed loads with none; a damaged claim is set aside, the rest kept', async () => {
+  it('a file written before the claims existed loads with none; a claim with a damaged time is reported and still holds', async () => {
     const file = join(dir(), 'state.json');
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: {} }));
     const old = await openBotStore(file);
@@ -115,6 +115,7 @@ describe('form submission claims in the state file', () => {
     try {
       expect(reopened.rejectedRecords.map((r) => r.where)).toEqual(['formSubmissions.V0BROKEN']);
       expect(await reopened.formSubmissions.claim('V0FRESH', hours(1))).toBe(false);
+      expect(await reopened.formSubmissions.claim('V0BROKEN', hours(1))).toBe(false);
     } finally {
       await reopened.close();
     }

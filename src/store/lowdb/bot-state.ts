@@ -112,7 +112,10 @@ function loadSecondFactor(raw: unknown, rejected: RejectedRecord[]): SecondFacto
   return state;
 }
 
-/** The forms' claims: a damaged one is set aside (the worst it costs is a second run of a day-old form). */
+/**
+ * The forms' claims. A claim whose time is damaged is reported but kept, as claimed now: the view did run, and
+ * forgetting it could run it a second time (unknown fails closed). It is pruned a day later like any other.
+ */
 function loadFormSubmissions(raw: unknown, rejected: RejectedRecord[]): Record<string, string> {
   const claims = keyedRecord<string>();
   if (raw === undefined) return claims;
@@ -122,7 +125,14 @@ function loadFormSubmissions(raw: unknown, rejected: RejectedRecord[]): Record<s
   }
   for (const [viewId, at] of Object.entries(raw)) {
     if (typeof at === 'string' && !Number.isNaN(Date.parse(at))) claims[viewId] = at;
-    else rejected.push({ where: `formSubmissions.${viewId}`, problem: 'expected a time', value: at });
+    else {
+      rejected.push({
+        where: `formSubmissions.${viewId}`,
+        problem: 'expected a time (kept as claimed now)',
+        value: at,
+      });
+      claims[viewId] = new Date().toISOString();
+    }
   }
   return claims;
 }

@@ -1,7 +1,7 @@
 /**
  * Forms' submission claims in the lowdb state file (`formSubmissions`, view id → when): one serialized, fsynced
- * update per claim, which also drops the other claims older than a day so the file never grows without bound (a view claimed
- * once stays claimed while it is asked about).
+ * update per claim, which also drops the other claims older than a day so the file never grows without bound (a
+ * view claimed once stays claimed while it is asked about).
  */
 import type { FormSubmissionRepository } from '../../features/repositories.js';
 import type { Store } from './state-file.js';
