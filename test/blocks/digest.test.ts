@@ -7,9 +7,8 @@ import { newOwnedAlert } from '../../src/features/alerts/owned.js';
 import { buildDigest, type DigestView } from '../../src/features/digest/blocks.js';
 import { balancesView } from '../../src/features/digest/compose.js';
 import type { DailySnapshot } from '../../src/features/digest/records.js';
-import type { RunwayReport } from '../../src/features/runway/index.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';
-import { failedWithdrawalFacts } from '../support/fixtures.js';
+import { failedWithdrawalFacts, manyRunways } from '../support/fixtures.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 
 const NOW = new Date('2026-11-24T08:00:00.000Z');
@@ -152,32 +151,6 @@ describe('alerts, swaps and limits', () => {
     expect(text).toContain('Daily swap limit:* none set.');
   });
 });
-
-/** A runway report of `count` spending assets with long names (the lists' worst case). */
-function manyRunways(count: number): RunwayReport {
-  return {
-    ok: true,
-    at: new Date('2026-11-24T08:00:00Z'),
-    snapshotsKept: true,
-    alertDays: '3',
-    gasUnreadable: true,
-    runways: Array.from({ length: count }, (_, i) => ({
-      asset: {
-        id: `a${i}`,
-        symbol: `TOKEN${i}${'X'.repeat(40)}`,
-        network: 'N'.repeat(50),
-        decimals: 18,
-        balance: 10n ** 30n,
-        usdCents: 10n ** 12n,
-      },
-      runway: {
-        state: 'spending' as const,
-        outflow: { spent: 10n ** 29n + BigInt(i), gas: 1n, days: 7 },
-        days: { num: 7n * 10n ** 30n, den: 10n ** 29n + BigInt(i) },
-      },
-    })),
-  };
-}
 
 describe('Slack limits', () => {
   it('stays within them with hundreds of assets, open alerts and limit rows', () => {

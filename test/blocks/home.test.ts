@@ -9,11 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { openAlertLife } from '../../src/features/alerts/lifecycle.js';
 import type { AlertView } from '../../src/features/alerts/owned.js';
 import { buildHome, buildOutsiderHome, HOME_LISTED, type HomeFacts } from '../../src/features/home/blocks.js';
-import type { RunwayReport } from '../../src/features/runway/index.js';
 import { snapshotPolicy } from '../../src/features/swaps/policy.js';
 import { newSwapQuote, type SwapQuote } from '../../src/features/swaps/quote.js';
 import type { StoredThreshold } from '../../src/features/thresholds/rules.js';
 import type { Asset } from '../../src/payments/index.js';
+import { manyRunways } from '../support/fixtures.js';
 import { blocksTextLength, validateHomeView } from '../support/rig/block-kit-validation.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 
@@ -119,32 +119,6 @@ function expectValidHome(view: ReturnType<typeof buildHome>): void {
   expect(validateHomeView(view)).toEqual([]);
   // views.publish refuses more than 250 kB of view.
   expect(Buffer.byteLength(JSON.stringify(view))).toBeLessThan(250 * 1024);
-}
-
-/** A runway report of `count` spending assets with long names (the lists' worst case). */
-function manyRunways(count: number): RunwayReport {
-  return {
-    ok: true,
-    at: new Date('2026-11-24T08:00:00Z'),
-    snapshotsKept: true,
-    alertDays: '3',
-    gasUnreadable: true,
-    runways: Array.from({ length: count }, (_, i) => ({
-      asset: {
-        id: `a${i}`,
-        symbol: `TOKEN${i}${'X'.repeat(40)}`,
-        network: 'N'.repeat(50),
-        decimals: 18,
-        balance: 10n ** 30n,
-        usdCents: 10n ** 12n,
-      },
-      runway: {
-        state: 'spending' as const,
-        outflow: { spent: 10n ** 29n + BigInt(i), gas: 1n, days: 7 },
-        days: { num: 7n * 10n ** 30n, den: 10n ** 29n + BigInt(i) },
-      },
-    })),
-  };
 }
 
 describe('the Home tab of a treasury user', () => {

@@ -1,5 +1,6 @@
 // Records as they are stored, shared by the tests that write state files or build alerts by hand.
 import type { FailureFacts } from '../../src/features/alerts/facts.js';
+import type { RunwayReport } from '../../src/features/runway/index.js';
 import type { AuditEntry } from '../../src/features/swaps/quote.js';
 
 /** A pending swap quote as the state file holds it; `overrides` replace any field. */
@@ -44,5 +45,31 @@ export function failedWithdrawalFacts(
     amountInUsd: hostile ? null : '1.50',
     address: hostile ? hostile.text : `0x${'a'.repeat(40)}`,
     txHash: hostile ? hostile.txHash : null,
+  };
+}
+
+/** A runway report of `count` spending assets with long names (the lists' worst case). */
+export function manyRunways(count: number): RunwayReport {
+  return {
+    ok: true,
+    at: new Date('2026-11-24T08:00:00Z'),
+    snapshotsKept: true,
+    alertDays: '3',
+    gasUnreadable: true,
+    runways: Array.from({ length: count }, (_, i) => ({
+      asset: {
+        id: `a${i}`,
+        symbol: `TOKEN${i}${'X'.repeat(40)}`,
+        network: 'N'.repeat(50),
+        decimals: 18,
+        balance: 10n ** 30n,
+        usdCents: 10n ** 12n,
+      },
+      runway: {
+        state: 'spending' as const,
+        outflow: { spent: 10n ** 29n + BigInt(i), gas: 1n, days: 7 },
+        days: { num: 7n * 10n ** 30n, den: 10n ** 29n + BigInt(i) },
+      },
+    })),
   };
 }

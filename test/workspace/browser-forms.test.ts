@@ -1,26 +1,9 @@
-// The invoice and swap forms in the local workspace, in a real browser (Debian's Chromium through playwright-core), used as a
-// person would: Riley opens the Home tab, presses New invoice, picks an asset in the menu grouped by network, types
-// an amount and watches the preview follow each keystroke, submits, and finds the invoice's payment link in the
-// direct message with the bot; then types `/treasury swap` alone in the team's channel, fills the swap form, reads
-// the approvals the quote will need, and finds the quote with its Approve button. Everything behind the page is real: the bot's HTTP app, the payment API simulator
-// and the Slack stand-in, over HTTP.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, openPage, screenshot } from '../support/rig/browser.js';
 import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-// Under CI (`CI` set by .ci/run, which installs Chromium first) a missing browser fails the run instead.
-if (!available && process.env.CI) throw new Error(`CI: ${CHROMIUM} is missing; .ci/run should have installed it`);
-if (!available) {
-  console.warn(
-    `SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`,
-  );
-}
-const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const available = chromiumAvailable();
 
 let workspace: LocalWorkspace;
 let browser: Browser;
@@ -28,39 +11,10 @@ let page: Page;
 /** Errors the page raised or logged, at any point of the session. */
 const problems: string[] = [];
 
-/** Chromium with the flags this closed network needs, and a page that reports its errors into `problems`. */
-async function openPage(url: string): Promise<{ browser: Browser; page: Page }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  await page.goto(url);
-  return { browser, page };
-}
-
-function screenshot(name: string): string {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return join(SCREENSHOT_DIR, name);
-}
-
 describe.skipIf(!available)('forms in the local workspace, in Chromium', () => {
   beforeAll(async () => {
     workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0 });
-    ({ browser, page } = await openPage(workspace.url));
+    ({ browser, page } = await openPage(workspace.url, problems));
     expect(problems).toEqual([]);
   }, 30_000);
   afterAll(async () => {

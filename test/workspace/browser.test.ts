@@ -1,55 +1,16 @@
-// The local workspace in a real browser (Debian's Chromium through playwright-core), used as a person would:
-// type commands, switch people, click buttons, confirm dialogs, use the control panel. Everything behind the
-// page is real: the bot's HTTP app (or, in the last part, the bot in Socket Mode), the payment API simulator and
-// the Slack stand-in, over HTTP.
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generateSync } from 'otplib';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, openPage, screenshot } from '../support/rig/browser.js';
 import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-// Under CI (`CI` set by .ci/run, which installs Chromium first) a missing browser fails the run instead.
-if (!available && process.env.CI) throw new Error(`CI: ${CHROMIUM} is missing; .ci/run should have installed it`);
-if (!available) {
-  console.warn(
-    `SKIPPED: the browser test needs Debian's Chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it).`,
-  );
-}
-const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/', import.meta.url));
+const available = chromiumAvailable();
 
 let workspace: LocalWorkspace;
 let browser: Browser;
 let page: Page;
 /** Errors the page raised or logged, at any point of the session. */
 const problems: string[] = [];
-
-/** Chromium with the flags this closed network needs, and a page that reports its errors into `problems`. */
-async function openPage(url: string, problems: string[]): Promise<{ browser: Browser; page: Page }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  await page.goto(url);
-  return { browser, page };
-}
 
 describe.skipIf(!available)('the local workspace in Chromium', () => {
   beforeAll(async () => {
@@ -744,8 +705,3 @@ describe.skipIf(!available)('the local workspace in Socket Mode, in Chromium', (
     expect(socketProblems).toEqual([]);
   }, 30_000);
 });
-
-function screenshot(name: string): string {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  return join(SCREENSHOT_DIR, name);
-}
