@@ -17,6 +17,7 @@ import { conversationKindOf } from '../../slack/conversations.js';
 import { quotePlaceProblem } from '../places.js';
 import type { QuotePreview } from '../swaps/index.js';
 import { snapshotTiers, usdLabel, windowText } from '../swaps/policy.js';
+import { quoteStepUp, stepUpWindowText } from '../swaps/step-up.js';
 import { amountInputBlock, assetMenuBlock, formModal, isAssetList, previewBlocks } from './blocks.js';
 import type { FormDefinition, FormDeps, FormState, FormSubmission } from './listeners.js';
 import { type AmountReading, chosenValue, plainWords, readTokenAmount, typedText } from './values.js';
@@ -110,12 +111,16 @@ export function swapPreview(
     );
     if (policy.window !== undefined && policy.failClosed === undefined)
       lines.push(`Counted with your swaps of the last 24 hours: ${windowText(policy.window, policy.needed)}`);
-    if (options.stepUpCents !== undefined)
+    if (options.stepUpCents !== undefined) {
+      // The same total as the quote and the decision: with the requester's swaps of the last 24 hours.
+      const total = stepUpWindowText(quoteStepUp(policy, options.stepUpCents));
       lines.push(
-        judged.secondFactor
+        (judged.secondFactor
           ? `Approving it needs a code from an authenticator app (approvals from ${usdLabel(options.stepUpCents)} do)`
-          : `Approving it needs no code (codes are asked from ${usdLabel(options.stepUpCents)})`,
+          : `Approving it needs no code (codes are asked from ${usdLabel(options.stepUpCents)})`) +
+          (total === undefined ? '' : `: ${escapeText(total)}`),
       );
+    }
   }
   const left = BigInt(from.balance) - amount.units;
   lines.push(

@@ -13,8 +13,8 @@ export const TOTP_ISSUER = 'Treasury bot';
 
 function stepUpLine(stepUpLabel: string | undefined): string {
   return stepUpLabel === undefined
-    ? 'Approvals do not ask for a code on this bot (`SWAP_STEP_UP_USD` is not set).'
-    : `Approving a swap worth *${stepUpLabel} or more* (or of unknown value) needs a code from your authenticator app.`;
+    ? 'Approvals do not ask for a code on this bot (`SWAP_STEP_UP_USD` is not set), except of quotes made while it was set.'
+    : `Approving a swap worth *${stepUpLabel} or more* (or of unknown value) needs a code from your authenticator app; the swap counts with its requester's other swaps of the last 24 hours.`;
 }
 
 /** `/treasury 2fa`: where the person stands (`standing` undefined: no key on this bot). */

@@ -26,7 +26,7 @@ import { describeFreeze } from '../freeze/words.js';
 import { type ApprovalPolicy, approvalsOf, policyOf } from './decision.js';
 import { type PolicySnapshot, snapshotValue, usdLabel, windowText } from './policy.js';
 import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from './quote.js';
-import { needsSecondFactor } from './step-up.js';
+import { quoteStepUp, type StepUpJudgement, stepUpWindowText } from './step-up.js';
 
 export type { ApprovalPolicy } from './decision.js';
 
@@ -243,9 +243,14 @@ export function buildQuoteMessage(
   now: Date,
   /** The freeze in force: a waiting quote shows FROZEN (its Approve refuses with the reason; Reject still works). */
   freeze?: FreezeRecord,
-  /** SWAP_STEP_UP_USD in cents: a waiting quote at or above it (or of unknown value) says Approve asks for a code. */
+  /**
+   * SWAP_STEP_UP_USD in cents as configured here: a waiting quote that needs a code under the stricter of it and the
+   * threshold fixed on the quote (its value with the requester's swaps of the last 24 hours) says Approve asks for one.
+   */
   stepUpCents?: bigint,
 ): SlackMessage {
+  const snapshot = policyOf(quote, policy);
+  const stepUp = quoteStepUp(snapshot, stepUpCents);
   const frozen =
     freeze && quote.status === 'pending'
       ? [
@@ -280,19 +285,26 @@ export function buildQuoteMessage(
           `${formatUtc(expiresAt)}${quote.status === 'pending' ? ` (${formatRelative(expiresAt, now)})` : ''}`,
         ],
       ]),
-      ...statusBlocks(quote, policyOf(quote, policy), now),
-      ...(quote.status === 'pending' &&
-      stepUpCents !== undefined &&
-      needsSecondFactor(snapshotValue(policyOf(quote, policy)), stepUpCents)
+      ...statusBlocks(quote, snapshot, now),
+      ...(quote.status === 'pending' && stepUp.needed && stepUp.thresholdCents !== undefined
         ? [
             context(
-              `:lock: Approve asks for a code from your authenticator app (approvals from ${usdLabel(stepUpCents)}, or of unknown value). Not set up yet? \`/treasury 2fa enroll\``,
+              `:lock: Approve asks for a code from your authenticator app (${codeReason(stepUp)}). Not set up yet? \`/treasury 2fa enroll\``,
             ),
           ]
         : []),
       context(`Quote ${code(quote.id)}${quote.replaces ? ` · replaces ${code(quote.replaces)}` : ''}`),
     ],
   };
+}
+
+/** Why a quote needs a code, in the quote message's words: the threshold, and the requester's total when it counts. */
+function codeReason(stepUp: StepUpJudgement & { thresholdCents?: bigint }): string {
+  const threshold = usdLabel(stepUp.thresholdCents ?? 0n);
+  const total = stepUpWindowText(stepUp, "the requester's");
+  return total === undefined
+    ? `approvals from ${threshold}, or of unknown value`
+    : `approvals from ${threshold}, counting the requester's swaps of the last 24 hours: ${escapeText(total)}`;
 }
 
 /**
@@ -347,14 +359,32 @@ function whyNeeded(snapshot: PolicySnapshot): string {
   return '';
 }
 
-/** The requester's private note once the quote is in the channel: until when it is valid, or that nobody can approve. */
-export function buildQuotePostedNote(quote: SwapQuote, policy: ApprovalPolicy): SlackMessage {
+/**
+ * The requester's private note once the quote is in the channel: until when it is valid, or that nobody can approve;
+ * with SWAP_STEP_UP_USD (`stepUpCents`, as configured here), whether approving it needs a code and, when their swaps
+ * of the last 24 hours count, the total.
+ */
+export function buildQuotePostedNote(quote: SwapQuote, policy: ApprovalPolicy, stepUpCents?: bigint): SlackMessage {
   const snapshot = policyOf(quote, policy);
   const note =
     snapshot.approvers.userIds.length + snapshot.approvers.groupIds.length === 0
       ? 'Quote posted, but no swap approvers are configured (`SWAP_APPROVERS`), so nobody can approve it.'
-      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}${whyNeeded(snapshot)}. It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
+      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}${whyNeeded(snapshot)}.${codeNote(snapshot, stepUpCents)} It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
   return { text: note, blocks: [section(note)] };
+}
+
+/** The requester's note on the second factor: whether approving needs a code and why, or nothing when none applies. */
+function codeNote(snapshot: PolicySnapshot, stepUpCents: bigint | undefined): string {
+  const stepUp = quoteStepUp(snapshot, stepUpCents);
+  if (stepUp.thresholdCents === undefined) return '';
+  const total = stepUpWindowText(stepUp);
+  const threshold = usdLabel(stepUp.thresholdCents);
+  if (total !== undefined)
+    return ` Second factor: ${escapeText(total)} (approvals from ${threshold}, counting your swaps of the last 24 hours, need a code from an authenticator app).`;
+  if (!stepUp.needed) return '';
+  return 'cents' in snapshotValue(snapshot)
+    ? ` Approving it needs a code from an authenticator app (approvals from ${threshold} do).`
+    : ` Approving it needs a code from an authenticator app: its USD value is unknown (approvals from ${threshold} do).`;
 }
 
 /** `/treasury swap <swap-id>`: a swap as the API has it. */

@@ -35,7 +35,7 @@ import {
   windowText,
 } from './policy.js';
 import { type AuditEntry, auditEntry, ESTIMATE_VALIDITY_MS, type SwapQuote } from './quote.js';
-import { needsSecondFactor, STEP_UP_WORDS } from './step-up.js';
+import { quoteStepUp, STEP_UP_WORDS, stepUpWindowText } from './step-up.js';
 
 /** Approve or Reject. */
 export type Decision = 'approve' | 'reject';
@@ -214,6 +214,19 @@ export function requesterWindow(
   return unknown === undefined ? { count, cents } : { count, unknown };
 }
 
+/**
+ * The requester's swaps that count with `quote` for the second factor when it is decided at `at`: the same swaps
+ * the tier is judged again on inside the decision (created, on their way, of unknown outcome; the quotes waiting
+ * when it was made are in the window fixed on it). The click that opens the code dialog judges with the same.
+ */
+export function stepUpWindowAt(
+  quote: Pick<SwapQuote, 'id' | 'requestedBy'>,
+  related: readonly SwapQuote[],
+  at: Date,
+): RequesterWindow {
+  return requesterWindow(related, quote.requestedBy, at, { waiting: false, excludeId: quote.id });
+}
+
 /** Why a counted quote's value is unknown, in words for the requester. */
 function unknownReasonOf(quote: SwapQuote): string {
   const value = quote.policy?.value ?? quote.valueUsd;
@@ -273,7 +286,10 @@ export function decideOnQuote(
   related: readonly SwapQuote[],
   /** The freeze as the store holds it in the same atomic change (absent: none); judged at the click's time. */
   freeze?: FreezeRecord,
-  /** SWAP_STEP_UP_USD in cents: an approval of a quote worth this or more (or of unknown value) needs a code. */
+  /**
+   * SWAP_STEP_UP_USD in cents as configured here: an approval needs a code when the quote with the requester's swaps
+   * of the last 24 hours comes to the stricter of this and the threshold fixed on the quote, or more (or is unknown).
+   */
   stepUpCents?: bigint,
 ): QuoteDecision {
   // A waiting quote stays waiting under a freeze: its Approve refuses with the reason, its Reject still works.
@@ -317,8 +333,17 @@ export function decideOnQuote(
   // The real gate of the second factor: whatever the click's way here (a crafted payload, a replica that saw the
   // quote otherwise), an approval that needs a code counts only with one. Nothing is recorded without it.
   const withCode = click.secondFactor === true;
-  if (!withCode && needsSecondFactor(snapshotValue(snapshot), stepUpCents))
-    return { ok: false, reason: 'second_factor_required', notice: STEP_UP_WORDS.required };
+  if (!withCode) {
+    const stepUp = quoteStepUp(snapshot, stepUpCents, stepUpWindowAt(quote, related, click.at));
+    if (stepUp.needed) {
+      const total = stepUpWindowText(stepUp, "the requester's");
+      return {
+        ok: false,
+        reason: 'second_factor_required',
+        notice: total === undefined ? STEP_UP_WORDS.required : `${STEP_UP_WORDS.required} (${escapeText(total)}.)`,
+      };
+    }
+  }
   if (withCode) {
     const last = counted.approvals.at(-1)!;
     counted.approvals[counted.approvals.length - 1] = { ...last, secondFactor: true };

@@ -53,6 +53,17 @@ export const PolicySnapshot = z.object({
    * were none, and on quotes made before it was recorded).
    */
   window: StoredWindow.optional(),
+  /**
+   * SWAP_STEP_UP_USD when the quote was made, in cents (absent: none was set, or the quote was made before it was
+   * recorded). An approval needs a code under the stricter of this and the threshold where it is decided.
+   */
+  stepUpCents: CENTS.optional(),
+  /**
+   * The requester's own swaps of the 24 hours before (created, on their way, of unknown outcome, waiting), counted
+   * with this one to judge whether approving it needs a code; recorded whatever the tiers (absent when there were
+   * none, when the quote's own value is unknown, and on quotes made before it was recorded).
+   */
+  stepUpWindow: StoredWindow.optional(),
   /** When the policy was fixed (the quote's time), ISO. */
   fixedAt: z.iso.datetime(),
 });
@@ -86,15 +97,17 @@ function storedTier(tier: PolicyTier): StoredTier {
 
 /**
  * Fixes the policy for a quote worth `value`, made at `at`, by a requester whose earlier swaps of the last 24
- * hours are `window`.
+ * hours are `window`, under SWAP_STEP_UP_USD `stepUpCents` (undefined: none set).
  */
 export function snapshotPolicy(
   policy: SwapPolicy,
   value: UsdValue,
   at: Date,
   window?: RequesterWindow,
+  stepUpCents?: bigint,
 ): PolicySnapshot {
   const { needed, tier, failClosed, window: counted } = approvalsNeeded(policy.tiers, value, window);
+  const stepUpWindow = windowWith(value, window);
   return {
     tiers: policy.tiers.map(storedTier),
     tier: storedTier(tier),
@@ -106,8 +119,29 @@ export function snapshotPolicy(
     ...(policy.dailyLimitUsdCents !== undefined ? { dailyLimitUsdCents: policy.dailyLimitUsdCents.toString() } : {}),
     value: isKnownValue(value) ? { cents: value.cents.toString() } : value,
     ...(counted ? { window: storedWindow(counted) } : {}),
+    ...(stepUpCents !== undefined ? { stepUpCents: stepUpCents.toString() } : {}),
+    ...(stepUpWindow ? { stepUpWindow: storedWindow(stepUpWindow) } : {}),
     fixedAt: at.toISOString(),
   };
+}
+
+/**
+ * The requester's earlier swaps counted with a quote worth `value`: what they add up to and the total with it, or
+ * why the total is unknown; undefined when there were none or the quote's own value is unknown (then the total
+ * is unknown whatever they add up to).
+ */
+export function windowWith(value: UsdValue, window: RequesterWindow | undefined): WindowTotal | undefined {
+  if (window === undefined || window.count === 0 || !isKnownValue(value)) return undefined;
+  return 'unknown' in window
+    ? { count: window.count, unknown: window.unknown }
+    : { count: window.count, priorCents: window.cents, totalCents: value.cents + window.cents };
+}
+
+/** A stored window back as the requester's earlier swaps (what they add up to, without the quote). */
+export function requesterWindowOf(window: StoredWindow): RequesterWindow {
+  return 'unknown' in window
+    ? { count: window.count, unknown: window.unknown }
+    : { count: window.count, cents: BigInt(window.priorCents) };
 }
 
 /** A window total as stored: cents as digit strings. */

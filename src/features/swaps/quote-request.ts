@@ -33,7 +33,7 @@ import {
   type UsdValue,
 } from './policy.js';
 import { type AssetSnapshot, newSwapQuote, type SwapQuote } from './quote.js';
-import { needsSecondFactor } from './step-up.js';
+import { quoteStepUp } from './step-up.js';
 import { assetSnapshotOf } from './views.js';
 
 /**
@@ -56,7 +56,10 @@ export interface QuoteMakerDeps {
   policy: SwapPolicy;
   /** The freeze, read before any API call (saveQuote checks it again, atomically). */
   freeze?: Pick<FreezeRepository, 'currentFreeze'>;
-  /** SWAP_STEP_UP_USD in cents: a quote that needs a code says so when it is posted. */
+  /**
+   * SWAP_STEP_UP_USD in cents: fixed on each quote with its policy (a decision honours the stricter of it and the
+   * threshold it runs under); a quote that needs a code says so when it is posted, and so does the requester's note.
+   */
   stepUpCents?: bigint;
   /** Counts the quotes asked for (the metrics). */
   metrics?: Pick<BotMetrics, 'quote'> | undefined;
@@ -152,7 +155,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     const window = requesterWindow(recent, input.requestedBy, now, { waiting: true });
     return {
       valueUsd: isKnownValue(value) ? { cents: value.cents.toString() } : value,
-      policy: snapshotPolicy(deps.policy, value, now, window),
+      policy: snapshotPolicy(deps.policy, value, now, window, deps.stepUpCents),
     };
   }
 
@@ -256,8 +259,8 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
         requestedBy: input.userId,
         recent: await quotes.listQuotesSince(usageLookbackStart(now)),
       });
-      const value = 'cents' in priced.valueUsd ? { cents: BigInt(priced.valueUsd.cents) } : priced.valueUsd;
-      return { ...priced, secondFactor: needsSecondFactor(value, deps.stepUpCents) };
+      // The same total as the quote: its value with the requester's swaps of the last 24 hours (waiting ones too).
+      return { ...priced, secondFactor: quoteStepUp(priced.policy, deps.stepUpCents).needed };
     } catch (error) {
       if (error instanceof UserFacingError) return { refused: error.mrkdwn, frozen: false };
       throw error;
@@ -291,7 +294,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       assets: { from, to },
       amountFrom,
     });
-    return buildQuotePostedNote(quote, deps.policy);
+    return buildQuotePostedNote(quote, deps.policy, deps.stepUpCents);
   }
 
   return { requestQuote, postQuote, previewQuote };

@@ -9,13 +9,16 @@ import { escapeText, mention } from '../../blocks/mrkdwn.js';
 import { formatSnapshotAmount } from './blocks.js';
 import { type PolicySnapshot, snapshotValue, usdLabel } from './policy.js';
 import type { SwapQuote } from './quote.js';
-import { type StepUpModalState, stepUpMetadata, whyCodeText } from './step-up.js';
+import { type StepUpJudgement, type StepUpModalState, stepUpMetadata, whyCodeText } from './step-up.js';
 
-/** The dialog that asks an approver for a code before their approval of `quote` counts. */
+/**
+ * The dialog that asks an approver for a code before their approval of `quote` counts; `stepUp` says why (the
+ * threshold, and the requester's total when it counts).
+ */
 export function buildStepUpModal(
   quote: SwapQuote,
   snapshot: PolicySnapshot,
-  thresholdCents: bigint,
+  stepUp: StepUpJudgement & { thresholdCents: bigint },
   state: StepUpModalState,
 ) {
   const value = snapshotValue(snapshot);
@@ -36,7 +39,7 @@ export function buildStepUpModal(
         ['Value', 'cents' in value ? `about ${usdLabel(value.cents)}` : 'unknown'],
         ['Approvals', `${quote.approvals?.length ?? 0} of ${snapshot.needed} so far`],
       ]),
-      context(escapeText(whyCodeText(value, thresholdCents))),
+      context(escapeText(whyCodeText(value, stepUp.thresholdCents, stepUp))),
       {
         type: 'input',
         block_id: STEP_UP_IDS.codeBlock,

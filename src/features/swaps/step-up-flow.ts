@@ -11,10 +11,10 @@ import { errorFields, type Logger } from '../../logger.js';
 import { describeSlackError, triggerRefused } from '../../slack/errors.js';
 import type { FreezeRepository } from '../repositories.js';
 import type { ClickOrigin } from './approval.js';
-import { type ApprovalPolicy, policyOf } from './decision.js';
-import { type ApproverCheck, countApproval, type PolicySnapshot, snapshotValue } from './policy.js';
+import { type ApprovalPolicy, policyOf, stepUpWindowAt } from './decision.js';
+import { type ApproverCheck, countApproval, type PolicySnapshot } from './policy.js';
 import type { SwapQuote } from './quote.js';
-import { needsSecondFactor, STEP_UP_WORDS, type StepUpDeps, type StepUpModalState } from './step-up.js';
+import { quoteStepUp, STEP_UP_WORDS, type StepUpDeps, type StepUpModalState } from './step-up.js';
 import { buildStepUpModal } from './step-up-blocks.js';
 
 /** How long the click waits for "is this person an approver" (a cached group lookup) before it asks for a code anyway. */
@@ -33,6 +33,11 @@ export interface StepUpFlowDeps {
   /** The checks every click passes first (the quote exists, the click comes from its own message). */
   quoteOfClick(value: string, userId: string, origin: ClickOrigin): Promise<{ quote: SwapQuote } | { notice: string }>;
   isApproverOf(snapshot: PolicySnapshot, userId: string): Promise<ApproverCheck>;
+  /**
+   * The quotes the decision at `now` reads beside the quote (those of the last 24 hours and the validity before):
+   * the requester's swaps among them count toward the code as the decision counts them.
+   */
+  recentQuotes(now: Date): Promise<readonly SwapQuote[]>;
   /** The normal Approve, `secondFactor` when the clicker gave a valid code. */
   approve(quoteId: string, userId: string, origin: ClickOrigin, options: { secondFactor: boolean }): Promise<Outcome>;
 }
@@ -75,23 +80,30 @@ export function createStepUpFlow(deps: StepUpFlowDeps) {
 
   return {
     /**
-     * Approve clicked. A quote that needs no code (or is no longer waiting) goes the normal way. Otherwise: a frozen
+     * Approve clicked. A quote that needs no code (judged as the decision judges it: the stricter of the threshold
+     * fixed on it and the one configured here, on its value with the requester's swaps of the last 24 hours), or is
+     * no longer waiting, goes the normal way. Otherwise: a frozen
      * quote refuses at once (no code asked); a clicker known not to be able to approve is told so; an approver not
      * enrolled is told how to enrol, a locked one until when; an enrolled one (or one whose approver status could not
      * be established in time: the submission judges it fully) gets the code dialog.
      */
     async click(quoteId: string, userId: string, origin: ClickOrigin, triggerId: string): Promise<Outcome> {
-      const threshold = stepUp.thresholdCents;
-      if (threshold === undefined) return deps.approve(quoteId, userId, origin, { secondFactor: false });
       const checked = await deps.quoteOfClick(quoteId, userId, origin);
       if ('notice' in checked) return checked;
       const { quote } = checked;
       const snapshot = policyOf(quote, deps.policy);
-      if (quote.status !== 'pending' || !needsSecondFactor(snapshotValue(snapshot), threshold))
-        return deps.approve(quoteId, userId, origin, { secondFactor: false });
+      const plain = () => deps.approve(quoteId, userId, origin, { secondFactor: false });
+      if (quote.status !== 'pending' || (stepUp.thresholdCents === undefined && snapshot.stepUpCents === undefined))
+        return plain();
+      let judged = quoteStepUp(snapshot, stepUp.thresholdCents);
+      if (!judged.needed) {
+        const now = deps.now();
+        judged = quoteStepUp(snapshot, stepUp.thresholdCents, stepUpWindowAt(quote, await deps.recentQuotes(now), now));
+      }
+      const threshold = judged.thresholdCents;
+      if (!judged.needed || threshold === undefined) return plain();
       // Frozen: the decision refuses with the freeze's words and counts nothing; no code is asked for.
-      if (await deps.freeze?.currentFreeze(deps.now()))
-        return deps.approve(quoteId, userId, origin, { secondFactor: false });
+      if (await deps.freeze?.currentFreeze(deps.now())) return plain();
       const codes = stepUp.codes;
       if (!codes) return { notice: STEP_UP_WORDS.unavailable };
       const [approver, readiness] = await Promise.all([
@@ -113,7 +125,10 @@ export function createStepUpFlow(deps: StepUpFlowDeps) {
       if (readiness.state === 'locked') return { notice: STEP_UP_WORDS.locked(readiness.until) };
       const state: StepUpModalState = { quoteId, channelId: quote.channelId, messageTs: quote.messageTs! };
       try {
-        await stepUp.slack.openView(triggerId, buildStepUpModal(quote, snapshot, threshold, state));
+        await stepUp.slack.openView(
+          triggerId,
+          buildStepUpModal(quote, snapshot, { ...judged, thresholdCents: threshold }, state),
+        );
         return {};
       } catch (error) {
         logger.warn('swaps: could not open the code dialog', { reason: describeSlackError(error) });

@@ -1,12 +1,22 @@
 /**
  * The second factor for large approvals, as pure rules and the contract of what it needs: which quotes need a code
- * (SWAP_STEP_UP_USD against the value fixed on the quote; unknown counts as above), what the code dialog carries
+ * (the quote's value plus the requester's own swaps of the last 24 hours, against the stricter of the SWAP_STEP_UP_USD
+ * fixed on the quote and the one configured where it is decided; unknown counts as above), what the code dialog carries
  * back (checked: it comes from outside), and the words people read. The codes themselves (enrolment, checking a
  * code once, the lock after wrong codes) are another feature's, seen here only through StepUpCodes.
  */
 
 import type { SlackMessageContent } from '../../slack/gateway.js';
-import { type UsdValue, usdLabel } from './policy.js';
+import {
+  type PolicySnapshot,
+  type RequesterWindow,
+  requesterWindowOf,
+  snapshotValue,
+  type UsdValue,
+  usdLabel,
+  type WindowTotal,
+  windowWith,
+} from './policy.js';
 
 /**
  * What the swaps need of the second-factor service (the TOTP feature satisfies it): whether a person can give a
@@ -52,6 +62,77 @@ export function needsSecondFactor(value: UsdValue, thresholdCents: bigint | unde
   return value.cents >= thresholdCents;
 }
 
+/**
+ * The stricter of two SWAP_STEP_UP_USD thresholds: the lower one (a code is needed if either asks for it); one
+ * unset and the other set: the set one; both unset: none.
+ */
+export function stricterThreshold(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a < b ? a : b;
+}
+
+/** Whether approving a quote needs a code, under which threshold, and the requester's total it was judged on. */
+export interface StepUpJudgement {
+  needed: boolean;
+  /** The threshold judged against (undefined: none applies, no code is needed). */
+  thresholdCents?: bigint;
+  /** The requester's earlier swaps of the last 24 hours counted with the quote, when there were any. */
+  window?: WindowTotal;
+}
+
+/**
+ * Whether approving a quote worth `value` needs a code when the requester's earlier swaps of the last 24 hours are
+ * `window` (as the tiers count them): never without a threshold; when the quote plus those swaps come to the
+ * threshold or more; always when the quote's value, or any of those swaps' value, is unknown (fail closed).
+ * Splitting a large swap into smaller ones never dodges the code.
+ */
+export function judgeStepUp(
+  value: UsdValue,
+  thresholdCents: bigint | undefined,
+  window?: RequesterWindow,
+): StepUpJudgement {
+  if (thresholdCents === undefined) return { needed: false };
+  const counted = windowWith(value, window);
+  if (!('cents' in value)) return { needed: true, thresholdCents };
+  if (counted === undefined) return { needed: value.cents >= thresholdCents, thresholdCents };
+  const needed = 'unknown' in counted || counted.totalCents >= thresholdCents;
+  return { needed, thresholdCents, window: counted };
+}
+
+/**
+ * Whether approving the quote of `snapshot` needs a code where the threshold configured is `configuredCents`: under
+ * the stricter of it and the threshold fixed on the quote, judged on the requester's window fixed at quote time
+ * and, when given, on `decisionWindow` (their swaps as the decision sees them now); a code is needed if either says
+ * so. A quote made before thresholds were recorded is judged by the configured one.
+ */
+export function quoteStepUp(
+  snapshot: Pick<PolicySnapshot, 'value' | 'stepUpCents' | 'stepUpWindow'>,
+  configuredCents: bigint | undefined,
+  decisionWindow?: RequesterWindow,
+): StepUpJudgement {
+  const fixed = snapshot.stepUpCents === undefined ? undefined : BigInt(snapshot.stepUpCents);
+  const threshold = stricterThreshold(fixed, configuredCents);
+  const value = snapshotValue(snapshot);
+  const atQuote = judgeStepUp(value, threshold, snapshot.stepUpWindow && requesterWindowOf(snapshot.stepUpWindow));
+  if (atQuote.needed || decisionWindow === undefined) return atQuote;
+  return judgeStepUp(value, threshold, decisionWindow);
+}
+
+/**
+ * The requester's total in words when it is what makes a code needed: "with your $40,000 swap today this makes
+ * $80,000: a code is needed", or why the total is unknown; undefined when the quote alone decides.
+ */
+export function stepUpWindowText(judgement: StepUpJudgement, whose = 'your'): string | undefined {
+  const { window } = judgement;
+  if (window === undefined || judgement.thresholdCents === undefined) return undefined;
+  const verdict = judgement.needed ? 'a code is needed' : 'no code is needed';
+  if ('unknown' in window)
+    return `with ${whose} ${window.count === 1 ? 'swap' : `${window.count} swaps`} of the last 24 hours the total is unknown (${window.unknown}): ${verdict}`;
+  const swaps = window.count === 1 ? 'swap' : `${window.count} swaps`;
+  return `with ${whose} ${usdLabel(window.priorCents)} ${swaps === 'swap' ? 'swap' : `in ${swaps}`} today this makes ${usdLabel(window.totalCents)}: ${verdict}`;
+}
+
 /** What the code dialog carries back in its private_metadata: the quote and the message whose Approve opened it. */
 export interface StepUpModalState {
   quoteId: string;
@@ -94,11 +175,17 @@ function utcText(iso: string): string {
   return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
-/** Why the quote asks for a code, in words: its value against the threshold, or that its value is unknown. */
-export function whyCodeText(value: UsdValue, thresholdCents: bigint): string {
-  return 'cents' in value
+/**
+ * Why the quote asks for a code, in words: its value against the threshold (with the requester's swaps of the last
+ * 24 hours when they make it), or that its value is unknown.
+ */
+export function whyCodeText(value: UsdValue, thresholdCents: bigint, judgement?: StepUpJudgement): string {
+  const total = judgement && stepUpWindowText(judgement, "the requester's");
+  if (!('cents' in value))
+    return `This swap's USD value is unknown, so it is treated as large: approving it needs a code from your authenticator app (approvals from ${usdLabel(thresholdCents)} do).`;
+  return total === undefined
     ? `This swap is worth about ${usdLabel(value.cents)}; approvals from ${usdLabel(thresholdCents)} need a code from your authenticator app.`
-    : `This swap's USD value is unknown, so it is treated as large: approving it needs a code from your authenticator app (approvals from ${usdLabel(thresholdCents)} do).`;
+    : `This swap is worth about ${usdLabel(value.cents)}; ${total} from your authenticator app (approvals from ${usdLabel(thresholdCents)} need one, counting the requester's swaps of the last 24 hours).`;
 }
 
 /** The words people read about the second factor. */

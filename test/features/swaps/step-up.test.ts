@@ -149,7 +149,7 @@ describe("the code dialog's metadata", () => {
 
   it('the dialog shows the amounts and value, asks one 6-digit input, carries the metadata', () => {
     const quote = quoteWorth({ cents: THRESHOLD });
-    const modal = buildStepUpModal(quote, policyOf(quote, POLICY), THRESHOLD, state);
+    const modal = buildStepUpModal(quote, policyOf(quote, POLICY), { needed: true, thresholdCents: THRESHOLD }, state);
     expect(modal.title.text).toBe('Approve with a code');
     expect(modal.private_metadata.length).toBeLessThan(3_000);
     expect(parseStepUpMetadata(modal.private_metadata)).toEqual(state);
