@@ -100,6 +100,40 @@ describe('the swap form', () => {
     expect(calls('estimateSwap')).toHaveLength(0);
   });
 
+  it('says a code is needed when the swap with the requester’s others of the last 24 hours reaches the threshold', async () => {
+    const splitter = 'U0SPLITTER';
+    const typed = await stack.driver.command('swap 4,000 USDT@ETH to USDC@ETH', {
+      userId: splitter,
+      channelId: CHANNEL,
+    });
+    const [note] = await typed.waitForResponses(1, 10_000);
+    expect(note?.text).toContain('Quote posted');
+    stack.slack.reset();
+    const opened = await stack.driver.command('swap', { userId: splitter, channelId: CHANNEL });
+    expect(opened.status).toBe(200);
+    const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the swap form opened');
+    const ready = await formShowing(form.id, /USDT · /);
+    await stack.driver.useInView(ready, F.amount, F.amount, {
+      values: entered('3,000'),
+      trigger: 'on_character_entered',
+      userId: splitter,
+    });
+    const text = viewText(await formShowing(form.id, /Approving it needs/));
+    // $3,000 alone is under the $5,000 threshold; with the waiting $4,000 quote it is $7,000.
+    expect(text).toContain(
+      'Approving it needs a code from an authenticator app (approvals from $5,000 do): with your $4,000 swap today this makes $7,000: a code is needed',
+    );
+    // The waiting quote rejected by its requester: the tests after this one expect no other waiting quote.
+    const [waiting] = (await stack.store.swapQuotes.listQuotesByStatus('pending')).filter(
+      (quote) => quote.requestedBy === splitter,
+    );
+    await stack.treasury.swaps.decide(waiting!.id, splitter, 'reject', {
+      channelId: waiting!.channelId,
+      messageTs: waiting!.messageTs!,
+    });
+    expect((await stack.store.swapQuotes.getQuote(waiting!.id))?.status).toBe('rejected');
+  });
+
   it.each([
     ['1.1234567', /decimal/],
     ['0', /greater than zero/],

@@ -6,10 +6,14 @@ import { type DecisionClick, decideOnQuote, policyOf } from '../../../src/featur
 import { parseSwapPolicy, type SwapPolicy, snapshotPolicy, type UsdValue } from '../../../src/features/swaps/policy.js';
 import { SwapQuote } from '../../../src/features/swaps/quote.js';
 import {
+  judgeStepUp,
   needsSecondFactor,
   parseStepUpMetadata,
+  quoteStepUp,
   STEP_UP_WORDS,
   stepUpMetadata,
+  stepUpWindowText,
+  stricterThreshold,
 } from '../../../src/features/swaps/step-up.js';
 import { buildStepUpModal } from '../../../src/features/swaps/step-up-blocks.js';
 import { swapQuoteRecord } from '../../support/fixtures.js';
@@ -28,7 +32,7 @@ const POLICY: SwapPolicy = {
   allowSelfApproval: false,
 };
 
-function quoteWorth(value: UsdValue): SwapQuote {
+function quoteWorth(value: UsdValue, stepUpCents?: bigint): SwapQuote {
   return SwapQuote.parse(
     swapQuoteRecord(QUOTE_ID, {
       requestedBy: REQUESTER,
@@ -36,7 +40,7 @@ function quoteWorth(value: UsdValue): SwapQuote {
       expiresAt: new Date(ESTIMATED_AT.getTime() + 30 * 60_000).toISOString(),
       messageTs: '1700000000.000100',
       valueUsd: 'cents' in value ? { cents: value.cents.toString() } : value,
-      policy: snapshotPolicy(POLICY, value, ESTIMATED_AT),
+      policy: snapshotPolicy(POLICY, value, ESTIMATED_AT, undefined, stepUpCents),
       approvals: [],
     }),
   );
@@ -63,6 +67,84 @@ describe('which quotes need a code', () => {
     ['a zero threshold: every known value', { cents: 0n }, 0n, true],
   ] as const)('%s', (_name, value, threshold, expected) => {
     expect(needsSecondFactor(value as UsdValue, threshold)).toBe(expected);
+  });
+});
+
+describe("the requester's swaps of the last 24 hours count toward the code", () => {
+  const FORTY = 4_000_000n; // $40,000
+
+  it.each([
+    ['alone under the threshold', { count: 0, cents: 0n }, false],
+    ['with $9,999.99 of others: one cent short', { count: 1, cents: THRESHOLD - FORTY - 1n }, false],
+    ['with a $40,000 swap: $80,000', { count: 1, cents: FORTY }, true],
+    ['with one of unknown value: unknown (fail closed)', { count: 2, unknown: 'a swap of unknown value' }, true],
+  ] as const)('%s', (_name, window, needed) => {
+    expect(judgeStepUp({ cents: FORTY }, THRESHOLD, window).needed).toBe(needed);
+    // Without a threshold nothing needs a code, whatever the window.
+    expect(judgeStepUp({ cents: FORTY }, undefined, window).needed).toBe(false);
+  });
+
+  it('says the total in the words of the note', () => {
+    const judged = judgeStepUp({ cents: FORTY }, THRESHOLD, { count: 1, cents: FORTY });
+    expect(stepUpWindowText(judged)).toBe('with your $40,000 swap today this makes $80,000: a code is needed');
+    expect(stepUpWindowText(judgeStepUp({ cents: FORTY }, THRESHOLD))).toBeUndefined();
+  });
+
+  it('fixed on the quote when it is made, as the tier counts it (waiting quotes too)', () => {
+    const snapshot = snapshotPolicy(POLICY, { cents: FORTY }, ESTIMATED_AT, { count: 1, cents: FORTY }, THRESHOLD);
+    expect(snapshot).toMatchObject({
+      stepUpCents: '5000000',
+      stepUpWindow: { count: 1, priorCents: '4000000', totalCents: '8000000' },
+    });
+    expect(quoteStepUp(snapshot, undefined).needed).toBe(true);
+  });
+});
+
+describe('the threshold: the stricter of the one fixed on the quote and the one configured', () => {
+  it.each([
+    ['both unset', undefined, undefined, undefined],
+    ['set on the quote only', THRESHOLD, undefined, THRESHOLD],
+    ['configured only', undefined, THRESHOLD, THRESHOLD],
+    ['the lower wins (quote)', THRESHOLD, THRESHOLD * 2n, THRESHOLD],
+    ['the lower wins (configuration)', THRESHOLD * 2n, THRESHOLD, THRESHOLD],
+  ] as const)('%s', (_name, fixed, configured, expected) => {
+    expect(stricterThreshold(fixed, configured)).toBe(expected);
+  });
+
+  it('a quote made under $50,000 needs a code where none is configured, and where $100,000 is', () => {
+    const quote = quoteWorth({ cents: THRESHOLD }, THRESHOLD);
+    for (const configured of [undefined, THRESHOLD * 2n]) {
+      const decision = decideOnQuote(quote, policyOf(quote, POLICY), approve(AVERY), [], undefined, configured);
+      expect(decision.ok ? undefined : decision.reason).toBe('second_factor_required');
+    }
+  });
+
+  it('a quote made without one (or before it was recorded) needs a code where one is configured', () => {
+    const quote = quoteWorth({ cents: THRESHOLD });
+    expect(quote.policy?.stepUpCents).toBeUndefined();
+    const decision = decideOnQuote(quote, policyOf(quote, POLICY), approve(AVERY), [], undefined, THRESHOLD);
+    expect(decision.ok ? undefined : decision.reason).toBe('second_factor_required');
+    expect(decideOnQuote(quote, policyOf(quote, POLICY), approve(AVERY), [], undefined, undefined).ok).toBe(true);
+  });
+
+  it("inside the decision the requester's swaps created since the quote count: $40,000 after a $40,000 swap", () => {
+    const quote = quoteWorth({ cents: 4_000_000n }, THRESHOLD);
+    const alone = decideOnQuote(quote, policyOf(quote, POLICY), approve(AVERY), [], undefined, undefined);
+    expect(alone.ok).toBe(true);
+    const created = SwapQuote.parse(
+      swapQuoteRecord('1f8b2c1e-3a4d-4e5f-9a6b-7c8d9e0f1a2b', {
+        requestedBy: REQUESTER,
+        status: 'created',
+        estimatedAt: ESTIMATED_AT.toISOString(),
+        decidedAt: ESTIMATED_AT.toISOString(),
+        valueUsd: { cents: '4000000' },
+      }),
+    );
+    const decision = decideOnQuote(quote, policyOf(quote, POLICY), approve(AVERY), [created], undefined, undefined);
+    expect(decision).toMatchObject({ ok: false, reason: 'second_factor_required' });
+    expect(decision.ok ? '' : decision.notice).toContain(
+      "with the requester's $40,000 swap today this makes $80,000: a code is needed",
+    );
   });
 });
 
