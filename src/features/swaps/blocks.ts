@@ -299,7 +299,7 @@ export function buildQuoteMessage(
 }
 
 /** Why a quote needs a code, in the quote message's words: the threshold, and the requester's total when it counts. */
-function codeReason(stepUp: StepUpJudgement & { thresholdCents?: bigint }): string {
+function codeReason(stepUp: StepUpJudgement): string {
   const threshold = usdLabel(stepUp.thresholdCents ?? 0n);
   const total = stepUpWindowText(stepUp, "the requester's");
   return total === undefined
