@@ -218,10 +218,12 @@ describe('the rolling daily limit', () => {
     const first = await requestQuote(s, 'swap 7,000 USDT@ETH to USDC@ETH');
     const refused = await ask(s, 'swap 3,000.01 USDT@ETH to USDC@ETH', { userId: REQUESTER, channelId: CHANNEL });
     expect(refused.text).toContain(
-      'No quote was made: swaps out of USDT on Ethereum are limited to $10,000 in any 24 hours; $7,000 is used ($7,000 of it in quotes waiting for approval), so $3,000 is left today',
+      'No quote was made: swaps out of USDT on Ethereum are limited to $10,000 in any 24 hours; $7,000 is used ($7,000 of it in your own quotes waiting for approval), so $3,000 is left today',
     );
     const policy = await ask(s, 'policy', { userId: REQUESTER, channelId: CHANNEL });
-    expect(policy.text).toContain('USDT on Ethereum: $7,000 of $10,000 ($7,000 waiting for approval), $3,000 left');
+    expect(policy.text).toContain(
+      'USDT on Ethereum: $0 of $10,000 swapped, $10,000 left; $7,000 more in quotes waiting for approval',
+    );
 
     // Two quotes that both fit when asked for (their checks race, the estimate held): only one can be approved.
     s.simulator.injectFault('estimateSwap', { delayMs: 400 }, 2);

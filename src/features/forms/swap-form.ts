@@ -111,6 +111,7 @@ export function swapPreview(
     );
     if (policy.window !== undefined && policy.failClosed === undefined)
       lines.push(`Counted with your swaps of the last 24 hours: ${windowText(policy.window, policy.needed)}`);
+    if (judged.limitWarning !== undefined) lines.push(`:warning: ${judged.limitWarning}`);
     if (options.stepUpCents !== undefined) {
       // The same total as the quote and the decision: with the requester's swaps of the last 24 hours.
       const total = stepUpWindowText(quoteStepUp(policy, options.stepUpCents));

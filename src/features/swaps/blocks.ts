@@ -23,7 +23,7 @@ import type { Swap } from '../../payments/index.js';
 import { mentionText } from '../alerts/routing.js';
 import type { FreezeRecord } from '../freeze/rules.js';
 import { describeFreeze } from '../freeze/words.js';
-import { type ApprovalPolicy, approvalsOf, policyOf } from './decision.js';
+import { type ApprovalPolicy, approvalsOf, othersWaitingWarning, policyOf } from './decision.js';
 import { type PolicySnapshot, snapshotValue, usdLabel, windowText } from './policy.js';
 import { type AssetSnapshot, isFinalSwapStatus, type SwapQuote, unknownCauseOf } from './quote.js';
 import { quoteStepUp, type StepUpJudgement, stepUpWindowText } from './step-up.js';
@@ -285,7 +285,11 @@ export function buildQuoteMessage(
           `${formatUtc(expiresAt)}${quote.status === 'pending' ? ` (${formatRelative(expiresAt, now)})` : ''}`,
         ],
       ]),
+      ...replacedLine(quote),
       ...statusBlocks(quote, snapshot, now),
+      ...(quote.status === 'pending' && quote.othersWaitingCents !== undefined
+        ? [context(`:warning: ${othersWaitingWarning(quote.from, BigInt(quote.othersWaitingCents))}`)]
+        : []),
       ...(quote.status === 'pending' && stepUp.needed && stepUp.thresholdCents !== undefined
         ? [
             context(
@@ -305,6 +309,16 @@ function codeReason(stepUp: StepUpJudgement): string {
   return total === undefined
     ? `approvals from ${threshold}, or of unknown value`
     : `approvals from ${threshold}, counting the requester's swaps of the last 24 hours: ${escapeText(total)}`;
+}
+
+/** Who asked for a "New quote" and which quote, asked for by whom, it replaces (older records name only the quote). */
+function replacedLine(quote: SwapQuote): Block[] {
+  if (quote.replaces === undefined || quote.replacesRequestedBy === undefined) return [];
+  return [
+    context(
+      `:repeat: Asked for with New quote by ${mention(quote.requestedBy)}, replacing quote ${code(quote.replaces)} requested by ${mention(quote.replacesRequestedBy)}.`,
+    ),
+  ];
 }
 
 /**
@@ -369,7 +383,11 @@ export function buildQuotePostedNote(quote: SwapQuote, policy: ApprovalPolicy, s
   const note =
     snapshot.approvers.userIds.length + snapshot.approvers.groupIds.length === 0
       ? 'Quote posted, but no swap approvers are configured (`SWAP_APPROVERS`), so nobody can approve it.'
-      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}${whyNeeded(snapshot)}.${codeNote(snapshot, stepUpCents)} It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.`;
+      : `Quote posted in the channel for approval: it needs ${approvalsWord(snapshot.needed)}${whyNeeded(snapshot)}.${codeNote(snapshot, stepUpCents)} It is valid until ${new Date(quote.expiresAt).toISOString().slice(11, 16)} UTC.${
+          quote.othersWaitingCents !== undefined
+            ? ` ${othersWaitingWarning(quote.from, BigInt(quote.othersWaitingCents))}`
+            : ''
+        }`;
   return { text: note, blocks: [section(note)] };
 }
 

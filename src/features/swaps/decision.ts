@@ -143,17 +143,48 @@ export function limitUse(quotes: readonly SwapQuote[], assetKey: string, now: Da
 }
 
 /**
- * Whether a new quote of `value` out of `assetKey` fits its daily limit beside the swaps created and the quotes
- * waiting in the last 24 hours. An unknown value cannot be counted, so it does not fit (fail closed).
+ * What other people's quotes waiting for approval out of `assetKey` add up to at `now` (not `requester`'s own): they
+ * do not refuse a new quote, but if they are approved first the new one may not fit the limit at its approval.
+ */
+function othersWaitingCents(quotes: readonly SwapQuote[], assetKey: string, requester: string, now: Date): bigint {
+  return dailyUsage(
+    usageEntries(
+      quotes.filter((quote) => quote.requestedBy !== requester),
+      { waitingAt: now },
+    ).filter((entry) => entry.state === 'waiting'),
+    assetKey,
+    now,
+  );
+}
+
+/**
+ * The warning a quote carries when other people's waiting quotes out of its asset (`othersCents`), approved first,
+ * could leave it no room under the daily limit at its approval (mrkdwn: the asset, API text, is escaped).
+ */
+export function othersWaitingWarning(
+  asset: Pick<SwapQuote['from'], 'symbol' | 'networkTitle'>,
+  othersCents: bigint,
+): string {
+  return `Other waiting quotes out of ${escapeText(`${asset.symbol} on ${asset.networkTitle}`)} add up to ${usdLabel(othersCents)}: if they are approved first, this one may not fit today's limit (it is judged when the swap is approved).`;
+}
+
+/**
+ * Whether a new quote of `value` out of `assetKey` asked for by `requester` fits its daily limit beside the swaps
+ * created (or on their way, or of unknown outcome) and the requester's OWN quotes waiting, in the last 24 hours.
+ * Other people's waiting quotes never refuse it (one person's unapproved quotes must not hold an asset's limit
+ * against everyone); when they could take the room first, `othersWaitingCents` says how much they add up to (the
+ * quote warns). The limit itself is judged at the approval that would create the swap. An unknown value cannot be
+ * counted, so it does not fit (fail closed).
  */
 export function checkNewQuoteLimit(input: {
   limitCents: bigint | undefined;
   value: UsdValue;
   assetKey: string;
   assetLabel: string;
+  requester: string;
   quotes: readonly SwapQuote[];
   now: Date;
-}): { ok: true } | { ok: false; reason: string } {
+}): { ok: true; othersWaitingCents?: bigint } | { ok: false; reason: string } {
   const { limitCents, value, assetLabel } = input;
   if (limitCents === undefined) return { ok: true };
   if (!('cents' in value)) {
@@ -163,11 +194,18 @@ export function checkNewQuoteLimit(input: {
       reason: `swaps out of ${assetLabel} are limited to ${usdLabel(limitCents)} a day and ${escapeText(value.reason)}, so it cannot be counted against that limit`,
     };
   }
-  const use = limitUse(input.quotes, input.assetKey, input.now);
-  const used = use.createdCents + use.waitingCents;
+  const own = input.quotes.filter((quote) => quote.requestedBy === input.requester);
+  const created = limitUse(input.quotes, input.assetKey, input.now).createdCents;
+  const ownWaiting = limitUse(own, input.assetKey, input.now).waitingCents;
+  const used = created + ownWaiting;
   const fits = checkDailyLimit(limitCents, used, value.cents);
-  if (fits.ok) return { ok: true };
-  const waiting = use.waitingCents > 0n ? ` (${usdLabel(use.waitingCents)} of it in quotes waiting for approval)` : '';
+  if (fits.ok) {
+    const others = othersWaitingCents(input.quotes, input.assetKey, input.requester, input.now);
+    return others > 0n && used + others + value.cents > limitCents
+      ? { ok: true, othersWaitingCents: others }
+      : { ok: true };
+  }
+  const waiting = ownWaiting > 0n ? ` (${usdLabel(ownWaiting)} of it in your own quotes waiting for approval)` : '';
   return {
     ok: false,
     reason: `swaps out of ${assetLabel} are limited to ${usdLabel(limitCents)} in any 24 hours; ${usdLabel(used)} is used${waiting}, so ${usdLabel(fits.leftCents)} is left today and this swap is worth about ${usdLabel(value.cents)}`,

@@ -90,7 +90,7 @@ function dailyLimitLines(policy: PolicyView): string[] {
   if (policy.dailyLimitUsdCents === undefined) return ['*Daily limit:* none.'];
   const limit = policy.dailyLimitUsdCents;
   const lines = [
-    `*Daily limit:* ${usdLabel(limit)} per source asset in any 24 hours, counting swaps created and quotes waiting for approval; a quote or an approval that would pass it is refused.`,
+    `*Daily limit:* ${usdLabel(limit)} per source asset in any 24 hours, counting the swaps created (or on their way). It is judged when a swap is approved: the approval that would pass it is refused. A new quote is refused when it would pass it with the requester's own quotes waiting for approval; other people's waiting quotes do not refuse it, but the quote says so when, approved first, they could leave it no room.`,
   ];
   const use = policy.limitUse ?? [];
   if (use.length === 0) {
@@ -99,11 +99,12 @@ function dailyLimitLines(policy: PolicyView): string[] {
   }
   lines.push('Used in the last 24 hours:');
   for (const asset of use.slice(0, ASSETS_SHOWN)) {
-    const used = asset.createdCents + asset.waitingCents;
+    const used = asset.createdCents;
     const left = used >= limit ? 0n : limit - used;
-    const waiting = asset.waitingCents > 0n ? ` (${usdLabel(asset.waitingCents)} waiting for approval)` : '';
+    const waiting =
+      asset.waitingCents > 0n ? `; ${usdLabel(asset.waitingCents)} more in quotes waiting for approval` : '';
     lines.push(
-      `• ${escapeText(asset.asset)}: ${usdLabel(used)} of ${usdLabel(limit)}${waiting}, ${usdLabel(left)} left`,
+      `• ${escapeText(asset.asset)}: ${usdLabel(used)} of ${usdLabel(limit)} swapped, ${usdLabel(left)} left${waiting}`,
     );
   }
   if (use.length > ASSETS_SHOWN) lines.push(`• and ${use.length - ASSETS_SHOWN} more assets`);

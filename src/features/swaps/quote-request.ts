@@ -19,7 +19,13 @@ import { FrozenError, NO_QUOTE_MADE } from '../freeze/words.js';
 import { cannotPostHere, quotePlaceProblem } from '../places.js';
 import type { FreezeRepository, SwapQuoteRepository } from '../repositories.js';
 import { buildQuoteMessage, buildQuotePostedNote } from './blocks.js';
-import { checkNewQuoteLimit, limitKeyOf, requesterWindow, usageLookbackStart } from './decision.js';
+import {
+  checkNewQuoteLimit,
+  limitKeyOf,
+  othersWaitingWarning,
+  requesterWindow,
+  usageLookbackStart,
+} from './decision.js';
 import type { QuoteMessenger } from './message-edits.js';
 import {
   checkMaxUsd,
@@ -44,7 +50,13 @@ import { assetSnapshotOf } from './views.js';
  */
 export type QuotePreview =
   | { refused: string; frozen: boolean }
-  | { valueUsd: StoredUsdValue; policy: PolicySnapshot; secondFactor: boolean };
+  | {
+      valueUsd: StoredUsdValue;
+      policy: PolicySnapshot;
+      secondFactor: boolean;
+      /** Other people's waiting quotes could take the daily limit's room first: the quote will say so (mrkdwn). */
+      limitWarning?: string;
+    };
 
 /** What making a quote needs: the payment API, where quotes are kept, Slack, the policy of now. */
 export interface QuoteMakerDeps {
@@ -106,8 +118,9 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
    * What the swap is worth in USD now: `amount` of `from` and (once estimated) `estimatedAmount` of `to`, each at
    * its asset's own price in the asset list (exact, to the cent), the larger of the two; unknown when either cannot
    * be trusted (swapValueUsd). Checked against SWAP_MAX_USD and the source asset's SWAP_DAILY_LIMIT_USD (beside
-   * the swaps created and quotes waiting in the last 24 hours): over either, or unknown while either is set, the
-   * quote is refused in plain words. Called once before the estimate on the source leg alone (a refusal then costs
+   * the swaps created and the requester's own quotes waiting in the last 24 hours; other people's waiting quotes
+   * only warn, `othersWaitingCents`): over either, or unknown while either is set, the quote is refused in plain
+   * words. Called once before the estimate on the source leg alone (a refusal then costs
    * no estimate: the swap is worth at least that much), and once after it on both legs, which also fixes the
    * policy: the tier judged on the swap plus the requester's own swaps of the last 24 hours. `recent` are the
    * quotes of the last 24 hours as read before the estimate (as the limit was always checked): two quotes asked
@@ -121,7 +134,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     requestedBy: string;
     recent: readonly SwapQuote[];
     estimatedAmount?: string;
-  }): { valueUsd: StoredUsdValue; policy: PolicySnapshot } {
+  }): { valueUsd: StoredUsdValue; policy: PolicySnapshot; othersWaitingCents?: bigint } {
     const fromLeg = legOf(input.from.asset, input.from.snapshot, input.amount.toString());
     const toLeg =
       input.estimatedAmount === undefined ? undefined : legOf(input.to.asset, input.to.snapshot, input.estimatedAmount);
@@ -137,12 +150,14 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       );
     const now = deps.now();
     const { recent } = input;
+    let othersWaitingCents: bigint | undefined;
     if (deps.policy.dailyLimitUsdCents !== undefined) {
       const fits = checkNewQuoteLimit({
         limitCents: deps.policy.dailyLimitUsdCents,
         value,
         assetKey: limitKeyOf({ from: input.from.snapshot }),
         assetLabel: escapeText(`${input.from.snapshot.symbol} on ${input.from.snapshot.networkTitle}`),
+        requester: input.requestedBy,
         quotes: recent,
         now,
       });
@@ -151,11 +166,13 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
           `No quote was made: ${fits.reason} (\`SWAP_DAILY_LIMIT_USD\`). Ask for a smaller amount, or wait until earlier swaps leave the 24-hour window.`,
           'swap_above_daily_limit',
         );
+      othersWaitingCents = fits.othersWaitingCents;
     }
     const window = requesterWindow(recent, input.requestedBy, now, { waiting: true });
     return {
       valueUsd: isKnownValue(value) ? { cents: value.cents.toString() } : value,
       policy: snapshotPolicy(deps.policy, value, now, window, deps.stepUpCents),
+      ...(othersWaitingCents !== undefined ? { othersWaitingCents } : {}),
     };
   }
 
@@ -171,7 +188,8 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     /** The two assets as the asset list has them now (their balances give their prices). */
     assets: { from: Asset | undefined; to: Asset | undefined };
     amountFrom: bigint;
-    replaces?: string;
+    /** "New quote": the quote this one replaces and who had asked for it (`requestedBy` is who clicked). */
+    replaces?: { quoteId: string; requestedBy: string };
     /** The kind of conversation the quote goes to, for the words when Slack will not post it there. */
     conversation: ConversationKind;
   }): Promise<SwapQuote> {
@@ -192,7 +210,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       assetIdTo: input.to.assetId,
       amount: input.amountFrom,
     });
-    const priced = priceAndPolicy({ ...legs, estimatedAmount: estimate.estimatedAmount });
+    const { othersWaitingCents, ...priced } = priceAndPolicy({ ...legs, estimatedAmount: estimate.estimatedAmount });
     const quote = newSwapQuote({
       requestedBy: input.requestedBy,
       channelId: input.channelId,
@@ -200,6 +218,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       to: input.to,
       amountFrom: input.amountFrom,
       ...(input.replaces ? { replaces: input.replaces } : {}),
+      ...(othersWaitingCents !== undefined ? { othersWaitingCents } : {}),
       ...priced,
       id: randomUUID(),
       estimateId: estimate.id,
@@ -252,7 +271,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
     const from = { asset: input.from, snapshot: assetSnapshotOf(input.from) };
     try {
       // The target leg is not valued before the estimate: it only takes part once estimatedAmount is given.
-      const priced = priceAndPolicy({
+      const { othersWaitingCents, ...priced } = priceAndPolicy({
         from,
         to: from,
         amount: input.amountFrom,
@@ -260,7 +279,13 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
         recent: await quotes.listQuotesSince(usageLookbackStart(now)),
       });
       // The same total as the quote: its value with the requester's swaps of the last 24 hours (waiting ones too).
-      return { ...priced, secondFactor: quoteStepUp(priced.policy, deps.stepUpCents).needed };
+      return {
+        ...priced,
+        secondFactor: quoteStepUp(priced.policy, deps.stepUpCents).needed,
+        ...(othersWaitingCents !== undefined
+          ? { limitWarning: othersWaitingWarning(from.snapshot, othersWaitingCents) }
+          : {}),
+      };
     } catch (error) {
       if (error instanceof UserFacingError) return { refused: error.mrkdwn, frozen: false };
       throw error;

@@ -105,7 +105,18 @@ export const SwapQuote = z.object({
   followEndedAt: z.string().optional(),
   /** Set when a "New quote" made a successor quote. */
   replacedBy: z.string().optional(),
+  /**
+   * The quote this one replaces ("New quote"), and who had asked for that one: `requestedBy` is the person who
+   * clicked New quote (the separation of duties, their 24 hours and the requester checks are judged on them).
+   */
   replaces: z.string().optional(),
+  replacesRequestedBy: z.string().optional(),
+  /**
+   * Set when, at quote time, other people's quotes waiting out of the same asset added up to this many USD cents
+   * and, approved first, could leave this one no room under the daily limit: the quote warns (the limit itself is
+   * judged at the approval).
+   */
+  othersWaitingCents: z.string().regex(/^\d+$/).optional(),
   history: z.array(AuditEntry),
 });
 /** A swap quote and everything that happened to it. */
@@ -217,8 +228,10 @@ export interface NewQuoteInput {
   estimatedAmount: string;
   routeType: string;
   serviceId: string;
-  /** The quote this one replaces ("New quote"). */
-  replaces?: string | undefined;
+  /** The quote this one replaces ("New quote") and who had asked for it; `requestedBy` is who clicked. */
+  replaces?: { quoteId: string; requestedBy: string } | undefined;
+  /** Other people's waiting quotes out of the asset, when they could take the daily limit's room first. */
+  othersWaitingCents?: bigint | undefined;
   /** What the swap was worth in USD at quote time (the larger leg), or why that is unknown. */
   valueUsd?: StoredUsdValue | undefined;
   /** The approval policy fixed for this quote. */
@@ -243,7 +256,17 @@ export function newSwapQuote(input: NewQuoteInput): SwapQuote {
     status: 'pending',
     ...(input.valueUsd ? { valueUsd: input.valueUsd } : {}),
     ...(input.policy ? { policy: input.policy, approvals: [] } : {}),
-    ...(input.replaces ? { replaces: input.replaces } : {}),
-    history: [auditEntry(input.estimatedAt, 'quoted', input.requestedBy, `estimate ${input.estimateId}`)],
+    ...(input.replaces ? { replaces: input.replaces.quoteId, replacesRequestedBy: input.replaces.requestedBy } : {}),
+    ...(input.othersWaitingCents !== undefined ? { othersWaitingCents: input.othersWaitingCents.toString() } : {}),
+    history: [
+      auditEntry(
+        input.estimatedAt,
+        'quoted',
+        input.requestedBy,
+        input.replaces
+          ? `estimate ${input.estimateId}; New quote replacing quote ${input.replaces.quoteId} requested by ${input.replaces.requestedBy}`
+          : `estimate ${input.estimateId}`,
+      ),
+    ],
   };
 }

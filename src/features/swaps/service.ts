@@ -28,7 +28,7 @@ import {
   mayRequote,
   REQUOTE_TAKEN_NOTICE,
 } from './approval.js';
-import { buildQuoteReminder } from './blocks.js';
+import { buildQuotePostedNote, buildQuoteReminder } from './blocks.js';
 import {
   approversYetToAct,
   type Decision,
@@ -369,7 +369,12 @@ export function createSwapService(deps: SwapDeps) {
       }
     },
 
-    /** "New quote" on an expired or refused quote: the same parameters, a fresh estimate, a fresh approval. */
+    /**
+     * "New quote" on an expired or refused quote: the same parameters, a fresh estimate, a fresh approval. Whoever
+     * clicks is the new quote's requester (the quote it replaces and who asked for that stay on record): a click
+     * is a request, so self-approval, their 24 hours and the daily limit are judged on them, as for a typed
+     * `/treasury swap` (TREASURY_USERS is checked on them by the listener, the freeze and the limits here).
+     */
     async requote(quoteId: string, userId: string, origin: ClickOrigin): Promise<ClickOutcome> {
       const checked = await quoteOfClick('new_quote', quoteId, userId, origin);
       if ('notice' in checked) return checked;
@@ -395,12 +400,12 @@ export function createSwapService(deps: SwapDeps) {
             from: assets.find((asset) => asset.id === quote.from.assetId),
             to: assets.find((asset) => asset.id === quote.to.assetId),
           },
-          requestedBy: quote.requestedBy,
+          requestedBy: userId,
           channelId: quote.channelId,
           from: quote.from,
           to: quote.to,
           amountFrom: BigInt(quote.amountFrom),
-          replaces: quote.id,
+          replaces: { quoteId: quote.id, requestedBy: quote.requestedBy },
           // The old quote was posted there, so it is a channel (possibly one the bot has since left).
           conversation: 'channel',
         });
@@ -410,7 +415,8 @@ export function createSwapService(deps: SwapDeps) {
           auditEntry(deps.now(), 'requoted', userId, `new quote ${successor.id}`),
         );
         await edits.refresh(quoteId);
-        return {};
+        // The clicker asked for it: they get the requester's note, as after a typed /treasury swap.
+        return { notice: buildQuotePostedNote(successor, deps.policy).text };
       } catch (error) {
         await quotes.releaseRequote(
           quoteId,

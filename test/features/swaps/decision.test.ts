@@ -414,8 +414,8 @@ describe("the requester's own swaps of the last 24 hours, which the tier is judg
 });
 
 describe('the daily limit when a quote is asked for', () => {
-  const asset = { assetKey: 'a', assetLabel: 'USDT on Ethereum' };
-  it('counts swaps created and quotes still waiting, and says what is left today', () => {
+  const asset = { assetKey: 'a', assetLabel: 'USDT on Ethereum', requester: REQUESTER };
+  it("counts swaps created and the requester's own quotes still waiting, and says what is left today", () => {
     const quotes = [
       quoteWorth(
         { cents: 400_000n },
@@ -437,7 +437,43 @@ describe('the daily limit when a quote is asked for', () => {
     expect(refused).toEqual({
       ok: false,
       reason:
-        'swaps out of USDT on Ethereum are limited to $10,000 in any 24 hours; $7,000 is used ($3,000 of it in quotes waiting for approval), so $3,000 is left today and this swap is worth about $3,000.01',
+        'swaps out of USDT on Ethereum are limited to $10,000 in any 24 hours; $7,000 is used ($3,000 of it in your own quotes waiting for approval), so $3,000 is left today and this swap is worth about $3,000.01',
+    });
+  });
+
+  it("other people's waiting quotes never refuse a quote: they only warn when, approved first, they could take its room", () => {
+    const quotes = [
+      quoteWorth(
+        { cents: 400_000n },
+        { id: 'c', status: 'created', decidedAt: new Date(AT.getTime() - HOUR).toISOString(), requestedBy: 'U0OTHER' },
+      ),
+      quoteWorth({ cents: 600_000n }, { id: 'w', requestedBy: 'U0OTHER' }),
+    ];
+    // Created swaps count whoever asked for them: $4,000 + $6,000.01 passes $10,000.
+    expect(
+      checkNewQuoteLimit({ ...asset, limitCents: 1_000_000n, value: { cents: 600_001n }, quotes, now: AT }),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('$4,000 is used, so $6,000 is left today') });
+    // The other person's $6,000 waiting: this $6,000 fits, with the warning (both together would pass it).
+    expect(
+      checkNewQuoteLimit({ ...asset, limitCents: 1_000_000n, value: { cents: 600_000n }, quotes, now: AT }),
+    ).toEqual({ ok: true, othersWaitingCents: 600_000n });
+    // Room for both: no warning.
+    expect(
+      checkNewQuoteLimit({ ...asset, limitCents: 1_600_000n, value: { cents: 600_000n }, quotes, now: AT }),
+    ).toEqual({ ok: true });
+    // The other person's own new quote counts their waiting one.
+    expect(
+      checkNewQuoteLimit({
+        ...asset,
+        requester: 'U0OTHER',
+        limitCents: 1_000_000n,
+        value: { cents: 1n },
+        quotes,
+        now: AT,
+      }),
+    ).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('($6,000 of it in your own quotes waiting for approval)'),
     });
   });
 
