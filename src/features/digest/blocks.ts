@@ -200,12 +200,15 @@ function limitLines(view: DigestView): string[] {
     lines.push('Used in the last 24 hours: nothing.');
     return lines;
   }
+  // Swapped and waiting apart, as /treasury policy says them: only created (or in-flight) swaps use the limit;
+  // a waiting quote is judged against it when it is approved.
   for (const asset of limit.use.slice(0, 15)) {
-    const used = asset.createdCents + asset.waitingCents;
-    const percent = limit.limitCents > 0n ? (used * 100n) / limit.limitCents : 0n;
-    const waiting = asset.waitingCents > 0n ? ` (${usdLabel(asset.waitingCents)} of it waiting for approval)` : '';
+    const swapped = asset.createdCents;
+    const percent = limit.limitCents > 0n ? (swapped * 100n) / limit.limitCents : 0n;
+    const waiting =
+      asset.waitingCents > 0n ? `; ${usdLabel(asset.waitingCents)} more in quotes waiting for approval` : '';
     lines.push(
-      `• ${escapeText(asset.asset)}: ${usdLabel(used)} of ${usdLabel(limit.limitCents)} used, ${percent} %${waiting}`,
+      `• ${escapeText(asset.asset)}: ${usdLabel(swapped)} of ${usdLabel(limit.limitCents)} swapped, ${percent} %${waiting}`,
     );
   }
   if (limit.use.length > 15) lines.push(`• and ${limit.use.length - 15} more assets: \`/treasury policy\` shows them`);
