@@ -141,7 +141,9 @@ describe('alerts, swaps and limits', () => {
     expect(text).toContain('<@U0AVERY>');
     expect(text).toContain('approved 2 · rejected 1 · expired 0 · swaps finished 2');
     expect(text).toContain('Waiting for approval now:* 1');
-    expect(text).toContain('USDT on BNB Smart Chain: $2,500 of $10,000 swapped, 25 %; $500 more in quotes waiting for approval');
+    expect(text).toContain(
+      'USDT on BNB Smart Chain: $2,500 of $10,000 swapped, 25 %; $500 more in quotes waiting for approval',
+    );
   });
 
   it('says so when nothing happened and no limit is set', () => {

@@ -13,11 +13,11 @@ import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/inde
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { type Answer, toAnswer } from '../support/slack.js';
+import { replicaStores } from '../support/store-backends.js';
 import { expectStaysAt } from '../support/waiting.js';
 
 const TOKEN = 'xoxb-freeze-e2e';
@@ -30,15 +30,6 @@ const ADMIN2 = 'U0ADMIN2';
 const BYSTANDER = 'U0BYSTANDER';
 const ALERTS = 'C0ALERTS';
 const LEASE_KEY = 0x6672_6565_7a65_3139n;
-
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
 
 /** Polls an async read until it gives a value. */
 async function until<T>(read: () => Promise<T | undefined>, description: string, timeoutMs = 10_000): Promise<T> {
@@ -60,15 +51,7 @@ async function staysAt<T>(expected: T, read: () => Promise<T>, quietMs = 500): P
   }
 }
 
-let databases = 0;
-const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> }[] = [
-  { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    choice: async () => ({ kind: 'postgres', databaseUrl: await cluster!.createDatabase(`freeze_e2e_${++databases}`) }),
-  },
-];
+const stores = replicaStores('freeze_e2e');
 
 describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
   let simulator: PaymentsSimulator;

@@ -12,11 +12,11 @@ import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/inde
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
-import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
+import { type Replica, startReplica } from '../support/replica.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { currentView, SWAP_FORM, swapFormEntry, viewText, waitForForm } from '../support/rig/swap-form.js';
 import { toAnswer } from '../support/slack.js';
+import { replicaStores } from '../support/store-backends.js';
 
 const TOKEN = 'xoxb-forms-stores';
 const SECRET = 'forms-stores-signing-secret';
@@ -25,23 +25,7 @@ const APPROVER = 'U0APPROVER';
 const CHANNEL = 'C0TREASURY';
 const F = SWAP_FORM;
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> }[] = [
-  { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    choice: async () => ({ kind: 'postgres', databaseUrl: await cluster!.createDatabase('forms_swap_e2e') }),
-  },
-];
+const stores = replicaStores('forms_swap_e2e');
 
 describe.each(stores)('the swap form on $name', ({ skip, choice }) => {
   let simulator: PaymentsSimulator;

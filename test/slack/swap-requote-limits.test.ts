@@ -8,17 +8,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
-import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
+import { type Replica, startReplica } from '../support/replica.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 import type { DriverResult } from '../support/rig/slack-driver.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { type Answer, toAnswer } from '../support/slack.js';
+import { replicaStores } from '../support/store-backends.js';
 import { expectStaysAt } from '../support/waiting.js';
 
 const TOKEN = 'xoxb-requote-e2e';
@@ -31,27 +31,7 @@ const BLAKE = 'U0BLAKE'; // approver
 const OLLIE = 'U0OLLIE'; // approver, but not in TREASURY_USERS
 const LEASE_KEY = 0x7265_7175_6f74_6531n;
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-let databases = 0;
-const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> }[] = [
-  { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    choice: async () => ({
-      kind: 'postgres',
-      databaseUrl: await cluster!.createDatabase(`requote_e2e_${++databases}`),
-    }),
-  },
-];
+const stores = replicaStores('requote_e2e');
 
 describe.each(stores)('New quote and the daily limit on $name', ({ skip, choice }) => {
   let simulator: PaymentsSimulator | undefined;

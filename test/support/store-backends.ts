@@ -9,6 +9,7 @@ import type { BotRepositories } from '../../src/features/repositories.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { postgresAvailable, startTestCluster, type TestCluster } from './postgres.js';
+import type { StoreChoice } from './replica.js';
 
 /** A store opened for one test, and closed by it. */
 export interface OpenedStore extends BotRepositories {
@@ -48,6 +49,42 @@ export function storeBackends(prefix: string): StoreBackend[] {
         const url = await cluster!.createDatabase(`${prefix}_${++databases}`);
         return Object.assign(await openPostgresStore(url), { another: () => openPostgresStore(url) });
       },
+    },
+  ];
+}
+
+/** Where a whole bot (test/support/replica.ts) keeps its state, for a test that runs once on each store. */
+export interface ReplicaStore {
+  name: 'the state file' | 'PostgreSQL';
+  /** PostgreSQL is not installed here (outside CI, where its absence fails the run instead). */
+  skip: boolean;
+  /** A fresh store for one test: the replica's own state file, or a new database on the file's cluster. */
+  choice(): Promise<StoreChoice>;
+}
+
+/**
+ * The two stores a bot runs on, each `choice()` a fresh, empty one; `prefix` names the databases. Call at the top
+ * level of a test file, as `storeBackends`: it registers the cluster's start and stop.
+ */
+export function replicaStores(prefix: string): ReplicaStore[] {
+  const available = postgresAvailable();
+  let cluster: TestCluster | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    if (available) cluster = await startTestCluster();
+  }, 30_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  return [
+    { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
+    {
+      name: 'PostgreSQL',
+      skip: !available,
+      choice: async () => ({
+        kind: 'postgres',
+        databaseUrl: await cluster!.createDatabase(`${prefix}_${++databases}`),
+      }),
     },
   ];
 }
