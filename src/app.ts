@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { InstallingOrg } from './features/access/rules.js';
 import type { AlertPoller, PollLeadership } from './features/alerts/poller/index.js';
 import { ALERT_KINDS } from './features/alerts/routing.js';
-import type { DigestService } from './features/digest/index.js';
+import type { BalanceSnapshots, DigestService } from './features/digest/index.js';
 import type { FreezeService } from './features/freeze/service.js';
 import type { BotRepositories } from './features/repositories.js';
 import type { FollowPolicy, SwapService } from './features/swaps/index.js';
@@ -56,6 +56,11 @@ export interface TreasuryAppOptions {
   /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
   digestCheckEveryMs?: number;
   /**
+   * How often the daily balance snapshot checks whether it is due (default 60 s, and at start); 0: only when
+   * `snapshots.check()` is called.
+   */
+  snapshotCheckEveryMs?: number;
+  /**
    * Socket Mode: Slack refused the connection for good after start (the app token was revoked, Socket Mode was
    * turned off). The process should stop with this one line; default: logged only.
    */
@@ -82,6 +87,8 @@ export interface TreasuryApp {
   alerts: AlertPoller | undefined;
   /** The daily digest (DIGEST_AT); `/treasury digest` answers whether or not it is set. */
   digest: DigestService;
+  /** The daily balance snapshot (its job's check runs it; tests run it by hand). */
+  snapshots: BalanceSnapshots;
   /** The freeze (its expiry round, `endExpired`, is a job; tests run it by hand). */
   freeze: FreezeService;
   /** The app's Prometheus metrics (GET /metrics). */
@@ -135,6 +142,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     ...(lease ? { lease } : {}),
     alertSleep: options.alertSleep,
     digestCheckEveryMs: options.digestCheckEveryMs,
+    snapshotCheckEveryMs: options.snapshotCheckEveryMs,
     metrics,
   });
   const { alerts } = jobs;
@@ -182,6 +190,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     swaps,
     alerts,
     digest,
+    snapshots: features.snapshots,
     freeze,
     metrics: appMetrics,
     metricsPort: () => metricsServer?.port ?? listeningPort,

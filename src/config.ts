@@ -498,13 +498,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       'TOTP_ENCRYPTION_KEY: required when SWAP_STEP_UP_USD is set: the key the authenticator secrets are encrypted with (make one with: openssl rand -base64 32)',
     );
   }
-  // A runway alert that could never come (no poller, or no daily snapshots to measure on) is refused, not silent.
+  // A runway alert that could never come (no poller to raise it) is refused, not silent. The daily snapshots it
+  // measures on are taken by a job of their own, with or without DIGEST_AT.
   if (env.RUNWAY_ALERT_DAYS?.trim() && !env.ALERT_CHANNEL?.trim())
     problems.push('RUNWAY_ALERT_DAYS: set, but ALERT_CHANNEL is not, so the alert poller that raises it is off');
-  if (env.RUNWAY_ALERT_DAYS?.trim() && !env.DIGEST_AT?.trim())
-    problems.push(
-      'RUNWAY_ALERT_DAYS: set, but DIGEST_AT is not: the runway is measured on the daily balance snapshots the digest keeps',
-    );
   if (!parsed.success || problems.length > 0) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   return {

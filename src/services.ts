@@ -7,7 +7,14 @@ import { createTreasuryAccess, type TreasuryAccessCheck } from './features/acces
 import { type AlertService, createAlertService } from './features/alerts/index.js';
 import { POLL_RULES } from './features/alerts/poller/index.js';
 import { type AuditExport, createAuditExport } from './features/audit/index.js';
-import { createDigestService, type DigestService } from './features/digest/index.js';
+import {
+  type BalanceSnapshots,
+  createBalanceSnapshots,
+  createDigestService,
+  type DigestService,
+  snapshotTime,
+} from './features/digest/index.js';
+import { formatDigestTime } from './features/digest/rules.js';
 import { localDay } from './features/digest/schedule.js';
 import { createFreezeService, type FreezeService } from './features/freeze/service.js';
 import { createHomeTab, type HomeTab } from './features/home/index.js';
@@ -60,6 +67,8 @@ export interface FeatureServices {
   invoices: InvoiceFollower | undefined;
   home: HomeTab;
   digest: DigestService;
+  /** The daily balance snapshot (its job in src/jobs): what the runway, the digest and its chart read. */
+  snapshots: BalanceSnapshots;
   payouts: PayoutService;
   freeze: FreezeService;
   audit: AuditExport;
@@ -170,14 +179,24 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
       })
     : undefined;
 
-  // Runway: measured on the digest's daily snapshots (their days are in DIGEST_AT's zone), gas charges for the donor.
+  // The daily balance snapshot: at DIGEST_AT when set, else 00:05 in ALERT_TIME_ZONE; taken by the lease holder.
+  const snapshotAt = snapshotTime(config.digestAt, config.alertTimeZone);
+  const snapshots = createBalanceSnapshots({
+    store,
+    payments,
+    now,
+    logger,
+    at: snapshotAt,
+    ...(lease ? { leadership: lease } : {}),
+  });
+  // Runway: measured on the daily snapshots (their days are in the snapshot's zone), gas charges for the donor.
   const runway = createRunwayService({
     store,
     payments,
     now,
     logger,
-    today: (at) => localDay(at, config.digestAt?.timeZone ?? config.alertTimeZone),
-    snapshotsKept: config.digestAt !== undefined,
+    today: (at) => localDay(at, snapshotAt.timeZone),
+    snapshotsAt: formatDigestTime(snapshotAt),
     alertDays: config.runwayAlertDays,
   });
   // Each person's Home tab: balances and thresholds, open alerts, quotes waiting for them, their requests.
@@ -242,5 +261,6 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     ...{ groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit },
     secondFactor,
     runway,
+    snapshots,
   };
 }

@@ -735,12 +735,15 @@ describe('RUNWAY_ALERT_DAYS', () => {
     expect(problems).toEqual(['RUNWAY_ALERT_DAYS: expected a positive number of days, at most two decimals (e.g. 3)']);
   });
 
-  it('refuses to start when the alert could never come: no poller, or no daily snapshots', () => {
+  it('refuses to start when the alert could never come: no poller to raise it', () => {
     expect(
       problemsOf({ ...validHttpEnv, DIGEST_CHANNEL: 'C0D', DIGEST_AT: '09:00 UTC', RUNWAY_ALERT_DAYS: '3' }),
     ).toEqual(['RUNWAY_ALERT_DAYS: set, but ALERT_CHANNEL is not, so the alert poller that raises it is off']);
-    expect(problemsOf({ ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS', RUNWAY_ALERT_DAYS: '3' })).toEqual([
-      'RUNWAY_ALERT_DAYS: set, but DIGEST_AT is not: the runway is measured on the daily balance snapshots the digest keeps',
-    ]);
+  });
+
+  it('starts without DIGEST_AT: the daily snapshots the runway measures on are a job of their own', () => {
+    const config = loadConfig({ ...validHttpEnv, ALERT_CHANNEL: 'C0ALERTS', RUNWAY_ALERT_DAYS: '3' });
+    expect(config.runwayAlertDays?.text).toBe('3');
+    expect(config.digestAt).toBeUndefined();
   });
 });

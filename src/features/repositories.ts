@@ -240,6 +240,11 @@ export interface BalanceRepository {
   listThresholdChanges(since: Date): Promise<ThresholdChange[]>;
   /** Keeps the day's snapshot (replacing one of the same day); days past the retention leave. */
   saveSnapshot(snapshot: DailySnapshot): Promise<void>;
+  /**
+   * Keeps `snapshot` only when its day has none (`kept`), else returns the day's stored one unchanged; days past the
+   * retention leave. This is what makes one snapshot a day across replicas and restarts.
+   */
+  keepSnapshot(snapshot: DailySnapshot): Promise<{ kept: boolean; snapshot: DailySnapshot }>;
   /** The snapshots from `fromDay` on, oldest first. */
   listSnapshots(fromDay: string): Promise<DailySnapshot[]>;
   /**

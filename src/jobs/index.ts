@@ -9,14 +9,16 @@
  * |   then the heartbeat (HEARTBEAT_URL)      | after each success   | leader, in background    | jobs/heartbeat.ts  |
  * | sweep of quotes waiting for approval      | 30 s                 | every replica            | swaps/ (sweep)     |
  * | recovery of swaps left by another replica | 15 s, on replicas    | every replica            | swaps/ (recover)   |
+ * | daily balance snapshot                    | 60 s and at start    | leader, asked by the job | digest/snapshots.ts|
  * | daily digest                              | 30 s and at start    | leader, asked by the job | digest/service.ts  |
  * | end of freezes whose --for ran out        | 15 s and at start    | every replica            | freeze/service.ts  |
  *
  * What each does: the poll reads failed withdrawals, payout tasks and gas top-ups and posts alerts; its follow-ups
  * send the reminders and owed Slack work of the alerts people own, and check invoices that report back. The sweep
  * sends "expires soon" reminders and marks expired quotes. The recovery follows swaps a dead replica left and marks
- * its interrupted approvals (it also runs once at start, on every process). The digest posts DIGEST_AT's digest once
- * a day (registered only when DIGEST_AT is set). The freeze's expiry announces, once across replicas (claimed in the
+ * its interrupted approvals (it also runs once at start, on every process). The snapshot keeps one reading of the
+ * balances a day (at DIGEST_AT when set, else 00:05 in ALERT_TIME_ZONE; a bot started later takes it at start), which
+ * the runway and the digest read. The digest posts DIGEST_AT's digest once a day (registered only when DIGEST_AT is set). The freeze's expiry announces, once across replicas (claimed in the
  * store), that a `--for` ran out: the announcement loses Unfreeze, one line says so, the waiting quotes lose FROZEN.
  *
  * The follow-ups ride the poll (they run when, and only when, a poll ran to its end on the leader): with the poller
@@ -33,6 +35,7 @@ import {
   pollSucceeded,
   prepareAlertChannel,
 } from '../features/alerts/poller/index.js';
+import { SNAPSHOT_CHECK_EVERY_MS } from '../features/digest/index.js';
 import type { BotRepositories } from '../features/repositories.js';
 import { errorFields, type Logger } from '../logger.js';
 import type { BotMetrics } from '../metrics/index.js';
@@ -102,6 +105,11 @@ export interface JobDeps {
   alertSleep?: ((ms: number) => Promise<void>) | undefined;
   /** How often the daily digest checks whether it is due (default 30 s); 0: only when `digest.check()` is called. */
   digestCheckEveryMs?: number | undefined;
+  /**
+   * How often the daily balance snapshot checks whether it is due (default 60 s, and at start); 0: only when
+   * `snapshots.check()` is called.
+   */
+  snapshotCheckEveryMs?: number | undefined;
   /** After each successful poll (it ran on this replica, the lease holder): the heartbeat, which never waits. */
   afterSuccessfulPoll?: (() => void) | undefined;
   /** Polls, alerts and whether this replica holds the poller lease (the metrics). */
@@ -180,6 +188,19 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
         logger.warn('could not look for swaps left by another replica; trying again later', {
           error: errorFields(error),
         }),
+    });
+
+  // Whatever DIGEST_AT says: the runway measures on these. A snapshot missed during a downtime is taken at the first
+  // check of the same day, hence the run at start.
+  const snapshotEveryMs = deps.snapshotCheckEveryMs ?? SNAPSHOT_CHECK_EVERY_MS;
+  if (snapshotEveryMs > 0)
+    scheduler.add({
+      name: 'daily balance snapshot',
+      period: { everyMs: snapshotEveryMs },
+      runsOn: 'leader, asked by the job',
+      runAtStart: true,
+      // check() logs its own failures and never throws.
+      run: () => features.snapshots.check(),
     });
 
   // A digest missed during a downtime is posted at the first check (same day): hence the run at start.

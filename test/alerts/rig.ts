@@ -17,7 +17,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
 import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
-import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
+import { type Replica, type ReplicaOptions, type StoreChoice, startReplica } from '../support/replica.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 import {
   type OpenedView,
@@ -134,11 +134,16 @@ export interface AlertRigOptions {
   /** Replica names (PostgreSQL only for more than one); default one. */
   replicas?: string[];
   env?: Record<string, string>;
+  /** The clock at start (default the simulator's: real time). */
+  startAt?: string;
+  /** Further options of the app (e.g. the daily snapshot's timer, off by default in the rigs). */
+  app?: ReplicaOptions['app'];
 }
 
 /** Starts a fresh simulator (no seed: only what a test adds), a fresh stand-in, and the replicas. */
 export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig> {
   const simulator = await startSimulator({ quiet: true, seed: false });
+  if (options.startAt) simulator.setTime(Date.parse(options.startAt));
   const slack = await startSlackStandIn({
     botToken: TOKEN,
     conversations: [
@@ -183,7 +188,7 @@ export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig>
       slack,
       signingSecret: SECRET,
       leaseKey: LEASE_KEY,
-      app: { alertSleep: async () => undefined },
+      app: { alertSleep: async () => undefined, ...options.app },
     });
 
   const names = options.replicas ?? ['a'];

@@ -98,7 +98,7 @@ describe.skipIf(!available)('a form submitted to two replicas', () => {
     slack.reset();
     const command = await replicas.a.driver.command('swap', { userId: REQUESTER, channelId: CHANNEL });
     const opened = await slack.waitFor(() => slack.views()[0], 5_000, 'the form');
-    const ready = await waitForForm(slack, opened.id, /USDT · /);
+    const ready = await waitForForm(slack, opened.id, /USDT on [^·]+ · /);
     return { command, view: ready };
   };
   const estimates = () => simulator.requestCount('estimateSwap');

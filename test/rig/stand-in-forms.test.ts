@@ -32,8 +32,8 @@ const assetMenu = (extra: Record<string, unknown> = {}) => ({
     action_id: 'asset',
     placeholder: plain('Choose an asset'),
     option_groups: [
-      { label: plain('ETH'), options: [option('USDT · 12,400.50 available', 'USDT@ETH')] },
-      { label: plain('BSC'), options: [option('USDT · 80.00 available', 'USDT@BSC')] },
+      { label: plain('ETH'), options: [option('USDT on Ethereum · 12,400.50 available', 'USDT@ETH')] },
+      { label: plain('BSC'), options: [option('USDT on BSC · 80.00 available', 'USDT@BSC')] },
     ],
     ...extra,
   },
@@ -280,7 +280,7 @@ describe('forms through the driver and a Bolt app', () => {
     expect(body.view).toMatchObject({ id: opened.id, hash: opened.hash, callback_id: 'test_form' });
     expect(body.view?.state.values.asset?.asset).toMatchObject({
       type: 'static_select',
-      selected_option: { value: 'USDT@BSC', text: { text: 'USDT · 80.00 available' } },
+      selected_option: { value: 'USDT@BSC', text: { text: 'USDT on BSC · 80.00 available' } },
     });
     expect(body.view?.state.values.amount?.amount).toEqual({ type: 'plain_text_input', value: null });
     expect(body.actions[0]).toMatchObject({ type: 'static_select', action_id: 'asset', block_id: 'asset' });

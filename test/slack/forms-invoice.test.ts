@@ -66,7 +66,7 @@ describe('the invoice form', () => {
     expect(stack.slack.callsOf('views.open')).toHaveLength(1);
     expect(form.openedAt - started).toBeLessThan(3_000);
     expect(viewText(form)).toContain('Reading the merchant’s assets and balances');
-    const filled = await formShowing(form.id, /USDT · [\d,.]+ available/);
+    const filled = await formShowing(form.id, /USDT on [^·]+ · [\d,.]+ available/);
     expect(stack.slack.callsOf('views.update')[0]?.args).toMatchObject({ view_id: form.id, hash: form.hash });
     const menu = JSON.stringify(filled.view);
     expect(menu).toContain('"option_groups"');
@@ -75,7 +75,7 @@ describe('the invoice form', () => {
 
   it('shows what the bot will do as the person chooses and types: base units against the decimals, the USD value', async () => {
     const { form } = await openInvoiceForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const usdtEth = stack.simulator.ids.assets.usdtEth;
     await stack.driver.useInView(ready, F.asset, F.asset, { values: { [F.asset]: { [F.asset]: usdtEth } } });
     const chosen = await formShowing(form.id, /Type the amount to invoice/);
@@ -99,7 +99,7 @@ describe('the invoice form', () => {
     ['abc', /"abc" is not a number/],
   ])('refuses the amount %j under the field in plain words, and creates nothing', async (amount, reason) => {
     const { form } = await openInvoiceForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const answer = await stack.driver.submitView(ready, {
       values: { [F.asset]: { [F.asset]: stack.simulator.ids.assets.usdtEth }, [F.amount]: { [F.amount]: amount } },
     });
@@ -110,7 +110,7 @@ describe('the invoice form', () => {
 
   it('creates exactly one invoice when Slack sends the submission twice, and answers on the command’s response_url', async () => {
     const { result, form } = await openInvoiceForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const values = {
       [F.asset]: { [F.asset]: stack.simulator.ids.assets.usdtEth },
       [F.amount]: { [F.amount]: '25.5' },
@@ -140,7 +140,7 @@ describe('the invoice form', () => {
     const opened = await stack.driver.shortcut('new_invoice');
     expect(opened.status).toBe(200);
     const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the form opened');
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     await stack.driver.useInView(ready, F.pricing, F.pricing, { values: { [F.pricing]: { [F.pricing]: 'usd' } } });
     const usd = await formShowing(form.id, /Amount in US dollars/);
     expect(
@@ -160,7 +160,7 @@ describe('the invoice form', () => {
 
   it('two keystrokes racing on one view: the later update meets hash_conflict and is dropped quietly, the form stays', async () => {
     const { form } = await openInvoiceForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const usdtEth = stack.simulator.ids.assets.usdtEth;
     const typed = (amount: string) => ({
       values: { [F.asset]: { [F.asset]: usdtEth }, [F.amount]: { [F.amount]: amount } },
@@ -178,7 +178,7 @@ describe('the invoice form', () => {
 
   it('keystrokes that come together are rebuilt once, from the last: the preview ends on what is typed', async () => {
     const { form } = await openInvoiceForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const updatesBefore = stack.slack.callsOf('views.update').length;
     const usdtEth = stack.simulator.ids.assets.usdtEth;
     for (const amount of ['7', '70', '700']) {
@@ -222,7 +222,7 @@ describe('the threshold form', () => {
   it('someone who is not an admin is told so in the form, and nothing is set', async () => {
     await stack.driver.command('threshold');
     const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the threshold form opened');
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const values = {
       [T.asset]: { [T.asset]: stack.simulator.ids.assets.usdtBsc },
       [T.unit]: { [T.unit]: 'usd' },
@@ -238,7 +238,7 @@ describe('the threshold form', () => {
   it('previews the balance now against the level, and sets it through the typed command’s service', async () => {
     const result = await stack.driver.command('threshold', { userId: ADMIN });
     const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the threshold form opened');
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const usdtEth = stack.simulator.ids.assets.usdtEth;
     const values = {
       [T.asset]: { [T.asset]: usdtEth },

@@ -91,7 +91,7 @@ describe.each(stores)('the swap form on $name', ({ skip, choice }) => {
 
       const result = await replica.driver.command('swap', { userId: REQUESTER, channelId: CHANNEL });
       const opened = await slack.waitFor(() => slack.views()[0], 5_000, 'the form');
-      const ready = await formShowing(opened.id, /USDT · /);
+      const ready = await formShowing(opened.id, /USDT on [^·]+ · /);
       await replica.driver.useInView(ready, F.amount, F.amount, {
         values: entered('3,000'),
         trigger: 'on_character_entered',
@@ -117,7 +117,10 @@ describe.each(stores)('the swap form on $name', ({ skip, choice }) => {
       expect((await typed('freeze testing the form on both stores', APPROVER)).text).toMatch(/frozen/i);
       slack.reset();
       await replica.driver.command('swap', { userId: REQUESTER, channelId: CHANNEL });
-      const again = await formShowing((await slack.waitFor(() => slack.views()[0], 5_000, 'the form')).id, /USDT · /);
+      const again = await formShowing(
+        (await slack.waitFor(() => slack.views()[0], 5_000, 'the form')).id,
+        /USDT on [^·]+ · /,
+      );
       const frozenAt = simulator.requestCount('estimateSwap');
       expect(await replica.driver.submitView(again, { values: entered('10'), userId: REQUESTER })).toMatchObject({
         response_action: 'errors',

@@ -61,7 +61,7 @@ describe('the swap form', () => {
     expect(form.openedAt - started).toBeLessThan(3_000);
     expect(form.view.callback_id).toBe('form_swap');
     expect(viewText(form)).toContain('Reading the merchant’s assets and balances');
-    const filled = await formShowing(form.id, /USDT · [\d,.]+ available/);
+    const filled = await formShowing(form.id, /USDT on [^·]+ · [\d,.]+ available/);
     expect(stack.slack.callsOf('views.update')[0]?.args).toMatchObject({ view_id: form.id, hash: form.hash });
     const blocks = filled.view.blocks as Array<{ block_id?: string; element?: { type?: string } }>;
     expect(blocks.filter((b) => b.element?.type === 'static_select').map((b) => b.block_id)).toEqual([F.from, F.to]);
@@ -71,7 +71,7 @@ describe('the swap form', () => {
 
   it('shows the tier, the approvals, the second factor and the balance left, and follows the amount', async () => {
     const { form } = await openSwapForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     await stack.driver.useInView(ready, F.amount, F.amount, {
       values: entered('1,000'),
       trigger: 'on_character_entered',
@@ -112,7 +112,7 @@ describe('the swap form', () => {
     const opened = await stack.driver.command('swap', { userId: splitter, channelId: CHANNEL });
     expect(opened.status).toBe(200);
     const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the swap form opened');
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     await stack.driver.useInView(ready, F.amount, F.amount, {
       values: entered('3,000'),
       trigger: 'on_character_entered',
@@ -139,7 +139,7 @@ describe('the swap form', () => {
     ['0', /greater than zero/],
   ])('refuses the amount %j under the field, with no API call', async (amount, reason) => {
     const { form } = await openSwapForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     stack.simulator.resetRequests();
     const answer = await stack.driver.submitView(ready, { values: entered(amount), userId: REQUESTER });
     expect(answer).toMatchObject({ response_action: 'errors', errors: { [F.amount]: expect.stringMatching(reason) } });
@@ -151,7 +151,7 @@ describe('the swap form', () => {
 
   it('refuses the same asset twice under the second menu', async () => {
     const { form } = await openSwapForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const values = { ...entered('10'), [F.to]: { [F.to]: stack.simulator.ids.assets.usdtEth } };
     expect(await stack.driver.submitView(ready, { values, userId: REQUESTER })).toMatchObject({
       response_action: 'errors',
@@ -161,7 +161,7 @@ describe('the swap form', () => {
 
   it('makes one quote when Slack sends the submission twice: posted with its Approve button, noted on the response_url', async () => {
     const { result, form } = await openSwapForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     const values = entered('1,000');
     const [first, second] = await Promise.all([
       stack.driver.submitView(ready, { values, userId: REQUESTER }),
@@ -186,7 +186,7 @@ describe('the swap form', () => {
     const home = await stack.slack.waitFor(() => stack.slack.homeView(REQUESTER), 5_000, 'the Home tab');
     expect((await stack.driver.clickInHome(home, 'home_new_swap')).status).toBe(200);
     const form = await stack.slack.waitFor(() => stack.slack.views()[0], 5_000, 'the form opened');
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     expect(viewText(ready)).toContain('Post the quote in');
     expect(await stack.driver.submitView(ready, { values: entered('25'), userId: REQUESTER })).toMatchObject({
       response_action: 'errors',
@@ -224,7 +224,7 @@ describe('the swap form', () => {
     const pulled = await ask(stack, 'freeze testing the swap form', { userId: APPROVER, channelId: CHANNEL });
     expect(pulled.text).toMatch(/frozen/i);
     const { form } = await openSwapForm();
-    const ready = await formShowing(form.id, /USDT · /);
+    const ready = await formShowing(form.id, /USDT on [^·]+ · /);
     await stack.driver.useInView(ready, F.amount, F.amount, {
       values: entered('10'),
       trigger: 'on_character_entered',

@@ -1,6 +1,6 @@
 // The balance repository contract (thresholds and their trail, daily snapshots, daily digests), run against both
 // stores: the lowdb state file and a real throwaway PostgreSQL. Two PostgreSQL stores on one database stand for
-// two replicas claiming the same day's digest.
+// two replicas claiming the same day's digest, or keeping the same day's snapshot.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +107,50 @@ describe.each(backends)('balances: $name', (backend) => {
       await store.close?.();
     }
   });
+
+  it.skipIf(backend.skip)("keeps a day's first snapshot only; later keeps get the stored one", async () => {
+    const store = await backend.open();
+    try {
+      const { balances } = store;
+      await balances.saveSnapshot(snapshot('2025-10-01', '1'));
+      expect(await balances.keepSnapshot(snapshot('2026-11-24', '3'))).toEqual({
+        kept: true,
+        snapshot: snapshot('2026-11-24', '3'),
+      });
+      expect(await balances.keepSnapshot(snapshot('2026-11-24', '4'))).toEqual({
+        kept: false,
+        snapshot: snapshot('2026-11-24', '3'),
+      });
+      // A kept day prunes like a saved one: 2025-10-01 is past the 400 days.
+      expect((await balances.listSnapshots('2000-01-01')).map((s) => [s.day, s.totalUsdCents])).toEqual([
+        ['2026-11-24', '3'],
+      ]);
+    } finally {
+      await store.close?.();
+    }
+  });
+
+  it.skipIf(backend.skip || !backend.name.startsWith('PostgreSQL'))(
+    'two replicas keeping the same day at once: exactly one snapshot is kept',
+    async () => {
+      const store = await backend.open();
+      const other = await store.another!();
+      try {
+        const keeps = await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            (i % 2 === 0 ? store.balances : other.balances).keepSnapshot(snapshot('2026-11-24', String(i))),
+          ),
+        );
+        expect(keeps.filter((k) => k.kept)).toHaveLength(1);
+        const winner = keeps.find((k) => k.kept)!.snapshot.totalUsdCents;
+        expect(new Set(keeps.map((k) => k.snapshot.totalUsdCents))).toEqual(new Set([winner]));
+        expect((await other.balances.listSnapshots('2026-11-24')).map((s) => s.totalUsdCents)).toEqual([winner]);
+      } finally {
+        await other.close();
+        await store.close();
+      }
+    },
+  );
 
   it.skipIf(backend.skip)(
     "claims a day's digest once; later claims get the stored one; changes are atomic",

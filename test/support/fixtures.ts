@@ -53,7 +53,7 @@ export function manyRunways(count: number): RunwayReport {
   return {
     ok: true,
     at: new Date('2026-11-24T08:00:00Z'),
-    snapshotsKept: true,
+    snapshotsAt: '09:00 Europe/Berlin',
     alertDays: '3',
     gasUnreadable: true,
     runways: Array.from({ length: count }, (_, i) => ({

@@ -66,6 +66,9 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     now,
     host: '127.0.0.1',
     slackRetries: 0,
+    // The daily balance snapshot is checked by hand (`treasury.snapshots.check()`) unless a test asks for its timer,
+    // so the payment-API requests a test counts, and which replica takes the lease first, are the test's own.
+    snapshotCheckEveryMs: 0,
     ...options.app,
     ...(leadership ? { leadership } : {}),
   });

@@ -36,14 +36,18 @@ describe.skipIf(!available)('forms in the local workspace, in Chromium', () => {
     expect(await page.getByTestId('modal-title').innerText()).toBe('New invoice');
     const assetMenu = page.getByTestId('modal-input-form_invoice_asset');
     await assetMenu.waitFor({ timeout: 10_000 });
-    // The menu is grouped by network, each asset with its balance.
+    // The menu is grouped by network, each asset with its network and balance.
     expect(
       await assetMenu.locator('optgroup').evaluateAll((groups) => groups.map((g) => g.getAttribute('label'))),
     ).toContain('Ethereum (ETH)');
     const usdtEth = workspace.simulator.ids.assets.usdtEth;
-    expect(await assetMenu.locator(`option[value="${usdtEth}"]`).innerText()).toMatch(/^USDT · [\d,.]+ available$/);
+    expect(await assetMenu.locator(`option[value="${usdtEth}"]`).innerText()).toMatch(
+      /^USDT on Ethereum · [\d,.]+ available$/,
+    );
 
     await assetMenu.selectOption(usdtEth);
+    // Picked, the closed menu still says which network: USDT on Ethereum does not read like USDT on BSC.
+    expect(await assetMenu.locator('option:checked').innerText()).toMatch(/^USDT on Ethereum · /);
     await expect.poll(() => modal().innerText(), { timeout: 10_000 }).toContain('Amount in USDT');
     await expect.poll(() => modal().innerText()).toContain('Type the amount to invoice.');
 

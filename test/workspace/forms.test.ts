@@ -40,8 +40,11 @@ function formView(preview: string, quietNote = false) {
           type: 'static_select',
           action_id: 'asset',
           option_groups: [
-            { label: plain('ETH'), options: [{ text: plain('USDT · 12,400.50 available'), value: 'USDT@ETH' }] },
-            { label: plain('BSC'), options: [{ text: plain('USDT · 80.00 available'), value: 'USDT@BSC' }] },
+            {
+              label: plain('ETH'),
+              options: [{ text: plain('USDT on Ethereum · 12,400.50 available'), value: 'USDT@ETH' }],
+            },
+            { label: plain('BSC'), options: [{ text: plain('USDT on BSC · 80.00 available'), value: 'USDT@BSC' }] },
           ],
         },
       },

@@ -1,6 +1,7 @@
 /**
  * Gathers what the digest says from the records the bot keeps and one read of the assets, into the view the
- * builder draws (features/digest/blocks.ts). Reads only: saving the day's snapshot and claiming the day are the caller's.
+ * builder draws (features/digest/blocks.ts). Reads only, but for the day's snapshot the scheduled digest keeps through
+ * `keep` when the day has none; claiming the day is the caller's.
  */
 
 import { sumDecimals, usdDecimalToCents } from '../../kernel/money.js';
@@ -123,8 +124,8 @@ export function balancesView(now: DailySnapshot, previous: DailySnapshot | undef
 }
 
 /**
- * Composes the digest of `day` at `now`: one read of the assets (its snapshot is returned for the caller to keep),
- * compared with the newest snapshot kept of an earlier day (the previous digest's), plus the alerts and quotes
+ * Composes the digest of `day` at `now`: one read of the assets (its snapshot is returned; with `keep`, the day's
+ * kept snapshot instead), compared with the newest snapshot kept of an earlier day, plus the alerts and quotes
  * from the store.
  */
 export async function composeDigest(
@@ -132,22 +133,27 @@ export async function composeDigest(
   day: string,
   now: Date,
   occasion: DigestView['occasion'],
+  keep?: (snapshot: DailySnapshot) => Promise<DailySnapshot>,
 ): Promise<ComposedDigest> {
   let snapshot: DailySnapshot | undefined;
+  let assets: Asset[] | undefined;
   let runway: RunwayReport | undefined;
   let readProblem: string | undefined;
   let readError: unknown;
   try {
-    const assets = await deps.payments.listAssets();
+    assets = await deps.payments.listAssets();
     snapshot = dailySnapshotOf(assets, day, now);
-    // The scheduled digest keeps today's snapshot: its runway counts it, as every later read of the day will.
-    runway = await deps.runway
-      ?.forecast(assets, occasion === 'scheduled' ? { keeping: snapshot } : {})
-      .catch((): RunwayReport => ({ ok: false, reason: 'the kept balance snapshots could not be read' }));
   } catch (error) {
     readError = error;
     readProblem = readProblemOf(error);
   }
+  // The scheduled digest reads the day's kept snapshot (the snapshot job's, or this reading when the day has none),
+  // so its balances are the ones the runway measures on; a store failure fails the check, tried again at the next.
+  if (snapshot && keep) snapshot = await keep(snapshot);
+  if (assets && snapshot)
+    runway = await deps.runway
+      ?.forecast(assets, occasion === 'scheduled' ? { keeping: snapshot } : {})
+      .catch((): RunwayReport => ({ ok: false, reason: 'the kept balance snapshots could not be read' }));
   const [kept, alertsState, quotes] = await Promise.all([
     deps.store.balances.listSnapshots(dayBefore(day, 400)),
     deps.store.alerts.readAlerts(),

@@ -13,3 +13,9 @@ export {
   type DigestSlack,
   settleDigestPost,
 } from './service.js';
+export {
+  type BalanceSnapshots,
+  createBalanceSnapshots,
+  SNAPSHOT_CHECK_EVERY_MS,
+  snapshotTime,
+} from './snapshots.js';

@@ -3,8 +3,9 @@
  * then a 30-day chart in its thread. `/treasury digest` shows the same words privately, composed at once.
  *
  * Exactly once a day, across restarts and replicas (the same way as alerts, see poller/deliver.ts):
- * - The day's words are composed, the day's balance snapshot is kept, and the day is claimed in the store
- *   (claimDigest: the insert is the claim). Whoever finds the day claimed posts the stored words, never new ones.
+ * - The day's words are composed from the day's balance snapshot (the daily snapshot job's, snapshots.ts; kept now
+ *   through the same keepSnapshot when the day has none), and the day is claimed in the store (claimDigest: the
+ *   insert is the claim). Whoever finds the day claimed posts the stored words, never new ones.
  * - The post's key (digestKey(day), in Slack message metadata) is written (`sending`) BEFORE the post. A post whose
  *   answer was lost (a timeout, a 5xx, a crash) is looked for in the channel at the next check, and recorded when
  *   found; it is posted again only once the first attempt is 2 minutes old and still not there (Slack may still be
@@ -124,7 +125,10 @@ export function createDigestService(options: DigestServiceOptions): DigestServic
   /** Composes, keeps the snapshot and claims the day; undefined while the balances are worth waiting for. */
   async function claimDay(day: string, channel: string): Promise<DigestRecord | undefined> {
     const now = options.now();
-    const composed = await composeDigest(options, day, now, 'scheduled');
+    const composed = await composeDigest(options, day, now, 'scheduled', async (snapshot) => {
+      const kept = await options.store.balances.keepSnapshot(snapshot);
+      return kept.snapshot;
+    });
     if (composed.readProblem !== undefined) {
       const since = readFailedSince.get(day) ?? now.getTime();
       readFailedSince.set(day, since);
@@ -138,7 +142,6 @@ export function createDigestService(options: DigestServiceOptions): DigestServic
       if (waiting) return undefined;
     }
     readFailedSince.delete(day);
-    if (composed.snapshot) await options.store.balances.saveSnapshot(composed.snapshot);
     const message = buildDigest({ ...composed.view, ...(composed.snapshot ? { chartNote: CHART_NOTE } : {}) });
     const claim = await options.store.balances.claimDigest({
       day,
@@ -409,8 +412,7 @@ export function createDigestService(options: DigestServiceOptions): DigestServic
 
   /** Where the day's chart is, for `/treasury digest` (mrkdwn). */
   async function whereIsTheChart(day: string): Promise<string> {
-    if (!schedule)
-      return 'No daily digest is set up (`DIGEST_AT`), so there is no chart: the bot keeps a daily snapshot of the balances for the daily digest only.';
+    if (!schedule) return 'No daily digest is set up (`DIGEST_AT`), so there is no chart.';
     const when = `at ${formatDigestTime(schedule.at)} in <#${schedule.channel}>`;
     const record = await options.store.balances.getDigest(day);
     if (record?.ts === undefined) return `The daily digest, with a 30-day chart in its thread, is posted ${when}.`;

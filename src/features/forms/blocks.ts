@@ -34,9 +34,17 @@ const plain = (text: string, limit: number = FORM_LIMITS.optionText) => ({
   emoji: true,
 });
 
-/** How one asset reads in the menu: `USDT · 12,400.5 available`, its network named by the group. */
+/**
+ * How one asset reads in the menu: `USDT on Ethereum · 12,400.5 available`. The network is named in the option too,
+ * not only by its group: a picked option is all the closed menu shows, and USDT on Ethereum must not read like USDT
+ * on BSC. Within Slack's 75 characters the name is clipped, never the amount.
+ */
 export function assetOptionText(asset: MenuAsset): string {
-  return `${asset.crypto.symbol} · ${formatTokenAmount(asset.balance, asset.crypto.decimals)} available`;
+  const amount = ` · ${formatTokenAmount(asset.balance, asset.crypto.decimals)} available`;
+  const room = FORM_LIMITS.optionText - amount.length;
+  // No room left for a name (an amount of some 60 digits): the amount alone, as whole as Slack allows.
+  if (room < 2) return `${formatTokenAmount(asset.balance, asset.crypto.decimals)} available`;
+  return `${clipText(`${asset.crypto.symbol} on ${asset.network.title}`, room)}${amount}`;
 }
 
 /**

@@ -49,12 +49,8 @@ export function runwayLines(report: RunwayReport, max: number, budget = Number.P
 export function runwayNotes(report: RunwayReport): string[] {
   if (!report.ok) return [];
   const notes = [
-    `Days the balance lasts at the outflow of the last ${RUNWAY_WINDOW_DAYS} days (from the daily snapshots; deposits and top-ups are not counted against spending; gas top-ups count for the asset that pays for gas).`,
+    `Days the balance lasts at the outflow of the last ${RUNWAY_WINDOW_DAYS} days (from the balance snapshot the bot takes each day at ${escapeText(report.snapshotsAt)}; deposits and top-ups are not counted against spending; gas top-ups count for the asset that pays for gas).`,
   ];
-  if (!report.snapshotsKept)
-    notes.push(
-      'The bot keeps a balance snapshot a day only with the daily digest (`DIGEST_AT`): without it the runway stays "still learning".',
-    );
   if (report.gasUnreadable)
     notes.push(':warning: The gas top-ups could not be read: the runway of the asset that pays for gas is unknown.');
   if (report.alertDays) notes.push(`An alert comes when a runway falls below ${escapeText(report.alertDays)} days.`);

@@ -86,8 +86,8 @@ export type RunwayReport =
       runways: AssetRunway[];
       /** The gas list could not be read: a gas donor's runway is unknown (the others stand). */
       gasUnreadable?: boolean;
-      /** Whether the daily digest keeps snapshots (without it every asset is still learning). */
-      snapshotsKept: boolean;
+      /** When the daily balance snapshot is taken (`00:05 UTC`): the history the runway measures on. */
+      snapshotsAt: string;
       alertDays?: string;
     }
   | { ok: false; reason: string };

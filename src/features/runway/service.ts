@@ -43,11 +43,11 @@ export interface RunwayServiceOptions {
   store: { balances: { listSnapshots(fromDay: string): Promise<BalanceReading[]> } };
   payments: Pick<PaymentsClient, 'listAssets' | 'gasDistributionPages'>;
   now: () => Date;
-  /** Today's calendar day in the digest's time zone (the snapshots' days are in it). */
+  /** Today's calendar day in the daily snapshot's time zone (the snapshots' days are in it). */
   today: (now: Date) => string;
   logger: Logger;
-  /** Whether the daily digest keeps snapshots (DIGEST_AT set); without it there is no history. */
-  snapshotsKept: boolean;
+  /** When the daily balance snapshot is taken, as the notes say it (`00:05 UTC`). */
+  snapshotsAt: string;
   /** RUNWAY_ALERT_DAYS, as typed and as a number of days (unset: no runway alert). */
   alertDays?: { text: string; days: Rational } | undefined;
 }
@@ -195,7 +195,7 @@ export function createRunwayService(options: RunwayServiceOptions): RunwayServic
       at: now,
       runways,
       ...(gas === 'unreadable' ? { gasUnreadable: true } : {}),
-      snapshotsKept: options.snapshotsKept,
+      snapshotsAt: options.snapshotsAt,
       ...(options.alertDays ? { alertDays: options.alertDays.text } : {}),
     };
   }

@@ -44,10 +44,16 @@ export function createLowdbBalanceRepository(store: Store<{ balances: BalancesSt
     async saveSnapshot(snapshot) {
       await store.update((state) => {
         state.balances.snapshots[snapshot.day] = cloneJson(snapshot);
-        const newest = Object.keys(state.balances.snapshots).sort().at(-1)!;
-        const cutoff = snapshotCutoff(newest);
-        for (const day of Object.keys(state.balances.snapshots)) if (day < cutoff) delete state.balances.snapshots[day];
-        for (const day of Object.keys(state.balances.digests)) if (day < cutoff) delete state.balances.digests[day];
+        pruneDays(state.balances);
+      });
+    },
+    async keepSnapshot(snapshot) {
+      return store.update((state) => {
+        const existing = own(state.balances.snapshots, snapshot.day);
+        if (existing) return { kept: false, snapshot: cloneJson(existing) };
+        state.balances.snapshots[snapshot.day] = cloneJson(snapshot);
+        pruneDays(state.balances);
+        return { kept: true, snapshot: cloneJson(snapshot) };
       });
     },
     listSnapshots: async (fromDay) =>
@@ -83,4 +89,13 @@ export function createLowdbBalanceRepository(store: Store<{ balances: BalancesSt
 function pruneTrail(balances: BalancesState, at: Date): void {
   const cutoff = at.getTime() - THRESHOLD_TRAIL_RETENTION_MS;
   balances.thresholdChanges = balances.thresholdChanges.filter((change) => Date.parse(change.at) >= cutoff);
+}
+
+/** Snapshots and digests of days past the retention (counted from the newest snapshot) leave. */
+function pruneDays(balances: BalancesState): void {
+  const newest = Object.keys(balances.snapshots).sort().at(-1);
+  if (newest === undefined) return;
+  const cutoff = snapshotCutoff(newest);
+  for (const day of Object.keys(balances.snapshots)) if (day < cutoff) delete balances.snapshots[day];
+  for (const day of Object.keys(balances.digests)) if (day < cutoff) delete balances.digests[day];
 }

@@ -28,6 +28,16 @@ async function pruneTrail(tx: Transaction, at: Date): Promise<void> {
   ]);
 }
 
+/** Snapshots and digests of days past the retention (counted from the newest snapshot) leave. */
+async function pruneDays(tx: Transaction): Promise<void> {
+  const { rows } = await tx.query<{ newest: string }>(
+    "SELECT to_char(max(day), 'YYYY-MM-DD') AS newest FROM balance_snapshots",
+  );
+  const cutoff = snapshotCutoff(rows[0]!.newest);
+  await tx.query('DELETE FROM balance_snapshots WHERE day < $1::date', [cutoff]);
+  await tx.query('DELETE FROM daily_digests WHERE day < $1::date', [cutoff]);
+}
+
 /** The balance repository over a pool (tests), or over the store's database. */
 export function createPostgresBalanceRepository(pool: pg.Pool, options: { logger?: Logger } = {}): BalanceRepository {
   return balancesOver(databaseOver(pool), options.logger ?? silentLogger);
@@ -94,12 +104,25 @@ export function balancesOver(db: Database, _logger: Logger): BalanceRepository {
            ON CONFLICT (day) DO UPDATE SET record = EXCLUDED.record`,
           [snapshot.day, JSON.stringify(snapshot)],
         );
-        const { rows } = await tx.query<{ newest: string }>(
-          "SELECT to_char(max(day), 'YYYY-MM-DD') AS newest FROM balance_snapshots",
+        await pruneDays(tx);
+      });
+    },
+    async keepSnapshot(snapshot) {
+      return db.transaction('keeping the daily balance snapshot', async (tx) => {
+        // The insert is the claim: two replicas keeping the same day at once store one snapshot.
+        const inserted = await tx.query(
+          'INSERT INTO balance_snapshots (day, record) VALUES ($1::date, $2) ON CONFLICT (day) DO NOTHING',
+          [snapshot.day, JSON.stringify(snapshot)],
         );
-        const cutoff = snapshotCutoff(rows[0]!.newest);
-        await tx.query('DELETE FROM balance_snapshots WHERE day < $1::date', [cutoff]);
-        await tx.query('DELETE FROM daily_digests WHERE day < $1::date', [cutoff]);
+        if (inserted.rowCount === 1) {
+          await pruneDays(tx);
+          return { kept: true, snapshot };
+        }
+        const { rows } = await tx.query<{ record: unknown }>(
+          'SELECT record FROM balance_snapshots WHERE day = $1::date',
+          [snapshot.day],
+        );
+        return { kept: false, snapshot: decode(DailySnapshot, rows[0]!.record, 'a daily balance snapshot') };
       });
     },
     async listSnapshots(fromDay) {

@@ -45,17 +45,36 @@ const form = (blocks: ReturnType<typeof previewBlocks>) =>
   formModal({ callbackId: 'form_test', title: 'New invoice', submit: 'Create invoice', privateMetadata: '{}', blocks });
 
 describe('the asset menu', () => {
-  it('groups the assets by network, each as "symbol · balance available", the asset id as the value', () => {
+  it('groups the assets by network, each as "symbol on network · balance available", the asset id as the value', () => {
     const { groups, left } = assetOptionGroups(ASSETS);
     expect(left).toBe(0);
     expect(groups.map((g) => g.label.text)).toEqual(['Ethereum (ETH)', 'BSC (BSC)']);
+    // Each option names its network: once picked, USDT on Ethereum and USDT on BSC do not read alike.
     expect(groups[0]!.options.map((o) => [o.text.text, o.value])).toEqual([
-      ['ETH · 1.5 available', 'ETH-ETH'],
-      ['USDT · 12,400.5 available', 'USDT-ETH'],
+      ['ETH on Ethereum · 1.5 available', 'ETH-ETH'],
+      ['USDT on Ethereum · 12,400.5 available', 'USDT-ETH'],
     ]);
     expect(groups[1]!.options).toEqual([
-      { text: { type: 'plain_text', text: 'USDT · 80 available', emoji: true }, value: 'USDT-BSC' },
+      { text: { type: 'plain_text', text: 'USDT on BSC · 80 available', emoji: true }, value: 'USDT-BSC' },
     ]);
+  });
+
+  it('keeps an option within 75 characters by clipping the asset and network, never the amount', () => {
+    const long = {
+      ...asset('WRAPPEDTOKEN', 'L2', '123456789012345678901234', 6),
+      network: { id: 'n-l2', title: 'A Very Long Layer Two Network Name That Goes On', symbol: 'L2' },
+    } as MenuAsset;
+    const [group] = assetOptionGroups([long]).groups;
+    const text = group!.options[0]!.text.text;
+    expect(text).toHaveLength(75);
+    expect(text).toBe('WRAPPEDTOKEN on A Very Long Lay… · 123,456,789,012,345,678.901234 available');
+    expect(text.endsWith(' · 123,456,789,012,345,678.901234 available')).toBe(true);
+    // Exactly 75 with the whole name: nothing is clipped.
+    const fits = asset('USDT', 'ETH', '1', 0);
+    const name = `USDT on ${'E'.repeat(75 - ' on '.length - 'USDT'.length - ' · 1 available'.length)}`;
+    const exact = { ...fits, network: { ...fits.network, title: name.slice('USDT on '.length) } } as MenuAsset;
+    expect(assetOptionGroups([exact]).groups[0]!.options[0]!.text.text).toBe(`${name} · 1 available`);
+    expect(`${name} · 1 available`).toHaveLength(75);
   });
 
   it('offers at most 100 options over all groups, says how many were left out, and clips long labels to 75', () => {

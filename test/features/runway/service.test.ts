@@ -87,7 +87,7 @@ describe('the gas list is read once per window', () => {
       now: () => now,
       today: () => NOW.toISOString().slice(0, 10),
       logger: silentLogger,
-      snapshotsKept: true,
+      snapshotsAt: '00:05 UTC',
     });
     return { runway, reads: () => reads, setNow: (at: Date) => (now = at) };
   }

@@ -47,6 +47,11 @@ export interface LocalStackOptions {
   slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic' | 'usergroups'>;
   /** How long the bot's stop() waits for work under way (default the app's SHUTDOWN_BUDGET_MS). */
   shutdownBudgetMs?: number;
+  /**
+   * The daily balance snapshot's timer (the app's default: at start, then every 60 s); default 0 here, so the
+   * payment-API requests a test counts are its own (a test runs `treasury.snapshots.check()` by hand).
+   */
+  snapshotCheckEveryMs?: number;
 }
 
 const BOT_TOKEN = 'xoxb-local-stack-token';
@@ -98,6 +103,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       slackRetries: 0,
       swapFollow: options.swapFollow ?? { intervalMs: 50, maxDurationMs: 30 * 60_000 },
       alertSleep: options.alertSleep ?? (async () => undefined),
+      snapshotCheckEveryMs: options.snapshotCheckEveryMs ?? 0,
       ...(options.shutdownBudgetMs !== undefined ? { shutdownBudgetMs: options.shutdownBudgetMs } : {}),
     });
     const { port } = await treasury.start();
