@@ -60,14 +60,16 @@ describe('start-up', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Cannot start: the configuration has 1 problem(s):');
     expect(refused.stderr).toContain(
-      '  TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+      "  TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…; a group of one workspace's people admits that workspace only), or set it to * for everyone in the installing organisation (on Enterprise Grid, every workspace of it)",
     );
     expect(refused.stderr).not.toMatch(/listening for Slack/);
     const started = await runBot(
       { ...validEnv(), NODE_ENV: 'production', TREASURY_USERS: '*', DATA_FILE: join(dataDir(), 'state.json') },
       { untilStderr: /listening for Slack on port \d+/, thenSignal: 'SIGTERM' },
     );
-    expect(started.stderr).toContain('"TREASURY_USERS":"* (everyone in this workspace)"');
+    expect(started.stderr).toContain(
+      '"TREASURY_USERS":"* (everyone in the installing organisation (on Enterprise Grid, every workspace of it))"',
+    );
     expect(started.code).toBe(0);
   });
 
