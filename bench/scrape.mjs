@@ -192,6 +192,8 @@ export async function scrapeBench({ nodeFlags, root, quick, pct, round }) {
       PAYMENTS_API_URL: sim.url,
       PAYMENTS_API_KEY: sim.apiKey,
       DATA_FILE: file,
+      // The Slack port serves /metrics only to a scraper with the token (HTTP mode).
+      METRICS_TOKEN: 'bench-metrics-token',
     },
     600_000,
   );
@@ -201,7 +203,7 @@ export async function scrapeBench({ nodeFlags, root, quick, pct, round }) {
   let openSeries = '';
   for (let i = 0; i < scrapes; i++) {
     const at = performance.now();
-    const response = await fetch(`${bot.url}/metrics`);
+    const response = await fetch(`${bot.url}/metrics`, { headers: { authorization: 'Bearer bench-metrics-token' } });
     const body = Buffer.from(await response.arrayBuffer());
     took.push(performance.now() - at);
     if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}`);

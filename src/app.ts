@@ -17,7 +17,7 @@ import { StartupError } from './kernel/errors.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
-import { metricsRoute, startMetricsServer } from './metrics/http.js';
+import { metricsOffRoute, metricsRoute, startMetricsServer } from './metrics/http.js';
 import { type AppMetrics, createAppMetrics } from './metrics/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createFeatureServices } from './services.js';
@@ -93,7 +93,10 @@ export interface TreasuryApp {
   freeze: FreezeService;
   /** The app's Prometheus metrics (GET /metrics). */
   metrics: AppMetrics;
-  /** The port of GET /metrics once started: METRICS_PORT's server, else the app's HTTP port. */
+  /**
+   * The port of GET /metrics once started: METRICS_PORT's server, else the app's HTTP port when it is served there
+   * (Socket Mode, or HTTP mode with METRICS_TOKEN); undefined when it is off.
+   */
   metricsPort(): number | undefined;
   /**
    * Checks the token (auth.test), then listens. Resolves with the HTTP port (also in Socket Mode, for /healthz)
@@ -111,12 +114,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const background = createBackgroundWork(logger);
   const appMetrics = options.metrics ?? createAppMetrics({ alertKinds: ALERT_KINDS });
   const { metrics } = appMetrics;
-  // GET /metrics beside /healthz, unless METRICS_PORT gives it a server of its own (started with the app).
+  // GET /metrics beside /healthz, unless METRICS_PORT gives it a server of its own (started with the app). In HTTP
+  // mode that port is Slack's, so public: the metrics (the freeze, the quotes waiting) are served there only to a
+  // scraper with METRICS_TOKEN. Socket Mode's port serves /healthz only, never Slack: served there as before.
+  const metricsOnAppPort =
+    config.metricsPort === undefined && (config.slackAppToken !== undefined || config.metricsToken !== undefined);
   const receivers = createSlackReceivers({
     ...options,
     now,
     stopping: () => background.stopping,
-    routes: config.metricsPort === undefined ? [metricsRoute(appMetrics, config.metricsToken)] : [],
+    routes: [metricsOnAppPort ? metricsRoute(appMetrics, config.metricsToken) : metricsOffRoute()],
   });
   let metricsServer: { port: number; close(): Promise<void> } | undefined;
   let listeningPort: number | undefined;
@@ -193,7 +200,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     snapshots: features.snapshots,
     freeze,
     metrics: appMetrics,
-    metricsPort: () => metricsServer?.port ?? listeningPort,
+    metricsPort: () => metricsServer?.port ?? (metricsOnAppPort ? listeningPort : undefined),
     async start() {
       const identity = await identifyInstallingOrg(app, slack);
       if ('problem' in identity) throw new StartupError(identity.problem);
@@ -207,6 +214,10 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
             host: options.host ?? config.host,
             token: config.metricsToken,
           });
+        else if (!metricsOnAppPort)
+          logger.warn(
+            'GET /metrics is off: the Slack port is public in HTTP mode. Set METRICS_PORT to serve it on a port of its own (for a cluster-internal scrape), or METRICS_TOKEN to serve it on this port to a scraper sending Authorization: Bearer <token>',
+          );
         await jobs.start();
         return listening;
       } catch (error) {

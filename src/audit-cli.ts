@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     const state = await readBotStateFile(config.dataFile);
     if (state.damagedRecords > 0)
       process.stderr.write(
-        `audit: ${state.damagedRecords} damaged record(s) in ${config.dataFile} were left out (the bot sets them aside at its next start)\n`,
+        `audit: ${state.damagedRecords} damaged record(s) in ${config.dataFile} were left out (at its next start the bot sets them aside, or refuses to start on a damaged swap quote or payout request)\n`,
       );
     sources = state;
     const archived = state.damagedArchiveLines;

@@ -3,6 +3,7 @@
  * masked (start-up's summary), and logSecrets lists the secret values the logger scrubs from any line.
  */
 import type { Config } from './config.js';
+import { EVERYONE_MEANS } from './features/access/rules.js';
 import type { AlertRoutes } from './features/alerts/routing.js';
 import { formatDigestTime } from './features/digest/rules.js';
 import { formatTiers, usdLabel } from './features/swaps/policy.js';
@@ -88,9 +89,9 @@ export function describeConfig(config: Config): Record<string, string> {
         : `${usdLabel(config.swapStepUpUsdCents)} and above, or of unknown value`,
     TOTP_ENCRYPTION_KEY: config.totpEncryptionKey ? '[set]' : '(unset: nobody can enrol a second factor)',
     TREASURY_USERS: config.treasuryUsersDefaulted
-      ? '(unset: everyone in this workspace; production requires it to be set)'
+      ? `(unset: ${EVERYONE_MEANS}; production requires it to be set)`
       : config.treasuryUsers.includes('*')
-        ? '* (everyone in this workspace)'
+        ? `* (${EVERYONE_MEANS})`
         : config.treasuryUsers.join(','),
     TREASURY_ADMINS: config.treasuryAdminsDefaulted
       ? `(unset: the swap approvers${config.treasuryAdmins.length > 0 ? `, ${config.treasuryAdmins.join(',')}` : ': nobody'})`

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { parseEnv } from 'node:util';
 import { validate as isValidCronExpression } from 'node-cron';
 import { z } from 'zod';
+import { EVERYONE_MEANS } from './features/access/rules.js';
 import { type AlertRoutes, type Mentionable, parseAlertRoutes, parseOnCall } from './features/alerts/routing.js';
 import type { DigestTime } from './features/digest/rules.js';
 import { DEFAULT_UNFREEZE_QUORUM } from './features/freeze/rules.js';
@@ -67,7 +68,7 @@ export interface Config {
   /** TOTP_ENCRYPTION_KEY: the 32-byte AES-256-GCM key the authenticator secrets are encrypted with at rest. */
   totpEncryptionKey: Buffer | undefined;
   /**
-   * TREASURY_USERS: who may use the bot: user ids, user group ids (S…), or `['*']` (everyone in the workspace).
+   * TREASURY_USERS: who may use the bot: user ids, user group ids (S…), or `['*']` (EVERYONE_MEANS).
    * Required in production; elsewhere unset means `['*']` (`treasuryUsersDefaulted` says so).
    */
   treasuryUsers: string[];
@@ -119,7 +120,7 @@ const optionalText = z
 
 /**
  * TREASURY_USERS: Slack user ids (U…/W…) and user group ids (S…), comma-separated, or `*` alone (everyone in the
- * workspace, said explicitly). Unset or empty: undefined (loadConfig decides what that means).
+ * installing organisation, said explicitly: EVERYONE_MEANS). Unset or empty: undefined (loadConfig decides what that means).
  */
 const treasuryUserList = optionalText.transform((v, ctx) => {
   if (v === undefined) return undefined;
@@ -131,7 +132,7 @@ const treasuryUserList = optionalText.transform((v, ctx) => {
     if (ids.length > 1)
       ctx.addIssue({
         code: 'custom',
-        message: '`*` (everyone in this workspace) stands alone; remove the other ids, or remove the `*`',
+        message: `\`*\` (${EVERYONE_MEANS}) stands alone; remove the other ids, or remove the \`*\``,
       });
     return ['*'];
   }
@@ -486,10 +487,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
       'DIGEST_CHANNEL: set, but DIGEST_AT is not, so no digest would be posted; set DIGEST_AT too (e.g. "09:00 Europe/Berlin")',
     );
   }
-  // Unset, the bot would be open to every member and guest of the workspace: a deployment says so explicitly.
+  // Unset, the bot would be open to every member and guest of the organisation: a deployment says so explicitly.
   if (isProduction(env) && !env.TREASURY_USERS?.trim()) {
     problems.push(
-      'TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+      `TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…; a group of one workspace's people admits that workspace only), or set it to * for ${EVERYONE_MEANS}`,
     );
   }
   // A second factor nobody can enrol in would block every large approval; refuse to start instead.

@@ -10,7 +10,7 @@ import { ALERT_KINDS } from './features/alerts/routing.js';
 import { createLogger, errorFields } from './logger.js';
 import { createAppMetrics } from './metrics/index.js';
 import { createPaymentsClient } from './payments/index.js';
-import { ACCEPT_EMPTY_STATE_FLAG } from './store/lowdb/state-file.js';
+import { ACCEPT_EMPTY_STATE_FLAG, SET_ASIDE_DAMAGED_RECORDS_FLAG } from './store/lowdb/state-file.js';
 import { type OpenedStore, openStore, StoreOpenError } from './store/open.js';
 
 async function main(): Promise<void> {
@@ -46,7 +46,10 @@ async function main(): Promise<void> {
   });
   let opened: OpenedStore;
   try {
-    opened = await openStore(config, logger, { acceptEmptyState: process.argv.includes(ACCEPT_EMPTY_STATE_FLAG) });
+    opened = await openStore(config, logger, {
+      acceptEmptyState: process.argv.includes(ACCEPT_EMPTY_STATE_FLAG),
+      setAsideDamagedRecords: process.argv.includes(SET_ASIDE_DAMAGED_RECORDS_FLAG),
+    });
   } catch (error) {
     if (!(error instanceof StoreOpenError)) throw error;
     process.stderr.write(`Cannot start: ${error.message}\n`);

@@ -179,7 +179,11 @@ describe('loadConfig', () => {
       'alice',
       /"alice" is not a Slack user id \(U012ABCDEF\) or user group id \(S012ABCDEF\), nor `\*`/,
     ],
-    ['TREASURY_USERS', '*,U0OPS1', /`\*` \(everyone in this workspace\) stands alone/],
+    [
+      'TREASURY_USERS',
+      '*,U0OPS1',
+      /`\*` \(everyone in the installing organisation \(on Enterprise Grid, every workspace of it\)\) stands alone/,
+    ],
     ['TREASURY_ADMINS', 'U0AVERY,#treasury', /"#treasury" is not a Slack user id/],
     ['LOG_LEVEL', 'verbose', /debug, info, warn, error/],
     ['ALERT_ONCALL', '@alice', /"@alice" is not a Slack user id \(U…\) or user group id \(S…\)/],
@@ -276,7 +280,7 @@ describe('TREASURY_USERS: who may use the bot', () => {
   ])('in production, %s refuses to start with one line saying what to set', (_, value) => {
     const problems = problemsOf({ ...production, ...(value === undefined ? {} : { TREASURY_USERS: value }) });
     expect(problems).toEqual([
-      'TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+      "TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…; a group of one workspace's people admits that workspace only), or set it to * for everyone in the installing organisation (on Enterprise Grid, every workspace of it)",
     ]);
   });
 
@@ -295,10 +299,10 @@ describe('TREASURY_USERS: who may use the bot', () => {
     const config = loadConfig(validHttpEnv);
     expect(config.treasuryUsers).toEqual(['*']);
     expect(describeConfig(config).TREASURY_USERS).toBe(
-      '(unset: everyone in this workspace; production requires it to be set)',
+      '(unset: everyone in the installing organisation (on Enterprise Grid, every workspace of it); production requires it to be set)',
     );
     expect(describeConfig(loadConfig({ ...validHttpEnv, TREASURY_USERS: '*' })).TREASURY_USERS).toBe(
-      '* (everyone in this workspace)',
+      '* (everyone in the installing organisation (on Enterprise Grid, every workspace of it))',
     );
     expect(describeConfig(loadConfig({ ...validHttpEnv, TREASURY_USERS: 'U0OPS1,S0TREASURY' })).TREASURY_USERS).toBe(
       'U0OPS1,S0TREASURY',

@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { createPaymentsClient } from '../src/payments/index.js';
 import { openBotStore } from '../src/store/lowdb/index.js';
+import { swapQuoteRecord } from './support/fixtures.js';
 import { type SlackStandIn, startSlackStandIn } from './support/rig/slack-stand-in.js';
 import { runBot } from './support/run-bot.js';
 
@@ -59,14 +60,16 @@ describe('start-up', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('Cannot start: the configuration has 1 problem(s):');
     expect(refused.stderr).toContain(
-      '  TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…), or set it to * for everyone in this workspace',
+      "  TREASURY_USERS: required in production (NODE_ENV=production): list who may use the bot (user ids U…, user group ids S…; a group of one workspace's people admits that workspace only), or set it to * for everyone in the installing organisation (on Enterprise Grid, every workspace of it)",
     );
     expect(refused.stderr).not.toMatch(/listening for Slack/);
     const started = await runBot(
       { ...validEnv(), NODE_ENV: 'production', TREASURY_USERS: '*', DATA_FILE: join(dataDir(), 'state.json') },
       { untilStderr: /listening for Slack on port \d+/, thenSignal: 'SIGTERM' },
     );
-    expect(started.stderr).toContain('"TREASURY_USERS":"* (everyone in this workspace)"');
+    expect(started.stderr).toContain(
+      '"TREASURY_USERS":"* (everyone in the installing organisation (on Enterprise Grid, every workspace of it))"',
+    );
     expect(started.code).toBe(0);
   });
 
@@ -122,6 +125,38 @@ describe('start-up', () => {
       `WARNING: ${file} was corrupt. As --accept-empty-state accepted, it was kept as ${join(file, '..', aside[0]!)} and the bot starts from empty state.`,
     );
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, swapQuotes: {} });
+  });
+
+  it('refuses to start on a damaged approving quote: exit 1, one line naming the record and the flag; with --set-aside-damaged-records it starts and warns', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'bot-state-')), 'state.json');
+    const id = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+    const damaged = JSON.stringify({
+      version: 1,
+      swapQuotes: { [id]: swapQuoteRecord(id, { status: 'approving', amountFrom: 1000000 }) },
+    });
+    writeFileSync(file, damaged);
+    const refused = await runBot({ ...validEnv(), DATA_FILE: file });
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.split('\n').filter((line) => line.startsWith('Cannot start'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^Cannot start: the state file ${file} \\(DATA_FILE\\) has a damaged money record, swapQuotes\\.${id} \\(amountFrom.*start once with --set-aside-damaged-records`,
+      ),
+    );
+    expect(refused.stderr).not.toContain('listening for Slack');
+    expect(readFileSync(file, 'utf8')).toBe(damaged);
+    expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
+
+    const started = await runBot(
+      { ...validEnv(), DATA_FILE: file },
+      { args: ['--set-aside-damaged-records'], untilStderr: /listening for Slack on port \d+/, thenSignal: 'SIGTERM' },
+    );
+    expect(started.code).toBe(0);
+    expect(started.stderr).toContain(
+      'WARNING: as --set-aside-damaged-records accepted, 1 damaged money record(s) were set aside',
+    );
+    expect(readdirSync(join(file, '..')).filter((name) => name.startsWith('state.json.rejected-'))).toHaveLength(1);
   });
 
   it('createTreasuryApp().start() rejects with a StartupError instead of an unhandled rejection', async () => {

@@ -113,7 +113,63 @@ function asideFiles(file: string, kind: 'rejected' | 'corrupt'): string[] {
 }
 
 describe('one damaged record in the state file', () => {
-  it('a bad quote among good ones: the good quotes and all alert bookkeeping survive; the bad one is kept aside in a file and logged', async () => {
+  const MONEY: [string, (raw: Record<string, Record<string, unknown>>) => void, RegExp][] = [
+    [
+      'an approving quote',
+      (raw) => {
+        raw.swapQuotes![BAD] = quote(BAD, { status: 'approving', amountFrom: 1000000 });
+      },
+      new RegExp(`swapQuotes\\.${BAD} \\(amountFrom`),
+    ],
+    [
+      'a created quote',
+      (raw) => {
+        raw.swapQuotes![BAD] = quote(BAD, { status: 'created', from: null });
+      },
+      new RegExp(`swapQuotes\\.${BAD} \\(from`),
+    ],
+    [
+      'a quote stored under another id',
+      (raw) => {
+        raw.swapQuotes![BAD] = quote(GOOD_2, { status: 'pending' });
+      },
+      new RegExp(`swapQuotes\\.${BAD} \\(stored under one id`),
+    ],
+    [
+      'a payout request',
+      (raw) => {
+        raw.payouts = { damaged: { id: 'damaged', status: 'teleported' } };
+      },
+      /payouts\.damaged \(/,
+    ],
+  ];
+
+  it.each(MONEY)(
+    'a damaged money record (%s) refuses the start in one line naming it and the flag; the file is left as it is',
+    async (_what, damage, named) => {
+      const file = tempFile();
+      const raw: Record<string, Record<string, unknown>> = { swapQuotes: { [GOOD_1]: quote(GOOD_1) } };
+      damage(raw);
+      const content = JSON.stringify({ version: 1, ...raw, alerts: alerts() });
+      writeFileSync(file, content);
+      const { lines, logger } = logCapture();
+      const refused = await openBotStore(file, logger).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(StateFileRefusedError);
+      const message = (refused as Error).message;
+      expect(message).not.toContain('\n');
+      expect(message).toContain(`the state file ${file} (DATA_FILE) has a damaged money record, `);
+      expect(message).toMatch(named);
+      expect(message).toContain('Restore it from a backup, or start once with --set-aside-damaged-records');
+      expect(readFileSync(file, 'utf8')).toBe(content);
+      expect(asideFiles(file, 'rejected')).toEqual([]);
+      expect(existsSync(`${file}.lock`)).toBe(false);
+      expect(lines.join('\n')).toMatch(/ERROR a damaged money record in the state file: refusing to start/);
+      // Refused again the next time: the record never vanishes by accident.
+      await expect(openBotStore(file)).rejects.toThrow(StateFileRefusedError);
+    },
+  );
+
+  it('a bad quote among good ones, set aside as a person chose (--set-aside-damaged-records): the good quotes and all alert bookkeeping survive; the bad one is kept aside in a file and logged', async () => {
     const file = tempFile();
     const bad = quote(BAD, { amountFrom: 1000000 }); // a number where a base-unit string belongs
     writeFileSync(
@@ -125,7 +181,7 @@ describe('one damaged record in the state file', () => {
       }),
     );
     const { lines, logger } = logCapture();
-    const store = await openBotStore(file, logger);
+    const store = await openBotStore(file, logger, undefined, { setAsideDamagedRecords: true });
 
     expect(Object.keys(store.read().swapQuotes).sort()).toEqual([GOOD_1, GOOD_2]);
     expect(plain(store.read().swapQuotes[GOOD_1])).toEqual(quote(GOOD_1));
@@ -193,7 +249,7 @@ describe('one damaged record in the state file', () => {
     await store.close();
   });
 
-  it('end to end: after a restart on a file with one bad quote, the poller does not post alerts it already posted', async () => {
+  it('end to end: after a restart on a file with one bad quote (set aside as a person chose), the poller does not post alerts it already posted', async () => {
     const r = await startPollerRig({ seed: false });
     rig = r;
     expect((await r.poll()).posted).toBe(0);
@@ -210,7 +266,9 @@ describe('one damaged record in the state file', () => {
     onDisk.swapQuotes[BAD] = quote(BAD, { status: 'no-such-status' });
     writeFileSync(r.file, JSON.stringify(onDisk));
 
-    await r.restart();
+    // A damaged quote refuses the start; a person looks at it and chooses to set it aside.
+    await expect(r.restart()).rejects.toThrow(/has a damaged money record/);
+    await r.restart({ setAsideDamagedRecords: true });
     expect(Object.keys(r.store.read().swapQuotes)).toEqual([GOOD_1]);
     expect((await r.poll()).posted).toBe(0);
     expect(mentions(r, failed.id)).toBe(1);

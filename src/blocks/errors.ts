@@ -1,4 +1,5 @@
 import { isStorageUnavailable, UserFacingError } from '../kernel/errors.js';
+import { DamagedRecordError } from '../kernel/store-error.js';
 import {
   PaymentsError,
   PaymentsForbiddenError,
@@ -62,6 +63,9 @@ export function describeFailure(error: unknown, notFound = 'record'): string {
       default:
         return 'The payment service had a problem on its side. This is usually temporary: please try again in a minute.';
     }
+  }
+  if (error instanceof DamagedRecordError) {
+    return `A damaged record in the bot's database (${escapeText(error.record)}) blocks this: the daily limit and the 24-hour totals cannot be counted without it, so nothing was quoted, approved or saved. Tell whoever runs the bot; its log names the record.`;
   }
   if (isStorageUnavailable(error)) {
     return "The bot's database cannot be reached right now, so nothing was decided or saved. Lookups still work; please try again in a minute.";

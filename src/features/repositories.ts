@@ -71,8 +71,14 @@ export interface SwapQuoteRepository {
   listQuotesByStatus(status: QuoteStatus): Promise<SwapQuote[]>;
   /** Every created quote whose swap is still being followed (start-up recovery). */
   listQuotesToFollow(): Promise<SwapQuote[]>;
-  /** Every quote estimated after `since`, oldest first (daily limits, the expiry sweep). */
+  /** Every quote estimated after `since`, oldest first (the expiry sweep, the digest); a damaged one is left out. */
   listQuotesSince(since: Date): Promise<SwapQuote[]>;
+  /**
+   * As listQuotesSince, for judging the daily limit and a requester's 24-hour total (a quote, its preview, the
+   * second factor's window): a quote that cannot be decoded is never left out, it refuses with DamagedRecordError
+   * (unknown fails closed). The state file holds no damaged quote once open (it refuses to start on one).
+   */
+  listUsageSince(since: Date): Promise<SwapQuote[]>;
   /**
    * Moves every quote that ended before `cutoff` (quote-retention.ts: final, not followed, nothing recorded since)
    * out of the working state into the archive the audit export reads; answers how many moved. saveQuote does it

@@ -60,6 +60,8 @@ export const ERROR_CODES = {
   store: 'The store could not do what was asked (closed, locked, a record missing, damaged or already there).',
   storage_unavailable: "The bot's database could not be reached: nothing was written; try again later.",
   store_corrupt_state: 'The state file cannot be read as a whole: the store refuses to open and leaves it as it is.',
+  store_damaged_record:
+    'A stored record that a limit or a total needs cannot be decoded: the quote or approval it would judge is refused.',
   store_broken_before_begin: 'BEGIN failed on a broken database connection: nothing ran, so it may be tried again.',
 
   // Start-up and background work.

@@ -1,6 +1,7 @@
 /**
  * GET /metrics: the Prometheus text exposition, on the app's HTTP server beside /healthz or on its own port
- * (METRICS_PORT). With METRICS_TOKEN set, a scrape without `Authorization: Bearer <token>` is refused (401).
+ * (METRICS_PORT). With METRICS_TOKEN set, a scrape without `Authorization: Bearer <token>` is refused (401). In
+ * HTTP mode the app's port is Slack's, so public: /metrics is served there only with METRICS_TOKEN (app.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -40,6 +41,21 @@ export function metricsHandler(metrics: Pick<AppMetrics, 'scrape'>, token: strin
 /** The /metrics route for Bolt's customRoutes. */
 export function metricsRoute(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
   return { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics, token) };
+}
+
+/**
+ * GET /metrics where it is not served (the public Slack port in HTTP mode without METRICS_TOKEN): a plain 404, as
+ * for any path that is not there (Bolt would answer a bare GET of an unknown path with a 400).
+ */
+export function metricsOffRoute() {
+  return {
+    path: '/metrics',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse): void => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found\n');
+    },
+  };
 }
 
 /** A small server of its own for /metrics (METRICS_PORT); close() ends it with its keep-alive sockets. */

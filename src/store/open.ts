@@ -6,8 +6,9 @@
 import type { Config } from '../config.js';
 import type { BotRepositories } from '../features/repositories.js';
 import type { Logger } from '../logger.js';
+import { isMoneyRecord } from './lowdb/bot-state.js';
 import { openBotStore } from './lowdb/index.js';
-import { ACCEPT_EMPTY_STATE_FLAG, StateFileRefusedError } from './lowdb/state-file.js';
+import { ACCEPT_EMPTY_STATE_FLAG, SET_ASIDE_DAMAGED_RECORDS_FLAG, StateFileRefusedError } from './lowdb/state-file.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
 export const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
@@ -35,11 +36,14 @@ export interface OpenedStore {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Opens the store `config` names; `acceptEmptyState` is the start-up flag ACCEPT_EMPTY_STATE_FLAG. */
+/**
+ * Opens the store `config` names; `acceptEmptyState` is the start-up flag ACCEPT_EMPTY_STATE_FLAG,
+ * `setAsideDamagedRecords` the flag SET_ASIDE_DAMAGED_RECORDS_FLAG.
+ */
 export async function openStore(
   config: Config,
   logger: Logger,
-  options: { acceptEmptyState: boolean },
+  options: { acceptEmptyState: boolean; setAsideDamagedRecords?: boolean },
 ): Promise<OpenedStore> {
   if (config.databaseUrl) {
     // Replicas share the database: one truth for quotes and alerts, and a lease so that one of them polls.
@@ -71,7 +75,10 @@ export async function openStore(
   try {
     // Starting empty on a corrupt file is a person's choice, made for this start only: a flag, not a variable
     // that would stay set and accept the next corrupt file too.
-    fileStore = await openBotStore(config.dataFile, logger, undefined, { acceptEmptyState: options.acceptEmptyState });
+    fileStore = await openBotStore(config.dataFile, logger, undefined, {
+      acceptEmptyState: options.acceptEmptyState,
+      setAsideDamagedRecords: options.setAsideDamagedRecords ?? false,
+    });
   } catch (error) {
     if (error instanceof StateFileRefusedError) throw new StoreOpenError(error.message);
     throw new StoreOpenError(`could not open DATA_FILE ${config.dataFile}: ${messageOf(error)}`);
@@ -80,6 +87,11 @@ export async function openStore(
   if (fileStore.rejectedRecordsFile)
     warnings.push(
       `WARNING: ${config.dataFile} had damaged records. They were set aside in ${fileStore.rejectedRecordsFile}; every other record was kept (see the log).`,
+    );
+  const moneySetAside = fileStore.rejectedRecords.filter(isMoneyRecord).length;
+  if (moneySetAside > 0)
+    warnings.push(
+      `WARNING: as ${SET_ASIDE_DAMAGED_RECORDS_FLAG} accepted, ${moneySetAside} damaged money record(s) were set aside: they no longer count toward the daily limit or anyone's 24-hour total; check the payment dashboard for them.`,
     );
   if (fileStore.recoveredCorruptFile)
     warnings.push(

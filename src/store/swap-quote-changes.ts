@@ -166,6 +166,7 @@ type ChangingMethods = Exclude<
   | 'listQuotesByStatus'
   | 'listQuotesToFollow'
   | 'listQuotesSince'
+  | 'listUsageSince'
   | 'archiveEndedQuotes'
 >;
 

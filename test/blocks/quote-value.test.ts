@@ -75,7 +75,7 @@ describe('/treasury policy', () => {
     );
     expect(text).toContain('A swap worth $1 could not be approved: nobody is an approver.');
     expect(text).toContain(
-      '*Who may ask for a swap:* everyone in this workspace (`TREASURY_USERS=*`; never people of other organisations).',
+      '*Who may ask for a swap:* everyone in the installing organisation (on Enterprise Grid, every workspace of it) (`TREASURY_USERS=*`; never people of other organisations).',
     );
     expect(text).toContain('*Maximum per swap:* none.');
   });

@@ -15,7 +15,10 @@ function sample(text: string, name: string, labels: Record<string, string>): num
   throw new Error(`no series ${name} ${JSON.stringify(labels)}`);
 }
 
-const scrape = async (stack: LocalStack) => (await fetch(`${stack.botUrl}/metrics`)).text();
+// In HTTP mode the Slack port serves /metrics only to a scraper with METRICS_TOKEN.
+const METRICS_TOKEN = 'metrics-scrape-token';
+const scrape = async (stack: LocalStack) =>
+  (await fetch(`${stack.botUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
 /** How many observations of `kind` each bucket (`le`) gained between two scrapes. */
 function gained(before: string, after: string, kind: string): Record<string, number> {
@@ -34,7 +37,7 @@ afterEach(async () => {
 });
 
 it("starts an alert's latency at the API's time of the change where it gives one, else at the poll's first sight", async () => {
-  stack = await startLocalStack({ env: { ALERT_CHANNEL: 'C0ALERTS', POLL_SCHEDULE: '0 0 1 1 *' } });
+  stack = await startLocalStack({ env: { METRICS_TOKEN, ALERT_CHANNEL: 'C0ALERTS', POLL_SCHEDULE: '0 0 1 1 *' } });
   const sim = stack.simulator;
   const alerts = stack.treasury.alerts!;
   // The first poll: the poller watches the sources from now on (the seeded failures go out).

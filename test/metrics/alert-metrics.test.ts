@@ -15,7 +15,10 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   throw new Error(`no series ${name} ${JSON.stringify(labels)}`);
 }
 
-const scrape = async (stack: LocalStack) => (await fetch(`${stack.botUrl}/metrics`)).text();
+// In HTTP mode the Slack port serves /metrics only to a scraper with METRICS_TOKEN.
+const METRICS_TOKEN = 'metrics-scrape-token';
+const scrape = async (stack: LocalStack) =>
+  (await fetch(`${stack.botUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
 let stack: LocalStack | undefined;
 afterEach(async () => {
@@ -24,7 +27,7 @@ afterEach(async () => {
 });
 
 it('a failed withdrawal Slack first refuses, posted 90 s after the poll saw it: latency in the 120 s bucket', async () => {
-  stack = await startLocalStack({ env: { ALERT_CHANNEL: 'C0ALERTS', POLL_SCHEDULE: '0 0 1 1 *' } });
+  stack = await startLocalStack({ env: { METRICS_TOKEN, ALERT_CHANNEL: 'C0ALERTS', POLL_SCHEDULE: '0 0 1 1 *' } });
   const alerts = stack.treasury.alerts!;
   const start = await scrape(stack);
   expect(sample(start, 'treasury_polls_total', { outcome: 'ok' })).toBe(0);

@@ -3,6 +3,7 @@
 // and METRICS_PORT.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALERT_KINDS } from '../../src/features/alerts/routing.js';
+import { createLogger } from '../../src/logger.js';
 import { bearerMatches } from '../../src/metrics/http.js';
 import { ALERT_LATENCY_BUCKETS, createAppMetrics } from '../../src/metrics/index.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
@@ -77,9 +78,21 @@ describe('the registry', () => {
 });
 
 describe('GET /metrics on the running bot', () => {
-  it('beside /healthz: Slack calls and payment API requests move with the work', async () => {
-    stack = await startLocalStack();
-    const before = await scrape(stack.botUrl);
+  it('HTTP mode with neither METRICS_TOKEN nor METRICS_PORT: off on the public Slack port (404), and one warning says how to turn it on', async () => {
+    const lines: string[] = [];
+    stack = await startLocalStack({ logger: createLogger('debug', (line) => lines.push(line)) });
+    expect((await scrape(stack.botUrl)).status).toBe(404);
+    expect((await scrape(stack.botUrl, 'anything')).status).toBe(404);
+    expect((await fetch(`${stack.botUrl}/healthz`)).status).toBe(200);
+    expect(stack.treasury.metricsPort()).toBeUndefined();
+    const warnings = lines.filter((line) => line.includes('GET /metrics is off'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/ WARN .*Set METRICS_PORT .* or METRICS_TOKEN /);
+  }, 30_000);
+
+  it('beside /healthz (METRICS_TOKEN): Slack calls and payment API requests move with the work', async () => {
+    stack = await startLocalStack({ env: { METRICS_TOKEN: 'scrape-token-123' } });
+    const before = await scrape(stack.botUrl, 'scrape-token-123');
     expect(before.status).toBe(200);
     expect(before.type).toMatch(/^text\/plain/);
     // auth.test at start went through the gateway.
@@ -90,7 +103,7 @@ describe('GET /metrics on the running bot', () => {
       sample(before.text, 'treasury_payments_requests_total', { operation: 'listAssets', status_class: '2xx' }) ?? 0;
     const answered = await stack.driver.command('balances');
     await answered.waitForResponses(1, 10_000);
-    const after = (await scrape(stack.botUrl)).text;
+    const after = (await scrape(stack.botUrl, 'scrape-token-123')).text;
     expect(
       sample(after, 'treasury_payments_requests_total', { operation: 'listAssets', status_class: '2xx' }),
     ).toBeGreaterThan(assetsBefore);
@@ -98,13 +111,13 @@ describe('GET /metrics on the running bot', () => {
     stack.simulator.injectFault('listAssets', { status: 500 }, 10);
     const failed = await stack.driver.command('balances');
     await failed.waitForResponses(1, 10_000);
-    const afterFault = (await scrape(stack.botUrl)).text;
+    const afterFault = (await scrape(stack.botUrl, 'scrape-token-123')).text;
     expect(
       sample(afterFault, 'treasury_payments_requests_total', { operation: 'listAssets', status_class: '5xx' }),
     ).toBeGreaterThan(0);
   }, 30_000);
 
-  it('METRICS_TOKEN: refused without the bearer token, served with it; never printed by describeConfig', async () => {
+  it('METRICS_TOKEN: on the Slack port, refused without the bearer token or with a wrong one, served with it; never printed by describeConfig', async () => {
     stack = await startLocalStack({ env: { METRICS_TOKEN: 'scrape-token-123' } });
     expect((await scrape(stack.botUrl)).status).toBe(401);
     expect((await scrape(stack.botUrl, 'wrong')).status).toBe(401);
@@ -122,7 +135,7 @@ describe('GET /metrics on the running bot', () => {
     const own = `http://127.0.0.1:${port}`;
     expect(own).not.toBe(stack.botUrl);
     expect((await scrape(own)).status).toBe(200);
-    expect((await fetch(`${stack.botUrl}/metrics`)).status).not.toBe(200);
+    expect((await fetch(`${stack.botUrl}/metrics`)).status).toBe(404);
     await stack.close();
     stack = undefined;
     await expect(fetch(`${own}/metrics`)).rejects.toThrow();

@@ -56,9 +56,17 @@ it.skipIf(!available)(
           ALERT_CHANNEL: 'C0ALERTS',
           POLL_SCHEDULE: '* * * * * *',
           ALERT_LOOKBACK: '1m',
+          METRICS_TOKEN: 'replica-metrics-scrape',
         }),
       );
-    const scrapeAll = () => Promise.all(bots.map(async (bot) => (await fetch(`${bot.baseUrl}/metrics`)).text()));
+    const scrapeAll = () =>
+      Promise.all(
+        bots.map(async (bot) =>
+          (
+            await fetch(`${bot.baseUrl}/metrics`, { headers: { authorization: 'Bearer replica-metrics-scrape' } })
+          ).text(),
+        ),
+      );
     // Wait until some replica has polled three times.
     let texts = await scrapeAll();
     for (let tries = 0; tries < 100; tries++) {

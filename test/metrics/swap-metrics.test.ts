@@ -18,7 +18,10 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   throw new Error(`no series ${name} ${JSON.stringify(labels)}`);
 }
 
-const scrape = async (stack: LocalStack) => (await fetch(`${stack.botUrl}/metrics`)).text();
+// In HTTP mode the Slack port serves /metrics only to a scraper with METRICS_TOKEN.
+const METRICS_TOKEN = 'metrics-scrape-token';
+const scrape = async (stack: LocalStack) =>
+  (await fetch(`${stack.botUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
 
 let stack: LocalStack | undefined;
 afterEach(async () => {
@@ -27,7 +30,7 @@ afterEach(async () => {
 });
 
 it('a quote asked for waits, is approved and its swap created, then a freeze: each figure moves once', async () => {
-  stack = await startLocalStack({ env: { SWAP_APPROVERS: APPROVER } });
+  stack = await startLocalStack({ env: { METRICS_TOKEN, SWAP_APPROVERS: APPROVER } });
   const s = stack;
   const start = await scrape(s);
   expect(sample(start, 'treasury_quotes_total', { outcome: 'requested' })).toBe(0);

@@ -68,7 +68,7 @@ describe('Slack Connect: a member of another organisation', () => {
       slackCalls: s.slack.calls.filter((call) => call.method !== 'auth.test').length,
       quotes: before.quotes,
     }));
-    // The same command from the app's own workspace works: `*` is everyone in it.
+    // The same command from the app's own workspace works: `*` is everyone in the installing organisation.
     const ours = await ask(s, 'balances', { userId: SAM, channelId: CHANNEL });
     expect(ours.text).toContain('USDT');
   });
@@ -112,6 +112,53 @@ describe('Slack Connect: a member of another organisation', () => {
       quotes: before.quotes,
       home: s.slack.homeView(PARTNER),
     }));
+  });
+});
+
+describe('Enterprise Grid: TREASURY_USERS=* is organisation-wide', () => {
+  /** The organisation the app's workspace T_TEST belongs to, and another workspace of it. */
+  const ORG = 'E0ORG';
+  const OTHER_WORKSPACE = 'T0OTHERWS';
+  const GRID_MEMBER = 'U0GRIDMEMBER';
+
+  it('a member of another workspace of the same organisation is admitted by `*`, by command and by click; the printed configuration says organisation-wide', async () => {
+    const s = await start(
+      { TREASURY_USERS: '*', SWAP_APPROVERS: `${AVERY},${GRID_MEMBER}` },
+      { slack: { enterpriseId: ORG } },
+    );
+    const { describeConfig } = await import('../../src/config-display.js');
+    expect(describeConfig(s.config).TREASURY_USERS).toBe(
+      '* (everyone in the installing organisation (on Enterprise Grid, every workspace of it))',
+    );
+    // Typed in their own workspace of the organisation: Slack sends that workspace's team_id and the enterprise_id.
+    const typed = await ask(s, 'balances', {
+      userId: GRID_MEMBER,
+      teamId: OTHER_WORKSPACE,
+      enterpriseId: ORG,
+      channelId: CHANNEL,
+    });
+    expect(typed.text).toContain('USDT');
+    // A click names the organisation (E…) as the person's team: any workspace of it looks the same.
+    const quote = await requestQuote(s);
+    const click = await s.driver.clickButtonIn({ ...quote, channel: CHANNEL }, 'swap_approve', {
+      userId: GRID_MEMBER,
+      teamId: ORG,
+      channelId: CHANNEL,
+    });
+    expect(click.status).toBe(200);
+    await s.slack.waitFor(
+      () => (/approved|created/i.test(textOf(current(s, quote))) ? true : undefined),
+      10_000,
+      'the quote approved by the Grid member',
+    );
+    // Another organisation still is not inside, whatever TREASURY_USERS says.
+    const outsider = await s.driver.command('balances', {
+      userId: PARTNER,
+      teamId: 'T0ELSEWHERE',
+      enterpriseId: 'E0ELSEWHERE',
+      channelId: CHANNEL,
+    });
+    expect(outsider.body).toEqual({ response_type: 'ephemeral', text: OUTSIDE_ORGANISATION });
   });
 });
 

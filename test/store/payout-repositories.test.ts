@@ -216,7 +216,7 @@ describe.each(backends)('payout requests: $name', (backend) => {
 });
 
 describe('payout requests in the state file', () => {
-  it('a file written before part 16 loads with none; a damaged request is set aside, the rest kept', async () => {
+  it('a file written before part 16 loads with none; a damaged request refuses the start, and is set aside (the rest kept) only with the flag', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'payouts-old-')), 'state.json');
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: {} }));
     const old = await openBotStore(file);
@@ -227,7 +227,11 @@ describe('payout requests in the state file', () => {
     const raw = JSON.parse(readFileSync(file, 'utf8'));
     raw.payouts.damaged = { id: 'damaged', status: 'teleported' };
     writeFileSync(file, JSON.stringify(raw));
-    const reopened = await openBotStore(file);
+    // A payout request holds what was sent (or may have been): losing it silently is not a choice the bot makes.
+    await expect(openBotStore(file)).rejects.toThrow(
+      /has a damaged money record, payouts\.damaged .*--set-aside-damaged-records/,
+    );
+    const reopened = await openBotStore(file, undefined, undefined, { setAsideDamagedRecords: true });
     try {
       expect((await reopened.payouts.listRequestsSince(new Date(0))).map((r) => r.id)).toEqual([kept.id]);
       expect(reopened.rejectedRecords.map((r) => r.where)).toEqual(['payouts.damaged']);

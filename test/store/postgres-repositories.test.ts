@@ -12,7 +12,7 @@ import type { AlertRepository, SwapQuoteRepository } from '../../src/features/re
 import { decideOnQuote, usageLookbackStart } from '../../src/features/swaps/decision.js';
 import { snapshotPolicy } from '../../src/features/swaps/policy.js';
 import type { AuditEntry, SwapQuote } from '../../src/features/swaps/quote.js';
-import { StoreError } from '../../src/kernel/store-error.js';
+import { DamagedRecordError, StoreError } from '../../src/kernel/store-error.js';
 import { createLogger } from '../../src/logger.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { createLeaderLease, type LeaderLease, MIGRATIONS, openPostgresStore } from '../../src/store/postgres/index.js';
@@ -941,7 +941,7 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     await store.close();
   });
 
-  it('leaves out a damaged quote from listings (logged) and refuses to hand it out or change it', async () => {
+  it('leaves out a damaged quote from listings (logged, loudly when approving), refuses to count it toward a limit, to hand it out or change it', async () => {
     const url = await freshDatabase();
     const lines: string[] = [];
     const store = await openPostgresStore(url, { logger: createLogger('debug', (line) => lines.push(line)) });
@@ -953,7 +953,20 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
         `INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ('bad', 'pending', now(), '{"id":"bad"}')`,
       );
       expect((await store.swapQuotes.listRecentQuotes(10)).map((q) => q.id)).toEqual(['good']);
-      expect(lines.join('\n')).toMatch(/ERROR a damaged swap quote in the database was left out/);
+      expect(lines.join('\n')).toMatch(/ERROR a damaged swap quote in the database was left out.*"id":"bad"/);
+      // What the daily limit and the 24-hour totals count never leaves it out: it refuses, naming it.
+      await expect(store.swapQuotes.listUsageSince(new Date(0))).rejects.toThrow(DamagedRecordError);
+      await expect(store.swapQuotes.listUsageSince(new Date(0))).rejects.toThrow(
+        /swap quote "bad" in the database is damaged/,
+      );
+      // The recovery of approving quotes cannot mark a damaged one outcome_unknown: it says so loudly.
+      await client.query(
+        `INSERT INTO swap_quotes (id, status, estimated_at, record) VALUES ('stuck', 'approving', now(), '{"id":"stuck"}')`,
+      );
+      expect(await store.swapQuotes.listQuotesByStatus('approving')).toEqual([]);
+      expect(lines.join('\n')).toMatch(
+        /ERROR a damaged swap quote in the database is approving: it cannot be recovered \(never marked outcome_unknown\); check the payment dashboard for its swap.*"id":"stuck"/,
+      );
       await expect(store.swapQuotes.getQuote('bad')).rejects.toThrow(/damaged/);
       await expect(claimDecision(store.swapQuotes, 'bad', 'rejected', 'U2', AT, entry('rejected'))).rejects.toThrow(
         StoreError,

@@ -4,15 +4,23 @@
  * - the organisation: only people of the workspace the bot is installed in (and, on Enterprise Grid, of its
  *   organisation) may use it at all; a member of another organisation in a Slack Connect channel is refused
  *   (`isFromInstallingOrg`, applied once, at the edge: src/listeners/edge.ts);
- * - TREASURY_USERS: who of them may (`treasuryAccess`): listed people, members of listed user groups, or `*`.
+ * - TREASURY_USERS: who of them may (`treasuryAccess`): listed people, members of listed user groups, or `*`
+ *   (EVERYONE_MEANS).
  *
  * Nothing is called for someone either turns away.
  */
 
 import type { GroupMembers } from '../swaps/policy.js';
 
-/** TREASURY_USERS' explicit "everyone in this workspace". */
+/** TREASURY_USERS' explicit "everyone in the installing organisation". */
 export const EVERYONE = '*';
+
+/**
+ * What `*` admits, in the words every description of it uses. On Enterprise Grid a click names the organisation
+ * (E…), not the person's workspace, so one workspace cannot be told apart: to admit one workspace only, name a user
+ * group holding its people.
+ */
+export const EVERYONE_MEANS = 'everyone in the installing organisation (on Enterprise Grid, every workspace of it)';
 
 /**
  * The workspace the bot is installed in, as `auth.test` names it: its team (T…) and, when the workspace belongs to

@@ -5,6 +5,7 @@
 
 import { context, header, type SlackMessage, section } from '../../blocks/common.js';
 import { escapeText, mention } from '../../blocks/mrkdwn.js';
+import { EVERYONE_MEANS } from '../access/rules.js';
 import { mentionText } from '../alerts/routing.js';
 import { approvalsNeeded, MAX_PRICE_EXTRAPOLATION, type PolicyTier, splitApprovers, usdLabel } from './policy.js';
 import { ESTIMATE_VALIDITY_MS } from './quote.js';
@@ -112,11 +113,11 @@ function dailyLimitLines(policy: PolicyView): string[] {
 }
 
 /**
- * TREASURY_USERS in words: `*` is everyone in this workspace (people of other organisations in a shared channel
- * never are); an empty list lets nobody in; otherwise people and members of groups.
+ * TREASURY_USERS in words: `*` is everyone in the installing organisation (people of other organisations in a
+ * shared channel never are); an empty list lets nobody in; otherwise people and members of groups.
  */
 function treasuryUsersText(ids: readonly string[]): string {
-  if (ids.includes('*')) return 'everyone in this workspace (`TREASURY_USERS=*`; never people of other organisations)';
+  if (ids.includes('*')) return `${EVERYONE_MEANS} (\`TREASURY_USERS=*\`; never people of other organisations)`;
   if (ids.length === 0) return 'nobody (`TREASURY_USERS` lists no one)';
   return approversText(ids);
 }

@@ -5,10 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SlackMessage } from '../../blocks/common.js';
+import { describeFailure } from '../../blocks/errors.js';
 import { parseTokenAmount } from '../../kernel/amounts.js';
 import { resolveAsset } from '../../kernel/asset-names.js';
 import { describeAssetProblem } from '../../kernel/asset-problems.js';
 import { UserFacingError } from '../../kernel/errors.js';
+import { DamagedRecordError } from '../../kernel/store-error.js';
 import { escapeText } from '../../kernel/text.js';
 import type { Logger } from '../../logger.js';
 import type { BotMetrics } from '../../metrics/index.js';
@@ -201,7 +203,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       to: { asset: input.assets.to, snapshot: input.to },
       amount: input.amountFrom,
       requestedBy: input.requestedBy,
-      recent: await quotes.listQuotesSince(usageLookbackStart(deps.now())),
+      recent: await quotes.listUsageSince(usageLookbackStart(deps.now())),
     };
     priceAndPolicy(legs); // the source leg alone: refused here, nothing is estimated
     const estimatedAt = deps.now();
@@ -276,7 +278,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
         to: from,
         amount: input.amountFrom,
         requestedBy: input.userId,
-        recent: await quotes.listQuotesSince(usageLookbackStart(now)),
+        recent: await quotes.listUsageSince(usageLookbackStart(now)),
       });
       // The same total as the quote: its value with the requester's swaps of the last 24 hours (waiting ones too).
       return {
@@ -288,6 +290,7 @@ export function createQuoteMaker(deps: QuoteMakerDeps) {
       };
     } catch (error) {
       if (error instanceof UserFacingError) return { refused: error.mrkdwn, frozen: false };
+      if (error instanceof DamagedRecordError) return { refused: describeFailure(error), frozen: false };
       throw error;
     }
   }

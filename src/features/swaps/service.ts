@@ -308,7 +308,7 @@ export function createSwapService(deps: SwapDeps) {
     now: deps.now,
     quoteOfClick: (value, userId, origin) => quoteOfClick('approve', value, userId, origin),
     isApproverOf,
-    recentQuotes: (now) => quotes.listQuotesSince(usageLookbackStart(now)),
+    recentQuotes: (now) => quotes.listUsageSince(usageLookbackStart(now)),
     approve: (quoteId, userId, origin, options) => decide(quoteId, userId, 'approve', origin, options),
   });
 

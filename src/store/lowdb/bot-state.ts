@@ -257,6 +257,15 @@ function checkTopLevel(raw: Record<string, unknown>): void {
 }
 
 /**
+ * Whether a damaged record counts toward money: a swap quote or a payout request. Setting one aside would drop it
+ * from the daily limit and the requester's 24-hour total, and an `approving` one would never be marked
+ * outcome_unknown, so it refuses the start instead (unless a person chose to set it aside).
+ */
+export function isMoneyRecord(record: Pick<RejectedRecord, 'where'>): boolean {
+  return /^(swapQuotes|payouts)(\.|$)/.test(record.where);
+}
+
+/**
  * The state file's JSON, record by record: every valid quote and alert record is kept, each damaged one is
  * returned in `rejected` for the store to set aside. A file whose top level is not version-1 state is corrupt.
  */

@@ -22,7 +22,7 @@ import { errorFields, type Logger } from '../../logger.js';
 import { createLowdbAlertRepository } from './alerts.js';
 import { createLowdbAuditRepository } from './audit.js';
 import { createLowdbBalanceRepository } from './balances.js';
-import { type BotState, emptyState, loadBotState } from './bot-state.js';
+import { type BotState, emptyState, isMoneyRecord, loadBotState } from './bot-state.js';
 import { createLowdbFormSubmissionRepository } from './form-submissions.js';
 import { createLowdbFreezeRepository } from './freeze.js';
 import { createLowdbInvoiceRepository } from './invoices.js';
@@ -52,13 +52,14 @@ export type BotStore = Store<BotState> & {
 
 /**
  * Opens DATA_FILE as the bot's state. A file that cannot be read as a whole, or a missing file beside the quote
- * archive it wrote, refuses to open (StateFileRefusedError) unless `acceptEmptyState` (see openStore).
+ * archive it wrote, refuses to open (StateFileRefusedError) unless `acceptEmptyState`; so does a damaged swap quote or
+ * payout request, unless `setAsideDamagedRecords` (see openStore).
  */
 export async function openBotStore(
   file: string,
   logger?: Logger,
   now?: () => Date,
-  options: { acceptEmptyState?: boolean } = {},
+  options: { acceptEmptyState?: boolean; setAsideDamagedRecords?: boolean } = {},
 ): Promise<BotStore> {
   const store = await openStore({
     file,
@@ -67,6 +68,8 @@ export async function openBotStore(
     logger,
     now,
     acceptEmptyState: options.acceptEmptyState,
+    refusesStart: isMoneyRecord,
+    setAsideDamagedRecords: options.setAsideDamagedRecords,
     missingButExpected: (path) =>
       hasQuoteArchive(path) ? 'the quote archive it wrote is beside it (<file>.quotes-<month>.jsonl)' : undefined,
   });

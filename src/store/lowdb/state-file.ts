@@ -44,6 +44,9 @@ export class StateFileRefusedError extends StoreError {
 /** The command-line flag that accepts starting with empty state when the state file is corrupt. */
 export const ACCEPT_EMPTY_STATE_FLAG = '--accept-empty-state';
 
+/** The command-line flag that accepts setting damaged money records (swap quotes, payout requests) aside at start. */
+export const SET_ASIDE_DAMAGED_RECORDS_FLAG = '--set-aside-damaged-records';
+
 /** A typed JSON state file behind lowdb. Nothing else in the code touches the file. */
 export interface Store<T> {
   /** The current state. Treat it as read-only: every change goes through `update`. */
@@ -116,7 +119,9 @@ function writeRejected(path: string, file: string, at: string, rejected: readonl
  * - a missing file is a first start (empty state), unless `missingButExpected` says the state existed here (then
  *   it is refused the same way);
  * - records that fail validation one by one (`load` decides) are written to `<file>.rejected-<time>.json`
- *   and each is logged as an error with its id and problem; every other record is kept.
+ *   and each is logged as an error with its id and problem; every other record is kept. A damaged record whose
+ *   loss would change a limit, a total or an outcome (`refusesStart`: a swap quote, a payout request) refuses the
+ *   start the same way as a corrupt file, unless `setAsideDamagedRecords` (a person chose it).
  */
 export async function openStore<T>(options: {
   file: string;
@@ -129,6 +134,10 @@ export async function openStore<T>(options: {
   acceptEmptyState?: boolean;
   /** For a missing file: why the state clearly existed here (refuse), or undefined (a first start). */
   missingButExpected?: (file: string) => string | undefined;
+  /** Whether a damaged record may only be set aside by a person's choice (it counts toward money). */
+  refusesStart?: (record: RejectedRecord) => boolean;
+  /** A person accepted setting damaged records aside even when `refusesStart` says they count toward money. */
+  setAsideDamagedRecords?: boolean;
 }): Promise<Store<T>> {
   const file = resolve(options.file);
   const logger = options.logger ?? silentLogger;
@@ -205,6 +214,22 @@ export async function openStore<T>(options: {
         data = options.empty();
         rejected = [];
       }
+    }
+    const held = rejected.filter((record) => options.refusesStart?.(record) ?? false);
+    if (held.length > 0 && !options.setAsideDamagedRecords) {
+      const [first] = held;
+      const oneLine = (text: string) => text.replace(/\s+/g, ' ').slice(0, 160);
+      const more = held.length > 1 ? ` (and ${held.length - 1} more damaged money record(s); the log names each)` : '';
+      for (const record of held)
+        logger.error('a damaged money record in the state file: refusing to start; the file is left as it is', {
+          file,
+          record: record.where,
+          problem: record.problem,
+        });
+      throw new StateFileRefusedError(
+        `the state file ${file} (DATA_FILE) has a damaged money record, ${oneLine(first!.where)} (${oneLine(first!.problem)})${more}; it was left as it is. Restore it from a backup, or start once with ${SET_ASIDE_DAMAGED_RECORDS_FLAG} to keep it aside in ${file}.rejected-<time>.json and start without it (a quote that was waiting or being created then no longer counts toward the daily limit and its requester's 24-hour total, and is never marked outcome_unknown: check the payment dashboard for it).`,
+        `damaged money record ${oneLine(first!.where)}: ${oneLine(first!.problem)}`,
+      );
     }
     if (rejected.length > 0) {
       const at = stamp();

@@ -107,6 +107,11 @@ export function createLowdbSwapQuoteRepository(
         .map(cloneJson);
     },
 
+    // Every quote in the open file was decoded at start (a damaged one refuses the start): the same list.
+    listUsageSince(since) {
+      return this.listQuotesSince(since);
+    },
+
     ...swapQuoteChangeMethods(
       (id, apply) =>
         store.update((state) => {

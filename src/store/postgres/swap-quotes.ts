@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { SwapQuoteRepository } from '../../features/repositories.js';
 import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../features/swaps/quote.js';
 import { quoteEndedAt } from '../../features/swaps/retention.js';
-import { StoreError } from '../../kernel/store-error.js';
+import { DamagedRecordError, StoreError } from '../../kernel/store-error.js';
 import { type Logger, silentLogger } from '../../logger.js';
 import { archiveAfterSave, refuseQuoteWhenFrozen, swapQuoteChangeMethods } from '../swap-quote-changes.js';
 import { type Database, databaseOver, type Transaction } from './database.js';
@@ -34,8 +34,9 @@ function decodeQuote(record: unknown): SwapQuote {
   if (parsed.success) return record as SwapQuote;
   const id = typeof record === 'object' && record !== null && 'id' in record ? String(record.id) : '?';
   const [issue] = parsed.error.issues;
-  throw new StoreError(
-    `swap quote ${quoteName(id)} in the database is damaged: ${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'invalid'}`,
+  throw new DamagedRecordError(
+    `swap quote ${quoteName(id)}`,
+    `${issue?.path.join('.') || 'the record'}: ${issue?.message ?? 'invalid'}`,
   );
 }
 
@@ -89,14 +90,23 @@ export function createPostgresSwapQuoteRepository(
 }
 
 export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepository {
-  /** The quotes of a listing, leaving out (and logging) any damaged one, as the lowdb file sets them aside. */
-  async function list(doing: string, text: string, values: unknown[]): Promise<SwapQuote[]> {
-    const { rows } = await db.query<{ record: unknown }>(doing, text, values);
+  /**
+   * The quotes of a listing (`text` selects id, status and record), leaving out (and logging, with the row's id
+   * and status column) any damaged one. `onDamaged` says more about what leaving it out costs.
+   */
+  async function list(
+    doing: string,
+    text: string,
+    values: unknown[],
+    onDamaged: (row: { id: string; status: string }, problem: string) => void = (row, problem) =>
+      logger.error('a damaged swap quote in the database was left out', { ...row, problem }),
+  ): Promise<SwapQuote[]> {
+    const { rows } = await db.query<{ id: string; status: string; record: unknown }>(doing, text, values);
     return rows.flatMap((row) => {
       try {
         return [decodeQuote(row.record)];
       } catch (error) {
-        logger.error('a damaged swap quote in the database was left out', { problem: (error as Error).message });
+        onDamaged({ id: row.id, status: row.status }, (error as Error).message);
         return [];
       }
     });
@@ -115,7 +125,7 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
     // final ones estimated before the cutoff get it now (once: it is then set), so the move below finds them.
     const unset = await list(
       'finding swap quotes with no end time',
-      'SELECT record FROM swap_quotes WHERE ended_at IS NULL AND estimated_at < $1 AND status = ANY($2::text[])',
+      'SELECT id, status, record FROM swap_quotes WHERE ended_at IS NULL AND estimated_at < $1 AND status = ANY($2::text[])',
       [cutoff.toISOString(), FINAL_STATUSES],
     );
     const ends = unset.flatMap((quote) => {
@@ -183,7 +193,7 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
       const count = Math.max(0, Math.floor(limit));
       return list(
         'listing recent swap quotes',
-        'SELECT record FROM swap_quotes ORDER BY estimated_at DESC, id DESC LIMIT $1',
+        'SELECT id, status, record FROM swap_quotes ORDER BY estimated_at DESC, id DESC LIMIT $1',
         [count],
       );
     },
@@ -191,8 +201,16 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
     listQuotesByStatus(status) {
       return list(
         'listing swap quotes by status',
-        'SELECT record FROM swap_quotes WHERE status = $1 ORDER BY estimated_at, id',
+        'SELECT id, status, record FROM swap_quotes WHERE status = $1 ORDER BY estimated_at, id',
         [status],
+        (row, problem) =>
+          status === 'approving'
+            ? // The recovery reads these: a damaged one cannot be marked outcome_unknown, and its swap may exist.
+              logger.error(
+                'a damaged swap quote in the database is approving: it cannot be recovered (never marked outcome_unknown); check the payment dashboard for its swap',
+                { ...row, problem },
+              )
+            : logger.error('a damaged swap quote in the database was left out', { ...row, problem }),
       );
     },
 
@@ -200,7 +218,7 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
       // The SQL narrows to the partial index; needsFollowing stays the rule.
       const quotes = await list(
         'listing swap quotes to follow',
-        `SELECT record FROM swap_quotes WHERE status = 'created' AND (record->>'followEndedAt') IS NULL ORDER BY estimated_at, id`,
+        `SELECT id, status, record FROM swap_quotes WHERE status = 'created' AND (record->>'followEndedAt') IS NULL ORDER BY estimated_at, id`,
         [],
       );
       return quotes.filter(needsFollowing);
@@ -209,9 +227,19 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
     listQuotesSince(since) {
       return list(
         'listing swap quotes since a time',
+        'SELECT id, status, record FROM swap_quotes WHERE estimated_at > $1 ORDER BY estimated_at, id',
+        [since.toISOString()],
+      );
+    },
+
+    async listUsageSince(since) {
+      // A damaged row counts as the worst case: it refuses, as the decision does (decideQuote decodes every row).
+      const { rows } = await db.query<{ record: unknown }>(
+        'reading the swap quotes a limit counts',
         'SELECT record FROM swap_quotes WHERE estimated_at > $1 ORDER BY estimated_at, id',
         [since.toISOString()],
       );
+      return rows.map((row) => decodeQuote(row.record));
     },
 
     ...swapQuoteChangeMethods(
@@ -239,8 +267,10 @@ export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepositor
           const quote = await lockQuote(tx, id);
           if (!quote) throw missing(id);
           const others = await tx.query<{ record: unknown }>(
+            // A row whose asset or requester cannot be read might be either: it is read too, and refuses below.
             `SELECT record FROM swap_quotes WHERE id <> $1 AND estimated_at > $2
-               AND (record->'from'->>'assetId' = $3 OR record->>'requestedBy' = $4)`,
+               AND (record->'from'->>'assetId' = $3 OR record->>'requestedBy' = $4
+                 OR record->'from'->>'assetId' IS NULL OR record->>'requestedBy' IS NULL)`,
             [id, since.toISOString(), asset, requester],
           );
           const related = others.rows.map((row) => decodeQuote(row.record));

@@ -103,6 +103,8 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
       TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       POLL_SCHEDULE: '0 0 1 1 *',
       ALERT_CHANNEL: ALERTS,
+      // /metrics on a port of its own (the Slack port serves it only with METRICS_TOKEN).
+      METRICS_PORT: '0',
     });
     const payments = createPaymentsClient({
       baseUrl: config.paymentsApiUrl,

@@ -43,8 +43,11 @@ export interface LocalStackOptions {
   swapFollow?: FollowPolicy;
   /** How the alert poller waits between posts; default: no wait (tests need not spend a second per alert). */
   alertSleep?: (ms: number) => Promise<void>;
-  /** Slack stand-in settings: its conversations and members, and whether the app has chat:write.public. */
-  slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic' | 'usergroups'>;
+  /**
+   * Slack stand-in settings: its conversations and members, whether the app has chat:write.public, and the Enterprise
+   * Grid organisation of its workspace.
+   */
+  slack?: Pick<SlackStandInOptions, 'conversations' | 'chatWritePublic' | 'usergroups' | 'enterpriseId'>;
   /** How long the bot's stop() waits for work under way (default the app's SHUTDOWN_BUDGET_MS). */
   shutdownBudgetMs?: number;
   /**

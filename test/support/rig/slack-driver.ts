@@ -77,6 +77,11 @@ export interface CommandOptions extends SenderOptions {
    * goes out as `R&amp;D &lt;beta&gt;`); raw is for Slack's own markup (`<@U1|riley>`) or malformed text.
    */
   raw?: boolean;
+  /**
+   * The Enterprise Grid organisation of the workspace the command is typed in: Slack then sends `enterprise_id`
+   * beside that workspace's `team_id` (set `teamId` to the person's own workspace).
+   */
+  enterpriseId?: string;
 }
 
 /** Options for {@link SlackDriver.clickButton}. */
@@ -373,7 +378,8 @@ export function createSlackDriver(options: SlackDriverOptions): SlackDriver {
         responseUrl,
         { raw: o.raw },
       );
-      return withResponseUrl(await sendSigned(body, FORM_CONTENT_TYPE, o), responseUrl);
+      const sent = o.enterpriseId === undefined ? body : `${body}&enterprise_id=${encodeURIComponent(o.enterpriseId)}`;
+      return withResponseUrl(await sendSigned(sent, FORM_CONTENT_TYPE, o), responseUrl);
     },
     clickButton,
     clickButtonIn: (message, actionId, o = {}) => {

@@ -32,8 +32,8 @@ export interface PollerRig {
   sleeps: number[];
   logs: string[];
   poll(): Promise<PollReport>;
-  /** Closes the state file and opens it again with a fresh poster: what a process restart does. */
-  restart(): Promise<void>;
+  /** Closes the state file and opens it again with a fresh poster: what a process restart does (with its flags). */
+  restart(flags?: { setAsideDamagedRecords?: boolean }): Promise<void>;
   /** Messages posted to the alert channel, oldest first. */
   messages(): StoredMessage[];
   /** What a person sees in each message. */
@@ -112,9 +112,9 @@ export async function startPollerRig(options: PollerRigOptions = {}): Promise<Po
         },
         pacing,
       }),
-    async restart() {
+    async restart(flags = {}) {
       await store.close();
-      store = await openBotStore(file, logger, now);
+      store = await openBotStore(file, logger, now, flags);
       poster = makePoster();
       pacing = { lastPostMs: undefined };
     },
