@@ -25,10 +25,11 @@ const codeAt = (when: Date) => generateSync({ secret: SECRET, epoch: Math.floor(
 /** The service over `store` with a clock the test moves, Slack posts recorded, and every log line kept. */
 function serviceOver(
   store: Pick<BotRepositories, 'secondFactor'>,
-  options: { key?: Buffer | undefined; failPost?: boolean; hangPost?: boolean } = {},
+  options: { key?: Buffer | undefined; failPost?: boolean; hangPost?: boolean; failDelete?: boolean } = {},
 ) {
   let now = T0;
   const posts: { channel: string; text: string }[] = [];
+  const deleted: string[] = [];
   const logs: string[] = [];
   const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
     logs.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
@@ -43,8 +44,21 @@ function serviceOver(
         posts.push({ channel, text: message.text });
         return '1.1';
       },
+      update: async () => undefined,
       openDirectMessage: async (userId) => `D${userId}`,
       uploadFile: async () => ({ fileId: 'F1' }),
+      deleteMessage: async (channel, ts) => {
+        if (options.failDelete)
+          throw Object.assign(new Error('An API error occurred: ratelimited'), { data: { error: 'ratelimited' } });
+        deleted.push(`message:${channel}:${ts}`);
+        return 'deleted';
+      },
+      deleteFile: async (fileId) => {
+        if (options.failDelete)
+          throw Object.assign(new Error('An API error occurred: ratelimited'), { data: { error: 'ratelimited' } });
+        deleted.push(`file:${fileId}`);
+        return 'deleted';
+      },
       // The reset picker is tested end to end (two-factor-reset-picker.test.ts).
       openView: async () => {
         throw new Error('no modals in these tests');
@@ -56,10 +70,10 @@ function serviceOver(
     stepUpLabel: '$50,000',
     isAdmin: async (userId) => userId === 'U0ADMIN',
   });
-  return { service, posts, logs, setNow: (when: Date) => (now = when) };
+  return { service, posts, logs, deleted, setNow: (when: Date) => (now = when) };
 }
 
-/** Stores Avery as enrolled with SECRET (as a confirmed enrolment would), through the repository. */
+/** Stores Avery as enrolled with SECRET (as a confirmed enrolment another admin confirmed would), through the repository. */
 async function enrolAvery(store: Pick<BotRepositories, 'secondFactor'>, state: 'enrolled' | 'pending' = 'enrolled') {
   const sealedSecret = createSecretBox(KEY).seal(SECRET, 'U0AVERY');
   await store.secondFactor.changeEnrolment('U0AVERY', () => ({
@@ -69,7 +83,9 @@ async function enrolAvery(store: Pick<BotRepositories, 'secondFactor'>, state: '
       sealedSecret,
       state,
       startedAt: T0.toISOString(),
-      ...(state === 'enrolled' ? { enrolledAt: T0.toISOString() } : {}),
+      ...(state === 'enrolled'
+        ? { enrolledAt: T0.toISOString(), adminConfirmation: { at: T0.toISOString(), by: 'U0ADMIN' } }
+        : {}),
       wrongCodes: 0,
     },
     events: [{ at: T0.toISOString(), event: 'enrolled', userId: 'U0AVERY' }],
