@@ -482,8 +482,8 @@ export function createSecondFactorService(deps: SecondFactorDeps) {
 
     /** `/treasury 2fa reset U…` (admins): removes the person's enrolment and its lock; they are told by DM. */
     async reset(adminId: string, targetId: string): Promise<SlackMessage> {
-      if (resetRefusal(adminId, targetId) === 'self') throw new UserFacingError(SELF_RESET);
       if (!(await deps.isAdmin(adminId))) throw new UserFacingError(NOT_ADMIN, 'not_admin');
+      if (resetRefusal(adminId, targetId) === 'self') throw new UserFacingError(SELF_RESET);
       const outcome = await resetEnrolment(adminId, targetId);
       if (outcome === 'none') return messageOf(`<@${targetId}> has no second factor: nothing to reset.`);
       await tellResetPerson(adminId, targetId);

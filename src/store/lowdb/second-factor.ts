@@ -52,7 +52,7 @@ export function createLowdbSecondFactorRepository(store: Store<WithSecondFactor>
     listSlackDeletions: async (now) =>
       Object.values(store.read().secondFactor.slackDeletions)
         .filter((deletion) => now === undefined || Date.parse(deletion.dueAt) <= now.getTime())
-        .sort((a, b) => a.queuedAt.localeCompare(b.queuedAt))
+        .sort((a, b) => a.queuedAt.localeCompare(b.queuedAt) || a.id.localeCompare(b.id))
         .map((deletion) => cloneJson(deletion)),
     finishSlackDeletion: (id) =>
       store.update((state) => {

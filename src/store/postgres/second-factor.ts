@@ -105,8 +105,8 @@ export function secondFactorOver(db: Database, logger: Logger): SecondFactorRepo
       const { rows } = await db.query<{ id: string; record: unknown }>(
         'reading the queued Slack deletions',
         now === undefined
-          ? 'SELECT id, record FROM second_factor_slack_deletions ORDER BY due_at, id'
-          : 'SELECT id, record FROM second_factor_slack_deletions WHERE due_at <= $1 ORDER BY due_at, id',
+          ? "SELECT id, record FROM second_factor_slack_deletions ORDER BY record->>'queuedAt', id"
+          : "SELECT id, record FROM second_factor_slack_deletions WHERE due_at <= $1 ORDER BY record->>'queuedAt', id",
         now === undefined ? [] : [now.toISOString()],
       );
       const queue: SlackDeletion[] = [];
@@ -129,9 +129,10 @@ export function secondFactorOver(db: Database, logger: Logger): SecondFactorRepo
       await db.query(
         'postponing a Slack deletion',
         `UPDATE second_factor_slack_deletions
-            SET due_at = $2, record = (record::jsonb || jsonb_build_object('attempts', $3::int, 'lastError', $4::text, 'dueAt', $2::text))::json
+            SET due_at = $2::timestamptz,
+                record = (record::jsonb || jsonb_build_object('attempts', $3::int, 'lastError', $4::text, 'dueAt', $5::text))::json
           WHERE id = $1`,
-        [id, failed.dueAt, failed.attempts, failed.lastError],
+        [id, failed.dueAt, failed.attempts, failed.lastError, failed.dueAt],
       );
     },
   };
