@@ -83,7 +83,7 @@ export function secondFactorOver(db: Database, logger: Logger): SecondFactorRepo
     async listSecondFactorTrail(since) {
       const { rows } = await db.query<{ seq: string; record: unknown }>(
         'reading the second factor trail',
-        'SELECT seq::text AS seq, record FROM second_factor_trail WHERE at >= $1 ORDER BY at, seq',
+        'SELECT seq::text AS seq, record FROM second_factor_trail WHERE at >= $1 ORDER BY at, second_factor_trail.seq',
         [since.toISOString()],
       );
       const trail: SecondFactorEvent[] = [];
