@@ -176,6 +176,11 @@ export interface LocalWorkspaceOptions<S extends SlackStandIn = SlackStandIn> {
    * enrolments and quotes). Default: a new temporary dir, removed at close.
    */
   dataDir?: string;
+  /**
+   * Where the workspace's clock starts (default: now). The runway and the digest read the time of day in Berlin, so
+   * a test that reads them starts the clock at a fixed hour and reads the same at any hour it runs.
+   */
+  startAt?: Date;
 }
 
 export interface LocalWorkspace<S extends SlackStandIn = SlackStandIn> {
@@ -202,7 +207,7 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
 ): Promise<LocalWorkspace<S>> {
   const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
   // One clock for the bot, the simulator and Slack's response_url lifetimes, so "move the clock" moves them all.
-  let offsetMs = 0;
+  let offsetMs = options.startAt ? options.startAt.getTime() - Date.now() : 0;
   const nowMs = () => Date.now() + offsetMs;
 
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'treasury-workspace-'));

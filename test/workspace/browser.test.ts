@@ -2,7 +2,7 @@ import { generateSync } from 'otplib';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, openPage, screenshot } from '../support/rig/browser.js';
-import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
+import { afterTheDailySnapshot, type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
 const available = chromiumAvailable();
 
@@ -14,7 +14,7 @@ const problems: string[] = [];
 
 describe.skipIf(!available)('the local workspace in Chromium', () => {
   beforeAll(async () => {
-    workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0 });
+    workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0, startAt: afterTheDailySnapshot() });
     ({ browser, page } = await openPage(workspace.url, problems));
     expect(problems).toEqual([]);
   }, 30_000);

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.js';
 import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
-import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
+import { afterTheDailySnapshot, type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
 let workspace: LocalWorkspace | undefined;
 afterEach(async () => {
@@ -36,7 +36,13 @@ describe('the Home tab in the local workspace', () => {
   ])(
     '%s: opening Home publishes the person’s Home, the page gets it, and Refresh comes back as a click from the view',
     async (_mode, socketMode) => {
-      workspace = await startLocalWorkspace({ port: 0, activityEverySeconds: 0, logger: silentLogger, socketMode });
+      workspace = await startLocalWorkspace({
+        port: 0,
+        activityEverySeconds: 0,
+        logger: silentLogger,
+        socketMode,
+        startAt: afterTheDailySnapshot(),
+      });
       if (socketMode) await workspace.socket!.waitForConnection();
       // Riley asks for a swap; once Riley is told it is posted (the quote's message is then recorded), Avery (an
       // approver by name) opens Home. Without that wait, Home could be read between Slack's post and its record.

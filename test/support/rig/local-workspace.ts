@@ -4,6 +4,7 @@ import {
   type LocalWorkspaceOptions as DevLocalWorkspaceOptions,
   startLocalWorkspace as startDevLocalWorkspace,
 } from '../../../dev/workspace/index.js';
+import { dueInstant, localDay } from '../../../src/features/digest/schedule.js';
 import { type SlackStandIn, startSlackStandIn } from './slack-stand-in.js';
 import { type SocketModeStandIn, startSocketModeStandIn } from './socket-mode-stand-in.js';
 
@@ -37,3 +38,18 @@ export async function startLocalWorkspace(
   const { slack: _started, socket: _connected, ...rest } = workspace;
   return { ...rest, slack, ...(socket !== undefined ? { socket } : {}) };
 }
+
+/**
+ * A start for the workspace's clock after the day's balance snapshot (09:00 in Berlin, the workspace's DIGEST_AT):
+ * now, when that is an hour past it, else noon in Berlin today. Before the snapshot the runway honestly measures six
+ * days (today's reading is not taken yet); a test that reads the runway's seven days starts its clock here.
+ */
+export function afterTheDailySnapshot(now = new Date()): Date {
+  const today = localDay(now, WORKSPACE_ZONE);
+  const settled = dueInstant(today, { hour: 10, minute: 0, timeZone: WORKSPACE_ZONE });
+  return now.getTime() >= settled.getTime()
+    ? now
+    : dueInstant(today, { hour: 12, minute: 0, timeZone: WORKSPACE_ZONE });
+}
+
+const WORKSPACE_ZONE = 'Europe/Berlin';
