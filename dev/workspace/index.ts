@@ -198,6 +198,8 @@ export interface LocalWorkspace<S extends SlackStandIn = SlackStandIn> {
   /** The bot token the stand-in accepts (a random local value; posting with it is what the bot does). */
   botToken: string;
   timeline: Timeline;
+  /** The workspace's clock (ms since the epoch): the bot's, moved by startAt and the panel's clock controls. */
+  now(): number;
   close(): Promise<void>;
 }
 
@@ -207,7 +209,8 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
 ): Promise<LocalWorkspace<S>> {
   const logger = options.logger ?? createLogger(options.logLevel ?? 'warn');
   // One clock for the bot, the simulator and Slack's response_url lifetimes, so "move the clock" moves them all.
-  let offsetMs = options.startAt ? options.startAt.getTime() - Date.now() : 0;
+  const startOffsetMs = options.startAt ? options.startAt.getTime() - Date.now() : 0;
+  let offsetMs = startOffsetMs;
   const nowMs = () => Date.now() + offsetMs;
 
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'treasury-workspace-'));
@@ -217,7 +220,13 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
     for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => undefined);
   };
   try {
-    const simulator = await startSimulator({ quiet: true, host: '127.0.0.1', port: 0 });
+    // The simulator keeps its own offset for the panel's clock moves (advanceTime); it starts where the rest does.
+    const simulator = await startSimulator({
+      quiet: true,
+      host: '127.0.0.1',
+      port: 0,
+      now: () => Date.now() + startOffsetMs,
+    });
     cleanups.push(() => simulator.close());
     const botToken = `xoxb-local-${randomBytes(8).toString('hex')}`;
     const signingSecret = randomBytes(16).toString('hex');
@@ -390,6 +399,7 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
       healthUrl,
       botToken,
       timeline,
+      now: nowMs,
       close,
     };
   } catch (error) {

@@ -132,7 +132,19 @@ export function createTimeline(now: () => number = Date.now): Timeline {
           return;
         case 'update': {
           const entry = byTs(event.channel, event.ts);
-          if (entry) replace(entry, event);
+          if (entry) {
+            if (event.files !== undefined) entry.files = event.files;
+            replace(entry, event);
+          }
+          return;
+        }
+        case 'delete': {
+          // Gone for everyone, as in Slack's client.
+          const entry = byTs(event.channel, event.ts);
+          if (entry) {
+            entries.splice(entries.indexOf(entry), 1);
+            changed();
+          }
           return;
         }
         case 'ephemeral':

@@ -23,6 +23,8 @@ export const ACTION_IDS = {
   payoutCancel: 'payout_cancel',
   /** "Unfreeze" on the freeze announcement in ALERT_CHANNEL: one admin's vote toward the quorum. */
   freezeUnfreeze: 'freeze_unfreeze',
+  /** "Confirm enrolment" on a new second factor's announcement in ALERT_CHANNEL: another admin vouches for it. */
+  secondFactorConfirm: 'second_factor_confirm_enrolment',
   /** The Home tab's buttons that open a form. */
   homeNewInvoice: 'home_new_invoice',
   homeSetThreshold: 'home_set_threshold',

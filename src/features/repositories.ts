@@ -28,7 +28,7 @@ import type {
 } from './freeze/rules.js';
 import type { FollowedInvoice, SharedCopy } from './invoices/followed.js';
 import type { PayoutOutcome, PayoutRequest } from './payouts/rules.js';
-import type { EnrolmentChange, SecondFactorEvent, StoredEnrolment } from './second-factor/rules.js';
+import type { EnrolmentChange, SecondFactorEvent, SlackDeletion, StoredEnrolment } from './second-factor/rules.js';
 import type { QuoteDecision } from './swaps/decision.js';
 import type { AuditEntry, QuoteStatus, SwapProgress, SwapQuote, UnknownCause } from './swaps/quote.js';
 import type { BalanceThreshold, StoredThreshold, ThresholdChange } from './thresholds/rules.js';
@@ -388,11 +388,20 @@ export interface SecondFactorRepository {
   readEnrolment(userId: string): Promise<StoredEnrolment>;
   /**
    * Runs `change` (pure, synchronous) on the person's record inside one atomic change, then writes what it decided
-   * (the record kept, replaced or deleted) and appends its trail lines in the same change. Answers its result.
+   * (the record kept, replaced or deleted), appends its trail lines and queues its Slack deletions (one already
+   * queued under the same id stays as it is) in the same change. Answers its result.
    */
   changeEnrolment<R>(userId: string, change: (stored: StoredEnrolment) => EnrolmentChange<R>): Promise<R>;
   /** The trail at or after `since`, oldest first (the audit export reads it). */
   listSecondFactorTrail(since: Date): Promise<SecondFactorEvent[]>;
+  /** Who has an enrolment waiting for its first code (the lapse sweep judges each with changeEnrolment). */
+  listPendingEnrolments(): Promise<string[]>;
+  /** The queued Slack deletions due at `now` (all when `now` is undefined), oldest first. */
+  listSlackDeletions(now?: Date): Promise<SlackDeletion[]>;
+  /** A deletion Slack confirmed (or found already gone) leaves the queue; false when it had left already. */
+  finishSlackDeletion(id: string): Promise<boolean>;
+  /** A deletion that failed stays queued: its tries, Slack's answer and when to try next. */
+  postponeSlackDeletion(id: string, failed: { attempts: number; lastError: string; dueAt: string }): Promise<void>;
 }
 
 /**

@@ -12,6 +12,7 @@
  * | daily balance snapshot                    | 60 s and at start    | leader, asked by the job | digest/snapshots.ts|
  * | daily digest                              | 30 s and at start    | leader, asked by the job | digest/service.ts  |
  * | end of freezes whose --for ran out        | 15 s and at start    | every replica            | freeze/service.ts  |
+ * | second factor upkeep                      | 30 s and at start    | leader                   | second-factor/     |
  *
  * What each does: the poll reads failed withdrawals, payout tasks and gas top-ups and posts alerts; its follow-ups
  * send the reminders and owed Slack work of the alerts people own, and check invoices that report back. The sweep
@@ -20,6 +21,8 @@
  * balances a day (at DIGEST_AT when set, else 00:05 in ALERT_TIME_ZONE; a bot started later takes it at start), which
  * the runway and the digest read. The digest posts DIGEST_AT's digest once a day (registered only when DIGEST_AT is set). The freeze's expiry announces, once across replicas (claimed in the
  * store), that a `--for` ran out: the announcement loses Unfreeze, one line says so, the waiting quotes lose FROZEN.
+ * The second factor upkeep clears enrolments not confirmed with a code within 10 minutes and retries the Slack
+ * deletions of enrolment DMs queued in the store (each failure logged), so a restart or another leader goes on.
  *
  * The follow-ups ride the poll (they run when, and only when, a poll ran to its end on the leader): with the poller
  * off (ALERT_CHANNEL unset) neither exists, and invoices are not followed.
@@ -72,6 +75,8 @@ export const DIGEST_CHECK_EVERY_MS = 30_000;
  * how late, at most, people are told). One unlocked read when there is nothing to claim.
  */
 export const FREEZE_EXPIRY_EVERY_MS = 15_000;
+/** How often the second factor's lapsed enrolments and queued Slack deletions are looked at. */
+export const SECOND_FACTOR_UPKEEP_EVERY_MS = 30_000;
 
 /** The alert poll: leader only; at shutdown a poll still running at three quarters of the budget is cut short. */
 export function alertPollJob(
@@ -228,6 +233,17 @@ export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: Ale
       logger.warn('could not look for a freeze whose --for ran out; trying again later', {
         error: errorFields(error),
       }),
+  });
+
+  scheduler.add({
+    name: 'second factor upkeep',
+    period: { everyMs: SECOND_FACTOR_UPKEEP_EVERY_MS },
+    runsOn: 'leader',
+    // A DM left by a process that stopped before deleting it goes as soon as the bot is back.
+    runAtStart: true,
+    run: () => features.secondFactor.upkeep(),
+    onError: (error) =>
+      logger.warn('second factor upkeep: a round failed; the next one tries again', { error: errorFields(error) }),
   });
 
   return { alerts };

@@ -158,6 +158,17 @@ export interface SlackGateway {
    * describeUploadFailure words either.
    */
   uploadFile(upload: FileUpload): Promise<{ fileId: string }>;
+  /**
+   * chat.delete of one of the bot's own messages (scope `chat:write`; a bot may delete its messages in its DMs).
+   * Repeatable, so retried under the policy unless `wait` is false. A message already gone answers `gone` (Slack's
+   * `message_not_found`), not thrown; Slack's other errors (`cant_delete_message`, `channel_not_found`…) are thrown.
+   */
+  deleteMessage(channel: string, ts: string, options?: CallOptions): Promise<'deleted' | 'gone'>;
+  /**
+   * files.delete of a file the bot uploaded (scope `files:write`); its share without text leaves the conversation
+   * with it. Repeatable as deleteMessage; a file already gone answers `gone` (`file_not_found`, `file_deleted`).
+   */
+  deleteFile(fileId: string, options?: CallOptions): Promise<'deleted' | 'gone'>;
   /** Any other Web API call (the start-up auth.test), under the same policy; a rate limit holds back only this method. */
   run<T>(method: string, send: () => Promise<T>): Promise<T>;
 }

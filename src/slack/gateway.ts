@@ -314,6 +314,35 @@ export function createSlackGateway(options: SlackGatewayOptions): SlackGateway {
       return { fileId };
     },
 
+    async deleteMessage(channel, ts, callOptions = {}) {
+      const remove = client.chat.delete;
+      if (remove === undefined) throw new Error('this Slack client cannot delete messages');
+      try {
+        await call('chat.delete', 'chat.delete', callOptions.wait ?? true, () =>
+          remove.call(client.chat, { channel, ts }),
+        );
+        return 'deleted';
+      } catch (error) {
+        if (slackErrorCode(error) === 'message_not_found') return 'gone';
+        throw error;
+      }
+    },
+
+    async deleteFile(fileId, callOptions = {}) {
+      const remove = client.files?.delete;
+      if (remove === undefined) throw new Error('this Slack client cannot delete files');
+      try {
+        await call('files.delete', 'files.delete', callOptions.wait ?? true, () =>
+          remove.call(client.files, { file: fileId }),
+        );
+        return 'deleted';
+      } catch (error) {
+        const code = slackErrorCode(error);
+        if (code === 'file_not_found' || code === 'file_deleted') return 'gone';
+        throw error;
+      }
+    },
+
     run(method, send) {
       // Method names contain a dot and channel ids never do, so the two kinds of scope cannot collide.
       return call(method, method, true, send);

@@ -74,6 +74,8 @@ export interface SlackChatClient {
     }): Promise<Answer>;
     update(args: { channel: string; ts: string; text: string; blocks?: Block[] }): Promise<Answer>;
     postEphemeral(args: { channel: string; user: string; text: string; blocks?: Block[] }): Promise<Answer>;
+    /** Only deleteMessage uses it; a client without it cannot delete messages. */
+    delete?(args: { channel: string; ts: string }): Promise<Answer>;
     /** Only permalink uses it; a client without it cannot link to messages. */
     getPermalink?(args: { channel: string; message_ts: string }): Promise<{ ok?: boolean; permalink?: string }>;
   };
@@ -117,6 +119,8 @@ export interface SlackChatClient {
       thread_ts?: string;
       initial_comment?: string;
     }): Promise<{ ok?: boolean }>;
+    /** Only deleteFile uses it. */
+    delete?(args: { file: string }): Promise<{ ok?: boolean }>;
   };
   /** Only groupMembers uses it; a client without it cannot read user groups. */
   usergroups?: {

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { writeAuditCsv } from '../../src/features/audit/csv.js';
 import { auditRows } from '../../src/features/audit/rows.js';
 import type { BotRepositories } from '../../src/features/repositories.js';
-import { applyCode, applyReset, applyStartEnrolment } from '../../src/features/second-factor/rules.js';
+import {
+  applyAdminConfirmation,
+  applyCode,
+  applyReset,
+  applyStartEnrolment,
+} from '../../src/features/second-factor/rules.js';
 import { createSecretBox } from '../../src/kernel/secret-box.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';
@@ -39,6 +44,16 @@ async function story(store: Pick<BotRepositories, 'secondFactor'>): Promise<void
   await code(seconds(1), '000000', 'confirm');
   const right = generateSync({ secret: SECRET, epoch: Math.floor(seconds(2).getTime() / 1000) });
   await code(seconds(2), right, 'confirm');
+  // A new enrolment counts for approvals once another admin confirmed it.
+  await repo.changeEnrolment('U0AVERY', (stored) =>
+    applyAdminConfirmation(stored, {
+      userId: 'U0AVERY',
+      clickerId: 'U0ADMIN',
+      clickerIsAdmin: true,
+      enrolledAt: seconds(2).toISOString(),
+      now: seconds(2.5),
+    }),
+  );
   await code(seconds(3), right, 'approve');
   for (let n = 4; n <= 7; n++) await code(seconds(n), '000000', 'approve');
   await repo.changeEnrolment('U0AVERY', (stored) =>
@@ -50,6 +65,12 @@ const EXPECTED = [
   { event: 'enrolment_started', subjectId: 'U0AVERY', actor: 'U0AVERY', detail: undefined },
   { event: 'wrong_code', subjectId: 'U0AVERY', actor: 'U0AVERY', detail: 'wrong code 1 of 5' },
   { event: 'enrolled', subjectId: 'U0AVERY', actor: 'U0AVERY', detail: undefined },
+  {
+    event: 'admin_confirmed',
+    subjectId: 'U0AVERY',
+    actor: 'U0ADMIN',
+    detail: 'enrolment of U0AVERY confirmed by another admin',
+  },
   { event: 'wrong_code', subjectId: 'U0AVERY', actor: 'U0AVERY', detail: 'replayed code 1 of 5' },
   { event: 'wrong_code', subjectId: 'U0AVERY', actor: 'U0AVERY', detail: 'wrong code 2 of 5' },
   { event: 'wrong_code', subjectId: 'U0AVERY', actor: 'U0AVERY', detail: 'wrong code 3 of 5' },

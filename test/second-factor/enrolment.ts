@@ -1,41 +1,40 @@
-// Helpers for the second factor's end-to-end tests: the code an authenticator app would show, the enrolment DM as
-// the person received it, and enrolling someone from start to end.
+// The second factor's end-to-end helpers over a LocalStack: the code an authenticator app would show, and the shared
+// enrolment steps of test/support/second-factor.ts (the DM, and enrolling someone with another admin's confirmation).
 import { generateSync } from 'otplib';
-import { decodeSlackEntities } from '../../src/kernel/text.js';
 import type { LocalStack } from '../support/rig/local-stack.js';
-import { ask } from '../support/slack.js';
+import {
+  enrolmentDm as dmOf,
+  type EnrolmentRig,
+  enrolAndConfirm,
+  enrolmentAnnouncement,
+  enrolOnly,
+  pressConfirmEnrolment,
+} from '../support/second-factor.js';
 
 /** The code an authenticator app shows for `secret` at the bot's clock (the simulator's), `offsetS` seconds on. */
 export function codeFor(stack: LocalStack, secret: string, offsetS = 0): string {
   return generateSync({ secret, epoch: Math.floor(stack.simulator.now() / 1000) + offsetS });
 }
 
-/** The enrolment DM `userId` received last: its file (bytes downloaded with the bot token) and its text. */
-export async function enrolmentDm(stack: LocalStack, userId: string, after = 0) {
-  const shared = await stack.slack.waitFor(
-    () =>
-      stack.slack
-        .messages()
-        .slice(after)
-        .find((m) => m.channel.startsWith('D') && m.files !== undefined && (m.text ?? '').includes('otpauth://')),
-    10_000,
-    `the enrolment DM of ${userId}`,
-  );
-  const file = shared.files![0]!;
-  const response = await fetch(file.url_private_download, {
-    headers: { authorization: `Bearer ${stack.config.slackBotToken}` },
-  });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  const uri = decodeSlackEntities(/otpauth:\/\/totp\/[^\s`>]+/.exec(shared.text ?? '')?.[0] ?? '');
-  const secret = new URL(uri).searchParams.get('secret') ?? '';
-  return { shared, file, bytes, uri, secret };
+/** The stack as the shared enrolment helpers drive it. */
+export function enrolmentRig(stack: LocalStack): EnrolmentRig & { botToken: string } {
+  return {
+    slack: stack.slack,
+    driver: stack.driver,
+    alertChannel: stack.config.alertChannel ?? 'C0ALERTS',
+    botToken: stack.config.slackBotToken,
+    code: (secret) => codeFor(stack, secret),
+  };
 }
 
-/** `userId` enrols: `/treasury 2fa enroll`, the DM's secret, then a confirm with a code from it. */
-export async function enrol(stack: LocalStack, userId: string): Promise<void> {
-  const before = stack.slack.messages().length;
-  await ask(stack, '2fa enroll', { userId });
-  const dm = await enrolmentDm(stack, userId, before);
-  const confirmed = await ask(stack, `2fa confirm ${codeFor(stack, dm.secret)}`, { userId });
-  if (!confirmed.text.includes('You are enrolled.')) throw new Error(`${userId} did not enrol: ${confirmed.text}`);
+/** The enrolment DM `userId` received last: its text message, its QR code's file (bytes downloaded) and secret. */
+export function enrolmentDm(stack: LocalStack, userId: string, after = 0) {
+  return dmOf(enrolmentRig(stack), userId, after);
 }
+
+/** `userId` enrols with a code, then `adminId` confirms the enrolment in ALERT_CHANNEL; answers the secret. */
+export function enrol(stack: LocalStack, userId: string, adminId: string): Promise<string> {
+  return enrolAndConfirm(enrolmentRig(stack), userId, adminId);
+}
+
+export { enrolmentAnnouncement, enrolOnly, pressConfirmEnrolment };

@@ -5,13 +5,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSync } from 'otplib';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { BotRepositories } from '../../src/features/repositories.js';
 import type { EnrolmentRecord } from '../../src/features/second-factor/rules.js';
 import { createSecondFactorService } from '../../src/features/second-factor/service.js';
 import { createSecretBox } from '../../src/kernel/secret-box.js';
 import type { Logger } from '../../src/logger.js';
+import { silentLogger } from '../../src/logger.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
+import { databaseOver } from '../../src/store/postgres/database.js';
+import { MIGRATIONS, openPostgresStore } from '../../src/store/postgres/index.js';
+import { migrate } from '../../src/store/postgres/migrations.js';
 import { storeBackends } from '../support/store-backends.js';
 
 const backends = storeBackends('second_factor');
@@ -22,13 +27,21 @@ const T0 = new Date('2026-11-28T12:00:10.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const codeAt = (when: Date) => generateSync({ secret: SECRET, epoch: Math.floor(when.getTime() / 1000) });
 
+/** An error as Bolt's WebClient throws it when Slack answers `ok: false`. */
+const slackRefusal = (code: string) =>
+  Object.assign(new Error(`An API error occurred: ${code}`), {
+    code: 'slack_webapi_platform_error',
+    data: { error: code },
+  });
+
 /** The service over `store` with a clock the test moves, Slack posts recorded, and every log line kept. */
 function serviceOver(
   store: Pick<BotRepositories, 'secondFactor'>,
-  options: { key?: Buffer | undefined; failPost?: boolean; hangPost?: boolean } = {},
+  options: { key?: Buffer | undefined; failPost?: boolean; hangPost?: boolean; failDelete?: boolean } = {},
 ) {
   let now = T0;
   const posts: { channel: string; text: string }[] = [];
+  const deleted: string[] = [];
   const logs: string[] = [];
   const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
     logs.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
@@ -43,8 +56,19 @@ function serviceOver(
         posts.push({ channel, text: message.text });
         return '1.1';
       },
+      update: async () => undefined,
       openDirectMessage: async (userId) => `D${userId}`,
       uploadFile: async () => ({ fileId: 'F1' }),
+      deleteMessage: async (channel, ts) => {
+        if (options.failDelete) throw slackRefusal('ratelimited');
+        deleted.push(`message:${channel}:${ts}`);
+        return 'deleted';
+      },
+      deleteFile: async (fileId) => {
+        if (options.failDelete) throw slackRefusal('ratelimited');
+        deleted.push(`file:${fileId}`);
+        return 'deleted';
+      },
       // The reset picker is tested end to end (two-factor-reset-picker.test.ts).
       openView: async () => {
         throw new Error('no modals in these tests');
@@ -56,20 +80,27 @@ function serviceOver(
     stepUpLabel: '$50,000',
     isAdmin: async (userId) => userId === 'U0ADMIN',
   });
-  return { service, posts, logs, setNow: (when: Date) => (now = when) };
+  return { service, posts, logs, deleted, setNow: (when: Date) => (now = when) };
 }
 
-/** Stores Avery as enrolled with SECRET (as a confirmed enrolment would), through the repository. */
-async function enrolAvery(store: Pick<BotRepositories, 'secondFactor'>, state: 'enrolled' | 'pending' = 'enrolled') {
+/**
+ * Stores Avery as enrolled with SECRET (as an enrolment another admin confirmed would; `unconfirmed`: one no other
+ * admin confirmed yet), through the repository.
+ */
+async function enrolAvery(
+  store: Pick<BotRepositories, 'secondFactor'>,
+  state: 'enrolled' | 'pending' | 'unconfirmed' = 'enrolled',
+) {
   const sealedSecret = createSecretBox(KEY).seal(SECRET, 'U0AVERY');
   await store.secondFactor.changeEnrolment('U0AVERY', () => ({
     result: undefined,
     next: {
       userId: 'U0AVERY',
       sealedSecret,
-      state,
+      state: state === 'pending' ? 'pending' : 'enrolled',
       startedAt: T0.toISOString(),
-      ...(state === 'enrolled' ? { enrolledAt: T0.toISOString() } : {}),
+      ...(state === 'pending' ? {} : { enrolledAt: T0.toISOString() }),
+      ...(state === 'enrolled' ? { adminConfirmation: { at: T0.toISOString(), by: 'U0ADMIN' } } : {}),
       wrongCodes: 0,
     },
     events: [{ at: T0.toISOString(), event: 'enrolled', userId: 'U0AVERY' }],
@@ -284,6 +315,227 @@ describe.each(backends)('the second factor: $name', (backend) => {
     }
   });
 
+  it.skipIf(backend.skip)(
+    'a new enrolment counts for approvals only once another admin confirmed it; a reset clears that',
+    async () => {
+      const store = await backend.open();
+      try {
+        await enrolAvery(store, 'unconfirmed');
+        const { service, posts } = serviceOver(store);
+        const waiting = 'Your second factor waits for another admin to confirm it in the alert channel';
+        expect(await service.readiness('U0AVERY')).toMatchObject({ state: 'awaiting_admin' });
+        const refused = await service.verify('U0AVERY', codeAt(T0));
+        expect(refused).toMatchObject({ ok: false, reason: 'awaiting_admin' });
+        expect(!refused.ok && refused.message).toContain(waiting);
+        const value = `U0AVERY|${T0.toISOString()}`;
+        // Only the click's user id judges: the enrolled person cannot vouch for themself, a non-admin cannot either.
+        expect(await service.confirmByAdmin('U0AVERY', value, undefined)).toMatch(/cannot confirm your own/);
+        expect(await service.confirmByAdmin('U0RILEY', value, undefined)).toMatch(/Only treasury admins/);
+        expect(await service.confirmByAdmin('U0ADMIN', 'U0AVERY|junk', undefined)).toMatch(/cannot use/);
+        expect(await service.verify('U0AVERY', codeAt(T0))).toMatchObject({ reason: 'awaiting_admin' });
+        expect(await service.confirmByAdmin('U0ADMIN', value, undefined)).toMatch(/You confirmed <@U0AVERY>/);
+        expect(posts.find((p) => p.channel === 'DU0AVERY')?.text).toContain(
+          '<@U0ADMIN> confirmed your new second factor',
+        );
+        // Every replica sees it: the decision reads the store.
+        const other = store.another ? await store.another() : undefined;
+        try {
+          const judge = other ? serviceOver(other).service : service;
+          expect(await judge.verify('U0AVERY', codeAt(T0))).toEqual({ ok: true });
+        } finally {
+          await other?.close();
+        }
+        expect((await store.secondFactor.listSecondFactorTrail(T0)).map((e) => [e.event, e.by])).toContainEqual([
+          'admin_confirmed',
+          'U0ADMIN',
+        ]);
+        // A reset (by another admin) clears the enrolment and its confirmation; the old button confirms nothing new.
+        await service.reset('U0ADMIN', 'U0AVERY');
+        await store.secondFactor.changeEnrolment('U0AVERY', () => ({
+          result: undefined,
+          next: {
+            userId: 'U0AVERY',
+            sealedSecret: createSecretBox(KEY).seal(SECRET, 'U0AVERY'),
+            state: 'enrolled',
+            startedAt: at(60).toISOString(),
+            enrolledAt: at(60).toISOString(),
+            wrongCodes: 0,
+          },
+          events: [],
+        }));
+        expect(await service.confirmByAdmin('U0ADMIN', value, undefined)).toMatch(/no longer there/);
+        expect(await service.readiness('U0AVERY')).toMatchObject({ state: 'awaiting_admin' });
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it.skipIf(backend.skip)('nobody resets their own second factor, typed or picked: the rule refuses', async () => {
+    const store = await backend.open();
+    try {
+      await enrolAvery(store);
+      const { service } = serviceOver(store, {});
+      // U0ADMIN is an admin with a second factor of their own.
+      await store.secondFactor.changeEnrolment('U0ADMIN', () => ({
+        result: undefined,
+        next: {
+          userId: 'U0ADMIN',
+          sealedSecret: createSecretBox(KEY).seal(SECRET, 'U0ADMIN'),
+          state: 'enrolled',
+          startedAt: T0.toISOString(),
+          enrolledAt: T0.toISOString(),
+          adminConfirmation: { at: T0.toISOString(), by: 'U0OTHER' },
+          wrongCodes: 0,
+        },
+        events: [],
+      }));
+      await expect(service.reset('U0ADMIN', 'U0ADMIN')).rejects.toThrow(/You cannot reset your own second factor/);
+      expect(await service.submitResetPicker('U0ADMIN', 'U0ADMIN')).toEqual({
+        errors: { reset_person: expect.stringContaining('You cannot reset your own second factor') },
+      });
+      expect(await store.secondFactor.readEnrolment('U0ADMIN')).toMatchObject({ kind: 'enrolment' });
+      // Another person's: reset as before.
+      expect((await service.reset('U0ADMIN', 'U0AVERY')).text).toContain('is reset');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(backend.skip)(
+    'the enrolment DM is deleted once confirmed, and when an unconfirmed enrolment lapses after 10 minutes',
+    async () => {
+      const store = await backend.open();
+      try {
+        const { service, deleted, posts, setNow } = serviceOver(store);
+        await service.enroll('U0AVERY');
+        const dmText = posts.find((p) => p.channel === 'DU0AVERY')!.text;
+        const secret = new URL(/otpauth:\/\/totp\/[^\s`>]+/.exec(dmText)![0].replace(/&amp;/g, '&')).searchParams.get(
+          'secret',
+        )!;
+        const reply = await service.confirm(
+          'U0AVERY',
+          generateSync({ secret, epoch: Math.floor(T0.getTime() / 1000) }),
+        );
+        expect(reply.text).toContain(
+          'The message with your secret and QR code has been deleted; your authenticator app keeps the key.',
+        );
+        expect(deleted).toEqual(['file:F1', 'message:DU0AVERY:1.1']);
+        expect(await store.secondFactor.listSlackDeletions()).toEqual([]);
+        // Announced for another admin, and said so.
+        expect(posts.find((p) => p.channel === 'C0ALERTS')?.text).toContain('<@U0AVERY> enrolled a new second factor');
+        expect(reply.text).toContain('waits for another admin to confirm it');
+
+        // Riley starts and never types a code: 10 minutes on, the upkeep clears it and deletes the DM.
+        deleted.length = 0;
+        await service.enroll('U0RILEY');
+        setNow(at(9 * 60 + 59));
+        await service.upkeep();
+        expect(await store.secondFactor.readEnrolment('U0RILEY')).toMatchObject({ kind: 'enrolment' });
+        expect(deleted).toEqual([]);
+        setNow(at(10 * 60));
+        await service.upkeep();
+        expect(await store.secondFactor.readEnrolment('U0RILEY')).toEqual({ kind: 'none' });
+        expect(deleted).toEqual(['file:F1', 'message:DU0RILEY:1.1']);
+        expect(posts.filter((p) => p.channel === 'DU0RILEY').at(-1)?.text).toContain(
+          'The message with your secret and QR code has been deleted',
+        );
+        expect((await store.secondFactor.listSecondFactorTrail(T0)).map((e) => e.event)).toContain('enrolment_lapsed');
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it.skipIf(backend.skip)(
+    'a failed delete stays queued in the store, is logged, and is retried (by another replica too)',
+    async () => {
+      const store = await backend.open();
+      try {
+        const failing = serviceOver(store, { failDelete: true });
+        await failing.service.enroll('U0AVERY');
+        const dmText = failing.posts.find((p) => p.channel === 'DU0AVERY')!.text;
+        const secret = new URL(/otpauth:\/\/totp\/[^\s`>]+/.exec(dmText)![0].replace(/&amp;/g, '&')).searchParams.get(
+          'secret',
+        )!;
+        const reply = await failing.service.confirm(
+          'U0AVERY',
+          generateSync({ secret, epoch: Math.floor(T0.getTime() / 1000) }),
+        );
+        expect(reply.text).toContain('could not delete the message with your secret and QR code yet');
+        const queued = await store.secondFactor.listSlackDeletions();
+        expect(queued.map((d) => [d.id, d.attempts, d.lastError])).toEqual([
+          ['file:F1', 1, 'ratelimited'],
+          ['message:DU0AVERY:1.1', 1, 'ratelimited'],
+        ]);
+        expect(failing.logs.filter((line) => line.includes('could not delete a part of an enrolment DM'))).toHaveLength(
+          2,
+        );
+        // Not due yet: nothing tried. Then another process (a restart, another replica) deletes them.
+        const other = store.another ? await store.another() : undefined;
+        try {
+          const next = serviceOver(other ?? store);
+          next.setNow(at(10));
+          await next.service.upkeep();
+          expect(next.deleted).toEqual([]);
+          next.setNow(at(31));
+          await next.service.upkeep();
+          expect(next.deleted).toEqual(['file:F1', 'message:DU0AVERY:1.1']);
+          expect(await store.secondFactor.listSlackDeletions()).toEqual([]);
+        } finally {
+          await other?.close();
+        }
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it.skipIf(backend.skip || backend.emptyDatabase === undefined)(
+    'PostgreSQL: an enrolment confirmed before the upgrade (a database at version 9) stays valid',
+    async () => {
+      const url = await backend.emptyDatabase!();
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        await migrate(
+          databaseOver(pool),
+          silentLogger,
+          MIGRATIONS.filter((m) => m.version <= 9),
+        );
+        const old = {
+          userId: 'U0AVERY',
+          sealedSecret: createSecretBox(KEY).seal(SECRET, 'U0AVERY'),
+          state: 'enrolled',
+          startedAt: T0.toISOString(),
+          enrolledAt: T0.toISOString(),
+          wrongCodes: 0,
+        };
+        const pending = { ...old, userId: 'U0RILEY', state: 'pending', enrolledAt: undefined };
+        await pool.query(
+          `INSERT INTO second_factor_enrolments (user_id, record) VALUES ('U0AVERY', $1::json), ('U0RILEY', $2::json)`,
+          [JSON.stringify(old), JSON.stringify(pending)],
+        );
+      } finally {
+        await pool.end();
+      }
+      const store = await openPostgresStore(url);
+      try {
+        const { service } = serviceOver(store);
+        expect(await service.readiness('U0AVERY')).toEqual({ state: 'enrolled' });
+        expect(await service.verify('U0AVERY', codeAt(T0))).toEqual({ ok: true });
+        expect(await store.secondFactor.readEnrolment('U0AVERY')).toMatchObject({
+          record: { adminConfirmation: { at: T0.toISOString() } },
+        });
+        // Not an enrolment yet: nothing carried over.
+        const riley = await store.secondFactor.readEnrolment('U0RILEY');
+        expect(riley).toMatchObject({ record: { state: 'pending' } });
+        expect(riley.kind === 'enrolment' ? riley.record.adminConfirmation : 'none').toBeUndefined();
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
   it.skipIf(backend.skip)('state survives a restart (another replica, or the file reopened)', async () => {
     const store = await backend.open();
     try {
@@ -358,6 +610,36 @@ describe('the second factor in the state file', () => {
     } finally {
       await reopened.close();
     }
+  });
+
+  it('an enrolment confirmed before the upgrade stays valid; one written since waits for an admin after a restart', async () => {
+    const file = join(dir(), 'state.json');
+    const store = await openBotStore(file);
+    await enrolAvery(store, 'unconfirmed');
+    await store.close();
+    // As a file written before enrolments needed an admin: no schema in its second factor part.
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.secondFactor.schema).toBe(2);
+    const reopened = await openBotStore(file);
+    try {
+      expect(await serviceOver(reopened).service.readiness('U0AVERY')).toMatchObject({ state: 'awaiting_admin' });
+    } finally {
+      await reopened.close();
+    }
+    delete saved.secondFactor.schema;
+    writeFileSync(file, JSON.stringify(saved));
+    const upgraded = await openBotStore(file);
+    try {
+      const { service } = serviceOver(upgraded);
+      expect(await service.readiness('U0AVERY')).toEqual({ state: 'enrolled' });
+      expect(await service.verify('U0AVERY', codeAt(T0))).toEqual({ ok: true });
+    } finally {
+      await upgraded.close();
+    }
+    expect(JSON.parse(readFileSync(file, 'utf8')).secondFactor).toMatchObject({
+      schema: 2,
+      people: { U0AVERY: { adminConfirmation: { at: T0.toISOString() } } },
+    });
   });
 
   it('a second factor part that is not a record refuses the file rather than un-enrolling everyone', async () => {

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_IDS } from '../../src/blocks/ids.js';
 import { RESET_PERSON } from '../../src/features/second-factor/blocks.js';
+import { APPROVER_GROUPS_TTL_MS } from '../../src/features/swaps/approver-groups.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 import { ask } from '../support/slack.js';
 import { enrol } from './enrolment.js';
@@ -25,6 +26,7 @@ describe('/treasury 2fa reset opens a person picker', () => {
         TREASURY_ADMINS: ADMIN,
         TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         SWAP_STEP_UP_USD: '50000',
+        ALERT_CHANNEL: 'C0ALERTS',
         POLL_SCHEDULE: '0 0 1 1 *',
       },
     });
@@ -43,7 +45,7 @@ describe('/treasury 2fa reset opens a person picker', () => {
   }
 
   it("an admin's `2fa reset @avery` opens the picker; picking Avery resets her, recorded and told", async () => {
-    await enrol(stack, AVERY);
+    await enrol(stack, AVERY, ADMIN);
     expect((await ask(stack, '2fa', { userId: AVERY })).text).toContain('You are *enrolled*');
 
     const picker = await openPicker('2fa reset @avery');
@@ -126,7 +128,7 @@ describe('/treasury 2fa reset opens a person picker', () => {
   });
 
   it("a non-admin's submission of the picker (an admin's modal, replayed) is refused as a whole", async () => {
-    await enrol(stack, AVERY);
+    await enrol(stack, AVERY, ADMIN);
     const picker = await openPicker('2fa reset avery');
     const answer = await stack.driver.submitView(picker, {
       userId: RILEY,
@@ -159,6 +161,7 @@ describe('/treasury 2fa reset when the admins are a user group Slack is slow to 
       env: {
         TREASURY_ADMINS: LEADS.id,
         TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        ALERT_CHANNEL: 'C0ALERTS',
         POLL_SCHEDULE: '0 0 1 1 *',
       },
       slack: { usergroups: [LEADS] },
@@ -167,7 +170,9 @@ describe('/treasury 2fa reset when the admins are a user group Slack is slow to 
   afterAll(() => stack?.close());
 
   it('the picker opens within the trigger anyway; Reset refuses while admin-ness is unknown, and works once it is known', async () => {
-    await enrol(stack, AVERY);
+    await enrol(stack, AVERY, ADMIN);
+    // Confirming the enrolment listed the admins' group: past the listing cache's life, the next check asks Slack.
+    stack.simulator.advanceTime(APPROVER_GROUPS_TTL_MS + 1_000);
     // The listing takes 5 s: longer than the command's trigger lives and the submission's 3 s.
     stack.slack.failNext('usergroups.users.list', { delayMs: 5_000 });
     const asked = Date.now();

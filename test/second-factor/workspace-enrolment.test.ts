@@ -63,11 +63,15 @@ describe('the local workspace: Avery enrols a second factor', () => {
 
     await type('/treasury 2fa enroll');
     const dm = await waitForEntry(
-      (e) => e.channel === AVERY_DM && (e.files?.length ?? 0) > 0 && (e.text ?? '').includes('otpauth://'),
+      (e) => e.channel === AVERY_DM && (e.text ?? '').includes('otpauth://'),
       'the enrolment DM',
     );
+    const qr = await waitForEntry(
+      (e) => e.channel === AVERY_DM && (e.files ?? []).some((f) => f.name === 'treasury-bot-second-factor.png'),
+      'the QR code',
+    );
     await waitForEntry((e) => shown(e).includes('I sent you a direct message with a QR code'), 'the reply');
-    const [file] = dm.files!;
+    const [file] = qr.files!;
     expect(file!.mimetype).toBe('image/png');
     // The page loads the image as a signed-in client does: no token.
     const image = await fetch(file!.url_private!);
@@ -79,7 +83,16 @@ describe('the local workspace: Avery enrols a second factor', () => {
 
     // The workspace's clock is the machine's until someone moves it.
     await type(`/treasury 2fa confirm ${generateSync({ secret, epoch: Math.floor(Date.now() / 1000) })}`);
-    await waitForEntry((e) => shown(e).includes('You are enrolled.'), 'the confirmation');
+    const confirmed = await waitForEntry((e) => shown(e).includes('You are enrolled.'), 'the confirmation');
+    expect(shown(confirmed)).toContain(
+      'The message with your secret and QR code has been deleted; your authenticator app keeps the key.',
+    );
+    // Gone from Avery's DM, as Slack's client shows a deleted message; the image's link answers 404.
+    const { entries } = (await (await fetch(`${workspace!.url}api/timeline?user=${AVERY}`)).json()) as {
+      entries: Entry[];
+    };
+    expect(entries.filter((e) => e.channel === AVERY_DM && (shown(e).includes('otpauth://') || e.files))).toEqual([]);
+    expect((await fetch(file!.url_private!)).status).toBe(404);
     await type('/treasury 2fa');
     const state = await waitForEntry((e) => shown(e).includes('You are *enrolled* since'), 'the enrolled state');
     expect(shown(state)).not.toContain(secret);

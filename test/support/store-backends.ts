@@ -23,6 +23,8 @@ export interface StoreBackend {
   /** PostgreSQL is not installed here (outside CI, where its absence fails the run instead). */
   skip: boolean;
   open(): Promise<OpenedStore>;
+  /** PostgreSQL only: the connection string of a new, empty database (no schema yet), for upgrade tests. */
+  emptyDatabase?: () => Promise<string>;
 }
 
 /** The two backends, each `open()` a fresh, empty store; `prefix` names the temp files and databases. */
@@ -49,6 +51,7 @@ export function storeBackends(prefix: string): StoreBackend[] {
         const url = await cluster!.createDatabase(`${prefix}_${++databases}`);
         return Object.assign(await openPostgresStore(url), { another: () => openPostgresStore(url) });
       },
+      emptyDatabase: () => cluster!.createDatabase(`${prefix}_${++databases}`),
     },
   ];
 }

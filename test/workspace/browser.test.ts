@@ -151,17 +151,19 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
   /** Avery's authenticator: the secret she scanned from the enrolment DM (the test reads the URI as a phone would). */
   let averySecret: string | undefined;
   /** The 6-digit code Avery's phone shows now (the workspace's clock has not been moved yet in this session). */
+  // Her app's code at the workspace's clock (the bot checks codes on it; it starts after the day's snapshot).
   const averyCode = (stepsAhead = 0) =>
-    generateSync({ secret: averySecret!, epoch: Math.floor(Date.now() / 1000) + 30 * stepsAhead });
+    generateSync({ secret: averySecret!, epoch: Math.floor(workspace.now() / 1000) + 30 * stepsAhead });
 
-  it('Avery enrols her authenticator: the QR code arrives in her DM as an image with the otpauth URI, and a code from it completes it', async () => {
+  it('Avery enrols her authenticator: the otpauth URI and the QR code image arrive in her DM, a code completes it and both are deleted, Jordan confirms it in #treasury-alerts', async () => {
     await asUser('U0AVERY');
     await page.getByTestId('dm-treasury').click();
     await send('/treasury 2fa enroll');
     await lastMessageWith('I sent you a direct message with a QR code').waitFor({ timeout: 10_000 });
     const dm = lastMessageWith('otpauth://');
     await dm.waitFor({ timeout: 10_000 });
-    const qr = dm.getByTestId('file-image');
+    // Two messages: the secret as text, then the QR code as an image file (both are deleted once confirmed).
+    const qr = messages().getByTestId('file-image').last();
     await qr.waitFor({ timeout: 10_000 });
     await expect
       .poll(() => qr.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
@@ -174,6 +176,32 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
 
     await send(`/treasury 2fa confirm ${averyCode()}`);
     await lastMessageWith('You are enrolled.').waitFor({ timeout: 10_000 });
+    // The secret leaves Slack once confirmed: the DM with the URI and the QR code is deleted from the page.
+    await expect.poll(() => messages().filter({ hasText: 'otpauth://' }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => page.getByTestId('file-image').count(), { timeout: 10_000 }).toBe(0);
+    await send('/treasury 2fa');
+    const waiting = lastMessageWith('waits for another admin to confirm it');
+    await waiting.waitFor({ timeout: 10_000 });
+    expect(await waiting.innerText()).not.toContain(averySecret);
+
+    // A new enrolment counts once another admin confirms it: Jordan (an admin through @treasury-leads) presses
+    // Confirm enrolment on the announcement in #treasury-alerts.
+    await asUser('U0JORDAN');
+    await openChannel('treasury-alerts');
+    const announced = lastMessageWith('enrolled a new second factor');
+    await announced.waitFor({ timeout: 10_000 });
+    const announcement = page.locator(
+      `[data-testid="message"][data-entry-id="${await announced.getAttribute('data-entry-id')}"]`,
+    );
+    expect(await announcement.innerText()).toContain('@Avery Patel');
+    await announcement.getByRole('button', { name: 'Confirm enrolment' }).click();
+    // The same message becomes the confirmation, and its button goes.
+    await expect.poll(() => announcement.innerText(), { timeout: 10_000 }).toMatch(/confirmed by @Jordan Kim/);
+    expect(await announcement.getByRole('button', { name: 'Confirm enrolment' }).count()).toBe(0);
+    await page.screenshot({ path: screenshot('workspace-2fa-confirmed.png') });
+
+    await asUser('U0AVERY');
+    await page.getByTestId('dm-treasury').click();
     await send('/treasury 2fa');
     const state = lastMessageWith('You are enrolled since');
     await state.waitFor({ timeout: 10_000 });
@@ -181,7 +209,7 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     expect(await state.innerText()).not.toContain(averySecret);
     await asUser('U0RILEY');
     await openChannel('treasury');
-  }, 45_000);
+  }, 60_000);
 
   it('a $60,000 swap: Avery approves with a code (a wrong one is shown under the input); Jordan, not enrolled, is told how to enrol', async () => {
     await send('/treasury swap 60,000 USDT@ETH to USDC@ETH');

@@ -22,6 +22,7 @@ const EMOJI_SVG = {
   moneybag:
     '<path d="M7 3.5c-.6-1 .2-2.2 1.3-2 .6.1 1 .5 1.7.5s1.1-.4 1.7-.5c1.1-.2 1.9 1 1.3 2L12 5.5H8Z" fill="#FDD888"/><path d="M8 5.5h4c3.8 2.4 6 5.8 5.4 9.2-.4 2.4-2.7 3.8-7.4 3.8s-7-1.4-7.4-3.8C2 11.3 4.2 7.9 8 5.5Z" fill="#FDD888"/><path d="M8 5.5h4" stroke="#BF6952" stroke-width="1.4" stroke-linecap="round"/><text x="10" y="15.6" text-anchor="middle" font-family="Arial, sans-serif" font-weight="700" font-size="8" fill="#67757F">$</text>',
   lock: '<path d="M6 9V6.5a4 4 0 0 1 8 0V9" fill="none" stroke="#AAB8C2" stroke-width="2.2"/><rect x="3" y="8.5" width="14" height="10.5" rx="2" fill="#FFAC33"/><circle cx="10" cy="13" r="1.6" fill="#7A5B00"/><path d="M10 13.5v2.4" stroke="#7A5B00" stroke-width="1.4" stroke-linecap="round"/>',
+  key: '<circle cx="6" cy="14" r="4.6" fill="#FFAC33"/><circle cx="6" cy="14" r="1.7" fill="#fff"/><path d="m9.2 10.8 8-8" stroke="#FFAC33" stroke-width="2.6" stroke-linecap="round"/><path d="m14.2 5.8 2.2 2.2M12.2 7.8l1.6 1.6" stroke="#FFAC33" stroke-width="2.2" stroke-linecap="round"/>',
   no_entry:
     '<circle cx="10" cy="10" r="9" fill="#DD2E44"/><rect x="4" y="8.3" width="12" height="3.4" rx="1" fill="#fff"/>',
   no_entry_sign:
@@ -67,6 +68,7 @@ const EMOJI_CHAR = {
   rotating_light: '🚨',
   moneybag: '💰',
   lock: '🔒',
+  key: '🔑',
   no_entry: '⛔',
   no_entry_sign: '🚫',
   alarm_clock: '⏰',

@@ -1,10 +1,20 @@
+import { missingScope } from './answers.js';
 import { botCanSee, isMember, refusePosting } from './membership.js';
 import { messageContent, permalinkOf, readMetadata, refuseContent, slackMessage } from './messages.js';
 import type { SlackState } from './state.js';
 import type { MethodHandler } from './types.js';
 import { asString } from './values.js';
 
-/** chat.postMessage, chat.update, chat.postEphemeral and chat.getPermalink, as strict as Slack. */
+/** Removes a message from its channel as Slack does (its replies stay) and tells the page. */
+export function removeMessage(state: SlackState, channel: string, ts: string): void {
+  const message = state.findMessage(channel, ts);
+  if (message === undefined) return;
+  state.stored.splice(state.stored.indexOf(message), 1);
+  state.emit({ type: 'delete', channel, ts });
+  state.changed();
+}
+
+/** chat.postMessage, chat.update, chat.delete, chat.postEphemeral and chat.getPermalink, as strict as Slack. */
 export function chatMethods(state: SlackState): Record<string, MethodHandler> {
   return {
     'chat.postMessage': (args) => {
@@ -66,6 +76,23 @@ export function chatMethods(state: SlackState): Record<string, MethodHandler> {
         text: message.text ?? '',
         message: slackMessage(state, current, ts, message.threadTs),
       };
+    },
+    /*
+     * chat.delete (scope chat:write; the method's reference): `channel` and `ts` are required. A bot token deletes
+     * the bot's own messages only (`cant_delete_message` for a person's), in any conversation the bot can see
+     * (`channel_not_found` otherwise), DMs included; `message_not_found` for a ts with no message there. Answers
+     * the channel and ts. The message leaves the channel; its replies stay.
+     */
+    'chat.delete': (args) => {
+      if (state.options.chatWrite === false) return missingScope('chat:write');
+      const channel = asString(args.channel) ?? '';
+      if (channel === '' || !botCanSee(state, channel)) return { ok: false, error: 'channel_not_found' };
+      const ts = asString(args.ts);
+      const message = ts === undefined || ts === '' ? undefined : state.findMessage(channel, ts);
+      if (message === undefined || ts === undefined) return { ok: false, error: 'message_not_found' };
+      if (message.user !== undefined) return { ok: false, error: 'cant_delete_message' };
+      removeMessage(state, channel, ts);
+      return { ok: true, channel, ts };
     },
     'chat.postEphemeral': (args) => {
       const channel = asString(args.channel);

@@ -52,7 +52,7 @@ export function handleFileDownload(state: SlackState, path: string, req: Incomin
   const upload = [...state.uploads.values()].find(
     (candidate) => new URL(urlPrivateOf(state, candidate)).pathname === path,
   );
-  if (upload === undefined || !upload.completed || upload.bytes === undefined) {
+  if (upload === undefined || !upload.completed || upload.deleted === true || upload.bytes === undefined) {
     sendText(res, 404, 'file not found');
     return;
   }

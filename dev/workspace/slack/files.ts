@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { invalidField, missingField, missingScope } from './answers.js';
+import { removeMessage } from './chat.js';
 import { fileTypeOf, pngSize, urlPrivateOf } from './file-bytes.js';
 import { botCanSee, conversationKind, isMember } from './membership.js';
 import { messageContent, refuseContent } from './messages.js';
@@ -10,10 +11,49 @@ import { asString, isRecord, parseJsonOrUndefined } from './values.js';
 // Slack takes files of up to 1 GB.
 const MAX_FILE_BYTES = 1024 ** 3;
 
-/** files.getUploadURLExternal and files.completeUploadExternal (the two steps around posting the bytes). */
+/**
+ * files.getUploadURLExternal and files.completeUploadExternal (the two steps around posting the bytes), and
+ * files.delete.
+ */
 export function filesMethods(state: SlackState): Record<string, MethodHandler> {
   const canWrite = (): boolean => state.options.filesWrite ?? true;
   return {
+    /*
+     * files.delete (scope files:write; the method's reference): `file` (an id) is required; `file_not_found` for an
+     * id the workspace does not have (or an upload never completed), `file_deleted` for one deleted already,
+     * `cant_delete_file` for a file the bot did not upload (every file here is the bot's). The file leaves every
+     * message that shared it: a share with no text of its own leaves the channel with it.
+     */
+    'files.delete': (args) => {
+      if (!canWrite()) return missingScope('files:write');
+      const id = asString(args.file) ?? '';
+      if (id === '') return missingField('file');
+      const upload = state.uploads.get(id);
+      if (upload === undefined || !upload.completed) return { ok: false, error: 'file_not_found' };
+      if (upload.deleted === true) return { ok: false, error: 'file_deleted' };
+      upload.deleted = true;
+      for (const share of upload.shares) {
+        const message = state.findMessage(share.channel, share.ts);
+        if (message === undefined) continue;
+        const left = (message.files ?? []).filter((file) => file.id !== id);
+        if (left.length === 0 && (message.text ?? '') === '' && message.blocks === undefined) {
+          removeMessage(state, share.channel, share.ts);
+          continue;
+        }
+        message.files = left;
+        state.emit({
+          type: 'update',
+          channel: message.channel,
+          ts: message.ts,
+          text: message.text,
+          blocks: message.blocks,
+          attachments: message.attachments,
+          files: structuredClone(left),
+        });
+      }
+      state.changed();
+      return { ok: true };
+    },
     /*
      * files.getUploadURLExternal (scope files:write; the method's reference): `filename` and `length` (bytes, an
      * integer) are required, `alt_txt` at most 1,000 characters (`alt_txt_too_large`); a length of 0 answers

@@ -56,9 +56,14 @@ export interface SlackStandInOptions {
   appId?: string;
   /**
    * Whether the bot has the `files:write` scope (default true, as the manifests ask for it). Without it the two
-   * upload methods answer `missing_scope`.
+   * upload methods and `files.delete` answer `missing_scope`.
    */
   filesWrite?: boolean;
+  /**
+   * Whether the bot has the `chat:write` scope (default true, as the manifests ask for it). Without it
+   * `chat.delete` answers `missing_scope`.
+   */
+  chatWrite?: boolean;
   /**
    * Whether the bot has the `im:history` scope (default true, as the manifests ask for it). Without it,
    * `conversations.history` and `conversations.replies` in a direct message answer `missing_scope`, as Slack does.
@@ -118,6 +123,8 @@ export interface StoredMessage {
   metadata: MessageMetadata | undefined;
   /** The files a `files.completeUploadExternal` shared with this message (absent on other messages). */
   files?: SlackFile[];
+  /** Who posted it when not the bot (a person's message, added by a test): the bot cannot delete it. */
+  user?: string;
   history: MessageVersion[];
 }
 
@@ -217,7 +224,11 @@ export type StandInEvent =
       text: string | undefined;
       blocks: unknown[] | undefined;
       attachments: unknown[] | undefined;
+      /** A file share whose files changed (one was deleted): the files left. */
+      files?: SlackFile[];
     }
+  /** A message left its channel (chat.delete, a file share whose file was deleted, or a person deleting it). */
+  | { type: 'delete'; channel: string; ts: string }
   | {
       type: 'ephemeral';
       channel: string;
@@ -268,6 +279,8 @@ export interface UploadedFile {
   /** What was posted to the upload URL; undefined until then. */
   bytes: Buffer | undefined;
   completed: boolean;
+  /** files.delete removed it: gone from its messages, its url_private answers 404, a second delete `file_deleted`. */
+  deleted?: boolean;
   title: string | undefined;
   /** The messages completing it posted (none when it was completed without a channel: a private file). */
   shares: { channel: string; ts: string; threadTs: string | undefined }[];

@@ -211,7 +211,8 @@ export function payoutRows(request: PayoutRequest, now: Date): AuditRow[] {
 
 /**
  * One step of a person's second factor (features/second-factor/rules.ts): whose (`subject_id`), who acted (the
- * person, or the admin who reset them) and, for wrong codes and locks, the count and the lock's end. Never a secret
+ * person, or the admin who reset them or confirmed their new enrolment) and, for wrong codes and locks, the count
+ * and the lock's end. Never a secret
  * or a code: the trail holds neither.
  */
 export function secondFactorRow(entry: SecondFactorEvent): AuditRow {
@@ -222,7 +223,11 @@ export function secondFactorRow(entry: SecondFactorEvent): AuditRow {
         ? `approvals locked until ${entry.until ?? '?'}`
         : entry.event === 'reset'
           ? `enrolment of ${entry.userId} reset`
-          : undefined;
+          : entry.event === 'admin_confirmed'
+            ? `enrolment of ${entry.userId} confirmed by another admin`
+            : entry.event === 'enrolment_lapsed'
+              ? 'enrolment lapsed without a code (10 minutes)'
+              : undefined;
   return {
     at: timeOf(entry.at),
     category: 'second_factor',

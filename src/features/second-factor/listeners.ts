@@ -1,12 +1,53 @@
-import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type {
+  AllMiddlewareArgs,
+  BlockButtonAction,
+  SlackActionMiddlewareArgs,
+  SlackViewMiddlewareArgs,
+  ViewSubmitAction,
+} from '@slack/bolt';
 import { buildFailure } from '../../blocks/errors.js';
-import { VIEW_IDS } from '../../blocks/ids.js';
+import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
+import type { Reply } from '../../slack/gateway.js';
 import { refusalText } from '../access/rules.js';
 import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
 import { buildResetRefused, RESET_PERSON } from './blocks.js';
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
+
+/**
+ * "Confirm enrolment" on a new second factor's announcement in ALERT_CHANNEL: ack at once, the TREASURY_USERS gate,
+ * then the confirmation after the listener returns. The click's own user id is who confirms (never a value of
+ * the payload); the button's value only names the enrolment. The clicker is told privately what the click did.
+ */
+export const createConfirmEnrolmentListener =
+  (deps: FeatureListenerDeps) =>
+  async ({ ack, body, action }: ButtonArgs): Promise<void> => {
+    await ack();
+    const clickerId = body.user.id;
+    const fallback = { channelId: body.channel?.id, userId: clickerId };
+    const notice = (text: string): Reply => ({ response_type: 'ephemeral', replace_original: false, text });
+    const access = await deps.access.check(clickerId);
+    if (!access.allowed) {
+      await deps.slack.respond(body.response_url, notice(refusalText(access)), fallback);
+      return;
+    }
+    deps.background.run('a second factor enrolment confirmed by an admin', async () => {
+      let reply: Reply;
+      try {
+        const channel = body.channel?.id;
+        const ts = body.message?.ts;
+        reply = notice(
+          await deps.secondFactor.confirmByAdmin(clickerId, action.value, channel && ts ? { channel, ts } : undefined),
+        );
+      } catch (error) {
+        deps.logger.warn('confirming a second factor enrolment failed', { error: errorFields(error) });
+        reply = { response_type: 'ephemeral', replace_original: false, ...buildFailure(error) };
+      }
+      await deps.slack.respond(body.response_url, reply, fallback);
+    });
+  };
 
 /**
  * The reset picker's submission (`/treasury 2fa reset` without a member id), answered in Slack's own way within
@@ -36,7 +77,8 @@ export function createResetPickerSubmitListener(deps: FeatureListenerDeps) {
   };
 }
 
-/** The reset picker's callback_id, bound to its handler. */
+/** The reset picker's callback_id and Confirm enrolment, bound to their handlers. */
 export const secondFactorListeners: ListenerBinding[] = [
   { kind: 'view', id: VIEW_IDS.secondFactorReset, create: createResetPickerSubmitListener },
+  { kind: 'action', id: ACTION_IDS.secondFactorConfirm, create: createConfirmEnrolmentListener },
 ];

@@ -123,6 +123,8 @@ export function createStepUpFlow(deps: StepUpFlowDeps) {
       if (!readiness) return { notice: STEP_UP_WORDS.unavailable };
       if (readiness.state === 'not_enrolled') return { notice: STEP_UP_WORDS.notEnrolled(threshold) };
       if (readiness.state === 'locked') return { notice: STEP_UP_WORDS.locked(readiness.until) };
+      if (readiness.state === 'awaiting_admin')
+        return { notice: `${readiness.message} Your approval was not counted.` };
       const state: StepUpModalState = { quoteId, channelId: quote.channelId, messageTs: quote.messageTs! };
       try {
         await stepUp.slack.openView(

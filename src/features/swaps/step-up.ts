@@ -23,15 +23,24 @@ import {
  * code now, and checking one code (consumed once, wrong codes counted, locked after five).
  */
 export interface StepUpCodes {
-  readiness(
-    userId: string,
-  ): Promise<{ state: 'enrolled' } | { state: 'not_enrolled' } | { state: 'locked'; until: string }>;
+  readiness(userId: string): Promise<
+    | { state: 'enrolled' }
+    | { state: 'not_enrolled' }
+    | { state: 'locked'; until: string }
+    /** Enrolled, but the enrolment waits for another admin's confirmation: `message` says so. */
+    | { state: 'awaiting_admin'; message: string }
+  >;
+  /** The shared decision: an enrolment no other admin confirmed is refused here too (`awaiting_admin`). */
   verify(
     userId: string,
     code: string,
   ): Promise<
     | { ok: true }
-    | { ok: false; reason: 'wrong' | 'replayed' | 'locked' | 'not_enrolled' | 'malformed'; message: string }
+    | {
+        ok: false;
+        reason: 'wrong' | 'replayed' | 'locked' | 'not_enrolled' | 'awaiting_admin' | 'malformed';
+        message: string;
+      }
   >;
 }
 

@@ -9,7 +9,7 @@ import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
 import { emptyFreezeState, FreezeEvent, FreezeRecord, FreezeState } from '../../features/freeze/rules.js';
 import { FollowedInvoice } from '../../features/invoices/followed.js';
 import { PayoutRequest } from '../../features/payouts/rules.js';
-import { SecondFactorEvent } from '../../features/second-factor/rules.js';
+import { SecondFactorEvent, SlackDeletion } from '../../features/second-factor/rules.js';
 import { SwapQuote } from '../../features/swaps/quote.js';
 import { StoredThreshold, ThresholdChange } from '../../features/thresholds/rules.js';
 import { type Loaded, loadAlertsState, loadKeyed, problemOf, type RejectedRecord } from '../load-alerts.js';
@@ -35,14 +35,21 @@ export function emptyBalancesState(): BalancesState {
  * trail.
  */
 export const SecondFactorState = z.object({
+  /**
+   * 2: enrolments count for approvals only once another admin confirmed them. A part without it was written before
+   * that rule: its enrolled records are carried over as confirmed when the file loads (loadSecondFactor).
+   */
+  schema: z.literal(2),
   people: z.record(z.string(), z.unknown()),
   trail: z.array(SecondFactorEvent),
+  /** Slack deletions of enrolment DMs not yet confirmed by Slack, by id. */
+  slackDeletions: z.record(z.string(), SlackDeletion),
 });
 export type SecondFactorState = z.infer<typeof SecondFactorState>;
 
 /** The second factor part of a new state file (and of one written before it existed). */
 export function emptySecondFactorState(): SecondFactorState {
-  return { people: keyedRecord(), trail: [] };
+  return { schema: 2, people: keyedRecord(), trail: [], slackDeletions: keyedRecord() };
 }
 
 /** An alert trail entry in the file: numbered in the order it was appended (the audit export pages by it). */
@@ -86,6 +93,22 @@ export function emptyState(): BotState {
   };
 }
 
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An enrolled record of a file written before enrolments needed another admin's confirmation (no `schema`) was
+ * valid then and stays valid: it is carried over as confirmed (as PostgreSQL's migration 10 does). Anything else is
+ * kept as it is.
+ */
+function carriedOver(schema: unknown, record: unknown): unknown {
+  if (schema !== undefined || !isPlainRecord(record)) return record;
+  if (record.state !== 'enrolled' || record.adminConfirmation !== undefined) return record;
+  const at = typeof record.enrolledAt === 'string' ? record.enrolledAt : new Date(0).toISOString();
+  return { ...record, adminConfirmation: { at } };
+}
+
 /**
  * The second factor part: enrolments are kept as they are (checked when used: a damaged one fails closed for its
  * owner, and only an admin's reset removes it); a damaged trail line is set aside, the others kept.
@@ -98,7 +121,17 @@ function loadSecondFactor(raw: unknown, rejected: RejectedRecord[]): SecondFacto
   if (people !== undefined) {
     if (typeof people !== 'object' || people === null || Array.isArray(people))
       throw new CorruptStateError(`its second factor enrolments are ${kindOf(people)}, not a record`);
-    for (const [userId, record] of Object.entries(people)) state.people[userId] = record;
+    for (const [userId, record] of Object.entries(people)) state.people[userId] = carriedOver(part.schema, record);
+  }
+  if (isPlainRecord(part.slackDeletions)) {
+    for (const [id, entry] of Object.entries(part.slackDeletions)) {
+      const parsed = SlackDeletion.safeParse(entry);
+      if (parsed.success) state.slackDeletions[id] = parsed.data;
+      else
+        rejected.push({ where: `secondFactor.slackDeletions.${id}`, problem: problemOf(parsed.error), value: entry });
+    }
+  } else if (part.slackDeletions !== undefined) {
+    rejected.push({ where: 'secondFactor.slackDeletions', problem: 'expected a record', value: part.slackDeletions });
   }
   if (Array.isArray(part.trail)) {
     part.trail.forEach((entry: unknown, index: number) => {

@@ -1,6 +1,7 @@
 /**
  * The second factor in the lowdb state file (`secondFactor`): each person's enrolment, kept as stored and checked
- * when used (a damaged one is handed to the rules as `damaged`, never dropped), and the trail. Each change is one
+ * when used (a damaged one is handed to the rules as `damaged`, never dropped), the trail, and the queue of Slack
+ * deletions of enrolment DMs. Each change is one
  * serialized, fsynced `update` of the store, so two codes of one person are judged one after the other.
  */
 import type { SecondFactorRepository } from '../../features/repositories.js';
@@ -34,6 +35,8 @@ export function createLowdbSecondFactorRepository(store: Store<WithSecondFactor>
         const decided = change(storedOf(part, userId));
         if (decided.next === 'delete') delete part.people[userId];
         else if (decided.next !== 'keep') part.people[userId] = cloneJson(decided.next);
+        for (const deletion of decided.deletions ?? [])
+          if (!Object.hasOwn(part.slackDeletions, deletion.id)) part.slackDeletions[deletion.id] = cloneJson(deletion);
         if (decided.events.length > 0) {
           part.trail.push(...cloneJson(decided.events));
           const cutoff = Date.parse(decided.events[0]?.at ?? '') - SECOND_FACTOR_TRAIL_RETENTION_MS;
@@ -42,5 +45,26 @@ export function createLowdbSecondFactorRepository(store: Store<WithSecondFactor>
         return decided.result;
       }),
     listSecondFactorTrail: async (since) => trailSince(store.read().secondFactor.trail, since),
+    listPendingEnrolments: async () =>
+      Object.entries(store.read().secondFactor.people)
+        .filter(([, raw]) => (raw as { state?: unknown } | null)?.state === 'pending')
+        .map(([userId]) => userId),
+    listSlackDeletions: async (now) =>
+      Object.values(store.read().secondFactor.slackDeletions)
+        .filter((deletion) => now === undefined || Date.parse(deletion.dueAt) <= now.getTime())
+        .sort((a, b) => a.queuedAt.localeCompare(b.queuedAt) || a.id.localeCompare(b.id))
+        .map((deletion) => cloneJson(deletion)),
+    finishSlackDeletion: (id) =>
+      store.update((state) => {
+        const queue = state.secondFactor.slackDeletions;
+        if (!Object.hasOwn(queue, id)) return false;
+        delete queue[id];
+        return true;
+      }),
+    postponeSlackDeletion: (id, failed) =>
+      store.update((state) => {
+        const deletion = state.secondFactor.slackDeletions[id];
+        if (deletion && Object.hasOwn(state.secondFactor.slackDeletions, id)) Object.assign(deletion, failed);
+      }),
   };
 }

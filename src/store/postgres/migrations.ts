@@ -184,6 +184,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX form_submissions_by_time ON form_submissions (claimed_at);
     `,
   },
+  {
+    version: 10,
+    description:
+      'the second factor: enrolments count once another admin confirmed them (earlier ones stay valid), and the queue of Slack deletions of enrolment DMs',
+    sql: `
+      -- From now on a new enrolment counts for approvals only once another admin confirmed it in ALERT_CHANNEL.
+      -- Enrolments confirmed with a code before this step were valid under the rule of their time and stay valid:
+      -- they are marked confirmed (without an admin: carried over), at the time they were enrolled.
+      UPDATE second_factor_enrolments
+         SET record = (record::jsonb || jsonb_build_object('adminConfirmation',
+               jsonb_build_object('at', coalesce(record->>'enrolledAt', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))))::json,
+             updated_at = now()
+       WHERE json_typeof(record) = 'object'
+         AND record->>'state' = 'enrolled'
+         AND record->'adminConfirmation' IS NULL;
+      -- Enrolment DMs (the message showing the secret, the QR code's file) to delete in Slack: queued in the
+      -- transaction that confirms, lapses, replaces or resets the enrolment, kept until Slack confirms the deletion.
+      CREATE TABLE second_factor_slack_deletions (
+        id text PRIMARY KEY,
+        due_at timestamptz NOT NULL,
+        record json NOT NULL
+      );
+      CREATE INDEX second_factor_slack_deletions_due ON second_factor_slack_deletions (due_at);
+    `,
+  },
 ];
 
 /** Applies the steps this database lacks; returns the versions it applied. */

@@ -3,13 +3,17 @@
 import { generateSync } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import {
+  applyAdminConfirmation,
   applyCode,
+  applyLapse,
+  applyRecordDm,
   applyReset,
   applyStartEnrolment,
   type CodeAttempt,
   decodeEnrolment,
   type EnrolmentRecord,
   normalizeCode,
+  resetRefusal,
   type StoredEnrolment,
   standingOf,
 } from '../../../src/features/second-factor/rules.js';
@@ -27,6 +31,18 @@ function record(overrides: Partial<EnrolmentRecord> = {}): EnrolmentRecord {
     state: 'enrolled',
     startedAt: '2026-11-01T00:00:00.000Z',
     enrolledAt: '2026-11-01T00:01:00.000Z',
+    adminConfirmation: { at: '2026-11-01T00:05:00.000Z', by: 'U0ADMIN' },
+    wrongCodes: 0,
+    ...overrides,
+  };
+}
+/** An enrolment waiting for its first code, started a minute before T0 (it lapses 10 minutes after its start). */
+function pendingRecord(overrides: Partial<EnrolmentRecord> = {}): EnrolmentRecord {
+  return {
+    userId: 'U0AVERY',
+    sealedSecret: 'sealed',
+    state: 'pending',
+    startedAt: at(-60).toISOString(),
     wrongCodes: 0,
     ...overrides,
   };
@@ -152,13 +168,7 @@ describe('applyCode', () => {
   it.each([
     ['malformed', stored(record()), '12345', 'approve', { outcome: 'malformed' }],
     ['no record', { kind: 'none' } as StoredEnrolment, '123456', 'approve', { outcome: 'not_enrolled' }],
-    [
-      'pending, for an approval',
-      stored(record({ state: 'pending' })),
-      '123456',
-      'approve',
-      { outcome: 'not_enrolled' },
-    ],
+    ['pending, for an approval', stored(pendingRecord()), '123456', 'approve', { outcome: 'not_enrolled' }],
     ['enrolled, for a confirm', stored(record()), '123456', 'confirm', { outcome: 'not_enrolled' }],
     [
       'a damaged record',
@@ -187,7 +197,7 @@ describe('applyCode', () => {
   });
 
   it('confirm completes a pending enrolment, with its step used', () => {
-    const pending = record({ state: 'pending', enrolledAt: undefined });
+    const pending = pendingRecord();
     const { outcomes, events, current } = run(
       pending,
       [
@@ -204,8 +214,11 @@ describe('applyCode', () => {
     expect(current).toMatchObject({
       record: { state: 'enrolled', enrolledAt: at(2).toISOString(), lastUsedStep: stepOf(T0), wrongCodes: 0 },
     });
-    // The confirming code cannot then approve.
-    expect(applyCode(current, attempt(codeAt(T0), at(3))).result).toMatchObject({ outcome: 'replayed' });
+    // Until another admin confirms the enrolment no code approves; the confirming code cannot approve after that.
+    expect(applyCode(current, attempt(codeAt(T0), at(3))).result).toEqual({ outcome: 'awaiting_admin' });
+    if (current.kind !== 'enrolment') throw new Error('expected an enrolment');
+    const vouched = stored({ ...current.record, adminConfirmation: { at: at(3).toISOString(), by: 'U0ADMIN' } });
+    expect(applyCode(vouched, attempt(codeAt(T0), at(3))).result).toMatchObject({ outcome: 'replayed' });
   });
 });
 
@@ -213,10 +226,10 @@ describe('applyStartEnrolment', () => {
   const start = { userId: 'U0AVERY', sealedSecret: 'sealed-new', now: T0 };
   it.each([
     ['no record', { kind: 'none' } as StoredEnrolment, 'started'],
-    ['a pending one (replaced)', stored(record({ state: 'pending' })), 'started'],
+    ['a pending one (replaced)', stored(pendingRecord()), 'started'],
     ['enrolled', stored(record()), 'already_enrolled'],
-    ['locked', stored(record({ state: 'pending', lockedUntil: at(60).toISOString(), wrongCodes: 5 })), 'locked'],
-    ['a lock that ended', stored(record({ state: 'pending', lockedUntil: at(-1).toISOString() })), 'started'],
+    ['locked', stored(pendingRecord({ lockedUntil: at(60).toISOString(), wrongCodes: 5 })), 'locked'],
+    ['a lock that ended', stored(pendingRecord({ lockedUntil: at(-1).toISOString() })), 'started'],
     ['damaged (kept for an admin)', { kind: 'damaged', problem: 'x' } as StoredEnrolment, 'unreadable'],
   ] as const)('%s → %s', (_what, before, outcome) => {
     const change = applyStartEnrolment(before, start);
@@ -244,6 +257,7 @@ describe('applyReset', () => {
       result,
       next: 'delete',
       events: [{ at: T0.toISOString(), event: 'reset', userId: 'U0AVERY', by: 'U0ADMIN' }],
+      deletions: [],
     });
   });
   it('nothing to reset', () => {
@@ -258,7 +272,7 @@ describe('applyReset', () => {
 describe('standingOf and decodeEnrolment', () => {
   it.each([
     [{ kind: 'none' } as StoredEnrolment, { state: 'not_enrolled' }],
-    [stored(record({ state: 'pending' })), { state: 'pending', startedAt: '2026-11-01T00:00:00.000Z' }],
+    [stored(pendingRecord()), { state: 'pending', startedAt: at(-60).toISOString() }],
     [stored(record()), { state: 'enrolled', enrolledAt: '2026-11-01T00:01:00.000Z' }],
     [
       stored(record({ lockedUntil: at(1).toISOString() })),
@@ -278,5 +292,122 @@ describe('standingOf and decodeEnrolment', () => {
     expect(decodeEnrolment({ ...record(), wrongCodes: -1 }, 'U0AVERY')).toMatchObject({ kind: 'damaged' });
     expect(decodeEnrolment('junk', 'U0AVERY')).toMatchObject({ kind: 'damaged' });
     expect(decodeEnrolment(record(), 'U0RILEY')).toEqual({ kind: 'damaged', problem: 'stored under another person' });
+  });
+});
+
+describe('the enrolment DM: deleted once confirmed, or when the enrolment lapses', () => {
+  const dm = { channel: 'D0AVERY', ts: '1700000000.000100', fileId: 'F0QR' };
+  const deletionIds = (change: { deletions?: { id: string }[] }) => (change.deletions ?? []).map((d) => d.id);
+
+  it('a confirming code queues the deletion of the message and the QR code, and forgets where they were', () => {
+    const change = applyCode(stored(pendingRecord({ enrolmentDm: dm })), attempt(codeAt(T0), T0, 'confirm'));
+    expect(change.result).toMatchObject({ outcome: 'ok' });
+    expect(deletionIds(change)).toEqual(['message:D0AVERY:1700000000.000100', 'file:F0QR']);
+    expect(change.next).not.toBe('keep');
+    expect((change.next as EnrolmentRecord).enrolmentDm).toBeUndefined();
+  });
+
+  it('an enrolment lapses 10 minutes after its start: cleared, its DM queued for deletion, recorded', () => {
+    const pending = stored(pendingRecord({ startedAt: at(-600).toISOString(), enrolmentDm: dm }));
+    expect(applyLapse(stored(pendingRecord({ startedAt: at(-599).toISOString() })), T0).result).toBe('not_lapsed');
+    const lapsed = applyLapse(pending, T0);
+    expect(lapsed.result).toBe('lapsed');
+    expect(lapsed.next).toBe('delete');
+    expect(lapsed.events).toEqual([{ at: T0.toISOString(), event: 'enrolment_lapsed', userId: 'U0AVERY' }]);
+    expect(deletionIds(lapsed)).toEqual(['message:D0AVERY:1700000000.000100', 'file:F0QR']);
+    // A code typed after the lapse finds no enrolment to complete: it lapses there too.
+    const late = applyCode(pending, attempt(codeAt(T0), T0, 'confirm'));
+    expect(late.result).toEqual({ outcome: 'lapsed' });
+    expect(late.next).toBe('delete');
+    expect(standingOf(pending, T0)).toEqual({ state: 'not_enrolled' });
+    // An enrolled record never lapses.
+    expect(applyLapse(stored(record()), T0).result).toBe('not_lapsed');
+  });
+
+  it('a new enrolment replacing a pending one, and a reset, queue the old DM for deletion', () => {
+    const before = stored(pendingRecord({ enrolmentDm: dm }));
+    expect(deletionIds(applyStartEnrolment(before, { userId: 'U0AVERY', sealedSecret: 'new', now: T0 }))).toEqual([
+      'message:D0AVERY:1700000000.000100',
+      'file:F0QR',
+    ]);
+    expect(deletionIds(applyReset(before, { userId: 'U0AVERY', by: 'U0ADMIN', now: T0 }))).toEqual([
+      'message:D0AVERY:1700000000.000100',
+      'file:F0QR',
+    ]);
+  });
+
+  it('a DM part is recorded with the enrolment it shows, or queued at once when that one is gone', () => {
+    const part = { userId: 'U0AVERY', sealedSecret: 'sealed', dm: { channel: 'D0AVERY', fileId: 'F0QR' }, now: T0 };
+    const recorded = applyRecordDm(stored(pendingRecord({ enrolmentDm: { channel: 'D0AVERY', ts: '1.2' } })), part);
+    expect(recorded.result).toBe('recorded');
+    expect((recorded.next as EnrolmentRecord).enrolmentDm).toEqual({ channel: 'D0AVERY', ts: '1.2', fileId: 'F0QR' });
+    for (const gone of [
+      { kind: 'none' } as StoredEnrolment,
+      stored(pendingRecord({ sealedSecret: 'another' })),
+      stored(record({ sealedSecret: 'sealed' })),
+    ]) {
+      const change = applyRecordDm(gone, part);
+      expect(change.result).toBe('queued');
+      expect(change.next).toBe('keep');
+      expect(deletionIds(change)).toEqual(['file:F0QR']);
+    }
+  });
+});
+
+describe('a new enrolment counts once another admin confirmed it', () => {
+  const unconfirmed = () => record({ adminConfirmation: undefined });
+  const click = (overrides: Partial<Parameters<typeof applyAdminConfirmation>[1]> = {}) => ({
+    userId: 'U0AVERY',
+    clickerId: 'U0ADMIN',
+    clickerIsAdmin: true,
+    enrolledAt: '2026-11-01T00:01:00.000Z',
+    now: T0,
+    ...overrides,
+  });
+
+  it('until then its codes are refused for approvals, checked nor counted', () => {
+    const change = applyCode(stored(unconfirmed()), attempt(codeAt(T0), T0));
+    expect(change).toEqual({ result: { outcome: 'awaiting_admin' }, next: 'keep', events: [] });
+    expect(applyCode(stored(unconfirmed()), attempt('000000', T0)).result).toEqual({ outcome: 'awaiting_admin' });
+    expect(standingOf(stored(unconfirmed()), T0)).toEqual({
+      state: 'awaiting_admin',
+      enrolledAt: '2026-11-01T00:01:00.000Z',
+    });
+  });
+
+  it('another admin confirms it once; recorded with who', () => {
+    const change = applyAdminConfirmation(stored(unconfirmed()), click());
+    expect(change.result).toEqual({ outcome: 'confirmed' });
+    expect((change.next as EnrolmentRecord).adminConfirmation).toEqual({ at: T0.toISOString(), by: 'U0ADMIN' });
+    expect(change.events).toEqual([
+      { at: T0.toISOString(), event: 'admin_confirmed', userId: 'U0AVERY', by: 'U0ADMIN' },
+    ]);
+    expect(applyCode(stored(change.next as EnrolmentRecord), attempt(codeAt(T0), T0)).result).toMatchObject({
+      outcome: 'ok',
+    });
+    expect(applyAdminConfirmation(stored(change.next as EnrolmentRecord), click()).result).toEqual({
+      outcome: 'already',
+      by: 'U0ADMIN',
+    });
+  });
+
+  it.each([
+    ['the enrolled person themself (an admin too)', stored(unconfirmed()), click({ clickerId: 'U0AVERY' }), 'self'],
+    ['someone not an admin', stored(unconfirmed()), click({ clickerIsAdmin: false }), 'not_admin'],
+    ['an enrolment since replaced', stored(unconfirmed()), click({ enrolledAt: '2026-10-01T00:00:00.000Z' }), 'gone'],
+    ['an enrolment reset', { kind: 'none' } as StoredEnrolment, click(), 'gone'],
+    ['an enrolment not finished', stored(pendingRecord()), click(), 'gone'],
+  ] as const)('refused for %s', (_what, before, by, outcome) => {
+    const change = applyAdminConfirmation(before, by);
+    expect(change.result.outcome).toBe(outcome);
+    expect(change.next).toBe('keep');
+    expect(change.events).toEqual([]);
+  });
+});
+
+describe('resetRefusal', () => {
+  it('refuses a reset of one’s own second factor, and only that', () => {
+    expect(resetRefusal('U0ADMIN', 'U0ADMIN')).toBe('self');
+    expect(resetRefusal('U0ADMIN', 'U0AVERY')).toBeUndefined();
   });
 });

@@ -21,6 +21,7 @@ import { postgresAvailable, startTestCluster, type TestCluster } from '../../sup
 import { type Replica, type StoreChoice, startReplica } from '../../support/replica.js';
 import { blocksToText, findButtons } from '../../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../../support/rig/slack-stand-in.js';
+import { enrolAndConfirm } from '../../support/second-factor.js';
 import { expectStaysAt } from '../../support/waiting.js';
 
 const TOKEN = 'xoxb-step-up-e2e';
@@ -150,23 +151,24 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
     return generateSync({ secret: secrets.get(userId)!, epoch: Math.floor(simulator.now() / 1000) });
   }
 
-  /** `/treasury 2fa enroll`, the secret read from the DM's otpauth:// URI, then `/treasury 2fa confirm <code>`. */
+  /** Enrolled with a code, and confirmed by another admin in ALERT_CHANNEL (the shared rig helper). */
   async function enrol(userId: string): Promise<string> {
-    const before = slack.messages().length;
-    expect(await ask('2fa enroll', userId)).toContain('direct message');
-    const dm = await slack.waitFor(
-      () =>
-        slack
-          .messages()
-          .slice(before)
-          .find((m) => m.channel.startsWith('D') && (m.text ?? '').includes('otpauth://')),
-      10_000,
-      `the enrolment DM of ${userId}`,
+    const secret = await enrolAndConfirm(
+      {
+        slack,
+        driver: replica.driver,
+        alertChannel: ALERTS,
+        botToken: TOKEN,
+        channelId: CHANNEL,
+        code: (fromDm) => {
+          simulator.advanceTime(31_000);
+          return generateSync({ secret: fromDm, epoch: Math.floor(simulator.now() / 1000) });
+        },
+      },
+      userId,
+      ADMIN,
     );
-    const uri = /otpauth:\/\/totp\/[^\s`>]+/.exec(dm.text ?? '')![0];
-    const secret = new URL(uri).searchParams.get('secret')!;
     secrets.set(userId, secret);
-    expect(await ask(`2fa confirm ${freshCode(userId)}`, userId)).toContain('You are enrolled');
     return secret;
   }
 
@@ -333,7 +335,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
       const fifth = (await submit(dialog, DREW, '111111')) as { errors: Record<string, string> };
       expect(fifth.errors.step_up_code).toMatch(/locked until/);
       const line = await slack.waitFor(
-        () => slack.messages(ALERTS).find((m) => (m.text ?? '').includes('<@U0DREW>')),
+        () => slack.messages(ALERTS).find((m) => (m.text ?? '').includes("<@U0DREW>'s approvals are locked")),
         10_000,
         'the lock line',
       );

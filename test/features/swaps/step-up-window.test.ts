@@ -18,9 +18,11 @@ import { postgresAvailable, startTestCluster, type TestCluster } from '../../sup
 import { type Replica, type StoreChoice, startReplica } from '../../support/replica.js';
 import { blocksToText, findButtons } from '../../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../../support/rig/slack-stand-in.js';
+import { enrolAndConfirm } from '../../support/second-factor.js';
 import { expectStaysAt } from '../../support/waiting.js';
 
 const TOKEN = 'xoxb-step-up-window';
+const ALERTS = 'C0ALERTS';
 const SECRET = 'step-up-window-signing-secret';
 const CHANNEL = 'C0TREASURY';
 const AVERY = 'U0AVERY';
@@ -86,6 +88,7 @@ describe.each(stores)('which approvals need a code, on $name', ({ skip, choice }
       SWAP_POLICY: '0:1',
       ...(stepUpUsd !== undefined ? { SWAP_STEP_UP_USD: stepUpUsd } : {}),
       TOTP_ENCRYPTION_KEY: TOTP_KEY,
+      ALERT_CHANNEL: ALERTS,
       POLL_SCHEDULE: '0 0 1 1 *',
     });
   }
@@ -167,22 +170,24 @@ describe.each(stores)('which approvals need a code, on $name', ({ skip, choice }
     return generateSync({ secret: averySecret, epoch: Math.floor(simulator.now() / 1000) });
   }
 
+  /** Enrolled with a code, and confirmed by another admin (TREASURY_ADMINS defaults to the approvers: Blake). */
   async function enrol(userId: string): Promise<string> {
-    const before = slack.messages().length;
-    expect(await ask('2fa enroll', userId)).toContain('direct message');
-    const dm = await slack.waitFor(
-      () =>
-        slack
-          .messages()
-          .slice(before)
-          .find((m) => m.channel.startsWith('D') && (m.text ?? '').includes('otpauth://')),
-      10_000,
-      `the enrolment DM of ${userId}`,
+    averySecret = await enrolAndConfirm(
+      {
+        slack,
+        driver: replica.driver,
+        alertChannel: ALERTS,
+        botToken: TOKEN,
+        channelId: CHANNEL,
+        code: (fromDm) => {
+          averySecret = fromDm;
+          return freshCode();
+        },
+      },
+      userId,
+      BLAKE,
     );
-    const secret = new URL(/otpauth:\/\/totp\/[^\s`>]+/.exec(dm.text ?? '')![0]).searchParams.get('secret')!;
-    averySecret = secret;
-    expect(await ask(`2fa confirm ${freshCode()}`, userId)).toContain('You are enrolled');
-    return secret;
+    return averySecret;
   }
 
   /** `/treasury swap <amount> USDT@ETH to USDC@ETH` by `requester` on `target`: the quote message and the note. */

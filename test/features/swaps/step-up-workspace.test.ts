@@ -13,6 +13,8 @@ import { type LocalWorkspace, startLocalWorkspace } from '../../support/rig/loca
 const RILEY = 'U0RILEY';
 const AVERY = 'U0AVERY';
 const AVERY_DM = 'D0AVERYBOT';
+const JORDAN = 'U0JORDAN';
+const ALERTS = 'C0ALERTS';
 const CHANNEL = 'C0TREASURY';
 
 interface Entry {
@@ -35,8 +37,8 @@ async function post(path: string, body: unknown): Promise<unknown> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  expect(sent.status).toBe(200);
   const text = await sent.text();
+  expect(sent.status, text).toBe(200);
   return text === '' ? null : JSON.parse(text);
 }
 
@@ -83,6 +85,30 @@ describe('the local workspace: a large swap approved with a code', () => {
     const secret = new URL(uri).searchParams.get('secret')!;
     await post('command', { user: AVERY, channel: AVERY_DM, text: `/treasury 2fa confirm ${codeAt(secret)}` });
     await waitFor(AVERY, (p) => p.entries.find((e) => shown(e).includes('You are enrolled.')), 'enrolled');
+    // A new enrolment counts once another admin confirms it: Jordan presses Confirm enrolment in #treasury-alerts.
+    const announcement = await waitFor(
+      JORDAN,
+      (p) => p.entries.find((e) => e.channel === ALERTS && shown(e).includes('second_factor_confirm_enrolment')),
+      "the announcement of Avery's enrolment",
+    );
+    const confirmActions = announcement.blocks!.find((b) => b.type === 'actions') as {
+      block_id?: string;
+      elements: { action_id: string; value: string }[];
+    };
+    const confirmButton = confirmActions.elements.find((e) => e.action_id === 'second_factor_confirm_enrolment')!;
+    await post('action', {
+      user: JORDAN,
+      entryId: announcement.id,
+      // As the page sends it: a block without a block_id is sent as ''.
+      blockId: confirmActions.block_id ?? '',
+      actionId: confirmButton.action_id,
+      value: confirmButton.value,
+    });
+    await waitFor(
+      JORDAN,
+      (p) => p.entries.find((e) => shown(e).includes("You confirmed <@U0AVERY>'s new second factor")),
+      'the confirmation',
+    );
 
     await post('command', { user: RILEY, channel: CHANNEL, text: '/treasury swap 60,000 USDT@ETH to USDC@ETH' });
     const quote = await waitFor(

@@ -1,6 +1,7 @@
 // The Slack stand-in of the local workspace (dev/workspace), with the hooks only tests use: the call log by method,
 // copies of what was stored, waits, a reset, and changes to the workspace (members, groups, deleted messages).
 
+import { removeMessage } from '../../../dev/workspace/slack/chat.js';
 import { conversationKind, isMember } from '../../../dev/workspace/slack/membership.js';
 import { listenSlackServer } from '../../../dev/workspace/slack/server.js';
 import {
@@ -58,6 +59,8 @@ export interface SlackStandIn extends WorkspaceSlackStandIn {
    * (`message_not_found`, `thread_not_found`). Its replies stay. False when there was no such message.
    */
   deleteMessage(channel: string, ts: string): boolean;
+  /** A message a person posted in `channel` (the bot cannot delete it: `cant_delete_message`); answers its ts. */
+  addPersonMessage(channel: string, userId: string, text: string): string;
   /** The modals opened with `views.open` (and updated since), oldest first. */
   views(): OpenedView[];
   /** Every file `files.getUploadURLExternal` reserved since the last reset, oldest first (copies, bytes included). */
@@ -134,9 +137,25 @@ function testHooks(state: SlackState): Omit<SlackStandIn, keyof WorkspaceSlackSt
     deleteMessage: (channel, ts) => {
       const message = state.findMessage(channel, ts);
       if (message === undefined) return false;
-      stored.splice(stored.indexOf(message), 1);
-      state.changed();
+      removeMessage(state, channel, ts);
       return true;
+    },
+    addPersonMessage: (channel, userId, text) => {
+      const ts = state.nextTs();
+      const at = state.clock();
+      stored.push({
+        channel,
+        ts,
+        threadTs: undefined,
+        text,
+        blocks: undefined,
+        attachments: undefined,
+        metadata: undefined,
+        user: userId,
+        history: [{ text, blocks: undefined, attachments: undefined, at }],
+      });
+      state.changed();
+      return ts;
     },
     views: () => state.openedViews.map((opened) => ({ ...opened, view: structuredClone(opened.view) })),
     uploads: () =>
