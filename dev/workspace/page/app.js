@@ -525,6 +525,35 @@ function keepBottom() {
   if (state.stickToBottom) els.timeline.scrollTop = els.timeline.scrollHeight;
 }
 
+/**
+ * The message groups drawn last, by entry id, with what they were drawn from. An update elsewhere in the channel
+ * keeps the elements of a message that did not change, as Slack's client does: a person's text selection, a menu
+ * they are choosing in, and an element a test holds stay where they are.
+ * @type {Map<string, { drawnFrom: string, node: HTMLElement }>}
+ */
+const renderedGroups = new Map();
+
+/**
+ * A message with its thread, drawn anew only when what it is drawn from changed.
+ * @param {Entry} entry
+ * @param {Entry[] | undefined} thread
+ */
+function messageGroup(entry, thread) {
+  const drawnFrom = JSON.stringify([
+    entry,
+    thread ?? null,
+    state.user,
+    [...state.pendingActions],
+    [...state.expandedThreads],
+  ]);
+  const drawn = renderedGroups.get(entry.id);
+  if (drawn && drawn.drawnFrom === drawnFrom) return drawn.node;
+  const group = h('div', { class: 'msg-group' }, messageNode(entry, { orphanReply: isReply(entry) }));
+  if (thread) group.append(threadNode(entry, thread));
+  renderedGroups.set(entry.id, { drawnFrom, node: group });
+  return group;
+}
+
 function renderTimeline({ toBottom = false, keepScroll = false } = {}) {
   const timeline = els.timeline;
   const previousTop = timeline.scrollTop;
@@ -556,12 +585,10 @@ function renderTimeline({ toBottom = false, keepScroll = false } = {}) {
       fragment.append(h('div', { class: 'day-divider', role: 'separator' }, h('span', { text: dayLabel(entry.at) })));
       lastDay = day;
     }
-    const group = h('div', { class: 'msg-group' }, messageNode(entry, { orphanReply: isReply(entry) }));
-    const thread = replies.get(entry.ts);
-    if (thread) group.append(threadNode(entry, thread));
-    fragment.append(group);
+    fragment.append(messageGroup(entry, replies.get(entry.ts)));
   }
   timeline.replaceChildren(fragment);
+  for (const id of renderedGroups.keys()) if (!top.some((entry) => entry.id === id)) renderedGroups.delete(id);
 
   // "New messages" when a message (not a reply tucked in a thread) arrived below while reading further up.
   const rendered = state.renderedTop;
@@ -1531,6 +1558,8 @@ async function start() {
       )
     : [];
   state.groupsById = new Map((ws.groups ?? []).map((/** @type {Group} */ group) => [group.id, group]));
+  // Mentions are drawn from the directory just read.
+  renderedGroups.clear();
 
   /** What this tab showed before a reload (the Home tab is reopened too). @type {{ user?: unknown, channel?: unknown, view?: unknown }} */
   let remembered = {};
