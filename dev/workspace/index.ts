@@ -283,6 +283,9 @@ export async function startLocalWorkspace<S extends SlackStandIn = SlackStandIn>
       // the key that seals the enrolled secrets is made once and kept beside the state file.
       SWAP_STEP_UP_USD: '50000',
       TOTP_ENCRYPTION_KEY: workspaceTotpKey(dataDir),
+      // /metrics beside the bot's port takes a token in HTTP mode (else it is off, with a warning a newcomer need
+      // not read): a random one, since nothing here scrapes it.
+      METRICS_TOKEN: randomBytes(16).toString('hex'),
     });
     const payments = createPaymentsClient({ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger });
     const store = await openBotStore(config.dataFile, logger);
