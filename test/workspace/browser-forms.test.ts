@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, openPage, screenshot } from '../support/rig/browser.js';
 import { type LocalWorkspace, startLocalWorkspace } from '../support/rig/local-workspace.js';
 
@@ -24,6 +24,10 @@ describe.skipIf(!available)('forms in the local workspace, in Chromium', () => {
 
   const messages = () => page.getByTestId('timeline').getByTestId('message');
   const modal = () => page.getByTestId('modal');
+  // One test's failure stays its own: a form it left open would cover the page for the next one.
+  afterEach(async () => {
+    if ((await modal().count()) > 0) await page.getByTestId('modal-close').click();
+  });
 
   it('Riley opens the invoice form from Home, picks an asset, types an amount, watches the preview, submits, and gets the link', async () => {
     await page.getByTestId('user-switcher').selectOption('U0RILEY');

@@ -106,9 +106,12 @@ const state = {
   /**
    * The modal on screen: which view and version it draws (redrawn only when they change, so typing survives the
    * timeline's refreshes), and its form.
-   * @type {{ id: string, hash: unknown, form: HTMLFormElement, busy: boolean } | null}
+   * @type {{ id: string, hash: unknown, form: HTMLFormElement, busy: boolean, errors: Record<string, string>, enteredWithErrors: import('./modal.js').Entered } | null}
    */
-  shownModal: /** @type {{ id: string, hash: unknown, form: HTMLFormElement, busy: boolean } | null} */ (null),
+  shownModal:
+    /** @type {{ id: string, hash: unknown, form: HTMLFormElement, busy: boolean, errors: Record<string, string>, enteredWithErrors: import('./modal.js').Entered } | null} */ (
+      null
+    ),
   stickToBottom: true,
   /** The top-level entries of the last render, to tell when new ones arrive. */
   renderedTop: { key: '', ids: /** @type {Set<string> | null} */ (null) },
@@ -1236,7 +1239,14 @@ function drawModal(modal, options = {}) {
   }
   els.modalRoot.replaceChildren(node ?? '');
   els.modalRoot.hidden = false;
-  state.shownModal = { id: modal.id, hash: modal.hash, form, busy: options.busy ?? false };
+  state.shownModal = {
+    id: modal.id,
+    hash: modal.hash,
+    form,
+    busy: options.busy ?? false,
+    errors: options.errors ?? {},
+    enteredWithErrors: options.entered ?? {},
+  };
   const kept = options.focus
     ? /** @type {HTMLInputElement | null} */ (
         form.querySelector(
@@ -1269,7 +1279,25 @@ function renderModal() {
   }
   if (shown && shown.id === top.id && shown.hash === top.hash) return;
   // The same view updated keeps what was typed in the inputs it still has, and the caret, as Slack's client does.
-  drawModal(top, shown && shown.id === top.id ? { entered: enteredIn(shown.form), focus: focusIn(shown.form) } : {});
+  if (!shown || shown.id !== top.id) return drawModal(top, {});
+  const entered = enteredIn(shown.form);
+  drawModal(top, { entered, focus: focusIn(shown.form), errors: errorsStillTrue(shown, entered) });
+}
+
+/**
+ * The errors shown under the inputs that still hold what was refused. An update of the view (a preview the app
+ * sent for a character typed before Submit, arriving after the refusal) does not wipe an error the person has not
+ * acted on; changing the field does.
+ * @param {{ errors: Record<string, string>, enteredWithErrors: import('./modal.js').Entered }} shown
+ * @param {import('./modal.js').Entered} entered
+ */
+function errorsStillTrue(shown, entered) {
+  /** @type {Record<string, string>} */
+  const kept = {};
+  for (const [blockId, error] of Object.entries(shown.errors)) {
+    if (JSON.stringify(entered[blockId]) === JSON.stringify(shown.enteredWithErrors[blockId])) kept[blockId] = error;
+  }
+  return kept;
 }
 
 /** @param {Modal} modal */
