@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../support/bot-process.js';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { postgresAvailable, postgresSkipReason, testCluster } from '../support/postgres.js';
 import { blocksToText, messageToText } from '../support/rig/blocks-text.js';
 import { createSlackDriver } from '../support/rig/slack-driver.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
@@ -123,14 +123,10 @@ const available = postgresAvailable();
 if (!available) console.warn(postgresSkipReason);
 
 describe.skipIf(!available)("a crash between a reminder's post and its answer (two replicas on PostgreSQL)", () => {
-  let cluster: TestCluster;
+  const postgres = testCluster('treasury_reminder_crash', 60_000);
   let databaseUrl: string;
   beforeAll(async () => {
-    cluster = await startTestCluster();
-    databaseUrl = await cluster.createDatabase('treasury_reminder_crash');
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
+    databaseUrl = await postgres.createDatabase();
   });
 
   it('the polling replica is killed while the answer is held: the other takes the lease, finds the reminder, posts it no more', async () => {

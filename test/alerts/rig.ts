@@ -4,7 +4,6 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/index.js';
 import {
   type ButtonClick,
@@ -16,7 +15,7 @@ import {
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { postgresSkipReason, testCluster } from '../support/postgres.js';
 import { type Replica, type ReplicaOptions, type StoreChoice, startReplica } from '../support/replica.js';
 import { messageToText } from '../support/rig/blocks-text.js';
 import {
@@ -34,19 +33,11 @@ export type { Replica, StoreChoice, StoredMessage };
  * machine has PostgreSQL (else the file's PostgreSQL cases are left out, with the reason logged once).
  */
 export function usePostgres(name: string): { available: boolean; database(): Promise<StoreChoice> } {
-  const available = postgresAvailable();
-  if (!available) console.warn(postgresSkipReason);
-  let cluster: TestCluster | undefined;
-  let databases = 0;
-  beforeAll(async () => {
-    if (available) cluster = await startTestCluster();
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = testCluster(name, 60_000);
+  if (!postgres.available) console.warn(postgresSkipReason);
   return {
-    available,
-    database: async () => ({ kind: 'postgres', databaseUrl: await cluster!.createDatabase(`${name}_${++databases}`) }),
+    available: postgres.available,
+    database: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase() }),
   };
 }
 

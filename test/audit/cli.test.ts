@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OutboxItem } from '../../src/features/alerts/records.js';
 import { AUDIT_COLUMNS } from '../../src/features/audit/csv-rules.js';
 import type { AlertRepository, SwapQuoteRepository } from '../../src/features/repositories.js';
@@ -15,7 +15,7 @@ import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
 import { captureChildOutput } from '../support/log-scan/capture.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { testCluster } from '../support/postgres.js';
 
 const CLI = fileURLToPath(new URL('../../dist/src/audit-cli.js', import.meta.url));
 
@@ -46,14 +46,7 @@ function runAudit(
   });
 }
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const postgres = testCluster('audit_cli');
 
 /** A quote asked an hour ago and a failed withdrawal alerted now, with text a spreadsheet would run. */
 async function seed(store: { swapQuotes: SwapQuoteRepository; alerts: AlertRepository }): Promise<void> {
@@ -131,8 +124,8 @@ describe('npm run audit', () => {
     expect(rowsOf(csv).map((row) => row.event)).toEqual(['requested', 'posted']);
   }, 30_000);
 
-  it.skipIf(!available)('reads PostgreSQL (DATABASE_URL) read-only, the same columns', async () => {
-    const url = await cluster!.createDatabase('audit_cli');
+  it.skipIf(!postgres.available)('reads PostgreSQL (DATABASE_URL) read-only, the same columns', async () => {
+    const url = await postgres.createDatabase();
     const store = await openPostgresStore(url);
     try {
       await seed(store);

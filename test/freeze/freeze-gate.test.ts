@@ -18,7 +18,7 @@ import { blocksToText, findButtons } from '../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { type Answer, toAnswer } from '../support/slack.js';
 import { replicaStores } from '../support/store-backends.js';
-import { expectStaysAt } from '../support/waiting.js';
+import { expectStaysAt, waitUntilAsync } from '../support/waiting.js';
 
 const TOKEN = 'xoxb-freeze-e2e';
 const SECRET = 'freeze-e2e-signing-secret';
@@ -30,17 +30,6 @@ const ADMIN2 = 'U0ADMIN2';
 const BYSTANDER = 'U0BYSTANDER';
 const ALERTS = 'C0ALERTS';
 const LEASE_KEY = 0x6672_6565_7a65_3139n;
-
-/** Polls an async read until it gives a value. */
-async function until<T>(read: () => Promise<T | undefined>, description: string, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Checks an async read keeps giving `expected` for `quietMs`. */
 async function staysAt<T>(expected: T, read: () => Promise<T>, quietMs = 500): Promise<void> {
@@ -168,7 +157,10 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       expect(await quoteStatus(waiting)).toBe('pending');
       await expectStaysAt(0, () => count('createSwap'), 500);
       await clickQuote(waiting, 'swap_reject');
-      await until(async () => ((await quoteStatus(waiting)) === 'rejected' ? true : undefined), 'the rejection');
+      await waitUntilAsync(
+        async () => ((await quoteStatus(waiting)) === 'rejected' ? true : undefined),
+        'the rejection',
+      );
     },
   );
 
@@ -181,7 +173,7 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
     expect(await quoteStatus(waiting)).toBe('pending');
     await replica.store.freeze.voteUnfreeze({ by: ADMIN2, at: now() }, 2);
     await clickQuote(waiting, 'swap_approve');
-    await until(async () => ((await quoteStatus(waiting)) === 'created' ? true : undefined), 'the swap');
+    await waitUntilAsync(async () => ((await quoteStatus(waiting)) === 'created' ? true : undefined), 'the swap');
     expect(count('createSwap')).toBe(1);
   });
 
@@ -245,7 +237,7 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
         const waiting = await quote();
         const [clicked] = await Promise.all([clickQuote(waiting, 'swap_approve'), freeze(`round ${round}`)]);
         await clicked.waitForResponses(1, 10_000).catch(() => []);
-        const status = await until(async () => {
+        const status = await waitUntilAsync(async () => {
           const s = await quoteStatus(waiting);
           return s === 'pending' || s === 'created' ? s : undefined;
         }, 'the quote settled');
@@ -475,7 +467,7 @@ describe.each(stores)('the freeze gate on $name', ({ skip, choice }) => {
       );
 
       await clickQuote(waiting, 'swap_approve');
-      await until(async () => ((await quoteStatus(waiting)) === 'created' ? true : undefined), 'the swap');
+      await waitUntilAsync(async () => ((await quoteStatus(waiting)) === 'created' ? true : undefined), 'the swap');
       expect(count('createSwap')).toBe(1);
     },
   );

@@ -14,7 +14,7 @@ import { RESET_PERSON } from '../../src/features/second-factor/blocks.js';
 import { decodeSlackEntities } from '../../src/kernel/text.js';
 import { silentLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { testCluster } from '../support/postgres.js';
 import { type Replica, type StoreChoice, startReplica } from '../support/replica.js';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
 import { type Answer, toAnswer } from '../support/slack.js';
@@ -25,26 +25,14 @@ const ADMIN = 'U0ADMIN';
 const AVERY = 'U0AVERY';
 const LEASE_KEY = 0x7265_7365_7470_6b72n;
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-let databases = 0;
+const postgres = testCluster('reset_picker');
 const stores: { name: string; skip: boolean; replicas: number; choice: () => Promise<StoreChoice> }[] = [
   { name: 'the state file', skip: false, replicas: 1, choice: async () => ({ kind: 'file' }) },
   {
     name: 'PostgreSQL, two replicas',
-    skip: !available,
+    skip: !postgres.available,
     replicas: 2,
-    choice: async () => ({
-      kind: 'postgres',
-      databaseUrl: await cluster!.createDatabase(`reset_picker_${++databases}`),
-    }),
+    choice: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase() }),
   },
 ];
 

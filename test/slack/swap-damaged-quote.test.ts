@@ -6,12 +6,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../dev/simulator/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPaymentsClient } from '../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { testCluster } from '../support/postgres.js';
 import { startReplica } from '../support/replica.js';
 import { blocksToText } from '../support/rig/blocks-text.js';
 import { startSlackStandIn } from '../support/rig/slack-stand-in.js';
@@ -24,18 +24,11 @@ const AVERY = 'U0AVERY';
 const LEASE_KEY = 0x6461_6d61_6765_6431n;
 const BLOCKED = /A damaged record in the bot's database \(swap quote "damaged-q"\) blocks this/;
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const postgres = testCluster('damaged_quote_limits');
 
-describe.skipIf(!available)('a damaged swap quote row on PostgreSQL', () => {
+describe.skipIf(!postgres.available)('a damaged swap quote row on PostgreSQL', () => {
   it('refuses a new quote before any estimate, and refuses the approval of a quote made before it, naming it', async () => {
-    const databaseUrl = await cluster!.createDatabase('damaged_quote_limits');
+    const databaseUrl = await postgres.createDatabase();
     const sim = await startSimulator({ quiet: true });
     const slack = await startSlackStandIn({ botToken: TOKEN });
     const lines: string[] = [];

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   acknowledgeAlert,
   resolveAlertByFacts,
@@ -23,17 +23,9 @@ import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { testCluster } from '../support/postgres.js';
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
+const postgres = testCluster('audit');
 
 interface Opened {
   alerts: AlertRepository;
@@ -66,9 +58,9 @@ const backends: { name: string; skip: boolean; open(): Promise<Opened> }[] = [
   },
   {
     name: 'PostgreSQL',
-    skip: !available,
+    skip: !postgres.available,
     open: async () => {
-      const url = await cluster!.createDatabase(`audit_${++databases}`);
+      const url = await postgres.createDatabase();
       const store = await openPostgresStore(url);
       const later: { close(): Promise<void> }[] = [];
       return {
@@ -269,10 +261,10 @@ describe('reading for `npm run audit`', () => {
     );
   });
 
-  it.skipIf(!available)(
+  it.skipIf(!postgres.available)(
     'opens PostgreSQL read-only: no migration, no write, and a database behind is refused',
     async () => {
-      const fresh = await cluster!.createDatabase(`audit_ro_${++databases}`);
+      const fresh = await postgres.createDatabase();
       await expect(openPostgresStore(fresh, { readOnly: true })).rejects.toThrow(
         /lacks schema step\(s\) 1, 2, .*start the bot of this version once/,
       );

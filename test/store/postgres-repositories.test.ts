@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { acknowledgeAlert } from '../../src/features/alerts/lifecycle.js';
 import { emptyAlertsState, type OutboxItem, type ThreadWork } from '../../src/features/alerts/records.js';
 import type { AlertRepository, SwapQuoteRepository } from '../../src/features/repositories.js';
@@ -18,20 +18,12 @@ import { openBotStore } from '../../src/store/lowdb/index.js';
 import { createLeaderLease, type LeaderLease, MIGRATIONS, openPostgresStore } from '../../src/store/postgres/index.js';
 import { claimDecision } from '../support/claim-decision.js';
 import { failedWithdrawalFacts, swapQuoteRecord } from '../support/fixtures.js';
-import { postgresAvailable, postgresSkipReason, startTestCluster, type TestCluster } from '../support/postgres.js';
+import { postgresSkipReason, testCluster } from '../support/postgres.js';
 
-const available = postgresAvailable();
+const postgres = testCluster('contract');
+const { available } = postgres;
 if (!available) console.warn(postgresSkipReason);
-
-let cluster: TestCluster | undefined;
-let databases = 0;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-const freshDatabase = () => cluster!.createDatabase(`contract_${++databases}`);
+const freshDatabase = () => postgres.createDatabase();
 
 interface StoreUnderTest {
   swapQuotes: SwapQuoteRepository;
@@ -900,7 +892,7 @@ describe.skipIf(!available)('PostgreSQL specifics', () => {
     const url = (await freshDatabase()).replace('postgresql://app@', `postgresql://app:${secret}@`);
     const store = await openPostgresStore(url, { logger });
     expect(await store.health()).toMatchObject({ ok: true });
-    const admin = new pg.Client({ connectionString: cluster!.connectionString('postgres') });
+    const admin = new pg.Client({ connectionString: postgres.connectionString('postgres') });
     await admin.connect();
     await admin.query(`DROP DATABASE ${pg.escapeIdentifier(new URL(url).pathname.slice(1))} WITH (FORCE)`);
     await admin.end();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeAuditCsv } from '../../src/features/audit/csv.js';
 import { auditRows } from '../../src/features/audit/rows.js';
 import type { AuditRepository, BotRepositories } from '../../src/features/repositories.js';
@@ -18,7 +18,6 @@ import { openBotStore } from '../../src/store/lowdb/index.js';
 import { readBotStateFile } from '../../src/store/lowdb/read-only.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
 import { swapQuoteRecord } from '../support/fixtures.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../support/postgres.js';
 import { storeBackends } from '../support/store-backends.js';
 
 const backends = storeBackends('quote_archive');
@@ -306,19 +305,12 @@ describe('the lowdb archive beside the state file', () => {
 });
 
 describe('PostgreSQL rows written before the archive existed', () => {
-  const available = postgresAvailable();
-  let cluster: TestCluster | undefined;
-  beforeAll(async () => {
-    if (available) cluster = await startTestCluster();
-  }, 30_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = backends.find((backend) => backend.name === 'PostgreSQL')!;
 
-  it.skipIf(!available)(
+  it.skipIf(postgres.skip)(
     'a row with no end time (an older version wrote it) gets one from its record and moves like the others',
     async () => {
-      const url = await cluster!.createDatabase('quote_archive_legacy');
+      const url = await postgres.emptyDatabase!();
       const store = await openPostgresStore(url);
       const client = new pg.Client({ connectionString: url });
       await client.connect();

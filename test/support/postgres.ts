@@ -6,6 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 
 /** The newest installed server's binaries (`/usr/lib/postgresql/<version>/bin`: not on PATH). */
 const BIN = (() => {
@@ -220,5 +221,41 @@ export async function startTestCluster(): Promise<TestCluster> {
       if (running.exitCode === null) running.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The calling test file's (or describe block's) cluster, as `testCluster` hands it out. */
+export interface TestClusterHandle {
+  /** Whether PostgreSQL is installed here: when not (outside CI), no cluster starts and its tests skip. */
+  readonly available: boolean;
+  /** A new, empty database (no schema yet) on the cluster, named with the prefix and a counter; its connection string. */
+  createDatabase(): Promise<string>;
+  /** Connection string of an existing database on the cluster (e.g. `postgres`, to drop another). */
+  connectionString(database: string): string;
+}
+
+/**
+ * A throwaway cluster for the tests of one file: call at the top level of a test file (or of a describe block, for
+ * that block alone); it registers the cluster's start (when PostgreSQL is available) and stop. `prefix` names the
+ * databases; `startTimeoutMs` bounds the start.
+ */
+export function testCluster(prefix: string, startTimeoutMs = 30_000): TestClusterHandle {
+  const available = postgresAvailable();
+  let cluster: TestCluster | undefined;
+  let databases = 0;
+  beforeAll(async () => {
+    if (available) cluster = await startTestCluster();
+  }, startTimeoutMs);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+  const started = (): TestCluster => {
+    if (!cluster) throw new Error(`no PostgreSQL cluster for ${prefix}: not available here, or not started yet`);
+    return cluster;
+  };
+  return {
+    available,
+    createDatabase: () => started().createDatabase(`${prefix}_${++databases}`),
+    connectionString: (database) => started().connectionString(database),
   };
 }

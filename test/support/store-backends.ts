@@ -4,11 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
 import type { BotRepositories } from '../../src/features/repositories.js';
 import { openBotStore } from '../../src/store/lowdb/index.js';
 import { openPostgresStore } from '../../src/store/postgres/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from './postgres.js';
+import { testCluster } from './postgres.js';
 import type { StoreChoice } from './replica.js';
 
 /** A store opened for one test, and closed by it. */
@@ -29,15 +28,7 @@ export interface StoreBackend {
 
 /** The two backends, each `open()` a fresh, empty store; `prefix` names the temp files and databases. */
 export function storeBackends(prefix: string): StoreBackend[] {
-  const available = postgresAvailable();
-  let cluster: TestCluster | undefined;
-  let databases = 0;
-  beforeAll(async () => {
-    if (available) cluster = await startTestCluster();
-  }, 30_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = testCluster(prefix);
   return [
     {
       name: 'lowdb state file',
@@ -46,12 +37,12 @@ export function storeBackends(prefix: string): StoreBackend[] {
     },
     {
       name: 'PostgreSQL',
-      skip: !available,
+      skip: !postgres.available,
       open: async () => {
-        const url = await cluster!.createDatabase(`${prefix}_${++databases}`);
+        const url = await postgres.createDatabase();
         return Object.assign(await openPostgresStore(url), { another: () => openPostgresStore(url) });
       },
-      emptyDatabase: () => cluster!.createDatabase(`${prefix}_${++databases}`),
+      emptyDatabase: () => postgres.createDatabase(),
     },
   ];
 }
@@ -70,24 +61,13 @@ export interface ReplicaStore {
  * level of a test file, as `storeBackends`: it registers the cluster's start and stop.
  */
 export function replicaStores(prefix: string): ReplicaStore[] {
-  const available = postgresAvailable();
-  let cluster: TestCluster | undefined;
-  let databases = 0;
-  beforeAll(async () => {
-    if (available) cluster = await startTestCluster();
-  }, 30_000);
-  afterAll(async () => {
-    await cluster?.stop();
-  });
+  const postgres = testCluster(prefix);
   return [
     { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
     {
       name: 'PostgreSQL',
-      skip: !available,
-      choice: async () => ({
-        kind: 'postgres',
-        databaseUrl: await cluster!.createDatabase(`${prefix}_${++databases}`),
-      }),
+      skip: !postgres.available,
+      choice: async () => ({ kind: 'postgres', databaseUrl: await postgres.createDatabase() }),
     },
   ];
 }

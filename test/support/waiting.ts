@@ -12,6 +12,8 @@ import { expect } from 'vitest';
  */
 export const QUIET_MS = 400;
 const POLL_MS = 10;
+/** An async read goes to the store (a file read, a query): polled less often. */
+const ASYNC_POLL_MS = 20;
 
 /**
  * Resolves with `read()`'s first truthy value, polling; a throwing `read` (e.g. an `expect`) means "not yet".
@@ -32,6 +34,24 @@ export async function waitUntil<T>(read: () => T, description: string, timeoutMs
       throw new Error(`Timed out after ${timeoutMs} ms waiting for ${description} (last: ${String(last)})`);
     }
     await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Resolves with the first value an async `read()` gives that is not `undefined`, polling; a throwing `read` fails
+ * at once. Rejects after `timeoutMs`, naming what it waited for.
+ */
+export async function waitUntilAsync<T>(
+  read: () => Promise<T | undefined>,
+  description: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${description}`);
+    await sleep(ASYNC_POLL_MS);
   }
 }
 

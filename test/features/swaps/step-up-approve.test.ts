@@ -17,12 +17,12 @@ import { type PaymentsSimulator, startSimulator } from '../../../dev/simulator/i
 import { loadConfig } from '../../../src/config.js';
 import { createLogger, silentLogger } from '../../../src/logger.js';
 import { createPaymentsClient } from '../../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../../support/postgres.js';
 import { type Replica, type StoreChoice, startReplica } from '../../support/replica.js';
 import { blocksToText, findButtons } from '../../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../../support/rig/slack-stand-in.js';
 import { enrolAndConfirm } from '../../support/second-factor.js';
-import { expectStaysAt } from '../../support/waiting.js';
+import { replicaStores } from '../../support/store-backends.js';
+import { expectStaysAt, waitUntilAsync } from '../../support/waiting.js';
 
 const TOKEN = 'xoxb-step-up-e2e';
 const SECRET = 'step-up-e2e-signing-secret';
@@ -40,38 +40,7 @@ const BYSTANDER = 'U0BYSTANDER';
 const LEASE_KEY = 0x7374_6570_7570_3139n;
 const MODAL = 'swap_step_up_modal';
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-/** Polls an async read until it gives a value. */
-async function until<T>(read: () => Promise<T | undefined>, description: string, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-let databases = 0;
-const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> }[] = [
-  { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    choice: async () => ({
-      kind: 'postgres',
-      databaseUrl: await cluster!.createDatabase(`step_up_e2e_${++databases}`),
-    }),
-  },
-];
+const stores = replicaStores('step_up_e2e');
 
 describe.each(stores)('approvals with a second factor on $name', ({ name, skip, choice }) => {
   let simulator: PaymentsSimulator;
@@ -275,7 +244,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
       expect((await record(waiting)).approvals).toEqual([]);
 
       expect(await submit(dialog, AVERY, freshCode(AVERY))).toBeNull();
-      const approved = await until(
+      const approved = await waitUntilAsync(
         async () => ((await record(waiting)).status === 'created' ? record(waiting) : undefined),
         'the swap created',
       );
@@ -315,7 +284,10 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
     const second = await quote();
     const code = freshCode(BLAKE);
     expect(await submit(await openDialog(first, BLAKE), BLAKE, code)).toBeNull();
-    await until(async () => ((await record(first)).approvals?.length ? true : undefined), 'the first approval');
+    await waitUntilAsync(
+      async () => ((await record(first)).approvals?.length ? true : undefined),
+      'the first approval',
+    );
     const replayed = await submit(await openDialog(second, BLAKE), BLAKE, code);
     expect(replayed).toEqual({
       response_action: 'errors',
@@ -398,7 +370,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
     // Asked for by someone with no other swaps of the last 24 hours: REQUESTER's waiting quotes would count with it.
     const waiting = await quote('100', 'U0NEWCOMER');
     const click = await clickApprove(waiting, AVERY);
-    await until(async () => ((await record(waiting)).status === 'created' ? true : undefined), 'the swap');
+    await waitUntilAsync(async () => ((await record(waiting)).status === 'created' ? true : undefined), 'the swap');
     expect(click.opened()).toBe(0);
     expect((await record(waiting)).approvals).toEqual([{ userId: AVERY, at: expect.any(String) }]);
   });
@@ -462,7 +434,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
       const openedAfterMs = Date.now() - started;
       expect(openedAfterMs).toBeLessThan(2_500);
       expect(await submit(dialog, ELLIS, freshCode(ELLIS))).toBeNull();
-      const approved = await until(
+      const approved = await waitUntilAsync(
         async () => ((await record(waiting)).status === 'created' ? record(waiting) : undefined),
         'the swap created',
       );
@@ -481,7 +453,7 @@ describe.each(stores)('approvals with a second factor on $name', ({ name, skip, 
         const code = freshCode(BLAKE);
         // Slack may send the submission to any replica.
         expect(await other.driver.submitView(dialog, { userId: BLAKE, values: { step_up_code: { code } } })).toBeNull();
-        const approved = await until(
+        const approved = await waitUntilAsync(
           async () => ((await record(first)).status === 'created' ? record(first) : undefined),
           'the swap created',
         );

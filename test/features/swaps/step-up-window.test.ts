@@ -14,12 +14,12 @@ import { type PaymentsSimulator, startSimulator } from '../../../dev/simulator/i
 import { type Config, loadConfig } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createPaymentsClient, type PaymentsClient } from '../../../src/payments/index.js';
-import { postgresAvailable, startTestCluster, type TestCluster } from '../../support/postgres.js';
 import { type Replica, type StoreChoice, startReplica } from '../../support/replica.js';
 import { blocksToText, findButtons } from '../../support/rig/blocks-text.js';
 import { type SlackStandIn, type StoredMessage, startSlackStandIn } from '../../support/rig/slack-stand-in.js';
 import { enrolAndConfirm } from '../../support/second-factor.js';
-import { expectStaysAt } from '../../support/waiting.js';
+import { replicaStores } from '../../support/store-backends.js';
+import { expectStaysAt, waitUntilAsync } from '../../support/waiting.js';
 
 const TOKEN = 'xoxb-step-up-window';
 const ALERTS = 'C0ALERTS';
@@ -31,38 +31,7 @@ const LEASE_KEY = 0x7374_6570_7770_6e64n;
 const MODAL = 'swap_step_up_modal';
 const TOTP_KEY = randomBytes(32).toString('hex');
 
-const available = postgresAvailable();
-let cluster: TestCluster | undefined;
-beforeAll(async () => {
-  if (available) cluster = await startTestCluster();
-}, 30_000);
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-/** Polls an async read until it gives a value. */
-async function until<T>(read: () => Promise<T | undefined>, description: string, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-let databases = 0;
-const stores: { name: string; skip: boolean; choice: () => Promise<StoreChoice> }[] = [
-  { name: 'the state file', skip: false, choice: async () => ({ kind: 'file' }) },
-  {
-    name: 'PostgreSQL',
-    skip: !available,
-    choice: async () => ({
-      kind: 'postgres',
-      databaseUrl: await cluster!.createDatabase(`step_up_window_${++databases}`),
-    }),
-  },
-];
+const stores = replicaStores('step_up_window');
 
 describe.each(stores)('which approvals need a code, on $name', ({ skip, choice }) => {
   let simulator: PaymentsSimulator;
@@ -238,7 +207,7 @@ describe.each(stores)('which approvals need a code, on $name', ({ skip, choice }
     expect(
       await target.driver.submitView(dialog, { userId: AVERY, values: { step_up_code: { code: freshCode() } } }),
     ).toBeNull();
-    return until(
+    return waitUntilAsync(
       async () => ((await record(message)).status === 'created' ? record(message) : undefined),
       'the swap created',
     );
@@ -278,7 +247,10 @@ describe.each(stores)('which approvals need a code, on $name', ({ skip, choice }
       await expectStaysAt(0, () => creates(), 200);
       // The first one alone is under the threshold: it approves without a code.
       expect(await plainApprove(first.message)).toEqual({});
-      await until(async () => ((await record(first.message)).status === 'created' ? true : undefined), 'the swap');
+      await waitUntilAsync(
+        async () => ((await record(first.message)).status === 'created' ? true : undefined),
+        'the swap',
+      );
       expect(creates()).toBe(1);
       // And the second still needs one, now that the first left.
       await expectNeedsCode(second.message);

@@ -9,12 +9,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, startSimulator } from '../../../../dev/simulator/index.js';
 import { type BotProcess, startBotProcess } from '../../../support/bot-process.js';
-import {
-  postgresAvailable,
-  postgresSkipReason,
-  startTestCluster,
-  type TestCluster,
-} from '../../../support/postgres.js';
+import { postgresAvailable, postgresSkipReason, testCluster } from '../../../support/postgres.js';
 import { blocksToText, messageToText } from '../../../support/rig/blocks-text.js';
 import { createSlackDriver } from '../../../support/rig/slack-driver.js';
 import { type SlackStandIn, startSlackStandIn } from '../../../support/rig/slack-stand-in.js';
@@ -117,14 +112,10 @@ const available = postgresAvailable();
 if (!available) console.warn(postgresSkipReason);
 
 describe.skipIf(!available)("a crash between Slack's post and its answer (two replicas on PostgreSQL)", () => {
-  let cluster: TestCluster;
+  const postgres = testCluster('treasury_exactly_once', 60_000);
   let databaseUrl: string;
   beforeAll(async () => {
-    cluster = await startTestCluster();
-    databaseUrl = await cluster.createDatabase('treasury_exactly_once');
-  }, 60_000);
-  afterAll(async () => {
-    await cluster?.stop();
+    databaseUrl = await postgres.createDatabase();
   });
 
   it('the polling replica is killed while the answer is held: the other takes the lease, finds the alert, posts nothing', async () => {
