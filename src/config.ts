@@ -48,8 +48,11 @@ interface Variable<F extends string, T> {
   shownAs?: string;
 }
 
-/** Declares a variable (a function only so that TypeScript infers its field and value types). */
-const variable = <F extends string, T>(spec: Variable<F, T>): Variable<F, T> => spec;
+/** Declares a variable filling `field` (a function so that TypeScript infers its field and value types). */
+const variable = <F extends string, T>(field: F, spec: Omit<Variable<F, T>, 'field'>): Variable<F, T> => ({
+  field,
+  ...spec,
+});
 
 const optionalText = z
   .string()
@@ -123,42 +126,35 @@ const RESOLVE_NOTE = new Map([
   ['optional', false],
 ]);
 const duration = given('expected a duration such as 30m, 24h or 7d', parseDuration);
-const isSlackId = (id: string) => /^[UW][A-Z0-9]{2,}$/.test(id) || /^S[A-Z0-9]{2,}$/.test(id);
-const idList = (text: string | undefined) =>
-  (text ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
 
-/** A comma-separated list of Slack user ids (U…/W…) and user group ids (S…): each bad one is its own problem. */
-const usersAndGroups = optionalText.transform((v, ctx) => {
-  const ids = idList(v);
-  for (const id of ids.filter((id) => !isSlackId(id)))
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF); names and @mentions are not accepted`,
-    });
-  return ids;
-});
-
-/** TREASURY_USERS: as usersAndGroups, or `*` alone (EVERYONE_MEANS, said explicitly); unset: undefined. */
-const treasuryUserList = optionalText.transform((v, ctx) => {
-  const ids = idList(v);
-  if (ids.includes('*')) {
-    if (ids.length > 1)
+/**
+ * A comma-separated list of Slack user ids (U…/W…) and user group ids (S…), each bad one its own problem; with
+ * `everyone`, `*` alone (EVERYONE_MEANS, said explicitly) too, and unset is undefined rather than empty.
+ */
+function slackIds(everyone: true): z.ZodType<string[] | undefined>;
+function slackIds(everyone?: false): z.ZodType<string[]>;
+function slackIds(everyone = false): z.ZodType<string[] | undefined> {
+  return optionalText.transform((v, ctx) => {
+    const ids = (v ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    if (everyone && ids.includes('*')) {
+      if (ids.length > 1)
+        ctx.addIssue({
+          code: 'custom',
+          message: `\`*\` (${EVERYONE_MEANS}) stands alone; remove the other ids, or remove the \`*\``,
+        });
+      return ['*'];
+    }
+    for (const id of ids.filter((id) => !/^[UW][A-Z0-9]{2,}$/.test(id) && !/^S[A-Z0-9]{2,}$/.test(id)))
       ctx.addIssue({
         code: 'custom',
-        message: `\`*\` (${EVERYONE_MEANS}) stands alone; remove the other ids, or remove the \`*\``,
+        message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF)${everyone ? ', nor `*`' : ''}; names and @mentions are not accepted`,
       });
-    return ['*'];
-  }
-  for (const id of ids.filter((id) => !isSlackId(id)))
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${id}" is not a Slack user id (U012ABCDEF) or user group id (S012ABCDEF), nor \`*\`; names and @mentions are not accepted`,
-    });
-  return ids.length > 0 ? ids : undefined;
-});
+    return everyone && ids.length === 0 ? undefined : ids;
+  });
+}
 
 /** DIGEST_AT: `HH:MM Zone`, with a problem of its own for a zone this system does not know. */
 const digestTime = optionalText.transform((v, ctx): DigestTime | undefined => {
@@ -190,16 +186,14 @@ const usdLimit = (name: string) =>
 
 /** Every variable the bot reads, in the order start-up prints them. */
 export const VARIABLES = {
-  PAYMENTS_API_URL: variable({
-    field: 'paymentsApiUrl',
+  PAYMENTS_API_URL: variable('paymentsApiUrl', {
     schema: httpUrl('the payment API base URL, e.g. https://api.example.com').transform((url) =>
       url.replace(/\/+$/, ''),
     ),
     doc: 'base URL of the payment API',
     show: redactUrl,
   }),
-  PAYMENTS_API_KEY: variable({
-    field: 'paymentsApiKey',
+  PAYMENTS_API_KEY: variable('paymentsApiKey', {
     schema: z
       .string({ error: 'required: the merchant API key (sent as the apiKey header)' })
       .trim()
@@ -207,8 +201,7 @@ export const VARIABLES = {
     doc: 'merchant API key (withdrawal, `can_payout`, `can_invoice` permissions)',
     secret: true,
   }),
-  SLACK_BOT_TOKEN: variable({
-    field: 'slackBotToken',
+  SLACK_BOT_TOKEN: variable('slackBotToken', {
     schema: z
       .string({ error: 'required: the bot token, starting with xoxb-' })
       .trim()
@@ -216,28 +209,24 @@ export const VARIABLES = {
     doc: 'bot token, `xoxb-…`',
     secret: true,
   }),
-  SLACK_APP_TOKEN: variable({
-    field: 'slackAppToken',
+  SLACK_APP_TOKEN: variable('slackAppToken', {
     schema: matching(/^xapp-/, 'expected an app-level token starting with xapp- (or leave it unset for HTTP mode)'),
     doc: 'app-level token, `xapp-…`: Socket Mode',
     secret: true,
   }),
-  SLACK_SIGNING_SECRET: variable({
-    field: 'slackSigningSecret',
+  SLACK_SIGNING_SECRET: variable('slackSigningSecret', {
     schema: optionalText,
     doc: 'verifies that requests come from Slack',
     secret: true,
   }),
-  SLACK_API_URL: variable({
-    field: 'slackApiUrl',
+  SLACK_API_URL: variable('slackApiUrl', {
     schema: matching(/^https?:\/\/\S+$/, 'expected an http(s) URL such as https://slack.com/api/').transform((url) =>
       url?.replace(/\/*$/, '/'),
     ),
     doc: 'Web API base',
     show: (url): string => (url ? redactUrl(url) : '(default: https://slack.com/api/)'),
   }),
-  PORT: variable({
-    field: 'port',
+  PORT: variable('port', {
     default: '3000',
     schema: given(PORT_PROBLEM, tcpPort),
     doc: "Slack's requests (HTTP mode), `/healthz` and `/readyz`",
@@ -246,8 +235,7 @@ export const VARIABLES = {
     show: (port, c): string =>
       c.slackAppToken ? `socket (/healthz on port ${port})` : `http (${c.host} port ${port})`,
   }),
-  HOST: variable({
-    field: 'host',
+  HOST: variable('host', {
     default: '0.0.0.0',
     schema: z
       .string()
@@ -257,101 +245,86 @@ export const VARIABLES = {
     local: true,
     show: false,
   }),
-  ALERT_CHANNEL: variable({
-    field: 'alertChannel',
+  ALERT_CHANNEL: variable('alertChannel', {
     schema: channel,
     doc: 'channel id for failure alerts',
     show: (id): string => id ?? '(unset: poller off)',
   }),
-  POLL_SCHEDULE: variable({
-    field: 'pollSchedule',
+  POLL_SCHEDULE: variable('pollSchedule', {
     default: '* * * * *',
     schema: given('expected a cron expression with 5 or 6 fields (seconds first), e.g. "*/30 * * * * *"', (text) =>
       isValidCronExpression(text) ? text : undefined,
     ),
     doc: 'how often the poller runs (node-cron)',
   }),
-  ALERT_LOOKBACK: variable({
-    field: 'alertLookbackMs',
+  ALERT_LOOKBACK: variable('alertLookbackMs', {
     default: '24h',
     schema: duration,
     doc: 'how far back the first poll looks',
     show: (ms): string => `${ms / 3_600_000}h`,
   }),
-  ALERT_ROUTES: variable({
-    field: 'alertRoutes',
+  ALERT_ROUTES: variable('alertRoutes', {
     schema: parsedBy(parseAlertRoutes, (read) => read.routes),
     doc: 'a kind of alert to its own channel and mention',
     show: (routes): string => describeRoutes(routes) || '(none: every kind goes to ALERT_CHANNEL)',
   }),
-  ALERT_ONCALL: variable({
-    field: 'alertOnCall',
+  ALERT_ONCALL: variable('alertOnCall', {
     schema: parsedBy(parseOnCall, (read) => read.oncall),
     doc: 'whom reminders mention',
     show: (oncall): string => oncall.map((who) => who.id).join(',') || '(nobody: reminders mention no one)',
   }),
-  ALERT_TIME_ZONE: variable({
-    field: 'alertTimeZone',
+  ALERT_TIME_ZONE: variable('alertTimeZone', {
     default: 'UTC',
     schema: given('expected an IANA time zone such as Europe/Berlin, America/New_York or UTC', canonicalTimeZone),
     doc: 'time zone of "Snooze until tomorrow 09:00" (and, without `DIGEST_AT`, of the daily balance snapshot at 00:05)',
   }),
-  ALERT_RESOLVE_NOTE: variable({
-    field: 'alertResolveNoteRequired',
+  ALERT_RESOLVE_NOTE: variable('alertResolveNoteRequired', {
     default: 'required',
     schema: given('expected required or optional', (text) => RESOLVE_NOTE.get(text.toLowerCase())),
     doc: 'whether resolving an alert asks for a note',
     show: (required): string => (required ? 'required' : 'optional'),
   }),
-  ALERT_REMIND_AFTER: variable({
-    field: 'alertRemindAfterMs',
+  ALERT_REMIND_AFTER: variable('alertRemindAfterMs', {
     default: '30m',
     schema: duration,
     doc: 'reminder for an alert nobody acknowledged',
     show: formatDuration,
   }),
-  ALERT_STALE_AFTER: variable({
-    field: 'alertStaleAfterMs',
+  ALERT_STALE_AFTER: variable('alertStaleAfterMs', {
     default: '24h',
     schema: duration,
     doc: 'reminder for an acknowledged alert not resolved',
     show: formatDuration,
   }),
-  STUCK_WITHDRAWAL_AFTER: variable({
-    field: 'stuckAfterMs.withdrawal',
+  STUCK_WITHDRAWAL_AFTER: variable('stuckAfterMs.withdrawal', {
     default: '2h',
     schema: duration,
     doc: 'a pending withdrawal counts as stuck',
     show: formatDuration,
   }),
-  STUCK_TASK_AFTER: variable({
-    field: 'stuckAfterMs.task',
+  STUCK_TASK_AFTER: variable('stuckAfterMs.task', {
     default: '6h',
     schema: duration,
     doc: 'a pending payout task counts as stuck',
     show: formatDuration,
   }),
-  STUCK_GAS_AFTER: variable({
-    field: 'stuckAfterMs.gas',
+  STUCK_GAS_AFTER: variable('stuckAfterMs.gas', {
     default: '1h',
     schema: duration,
     doc: 'a pending gas top-up counts as stuck',
     show: formatDuration,
   }),
-  DIGEST_AT: variable({
-    field: 'digestAt',
+  DIGEST_AT: variable('digestAt', {
     schema: digestTime,
     doc: 'when the daily digest is posted, `09:00 Europe/Berlin`',
     show: (time): string => (time ? formatDigestTime(time) : '(unset: no daily digest)'),
   }),
-  DIGEST_CHANNEL: variable({
-    field: 'digestChannel',
+  DIGEST_CHANNEL: variable('digestChannel', {
     schema: channel,
     doc: 'where the daily digest goes',
     show: (id): string => id ?? '(none: no daily digest)',
   }),
-  RUNWAY_ALERT_DAYS: variable({
-    field: 'runwayAlertDays',
+  RUNWAY_ALERT_DAYS: variable('runwayAlertDays', {
     schema: optional('expected a positive number of days, at most two decimals (e.g. 3)', (text) => {
       const days = parseRunwayDays(text);
       return days && { text, days };
@@ -359,63 +332,54 @@ export const VARIABLES = {
     doc: "a `runway_low` alert when an asset's runway falls below this many days (needs `ALERT_CHANNEL`; measured on the daily balance snapshots the bot takes at `DIGEST_AT`, else at 00:05 in `ALERT_TIME_ZONE`)",
     show: (runway): string => (runway ? `${runway.text} days` : '(unset: no runway alert)'),
   }),
-  INVOICE_FOLLOW_MAX: variable({
-    field: 'invoiceFollowMax',
+  INVOICE_FOLLOW_MAX: variable('invoiceFollowMax', {
     default: '100',
     schema: given('expected a whole number of invoices, at least 1 (e.g. 100)', wholeNumber(6)),
     doc: 'open invoices followed at most',
     show: (max, c): string =>
       c.alertChannel ? String(max) : `${max} (unused: ALERT_CHANNEL is unset, so invoices are not followed)`,
   }),
-  FREEZE_UNFREEZE_QUORUM: variable({
-    field: 'freezeUnfreezeQuorum',
+  FREEZE_UNFREEZE_QUORUM: variable('freezeUnfreezeQuorum', {
     default: String(DEFAULT_UNFREEZE_QUORUM),
     schema: given('expected a whole number of admins, at least 1 (e.g. 2)', wholeNumber(3)),
     doc: 'distinct admins whose Unfreeze lifts a `/treasury freeze`',
     show: (quorum): string => `${quorum} distinct admin(s)`,
   }),
-  SWAP_APPROVERS: variable({
-    field: 'swapApprovers',
-    schema: usersAndGroups,
+  SWAP_APPROVERS: variable('swapApprovers', {
+    schema: slackIds(),
     doc: 'who may approve swaps: user and user group ids',
     show: (ids): string => ids.join(',') || '(none: nobody can approve swaps)',
   }),
-  ALLOW_SELF_APPROVAL: variable({
-    field: 'allowSelfApproval',
+  ALLOW_SELF_APPROVAL: variable('allowSelfApproval', {
     default: 'false',
     schema: given('expected true or false', (text) =>
       /^(true|1|yes)$/i.test(text) ? true : /^(false|0|no)$/i.test(text) ? false : undefined,
     ),
     doc: 'whether a requester may approve their own swap',
   }),
-  SWAP_POLICY: variable({
-    field: 'swapPolicyTiers',
+  SWAP_POLICY: variable('swapPolicyTiers', {
     default: '0:1',
     schema: parsedBy(parseSwapPolicy, (read) => read.tiers),
     doc: 'approvals a swap needs by its USD value',
     show: formatTiers,
   }),
-  SWAP_MAX_USD: variable({
-    field: 'swapMaxUsdCents',
+  SWAP_MAX_USD: variable('swapMaxUsdCents', {
     schema: usdLimit('SWAP_MAX_USD'),
     doc: 'the most one swap may be worth',
     show: (cents): string => (cents === undefined ? '(no maximum)' : usdLabel(cents)),
   }),
-  SWAP_DAILY_LIMIT_USD: variable({
-    field: 'swapDailyLimitUsdCents',
+  SWAP_DAILY_LIMIT_USD: variable('swapDailyLimitUsdCents', {
     schema: usdLimit('SWAP_DAILY_LIMIT_USD'),
     doc: "what swaps out of one asset may add up to in 24 hours: judged exactly at the approval that would create the swap; at quote time the swaps created and in flight and the requester's own waiting quotes count (others' waiting quotes are warned about, never refuse it)",
     show: (cents): string => (cents === undefined ? '(no daily limit)' : usdLabel(cents)),
   }),
-  SWAP_STEP_UP_USD: variable({
-    field: 'swapStepUpUsdCents',
+  SWAP_STEP_UP_USD: variable('swapStepUpUsdCents', {
     schema: usdLimit('SWAP_STEP_UP_USD'),
     doc: 'from this USD value (or an unknown one), approving needs an authenticator code',
     show: (cents): string =>
       cents === undefined ? '(unset: no second factor is asked)' : `${usdLabel(cents)} and above, or of unknown value`,
   }),
-  TOTP_ENCRYPTION_KEY: variable({
-    field: 'totpEncryptionKey',
+  TOTP_ENCRYPTION_KEY: variable('totpEncryptionKey', {
     schema: optional(
       'expected 32 random bytes as 64 hex digits or as base64 (make one with: openssl rand -base64 32)',
       parseEncryptionKey,
@@ -424,9 +388,8 @@ export const VARIABLES = {
     secret: true,
     show: (key): string => (key ? '[set]' : '(unset: nobody can enrol a second factor)'),
   }),
-  TREASURY_USERS: variable({
-    field: 'treasuryUsers',
-    schema: treasuryUserList,
+  TREASURY_USERS: variable('treasuryUsers', {
+    schema: slackIds(true),
     doc: 'who may use the bot at all: ids, user groups, or `*` for everyone in the installing organisation (on Enterprise Grid, every workspace of it; one workspace only: a user group of its people)',
     show: (_users, c): string =>
       c.treasuryUsersDefaulted
@@ -435,24 +398,21 @@ export const VARIABLES = {
           ? `* (${EVERYONE_MEANS})`
           : c.treasuryUsers.join(','),
   }),
-  TREASURY_ADMINS: variable({
-    field: 'treasuryAdmins',
-    schema: usersAndGroups,
+  TREASURY_ADMINS: variable('treasuryAdmins', {
+    schema: slackIds(),
     doc: 'who may set thresholds and export the audit trail',
     show: (ids, c): string =>
       c.treasuryAdminsDefaulted
         ? `(unset: the swap approvers${ids.length > 0 ? `, ${ids.join(',')}` : ': nobody'})`
         : ids.join(','),
   }),
-  DATA_FILE: variable({
-    field: 'dataFile',
+  DATA_FILE: variable('dataFile', {
     default: './data/state.json',
     schema: z.string().trim(),
     doc: 'the state file of a single process',
     show: (path, c): string => (c.databaseUrl ? '(unused: DATABASE_URL is set)' : path),
   }),
-  DATABASE_URL: variable({
-    field: 'databaseUrl',
+  DATABASE_URL: variable('databaseUrl', {
     schema: matching(
       /^postgres(ql)?:\/\/\S+$/,
       'expected a PostgreSQL URL such as postgres://user:password@host:5432/treasury',
@@ -461,44 +421,38 @@ export const VARIABLES = {
     secret: true,
     show: (url): string => (url ? redactDatabaseUrl(url) : '(unset: the state file is the store)'),
   }),
-  REPLICA_NAME: variable({
-    field: 'replicaName',
+  REPLICA_NAME: variable('replicaName', {
     schema: matching(
       /^[A-Za-z0-9._-]{1,60}$/,
       'expected a short name of letters, digits, dots, dashes or underscores (e.g. the pod name)',
     ).transform((name) => name ?? `${hostname()}-${process.pid}`),
     doc: "this process's name among replicas",
   }),
-  LOG_LEVEL: variable({
-    field: 'logLevel',
+  LOG_LEVEL: variable('logLevel', {
     default: 'info',
     schema: given(`expected one of ${LOG_LEVELS.join(', ')}`, oneOf<LogLevelName>(LOG_LEVELS)),
     doc: '`debug`, `info`, `warn`, `error`',
     local: true,
   }),
-  HEARTBEAT_URL: variable({
-    field: 'heartbeatUrl',
+  HEARTBEAT_URL: variable('heartbeatUrl', {
     schema: matching(/^https?:\/\/\S+$/, 'expected an http(s) URL such as https://hc-ping.com/<uuid>'),
     doc: "a GET after every successful poll (dead-man's switch, e.g. healthchecks.io)",
     secret: true,
     show: (url): string => (url ? redactHeartbeatUrl(url) : '(unset: no heartbeat)'),
   }),
-  LOG_FORMAT: variable({
-    field: 'logFormat',
+  LOG_FORMAT: variable('logFormat', {
     schema: optional(`expected one of ${LOG_FORMATS.join(', ')}`, oneOf<LogFormatName>(LOG_FORMATS)),
     doc: '`json`: one JSON object per line ([operations.md](docs/operations.md#logs))',
     local: true,
   }),
-  METRICS_PORT: variable({
-    field: 'metricsPort',
+  METRICS_PORT: variable('metricsPort', {
     schema: optional(PORT_PROBLEM, tcpPort),
     doc: 'a port of its own for `GET /metrics`',
     local: true,
     show: (port, c): string =>
       port === undefined ? `(unset: /metrics beside /healthz on port ${c.port})` : String(port),
   }),
-  METRICS_TOKEN: variable({
-    field: 'metricsToken',
+  METRICS_TOKEN: variable('metricsToken', {
     schema: optionalText,
     doc: 'bearer token a Prometheus scrape must send; in HTTP mode, needed for `/metrics` on `PORT`',
     secret: true,
