@@ -42,7 +42,10 @@ interface Variable<F extends string, T> {
   secret?: true;
   /** Not a deployment's alone: set by itself, `npm start` may still open the local workspace. */
   local?: true;
-  /** How start-up prints it; false: printed within another variable's line. Default: as read (masked if secret). */
+  /**
+   * How start-up prints it; false: printed within another variable's line. Default: as read (masked if secret).
+   * Each one written inline says `: string` as its return type: that lets TypeScript check it after Config is known.
+   */
   show?: ((value: T, config: Config) => string) | false;
   /** The printed line's name when it is not the variable's. */
   shownAs?: string;
@@ -63,28 +66,22 @@ const optionalText = z
 const matching = (pattern: RegExp, message: string) =>
   optionalText.refine((v) => v === undefined || pattern.test(v), { message });
 
-/** Text read by `parse` into a value; undefined from it is the problem `message`. Unset (with no default): undefined. */
-const optional = <T>(message: string, parse: (text: string) => T | undefined) =>
-  optionalText.transform((v, ctx): T | undefined => {
-    if (v === undefined) return undefined;
-    const value = parse(v);
+/** Reads text with `parse`; undefined from it is the problem `message`. */
+const check =
+  <T>(message: string, parse: (text: string) => T | undefined) =>
+  (text: string, ctx: z.RefinementCtx): T => {
+    const value = parse(text);
     if (value === undefined) ctx.addIssue({ code: 'custom', message });
-    return value;
-  });
+    return value ?? z.NEVER;
+  };
+
+/** A variable read by `parse` (see check); unset or blank: undefined. */
+const optional = <T>(message: string, parse: (text: string) => T | undefined) =>
+  optionalText.transform((v, ctx) => (v === undefined ? undefined : check(message, parse)(v, ctx)));
 
 /** As `optional`, for a variable with a default: there is always text to read. */
 const given = <T>(message: string, parse: (text: string) => T | undefined) =>
-  z
-    .string()
-    .trim()
-    .transform((v, ctx): T => {
-      const value = parse(v);
-      if (value === undefined) {
-        ctx.addIssue({ code: 'custom', message });
-        return z.NEVER;
-      }
-      return value;
-    });
+  z.string().trim().transform(check(message, parse));
 
 /**
  * A variable read by one of the domain's parsers, which name the variable in each problem themselves (the name is
@@ -101,14 +98,7 @@ const httpUrl = (what: string) =>
   z
     .string({ error: `required: ${what}` })
     .trim()
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return url.protocol === 'http:' || url.protocol === 'https:';
-      } catch {
-        return false;
-      }
-    }, `expected an http(s) URL: ${what}`);
+    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), `expected an http(s) URL: ${what}`);
 
 const PORT_PROBLEM = 'expected a TCP port number from 1 to 65535 (0 picks a free one)';
 const tcpPort = (text: string) => (/^\d{1,5}$/.test(text) && Number(text) <= 65535 ? Number(text) : undefined);
@@ -125,7 +115,12 @@ const RESOLVE_NOTE = new Map([
   ['required', true],
   ['optional', false],
 ]);
-const duration = given('expected a duration such as 30m, 24h or 7d', parseDuration);
+/** A duration (`90s`, `30m`, `24h`, `7d`) with its default, printed as it is written. */
+const duration = (fallback: string) => ({
+  default: fallback,
+  schema: given('expected a duration such as 30m, 24h or 7d', parseDuration),
+  show: formatDuration,
+});
 
 /**
  * A comma-separated list of Slack user ids (U…/W…) and user group ids (S…), each bad one its own problem; with
@@ -160,29 +155,26 @@ function slackIds(everyone = false): z.ZodType<string[] | undefined> {
 const digestTime = optionalText.transform((v, ctx): DigestTime | undefined => {
   if (v === undefined) return undefined;
   const match = /^(\d{1,2}):(\d{2})\s+(\S+)$/.exec(v);
-  const zone = match ? canonicalTimeZone(match[3]!) : undefined;
-  if (!match || Number(match[1]) > 23 || Number(match[2]) > 59) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'expected a time of day (24-hour HH:MM) and an IANA time zone, such as "09:00 Europe/Berlin"',
-    });
-    return z.NEVER;
-  }
-  if (zone === undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `"${match[3]}" is not a time zone this system knows; expected an IANA name such as Europe/Berlin, America/New_York or UTC`,
-    });
-    return z.NEVER;
-  }
-  return { hour: Number(match[1]), minute: Number(match[2]), timeZone: zone };
+  const [hour, minute, zone] = [Number(match?.[1]), Number(match?.[2]), canonicalTimeZone(match?.[3] ?? '')];
+  const problem =
+    !match || hour > 23 || minute > 59
+      ? 'expected a time of day (24-hour HH:MM) and an IANA time zone, such as "09:00 Europe/Berlin"'
+      : zone === undefined
+        ? `"${match[3]}" is not a time zone this system knows; expected an IANA name such as Europe/Berlin, America/New_York or UTC`
+        : undefined;
+  if (problem === undefined) return { hour, minute, timeZone: zone! };
+  ctx.addIssue({ code: 'custom', message: problem });
+  return z.NEVER;
 });
 
-const usdLimit = (name: string) =>
-  parsedBy(
+/** A USD amount in exact cents (`$250,000`, `250000.50`); unset: `unset`, as start-up prints it. */
+const usdLimit = (name: string, unset: string) => ({
+  schema: parsedBy(
     (text) => parseUsdLimit(text, name),
     (read) => read.limitCents,
-  );
+  ),
+  show: (cents: bigint | undefined) => (cents === undefined ? unset : usdLabel(cents)),
+});
 
 /** Every variable the bot reads, in the order start-up prints them. */
 export const VARIABLES = {
@@ -258,8 +250,7 @@ export const VARIABLES = {
     doc: 'how often the poller runs (node-cron)',
   }),
   ALERT_LOOKBACK: variable('alertLookbackMs', {
-    default: '24h',
-    schema: duration,
+    ...duration('24h'),
     doc: 'how far back the first poll looks',
     show: (ms): string => `${ms / 3_600_000}h`,
   }),
@@ -285,34 +276,24 @@ export const VARIABLES = {
     show: (required): string => (required ? 'required' : 'optional'),
   }),
   ALERT_REMIND_AFTER: variable('alertRemindAfterMs', {
-    default: '30m',
-    schema: duration,
+    ...duration('30m'),
     doc: 'reminder for an alert nobody acknowledged',
-    show: formatDuration,
   }),
   ALERT_STALE_AFTER: variable('alertStaleAfterMs', {
-    default: '24h',
-    schema: duration,
+    ...duration('24h'),
     doc: 'reminder for an acknowledged alert not resolved',
-    show: formatDuration,
   }),
   STUCK_WITHDRAWAL_AFTER: variable('stuckAfterMs.withdrawal', {
-    default: '2h',
-    schema: duration,
+    ...duration('2h'),
     doc: 'a pending withdrawal counts as stuck',
-    show: formatDuration,
   }),
   STUCK_TASK_AFTER: variable('stuckAfterMs.task', {
-    default: '6h',
-    schema: duration,
+    ...duration('6h'),
     doc: 'a pending payout task counts as stuck',
-    show: formatDuration,
   }),
   STUCK_GAS_AFTER: variable('stuckAfterMs.gas', {
-    default: '1h',
-    schema: duration,
+    ...duration('1h'),
     doc: 'a pending gas top-up counts as stuck',
-    show: formatDuration,
   }),
   DIGEST_AT: variable('digestAt', {
     schema: digestTime,
@@ -364,17 +345,15 @@ export const VARIABLES = {
     show: formatTiers,
   }),
   SWAP_MAX_USD: variable('swapMaxUsdCents', {
-    schema: usdLimit('SWAP_MAX_USD'),
+    ...usdLimit('SWAP_MAX_USD', '(no maximum)'),
     doc: 'the most one swap may be worth',
-    show: (cents): string => (cents === undefined ? '(no maximum)' : usdLabel(cents)),
   }),
   SWAP_DAILY_LIMIT_USD: variable('swapDailyLimitUsdCents', {
-    schema: usdLimit('SWAP_DAILY_LIMIT_USD'),
+    ...usdLimit('SWAP_DAILY_LIMIT_USD', '(no daily limit)'),
     doc: "what swaps out of one asset may add up to in 24 hours: judged exactly at the approval that would create the swap; at quote time the swaps created and in flight and the requester's own waiting quotes count (others' waiting quotes are warned about, never refuse it)",
-    show: (cents): string => (cents === undefined ? '(no daily limit)' : usdLabel(cents)),
   }),
   SWAP_STEP_UP_USD: variable('swapStepUpUsdCents', {
-    schema: usdLimit('SWAP_STEP_UP_USD'),
+    ...usdLimit('SWAP_STEP_UP_USD', '(unset: no second factor is asked)'),
     doc: 'from this USD value (or an unknown one), approving needs an authenticator code',
     show: (cents): string =>
       cents === undefined ? '(unset: no second factor is asked)' : `${usdLabel(cents)} and above, or of unknown value`,
