@@ -594,7 +594,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = { ...readDotEnv(), ...proces
  * TOTP_ENCRYPTION_KEY as 32 bytes: 64 hex digits, or base64 (standard or URL-safe) of exactly 32 bytes; anything
  * else (a passphrase, a short key) is undefined, so the bot refuses to start rather than use a weak key.
  */
-export function parseEncryptionKey(text: string): Buffer | undefined {
+function parseEncryptionKey(text: string): Buffer | undefined {
   if (/^[0-9a-f]{64}$/i.test(text)) return Buffer.from(text, 'hex');
   if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) return undefined;
   const key = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
