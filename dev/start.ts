@@ -3,7 +3,7 @@
  * workspace; otherwise the product's own entry point, src/main.ts, exactly as a deployment runs it. The product never
  * imports this tree: the demo tools stay out of what a deployment loads.
  */
-import { hasNoConfiguration } from '../src/config.js';
+import { hasNoConfiguration } from './unconfigured.js';
 
 if (process.argv.includes('--local-workspace') || hasNoConfiguration()) {
   const { runLocalWorkspace } = await import('./workspace/main.js');

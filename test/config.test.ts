@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, hasNoConfiguration, loadConfig, readDotEnv } from '../src/config.js';
+import { hasNoConfiguration } from '../dev/unconfigured.js';
+import { ConfigError, loadConfig, readDotEnv } from '../src/config.js';
 import { describeConfig, logSecrets, redactDatabaseUrl } from '../src/config-display.js';
 import { formatDuration, parseDuration } from '../src/kernel/durations.js';
 
