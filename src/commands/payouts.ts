@@ -5,7 +5,7 @@ import { UsageError } from '../kernel/usage-error.js';
 import { defineSubcommand } from './subcommand.js';
 
 /** The statuses `payouts` filters on. */
-export const PAYOUT_STATUSES = ['pending', 'failed', 'success'] as const;
+const PAYOUT_STATUSES = ['pending', 'failed', 'success'] as const;
 
 /** `payoutId`: a UUID typed after `payouts` (the feature reads it as an asset when it is one's id). */
 type PayoutsCommand = {

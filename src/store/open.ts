@@ -11,7 +11,7 @@ import { openBotStore } from './lowdb/index.js';
 import { ACCEPT_EMPTY_STATE_FLAG, SET_ASIDE_DAMAGED_RECORDS_FLAG, StateFileRefusedError } from './lowdb/state-file.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
-export const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
+const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
 
 /** The store could not be opened; the message says why, for a person. */
 export class StoreOpenError extends Error {

@@ -201,7 +201,7 @@ export function describeCreateFailure(error: CreateError, fromSymbol: string): C
 }
 
 /** Why the create's answer is missing, in plain words (shown in brackets on the quote). */
-export function lostAnswerReason(error: CreateError): string {
+function lostAnswerReason(error: CreateError): string {
   if (error.kind !== 'api') return 'the bot hit an unexpected error';
   switch (error.code) {
     case 'network':

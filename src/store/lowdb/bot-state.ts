@@ -25,7 +25,7 @@ export const BalancesState = z.object({
 export type BalancesState = z.infer<typeof BalancesState>;
 
 /** The balances part of a new state file (and of one written before balance thresholds existed). */
-export function emptyBalancesState(): BalancesState {
+function emptyBalancesState(): BalancesState {
   return { thresholds: keyedRecord(), thresholdChanges: [], snapshots: keyedRecord(), digests: keyedRecord() };
 }
 
@@ -48,7 +48,7 @@ export const SecondFactorState = z.object({
 export type SecondFactorState = z.infer<typeof SecondFactorState>;
 
 /** The second factor part of a new state file (and of one written before it existed). */
-export function emptySecondFactorState(): SecondFactorState {
+function emptySecondFactorState(): SecondFactorState {
   return { schema: 2, people: keyedRecord(), trail: [], slackDeletions: keyedRecord() };
 }
 
