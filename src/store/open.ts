@@ -46,7 +46,7 @@ export async function openStore(
   options: { acceptEmptyState: boolean; setAsideDamagedRecords?: boolean },
 ): Promise<OpenedStore> {
   if (config.databaseUrl) {
-    // Replicas share the database: one truth for quotes and alerts, and a lease so that one of them polls.
+    // Replicas share the database: one truth for every record, and a lease so that one of them polls.
     // Loaded only here: a deployment on the state file never pays for pg's modules.
     const { createLeaderLease, openPostgresStore } = await import('./postgres/index.js');
     let store: OpenedStore['store'];

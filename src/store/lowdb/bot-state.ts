@@ -1,6 +1,6 @@
 /**
- * The whole lowdb state file as records (BotState: the swap quotes by id, and the alert bookkeeping) and its
- * loader: the file's JSON, record by record.
+ * The whole lowdb state file as records (BotState: every record the repositories of features/repositories.ts keep)
+ * and its loader: the file's JSON, record by record.
  */
 import { z } from 'zod';
 import { AlertsState, emptyAlertsState, keyedRecord } from '../../features/alerts/records.js';
@@ -56,7 +56,7 @@ function emptySecondFactorState(): SecondFactorState {
 export const StoredAlertTrailEntry = AlertTrailEntry.extend({ seq: z.number().int().positive() });
 export type StoredAlertTrailEntry = z.infer<typeof StoredAlertTrailEntry>;
 
-/** The whole state file. Files written before the alert poller (or balance thresholds) existed load with empty parts. */
+/** The whole state file. A file written before a part existed loads with that part empty. */
 export const BotState = z.object({
   version: z.literal(1),
   swapQuotes: z.record(z.string(), SwapQuote),
