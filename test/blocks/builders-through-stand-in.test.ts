@@ -565,12 +565,12 @@ const cases: Case[] = [
   },
   {
     builder: 'invoices.buildInvoice',
-    name: 'a created invoice that is followed (part 16)',
+    name: 'a created invoice that is followed',
     build: () => invoices.buildInvoice(invoice(), { now: NOW, mode: 'created', shareable: true, followed: true }),
   },
   {
     builder: 'invoices.buildInvoice',
-    name: 'a shared copy no longer followed, hostile status (part 16)',
+    name: 'a shared copy no longer followed, hostile status',
     build: () =>
       invoices.buildInvoice(invoice({ status: HOSTILE }), {
         now: NOW,
@@ -582,7 +582,7 @@ const cases: Case[] = [
   },
   {
     builder: 'invoices.buildInvoice',
-    name: 'a shared copy of an invoice that expired unpaid, 5000-character status (part 16)',
+    name: 'a shared copy of an invoice that expired unpaid, 5000-character status',
     build: () =>
       invoices.buildInvoice(invoice({ status: 'x'.repeat(5_000) }), {
         now: NOW,
