@@ -74,7 +74,7 @@ async function answer(
       responseUrl: command.responseUrl,
       ...(command.trigger ? { trigger: command.trigger } : {}),
       answered,
-      help: (unknown) => buildHelp([], unknown),
+      help: buildHelp,
     });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });
