@@ -41,13 +41,8 @@ export function withLogContext<T>(fields: LogContext | (() => LogContext), work:
   return contextStore.run(outer ? { ...outer, ...own } : own, work);
 }
 
-/** The context of the current async flow (empty outside one). */
-export function currentLogContext(): LogContext {
-  return contextStore.getStore() ?? {};
-}
-
 /** Field names whose values are secrets, wherever they sit (pino removes their values from JSON lines). */
-export const REDACTED_FIELDS = [
+const REDACTED_FIELDS = [
   'token',
   'botToken',
   'appToken',

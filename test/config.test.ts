@@ -44,7 +44,7 @@ describe('loadConfig', () => {
     });
   });
 
-  it('applies the documented defaults of the alert lifecycle (part 13)', () => {
+  it('applies the documented defaults of the alert lifecycle', () => {
     const config = loadConfig(validHttpEnv);
     expect(config).toMatchObject({
       alertRoutes: {},

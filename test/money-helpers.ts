@@ -25,7 +25,7 @@ export function expectAmountError(fn: () => unknown, code: AmountErrorCode): Amo
 }
 
 /** A reason is one or more plain sentences: capitalised or quoted start, ends with a full stop. */
-export function expectReadable(reason: string): void {
+function expectReadable(reason: string): void {
   expect(reason.length).toBeGreaterThan(10);
   expect(reason.length).toBeLessThan(200);
   expect(reason).toMatch(/^["A-Z]/);

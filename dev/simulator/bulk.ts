@@ -21,7 +21,7 @@ const SECOND = 1000;
 const HOUR = 3600 * SECOND;
 const DAY = 24 * HOUR;
 /** Rows of one gas pipeline (consecutive in time). */
-export const BULK_GAS_PER_PIPELINE = 5;
+const BULK_GAS_PER_PIPELINE = 5;
 
 /** Options of loadBulkHistory. */
 export interface BulkHistoryOptions {

@@ -2,7 +2,7 @@
 // decimal strings; USD values are computed in whole cents with BigInt so no float ever touches money.
 
 /** Number of decimals used for internal USD prices (price strings are parsed to this scale). */
-export const PRICE_DECIMALS = 8;
+const PRICE_DECIMALS = 8;
 
 const TEN = 10n;
 
@@ -31,12 +31,12 @@ export function formatUnits(base: bigint, decimals: number): string {
 }
 
 /** Divides rounding half away from zero (inputs are non-negative in practice). */
-export function divRound(numerator: bigint, denominator: bigint): bigint {
+function divRound(numerator: bigint, denominator: bigint): bigint {
   return (numerator * 2n + denominator) / (denominator * 2n);
 }
 
 /** Divides rounding up. */
-export function divCeil(numerator: bigint, denominator: bigint): bigint {
+function divCeil(numerator: bigint, denominator: bigint): bigint {
   return (numerator + denominator - 1n) / denominator;
 }
 

@@ -14,7 +14,7 @@ export interface Cursor {
 }
 
 /** Encodes a cursor for a list kind. */
-export function encodeCursor(kind: string, cursor: Cursor): string {
+function encodeCursor(kind: string, cursor: Cursor): string {
   const payload = {
     k: kind,
     d: cursor.direction === 'next' ? 'n' : 'p',

@@ -24,7 +24,7 @@ import type { SimState } from './world.js';
 type Json = Record<string, unknown>;
 
 /** Crypto object (2.1). */
-export function renderCrypto(crypto: CryptoRecord): Json {
+function renderCrypto(crypto: CryptoRecord): Json {
   return {
     id: crypto.id,
     title: crypto.title,
@@ -36,7 +36,7 @@ export function renderCrypto(crypto: CryptoRecord): Json {
 }
 
 /** Network object as withdrawals, swaps, tasks and deposits show it. */
-export function renderNetwork(network: NetworkRecord): Json {
+function renderNetwork(network: NetworkRecord): Json {
   return {
     id: network.id,
     title: network.title,
@@ -47,7 +47,7 @@ export function renderNetwork(network: NetworkRecord): Json {
 }
 
 /** Network object of invoice responses: `name` instead of `title`. */
-export function renderInvoiceNetwork(network: NetworkRecord): Json {
+function renderInvoiceNetwork(network: NetworkRecord): Json {
   return {
     id: network.id,
     name: network.title,
@@ -58,7 +58,7 @@ export function renderInvoiceNetwork(network: NetworkRecord): Json {
 }
 
 /** Network object of asset responses: `chainType` instead of `networkType`. */
-export function renderAssetNetwork(network: NetworkRecord): Json {
+function renderAssetNetwork(network: NetworkRecord): Json {
   return {
     id: network.id,
     title: network.title,
@@ -69,12 +69,12 @@ export function renderAssetNetwork(network: NetworkRecord): Json {
 }
 
 /** Network object of the gas manager: id, title, symbol only. */
-export function renderGasNetwork(network: NetworkRecord): Json {
+function renderGasNetwork(network: NetworkRecord): Json {
   return { id: network.id, title: network.title, symbol: network.symbol };
 }
 
 /** One fee leg; `amountInUsd` null when `withUsd` is false. */
-export function renderFeeLeg(
+function renderFeeLeg(
   state: SimState,
   cryptoId: string,
   amount: bigint | string,
@@ -284,7 +284,7 @@ export function renderDeposit(state: SimState, deposit: DepositRecord): Json {
 }
 
 /** Amount debited from the gas liquidity address: value of the top-up in the donor stablecoin plus the fee. */
-export function gasCharged(state: SimState, row: GasDistributionRecord): bigint | null {
+function gasCharged(state: SimState, row: GasDistributionRecord): bigint | null {
   if (row.topUp === null || row.serviceFee === null) return null;
   const native = state.nativeCrypto(row.networkId);
   const donor = state.crypto(row.donorCryptoId);

@@ -17,7 +17,7 @@ export function formatSqlTime(ms: number): string {
 }
 
 /** Picks the RFC 3339 spelling of a record from its id so the same record always renders the same way. */
-export function styleFor(id: string): Rfc3339Style {
+function styleFor(id: string): Rfc3339Style {
   const last = Number.parseInt(id.slice(-1), 16);
   const styles: readonly Rfc3339Style[] = ['offset', 'zulu', 'fraction'];
   return styles[(Number.isNaN(last) ? 0 : last) % 3] ?? 'offset';

@@ -4,7 +4,7 @@ import type { FieldError } from './responses.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** True when the value is a UUID string (any version). */
-export function isUuid(value: unknown): value is string {
+function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 

@@ -12,14 +12,13 @@
 // The rules live in block-kit/ by family: limits, shared checks, elements, blocks, attachments, messages and views.
 
 export { validateAttachments } from './block-kit/attachments.js';
-export { blocksTextLength, type ValidateBlocksOptions, validateBlocks } from './block-kit/blocks.js';
+export { blocksTextLength, validateBlocks } from './block-kit/blocks.js';
 export {
   ATTACHMENT_LIMITS,
-  type BlockKitProblem,
   HOME_LIMITS,
   MESSAGE_LIMITS,
   MODAL_LIMITS,
 } from './block-kit/limits.js';
-export { type CheckMessageOptions, checkMessage, type MessageRefusal, refusalBody } from './block-kit/messages.js';
+export { checkMessage, type MessageRefusal, refusalBody } from './block-kit/messages.js';
 export { describeProblem } from './block-kit/primitives.js';
 export { validateHomeView, validateModalView } from './block-kit/views.js';

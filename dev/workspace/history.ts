@@ -8,7 +8,7 @@ import { usdDecimalToCents } from '../../src/kernel/money.js';
 import type { Asset } from '../../src/payments/index.js';
 
 /** Days of history made. */
-export const HISTORY_DAYS = 30;
+const HISTORY_DAYS = 30;
 
 /**
  * How each asset moves per day, as a share of its balance now (per mille): what leaves it, and a deposit every
@@ -30,7 +30,7 @@ function dayBefore(day: string, days: number): string {
  * The snapshots of the HISTORY_DAYS days before `today`, oldest first, from `assets` as they are now. Going back a
  * day adds what was spent that day and takes off what was deposited, so the newest is one day's spending above now.
  */
-export function balanceHistory(assets: readonly Asset[], today: string): DailySnapshot[] {
+function balanceHistory(assets: readonly Asset[], today: string): DailySnapshot[] {
   const balances = new Map(assets.map((asset) => [asset.id, BigInt(asset.balance)]));
   const snapshots: DailySnapshot[] = [];
   for (let ago = 1; ago <= HISTORY_DAYS; ago++) {

@@ -32,7 +32,7 @@ import {
 import { createTimeline, type Timeline } from './timeline.js';
 import { workspaceTotpKey } from './totp-key.js';
 
-export const TEAM = {
+const TEAM = {
   id: 'T0LOCAL',
   domain: 'acme-treasury',
   appId: 'A0LOCALBOT',
@@ -131,7 +131,7 @@ function isIn(channel: { members: readonly string[] }, userId: string): boolean 
   return channel.members.includes(userId);
 }
 
-export const HINTS = [
+const HINTS = [
   '/treasury help',
   '/treasury balances',
   '/treasury swap 1,000 USDT@ETH to USDC@ETH',
@@ -140,7 +140,7 @@ export const HINTS = [
 ];
 
 /** The shortcuts the app's manifest declares (Slack offers a person only those). */
-export const APP_SHORTCUTS = manifestShortcuts(readAppManifest());
+const APP_SHORTCUTS = manifestShortcuts(readAppManifest());
 
 /** manifests/manifest.json, from dev/workspace (run from source) or dist/dev/workspace (built). */
 function readAppManifest(): unknown {

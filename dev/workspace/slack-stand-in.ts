@@ -14,23 +14,15 @@ import type {
 
 export { slackAttachments } from './slack/messages.js';
 export type {
-  ConversationKind,
   ConversationSpec,
   InjectedFailure,
-  MessageMetadata,
-  MessageVersion,
   OpenedView,
   PublishedHome,
-  RecordedCall,
   RecordedResponse,
-  Rejection,
-  ResponseEffect,
   ResponseUrlOrigin,
-  SlackFile,
   SlackStandInOptions,
   StandInEvent,
   StoredMessage,
-  UploadedFile,
   UserGroupSpec,
 } from './slack/types.js';
 

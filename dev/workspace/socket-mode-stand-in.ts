@@ -16,7 +16,7 @@ export type DisconnectReason = 'refresh_requested' | 'warning' | 'link_disabled'
 export type EnvelopeType = RequestKind;
 
 /** The app has no open connection: Slack cannot hand it anything (a person would see `dispatch_failed`). */
-export class NoSocketConnectionError extends Error {
+class NoSocketConnectionError extends Error {
   readonly code = 'workspace_no_socket_connection';
   constructor() {
     super('the bot has no Socket Mode connection open right now (it is reconnecting); try again in a moment');

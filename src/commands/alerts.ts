@@ -8,6 +8,7 @@ const OPEN_SYNTAX = 'alerts open';
 /** `/treasury alerts [open]`: the alert poller's status, or the alerts not resolved yet. */
 export const alerts = defineSubcommand({
   name: 'alerts',
+  group: 'alerts',
   usage: [
     [SYNTAX, 'the failure-alert poller: last polls, last error, alerts sent, open alerts, next run'],
     [OPEN_SYNTAX, 'alerts not resolved yet, oldest first: what, age, who has it, a link to each'],

@@ -9,6 +9,7 @@ const SYNTAX = 'audit <period>';
 /** `/treasury audit <period>`: the audit trail as a CSV file in the requester's direct messages (admins). */
 export const audit = defineSubcommand({
   name: 'audit',
+  group: 'controls',
   usage: [[SYNTAX, 'the audit trail as a CSV file in your direct messages (admins), e.g. `audit 30d` (at most 400d)']],
   examples: ['audit 30d', 'audit 12h'],
   // AuditExport.request refuses anyone else.

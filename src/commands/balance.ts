@@ -7,6 +7,7 @@ const SYNTAX = 'balance <asset>';
 /** `/treasury balance <asset>`: one asset; without one, every asset (as `balances`). */
 export const balance = defineSubcommand({
   name: 'balance',
+  group: 'look-up',
   usage: [[SYNTAX, 'one asset, e.g. `balance USDT@BSC`']],
   examples: ['balance USDT@BSC', 'balance'],
   access: 'treasury-users',

@@ -7,6 +7,7 @@ const SYNTAX = 'balances';
 /** `/treasury balances`: every asset with its balance. */
 export const balances = defineSubcommand({
   name: 'balances',
+  group: 'look-up',
   usage: [[SYNTAX, 'every asset with its balance and USD value']],
   examples: ['balances'],
   access: 'treasury-users',

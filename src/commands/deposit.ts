@@ -7,6 +7,7 @@ const SYNTAX = 'deposit <id>';
 /** `/treasury deposit <id>`: one deposit. */
 export const deposit = defineSubcommand({
   name: 'deposit',
+  group: 'look-up',
   usage: [[SYNTAX, 'one deposit']],
   examples: ['deposit 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f'],
   access: 'treasury-users',

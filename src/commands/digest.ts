@@ -6,6 +6,7 @@ const SYNTAX = 'digest';
 /** `/treasury digest`: the daily digest now, only for the person who asked. */
 export const digest = defineSubcommand({
   name: 'digest',
+  group: 'alerts',
   usage: [[SYNTAX, 'the daily digest now, only for you: balances and their change, alerts, swaps, limits']],
   examples: ['digest'],
   access: 'treasury-users',

@@ -11,6 +11,7 @@ type FreezeCommand = { kind: 'freeze-show' } | { kind: 'freeze'; reason: string;
 /** `/treasury freeze <reason> [--for 2h]`: stops money moving at once (approvers, admins); alone, shows the state. */
 export const freeze = defineSubcommand({
   name: 'freeze',
+  group: 'controls',
   usage: [
     [
       SYNTAX,

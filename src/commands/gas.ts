@@ -10,6 +10,7 @@ const SYNTAX = 'gas [pending|cancelled|failed|success]';
 /** `/treasury gas [status]`: gas manager top-ups. */
 export const gas = defineSubcommand({
   name: 'gas',
+  group: 'look-up',
   usage: [[SYNTAX, 'gas manager top-ups, e.g. `gas failed`']],
   examples: ['gas failed', 'gas'],
   access: 'treasury-users',

@@ -1,40 +1,66 @@
-import { type Block, context, header, LIMITS, type SlackMessage, section } from '../blocks/common.js';
+import { type Block, context, header, type SlackMessage, section } from '../blocks/common.js';
 import { escapeText, quoteInput } from '../kernel/text.js';
 import { SUBCOMMANDS } from './index.js';
-import type { UsageLine } from './subcommand.js';
+import { HELP_GROUPS, type HelpAsk, type HelpGroup, type Subcommand, type UsageLine } from './subcommand.js';
 
-/** `/treasury help`: every registered subcommand's usage lines, with an example; `unknown` was typed instead of one. */
-export function buildHelp(extraUsage: readonly UsageLine[] = [], unknown?: string): SlackMessage {
-  // The syntax holds `<asset>`-style placeholders: escaped, or Slack would read them as links.
-  const lines = [...SUBCOMMANDS.flatMap((subcommand) => subcommand.usage), ...extraUsage].map(
-    ([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`,
-  );
-  const notice = unknown === undefined ? undefined : `${quoteInput(unknown)} is not a /treasury command. These are:`;
+const REGISTERED: readonly Subcommand<{ kind: string }>[] = SUBCOMMANDS;
+
+/** Said under a subcommand's lines when one takes an asset. */
+const ASSET_NOTE =
+  '`&lt;asset&gt;` is an asset id, a symbol unique among your assets (`USDT`) or `SYMBOL@NETWORK` (`USDT@BSC`).';
+
+/**
+ * `/treasury help`: the subcommands by group, in a few lines; `/treasury help <subcommand>`: that subcommand's
+ * lines, with examples. A topic that names none (or a first word that is no subcommand) is said so, above the groups.
+ */
+export function buildHelp(ask: HelpAsk = {}): SlackMessage {
+  if (ask.topic === undefined) return helpGroups();
+  const word = ask.topic.toLowerCase();
+  const found = REGISTERED.find((subcommand) => subcommand.name === word || subcommand.aliases?.includes(word));
+  if (found !== undefined) return helpFor(found);
+  const notice = `${quoteInput(ask.topic)} is not a /treasury command.`;
+  const groups = helpGroups();
   return {
-    text:
-      notice === undefined
-        ? 'Treasury bot commands'
-        : `${quoteInput(unknown!)} is not a /treasury command; here are the ones there are`,
+    text: `${notice} These are the ones there are`,
+    blocks: [section(`:warning: ${notice} These are:`), ...groups.blocks],
+  };
+}
+
+/** One line of help as shown: the syntax (its `<asset>`-style placeholders escaped, or Slack reads them as links). */
+function usageLineText([syntax, what]: UsageLine): string {
+  return `• \`/treasury ${escapeText(syntax)}\` — ${what}`;
+}
+
+/** Every subcommand's name under its group's title, one line per group, and how to ask about one. */
+function helpGroups(): SlackMessage & { blocks: Block[] } {
+  const lines = (Object.entries(HELP_GROUPS) as [HelpGroup, string][]).map(([group, title]) => {
+    const names = REGISTERED.filter((subcommand) => subcommand.group === group).map(({ name }) => `\`${name}\``);
+    return `*${title}* — ${names.join(' · ')}`;
+  });
+  return {
+    text: 'Treasury bot commands',
     blocks: [
-      ...(notice === undefined ? [] : [section(`:warning: ${notice}`)]),
       header('Treasury bot'),
-      ...linesInSections(lines),
-      context(
-        '`&lt;asset&gt;` is an asset id, a symbol unique among your assets (`USDT`) or `SYMBOL@NETWORK` (`USDT@BSC`). ' +
-          'Invoice options: `--expires 2h` (at most 24h), `--asset &lt;asset&gt;` (USD invoices), `--data &lt;text&gt;`.',
-      ),
+      section(lines.join('\n')),
+      context('`/treasury help <subcommand>` says what one does, with examples, e.g. `/treasury help swap`.'),
     ],
   };
 }
 
-/** The lines in as few sections as Slack's 3,000 characters per section allow, each line whole. */
-function linesInSections(lines: readonly string[]): Block[] {
-  const sections: string[] = [];
-  for (const line of lines) {
-    const last = sections.at(-1);
-    if (last !== undefined && last.length + 1 + line.length <= LIMITS.sectionText)
-      sections[sections.length - 1] = `${last}\n${line}`;
-    else sections.push(line);
-  }
-  return sections.map((text) => section(text));
+/** One subcommand's lines, then what they have no room for: its other names, who may run it, its notes. */
+function helpFor(subcommand: Subcommand<{ kind: string }>): SlackMessage {
+  const notes = [
+    ...(subcommand.aliases ?? []).map((alias) => `\`/treasury ${alias}\` is the same.`),
+    ...(subcommand.access === 'admins' ? ['For treasury admins.'] : []),
+    ...(subcommand.usage.some(([syntax]) => syntax.includes('asset>')) ? [ASSET_NOTE] : []),
+    ...(subcommand.note === undefined ? [] : [subcommand.note]),
+  ];
+  return {
+    text: `/treasury ${subcommand.name}`,
+    blocks: [
+      header(`/treasury ${subcommand.name}`),
+      section(subcommand.usage.map(usageLineText).join('\n')),
+      ...(notes.length === 0 ? [] : [context(notes.join(' '))]),
+    ],
+  };
 }

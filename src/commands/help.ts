@@ -1,12 +1,16 @@
 import { defineSubcommand } from './subcommand.js';
 
-/** `/treasury help` (and `/treasury` alone): every subcommand with an example. */
+/** `/treasury help` (and `/treasury` alone): the subcommands by group; `/treasury help <subcommand>`: its lines. */
 export const help = defineSubcommand({
   name: 'help',
-  usage: [['help', 'this list']],
-  examples: ['help', ''],
+  usage: [
+    ['help', 'the subcommands, by group'],
+    ['help <subcommand>', 'what one does, with examples, e.g. `help swap`'],
+  ],
+  examples: ['help', '', 'help swap'],
   access: 'treasury-users',
-  // Words after `help` are ignored: the list is the answer either way.
-  parse: (): { kind: 'help'; unknown?: string } => ({ kind: 'help' }),
-  run: async (command, { help }) => help(command.unknown),
+  // The first word after `help` is the topic; any further words are ignored.
+  parse: (args): { kind: 'help'; topic?: string } =>
+    args[0] === undefined ? { kind: 'help' } : { kind: 'help', topic: args[0] },
+  run: async (command, { help }) => help(command),
 });

@@ -1,6 +1,7 @@
 /**
- * The one table of `/treasury` subcommands, in the order help lists them. Help (help-blocks.ts), the parser's
- * dispatch (parse.ts) and the slash-command listener read it: a new subcommand is one module and one line here.
+ * The one table of `/treasury` subcommands, in the order help lists them (each under its `group`, HELP_GROUPS in
+ * subcommand.ts). Help (help-blocks.ts), the parser's dispatch (parse.ts) and the slash-command listener read it: a
+ * new subcommand is one module and one line here.
  */
 import { alerts } from './alerts.js';
 import { audit } from './audit.js';
@@ -29,27 +30,32 @@ import { withdrawals } from './withdrawals.js';
 /** Every `/treasury` subcommand. */
 export const SUBCOMMANDS = [
   help,
+  // Look up
   balances,
   balance,
-  invoice,
   withdrawals,
   withdrawal,
   payouts,
-  payout,
   task,
   deposit,
   gas,
+  runway,
+  // Get paid
+  invoice,
+  // Move money
   swap,
   swaps,
   policy,
-  freeze,
-  twoFactor,
+  payout,
+  // Alerts
   alerts,
   thresholds,
   threshold,
   digest,
+  // Controls
+  freeze,
+  twoFactor,
   audit,
-  runway,
 ] as const;
 
 /** Every parsed `/treasury` command: what the registered modules' `parse` return. */

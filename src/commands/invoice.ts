@@ -19,12 +19,14 @@ type InvoiceCommand =
 /** `/treasury invoice …`: creates a USD or crypto invoice, or shows one by its id. */
 export const invoice = defineSubcommand({
   name: 'invoice',
+  group: 'get-paid',
   usage: [
     [INVOICE_USD_SYNTAX, 'USD invoice, e.g. `invoice $49.99 Pro plan --expires 2h`'],
     [INVOICE_CRYPTO_SYNTAX, 'crypto invoice, e.g. `invoice 0.05 ETH Consulting`'],
     ['invoice <invoice-id>', 'status of an invoice'],
     ['invoice', 'the invoice form: pick the asset, type the amount, see what the bot will do before it does it'],
   ],
+  note: 'Options: `--expires 2h` (at most 24h), `--asset &lt;asset&gt;` (USD invoices), `--data &lt;text&gt;`.',
   examples: [
     'invoice $49.99 Pro plan --expires 2h',
     'invoice 0.05 ETH Consulting',

@@ -28,10 +28,10 @@ export interface ParsedTreasuryCommand {
 export function readTreasuryCommand(text: string): ParsedTreasuryCommand {
   const [typed, ...args] = tokenize(text.trim());
   const found = typed === undefined ? help : BY_WORD.get(typed.toLowerCase());
-  // A typo is best answered by the list of what exists.
+  // A typo is best answered by help asked about it: it is said plainly, above the groups.
   const [subcommand, command] =
     found === undefined
-      ? [help as Subcommand<TreasuryCommand>, { kind: 'help', unknown: typed } as const]
+      ? [help as Subcommand<TreasuryCommand>, { kind: 'help', topic: typed } as const]
       : [found, found.parse(args)];
   return { subcommand, command, run: (context) => subcommand.run(command, context) };
 }

@@ -9,6 +9,7 @@ const SYNTAX = 'payout create <asset> "<name>"';
 /** `/treasury payout create <asset> "<name>"`: proposes an empty payout container, created once confirmed. */
 export const payout = defineSubcommand({
   name: 'payout',
+  group: 'move-money',
   usage: [
     [SYNTAX, 'an empty payout container, after you confirm, e.g. `payout create USDT@BSC "November affiliates"`'],
     ['payout create', 'the payout form: pick the asset, name it'],

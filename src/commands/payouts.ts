@@ -5,7 +5,7 @@ import { UsageError } from '../kernel/usage-error.js';
 import { defineSubcommand } from './subcommand.js';
 
 /** The statuses `payouts` filters on. */
-export const PAYOUT_STATUSES = ['pending', 'failed', 'success'] as const;
+const PAYOUT_STATUSES = ['pending', 'failed', 'success'] as const;
 
 /** `payoutId`: a UUID typed after `payouts` (the feature reads it as an asset when it is one's id). */
 type PayoutsCommand = {
@@ -19,6 +19,7 @@ type PayoutsCommand = {
 export const payouts = defineSubcommand({
   name: 'payouts',
   aliases: ['tasks'],
+  group: 'look-up',
   usage: [[PAYOUTS_SYNTAX, 'payout tasks, e.g. `payouts failed USDT`; with a payout id, the tasks of that payout']],
   examples: ['payouts failed USDT', 'tasks pending', 'payouts 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f'],
   access: 'treasury-users',

@@ -7,6 +7,7 @@ const SYNTAX = 'policy [usd-amount]';
 /** `/treasury policy [usd-amount]`: who approves swaps, and what an amount needs. */
 export const policy = defineSubcommand({
   name: 'policy',
+  group: 'move-money',
   usage: [[SYNTAX, 'who approves swaps, the limits; e.g. `policy $250,000` says what that amount needs']],
   examples: ['policy $250,000', 'policy'],
   access: 'treasury-users',

@@ -8,6 +8,7 @@ const NOT_HERE = 'Runway is not available here.';
 /** `/treasury runway`: how many days each balance lasts at its recent outflow, only for the person who asked. */
 export const runway = defineSubcommand({
   name: 'runway',
+  group: 'look-up',
   usage: [[SYNTAX, 'how many days each balance lasts at its outflow of the last 7 days, e.g. `runway`']],
   examples: ['runway'],
   access: 'treasury-users',

@@ -10,6 +10,22 @@ import type { ConversationKind } from '../slack/conversations.js';
 /** One line of help: the syntax after `/treasury`, and what it does (mrkdwn, with an example). */
 export type UsageLine = readonly [syntax: string, what: string];
 
+/** The groups `/treasury help` lists the subcommands in, in this order, each with its title. */
+export const HELP_GROUPS = {
+  'look-up': 'Look up',
+  'get-paid': 'Get paid',
+  'move-money': 'Move money',
+  alerts: 'Alerts',
+  controls: 'Controls',
+} as const;
+/** One of HELP_GROUPS. */
+export type HelpGroup = keyof typeof HELP_GROUPS;
+
+/** What `/treasury help` was asked: nothing (the groups), or `topic`, a word that may name a subcommand. */
+export interface HelpAsk {
+  topic?: string;
+}
+
 /**
  * Who may run a subcommand. Every one is behind TREASURY_USERS, which the listener checks before the text is read
  * (in the ack when it can); `admins` (TREASURY_ADMINS, by default the swap approvers) is checked on top of it by the
@@ -55,8 +71,8 @@ export interface CommandContext {
   trigger?: { id: string; openBy: number };
   /** Settles once the command's own answer was delivered: work that answers later waits for it. */
   answered: Promise<void>;
-  /** The help message; `unknown` is the word typed instead of a subcommand. */
-  help(unknown?: string): SlackMessage;
+  /** The help message: the groups, or one subcommand's lines when `topic` names one (see HelpAsk). */
+  help(ask: HelpAsk): SlackMessage;
 }
 
 /** One `/treasury` subcommand; `Command` is what `parse` makes of its text and `run` takes. */
@@ -65,8 +81,12 @@ export interface Subcommand<Command extends { kind: string }> {
   name: string;
   /** Other words that select it (true aliases only). */
   aliases?: readonly string[];
-  /** Its lines in help, in order. */
+  /** Where `/treasury help` lists it; only help itself has none (the foot of help names it). */
+  group?: HelpGroup;
+  /** Its lines in `/treasury help <name>`, in order. */
   usage: readonly UsageLine[];
+  /** A line under them there (mrkdwn): what the lines have no room for, such as options. */
+  note?: string;
   /** Texts after `/treasury` that select it and parse (a test holds every one to this). */
   examples: readonly string[];
   /** Who may run it (see Access). */

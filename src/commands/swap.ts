@@ -17,6 +17,7 @@ type SwapCommand =
 /** `/treasury swap …`: a quote posted for approval, or one swap by its id. */
 export const swap = defineSubcommand({
   name: 'swap',
+  group: 'move-money',
   usage: [
     [SYNTAX, 'a swap quote for approval, e.g. `swap 1,000 USDT@ETH to USDC@ETH`'],
     ['swap <swap-id>', 'one swap: status, amounts, hashes, fee'],

@@ -6,6 +6,7 @@ const SYNTAX = 'swaps';
 /** `/treasury swaps`: recent swap quotes and who decided them. */
 export const swaps = defineSubcommand({
   name: 'swaps',
+  group: 'move-money',
   usage: [[SYNTAX, 'recent swap quotes and who decided them']],
   examples: ['swaps'],
   access: 'treasury-users',

@@ -7,6 +7,7 @@ const SYNTAX = 'task <id>';
 /** `/treasury task <id>`: one payout task. */
 export const task = defineSubcommand({
   name: 'task',
+  group: 'look-up',
   usage: [[SYNTAX, 'one payout task with its gas']],
   examples: ['task 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f'],
   access: 'treasury-users',

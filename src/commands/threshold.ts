@@ -16,6 +16,7 @@ type ThresholdCommand =
 /** `/treasury threshold <asset> below <amount> | off`: sets or removes a balance threshold (admins). */
 export const threshold = defineSubcommand({
   name: 'threshold',
+  group: 'alerts',
   usage: [
     [SYNTAX, 'alert when a balance runs low (admins), e.g. `threshold USDT@BSC below $5,000`'],
     ['threshold', 'the threshold form: pick the asset and the level, see the balance now against it'],

@@ -6,6 +6,7 @@ const SYNTAX = 'thresholds';
 /** `/treasury thresholds`: every balance threshold with the balance now. */
 export const thresholds = defineSubcommand({
   name: 'thresholds',
+  group: 'alerts',
   usage: [[SYNTAX, 'balance thresholds with each balance now']],
   examples: ['thresholds'],
   access: 'treasury-users',

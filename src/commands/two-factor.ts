@@ -26,6 +26,7 @@ function readPerson(typed: string): string | undefined {
 /** `/treasury 2fa`: your second factor; `enroll`, `confirm <code>`, and `reset [@person]` (a picker) for admins. */
 export const twoFactor = defineSubcommand({
   name: '2fa',
+  group: 'controls',
   usage: [
     [
       SYNTAX,

@@ -7,6 +7,7 @@ const SYNTAX = 'withdrawal <id>';
 /** `/treasury withdrawal <id>`: one withdrawal. */
 export const withdrawal = defineSubcommand({
   name: 'withdrawal',
+  group: 'look-up',
   usage: [[SYNTAX, 'one withdrawal']],
   examples: ['withdrawal 3f2b8c1e-5a4d-4c2b-9e1f-0a1b2c3d4e5f'],
   access: 'treasury-users',

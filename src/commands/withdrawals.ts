@@ -7,6 +7,7 @@ const SYNTAX = 'withdrawals [page]';
 /** `/treasury withdrawals [page]`: recent withdrawals, a page at a time. */
 export const withdrawals = defineSubcommand({
   name: 'withdrawals',
+  group: 'look-up',
   usage: [[SYNTAX, 'recent withdrawals, newest first']],
   examples: ['withdrawals', 'withdrawals 2'],
   access: 'treasury-users',

@@ -80,7 +80,7 @@ export interface SwapQuoteRepository {
    */
   listUsageSince(since: Date): Promise<SwapQuote[]>;
   /**
-   * Moves every quote that ended before `cutoff` (quote-retention.ts: final, not followed, nothing recorded since)
+   * Moves every quote that ended before `cutoff` (swaps/retention.ts: final, not followed, nothing recorded since)
    * out of the working state into the archive the audit export reads; answers how many moved. saveQuote does it
    * too, with the new quote's estimate time less QUOTE_RETENTION_MS, so the working state stays bounded. A quote
    * that moved is not found by getQuote or any listing here: only by the audit export.
@@ -179,7 +179,7 @@ export interface AlertRepository {
   // Alerts people own. Each is one atomic change, so clicks on any replica run one at a time.
 
   /**
-   * A person's act on the alert a click names (`ref`): `act` (a pure lifecycle rule, see alert-lifecycle.ts) sees
+   * A person's act on the alert a click names (`ref`): `act` (a pure lifecycle rule, see alerts/lifecycle.ts) sees
    * the alert as committed; a change is stored with its thread line, a refusal changes nothing.
    */
   actOnAlert(ref: string, act: (alert: OwnedAlert) => AlertChange | AlertRefusal): Promise<ActOutcome>;

@@ -9,7 +9,7 @@ import type { Logger } from '../logger.js';
 import type { WorkRegister } from './scheduler.js';
 
 /** How long one heartbeat GET may take; a slow monitor then counts as a failed GET, logged. */
-export const HEARTBEAT_TIMEOUT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 /** Sends the heartbeat. */
 export interface Heartbeat {

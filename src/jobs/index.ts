@@ -50,33 +50,32 @@ import { createLeadershipGate } from './leadership.js';
 import { createScheduler, type JobDefinition, type Scheduler, type WorkRegister } from './scheduler.js';
 import { stopWithinBudget } from './shutdown.js';
 
-export { createHeartbeat, HEARTBEAT_TIMEOUT_MS, type Heartbeat } from './heartbeat.js';
-export { createLeadershipGate, type Leadership, type LeadershipGate } from './leadership.js';
-export { createJobSchedule, type JobPeriod, type JobSchedule, type ScheduleStatus, type Timers } from './schedule.js';
-export { createScheduler, type JobDefinition, type RunsOn, type Scheduler } from './scheduler.js';
+export { createLeadershipGate } from './leadership.js';
+export type { JobSchedule, Timers } from './schedule.js';
+export { createScheduler, type JobDefinition, type RunsOn } from './scheduler.js';
 
 /**
  * Replicas: a quote `approving` this long was left by a replica that died. Between the claim and the create
  * there is one quote-message edit (up to about 2 minutes while Slack rate-limits the channel) and the create
  * itself (its timeout), so 10 minutes leave a wide margin, clock differences between hosts included.
  */
-export const APPROVING_STUCK_MS = 10 * 60_000;
+const APPROVING_STUCK_MS = 10 * 60_000;
 /** Replicas: how often each looks for swaps another replica left (to follow, or to mark interrupted). */
-export const RECOVER_EVERY_MS = 15_000;
+const RECOVER_EVERY_MS = 15_000;
 /**
  * How often waiting quotes are looked at (the "expires soon" reminder, marking expired ones): every replica does
  * it, each step is claimed in the store, so it happens once.
  */
-export const SWEEP_QUOTES_EVERY_MS = 30_000;
+const SWEEP_QUOTES_EVERY_MS = 30_000;
 /** How often the daily digest checks whether it is due. */
-export const DIGEST_CHECK_EVERY_MS = 30_000;
+const DIGEST_CHECK_EVERY_MS = 30_000;
 /**
  * How often each replica looks for a freeze whose `--for` ran out (the gate itself ends at `until` exactly; this is
  * how late, at most, people are told). One unlocked read when there is nothing to claim.
  */
-export const FREEZE_EXPIRY_EVERY_MS = 15_000;
+const FREEZE_EXPIRY_EVERY_MS = 15_000;
 /** How often the second factor's lapsed enrolments and queued Slack deletions are looked at. */
-export const SECOND_FACTOR_UPKEEP_EVERY_MS = 30_000;
+const SECOND_FACTOR_UPKEEP_EVERY_MS = 30_000;
 
 /** The alert poll: leader only; at shutdown a poll still running at three quarters of the budget is cut short. */
 export function alertPollJob(
@@ -122,7 +121,7 @@ export interface JobDeps {
 }
 
 /** Registers every job with `scheduler`; returns the alert poller (undefined when ALERT_CHANNEL is unset). */
-export function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: AlertPoller | undefined } {
+function registerJobs(scheduler: Scheduler, deps: JobDeps): { alerts: AlertPoller | undefined } {
   const { config, features, logger } = deps;
   const { swaps, alertActions, invoices, digest } = features;
 

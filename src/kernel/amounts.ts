@@ -28,7 +28,7 @@ import { escapeText, quoteInput as quote } from './text.js';
 export const MAX_USD_CENTS: bigint = 10n ** 14n;
 
 /** Longest accepted user input, counted without thousands separators. */
-export const MAX_INPUT_LENGTH = 100;
+const MAX_INPUT_LENGTH = 100;
 
 const HARD_INPUT_LIMIT = 1000;
 /** Integer part either plain digits or correctly grouped thousands; optional fraction. */

@@ -17,7 +17,7 @@ import { escapeText, quoteInput } from './text.js';
 export const MAX_UINT256: bigint = (1n << 256n) - 1n;
 
 /** Largest number of decimals a crypto may have. */
-export const MAX_DECIMALS = 36;
+const MAX_DECIMALS = 36;
 
 const BASE_UNITS_RE = /^\d+$/;
 const API_DECIMAL_RE = /^(-?)(\d+)(?:\.(\d+))?$/;

@@ -30,7 +30,7 @@ const SLACK_ID = /^[A-Z0-9_]{1,32}$/i;
  * hand, not by a schema: this runs before every command's ack, and it only needs to name the first bad field.
  * Returns that field, or undefined when the command is well-formed.
  */
-export function commandProblem(body: Record<string, unknown>): string | undefined {
+function commandProblem(body: Record<string, unknown>): string | undefined {
   if (typeof body.command !== 'string') return 'command';
   if (typeof body.user_id !== 'string' || !SLACK_ID.test(body.user_id)) return 'user_id';
   if (typeof body.channel_id !== 'string' || body.channel_id.length > 64) return 'channel_id';

@@ -19,7 +19,7 @@ const id = (value: unknown): string | undefined =>
   typeof value === 'string' && PRINTABLE_ID.test(value) ? value : undefined;
 
 /** The context fields of one request body (only what the body says; never typed text beyond the subcommand). */
-export function requestLogContext(body: unknown): LogContext {
+function requestLogContext(body: unknown): LogContext {
   if (typeof body !== 'object' || body === null) return {};
   const b = body as Record<string, unknown>;
   const fields: Record<string, string | undefined> = {};

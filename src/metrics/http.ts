@@ -18,7 +18,7 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 }
 
 /** The handler of GET /metrics. */
-export function metricsHandler(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
+function metricsHandler(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
       res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' });

@@ -17,7 +17,7 @@ export type QuoteOutcome = 'requested' | 'rejected' | 'expired' | 'failed';
 /** Why a second-factor code was refused. */
 export type StepUpFailure = 'wrong' | 'replayed' | 'locked';
 
-/** What the bot counts; implemented over prom-client by createBotMetrics, a no-op by noMetrics. */
+/** What the bot counts; implemented over prom-client by createBotMetrics. */
 export interface BotMetrics {
   /** One attempt of a Slack Web API call, by method (`chat.postMessage`) and outcome. */
   slackCall(method: string, outcome: SlackCallOutcome): void;
@@ -45,26 +45,10 @@ export interface BotMetrics {
   stepUpFailed(reason: StepUpFailure): void;
 }
 
-/** Metrics that count nothing: for unit tests and tools that build parts of the bot. */
-export const noMetrics: BotMetrics = {
-  slackCall: () => undefined,
-  paymentsRequest: () => undefined,
-  pollRun: () => undefined,
-  leaseHeld: () => undefined,
-  alertPosted: () => undefined,
-  alertFailed: () => undefined,
-  alertLatency: () => undefined,
-  reminderSent: () => undefined,
-  quote: () => undefined,
-  approval: () => undefined,
-  swapCreated: () => undefined,
-  stepUpFailed: () => undefined,
-};
-
 /** The alert latency buckets, in seconds: one second to thirty minutes. */
 export const ALERT_LATENCY_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1200, 1800];
 /** The poll duration buckets, in seconds. */
-export const POLL_DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const POLL_DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /** The Slack methods the bot calls, created at zero so that a dashboard has them before the first call. */
 const SLACK_METHODS = [

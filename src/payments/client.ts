@@ -67,7 +67,7 @@ export interface WithdrawalListPage {
 export const MAX_PAYMENT_DELAY_SECONDS = 86_400;
 
 /** The format of createdAtFrom/To: ISO-8601 with an explicit offset (docs/payments-api.md#timestamps). */
-export function formatIsoWithOffset(date: Date): string {
+function formatIsoWithOffset(date: Date): string {
   return date.toISOString().replace(/Z$/, '+00:00');
 }
 

@@ -2,7 +2,6 @@
 export * from './client.js';
 export * from './errors.js';
 export {
-  createPaymentsRequest,
   type PaymentsHttpOptions,
   parseRetryAfter,
   paymentsRetryDelayMs,
@@ -10,4 +9,3 @@ export {
 } from './http.js';
 export { createPacer, type Pacer } from './pacer.js';
 export type { Crypto, CursorPage, Fee, FeeLeg, Network } from './schemas.js';
-export { parseRfc3339Timestamp, parseSqlUtcTimestamp } from './schemas.js';

@@ -12,10 +12,10 @@ import { z } from 'zod';
 // Scalars
 
 /** Integer string of base units (the smallest unit of a currency), e.g. "1500000". */
-export const BaseUnits = z.string().regex(/^\d+$/, 'expected an integer string of base units');
+const BaseUnits = z.string().regex(/^\d+$/, 'expected an integer string of base units');
 
 /** Decimal string such as "49.99" or "0.000120" (USD amounts, formatted amounts, percents). */
-export const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string');
+const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'expected a decimal string');
 
 const Id = z.string().min(1);
 
@@ -73,9 +73,9 @@ const timestamp = (parse: (text: string) => Date | undefined, expected: string) 
   });
 
 /** `YYYY-MM-DD HH:MM:SS`, UTC. */
-export const SqlUtcTimestamp = timestamp(parseSqlUtcTimestamp, '2026-11-20 10:15:30');
+const SqlUtcTimestamp = timestamp(parseSqlUtcTimestamp, '2026-11-20 10:15:30');
 /** RFC 3339 with offset. */
-export const Rfc3339Timestamp = timestamp(parseRfc3339Timestamp, '2026-11-20T10:15:30+00:00');
+const Rfc3339Timestamp = timestamp(parseRfc3339Timestamp, '2026-11-20T10:15:30+00:00');
 
 // ---------------------------------------------------------------------------------------------------------
 // Shared objects

@@ -17,24 +17,14 @@ import { postToUploadUrl } from './url-posts.js';
 import type { HistoryArgs, SlackChatClient } from './web-client.js';
 
 export type {
-  CallOptions,
-  FileOnDisk,
-  FileUpload,
-  MessageAttachment,
-  MessageMetadata,
-  PostedQuery,
-  PostOptions,
   Reply,
-  ReplyFallback,
   SlackGateway,
   SlackMessageContent,
 } from './gateway-contract.js';
 export {
   decideAfterFailure,
-  type FailureDecision,
   SLACK_RETRY_POLICY,
   type SlackRetryPolicy,
-  slackRetryDelayMs,
 } from './retry-policy.js';
 export { createSlackWebClient, type SlackChatClient, slackClientOptions } from './web-client.js';
 

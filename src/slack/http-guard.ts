@@ -3,7 +3,7 @@ import { parse as parseQueryString, unescape as unescapeQueryString } from 'node
 import type { Logger } from '../logger.js';
 
 /** Slack's requests are small; anything larger is refused before it is read into memory. */
-export const MAX_SLACK_BODY_BYTES = 1024 * 1024;
+const MAX_SLACK_BODY_BYTES = 1024 * 1024;
 
 /**
  * Sits in front of Bolt's HTTPReceiver. Bolt reads fields of the parsed body before any check of its shape,

@@ -5,7 +5,7 @@
  */
 
 /** Slack displays up to 40,000 characters of `text`; a fallback stays far below, where nothing is truncated. */
-export const PLAIN_TEXT_MAX_CHARS = 3_500;
+const PLAIN_TEXT_MAX_CHARS = 3_500;
 
 /** Said at the end of a fallback whose original had buttons: they are gone, and the person should know. */
 export const BUTTONS_MISSING_NOTE =

@@ -24,7 +24,7 @@ import {
  * Bolt logs through our logger, at our level, as plain text. Bolt logs at debug level on every request; below
  * LOG_LEVEL=debug those lines are dropped before anything is formatted.
  */
-export function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
+function toBoltLogger(logger: Logger, debugOn: boolean): BoltLogger {
   // At debug level Slack's client logs each request body: the one that shares the second factor's enrolment DM
   // carries an otpauth:// URI, whose secret never goes to the log.
   const join = (parts: unknown[]) =>
@@ -84,7 +84,7 @@ function livenessRoute(socket?: () => SocketModeStatus) {
 }
 
 /** How long /readyz waits for the store: a hanging database answers "timeout", never a hanging probe. */
-export const READY_CHECK_TIMEOUT_MS = 1_000;
+const READY_CHECK_TIMEOUT_MS = 1_000;
 
 /** What /readyz says of each check: `ok`, or one short word for what fails (detail goes to the log). */
 export type ReadinessChecks = { store: string; slack: string; config: 'ok' };
@@ -178,7 +178,7 @@ function listen(server: Server, port: number, host: string): Promise<Server> {
 }
 
 /** The installing workspace (and Grid organisation) from an auth.test answer; undefined when it names none. */
-export function readInstallingOrg(answer: {
+function readInstallingOrg(answer: {
   team_id?: unknown;
   enterprise_id?: unknown;
 }): { teamId: string; enterpriseId?: string } | undefined {

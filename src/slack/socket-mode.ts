@@ -60,16 +60,16 @@ export interface ReconnectPolicy {
 export const SOCKET_RECONNECT_POLICY: ReconnectPolicy = { initialMs: 1_000, maxMs: 30_000, jitter: 0.2 };
 
 /** How long without an open connection before `/healthz` says "disconnected" (a routine refresh takes a second or two). */
-export const DISCONNECTED_AFTER_MS = 30_000;
+const DISCONNECTED_AFTER_MS = 30_000;
 
 /** How long an attempt waits for Slack's `hello` once its WebSocket starts opening. */
-export const HELLO_TIMEOUT_MS = 30_000;
+const HELLO_TIMEOUT_MS = 30_000;
 
 /**
  * Unexplained ok:false answers of `apps.connections.open` in a row after which each further attempt is logged at
  * error level: retrying stays right (Slack may be stumbling), but something may need a person.
  */
-export const REFUSALS_BEFORE_ERROR = 5;
+const REFUSALS_BEFORE_ERROR = 5;
 
 /** WebSocket readyState CLOSING: a close frame went out and the peer's has not come back. */
 const SOCKET_CLOSING = 2;

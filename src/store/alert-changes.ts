@@ -98,7 +98,7 @@ export function recordDelivered(
   return alerted;
 }
 
-export function recordDeliveryFailure(
+function recordDeliveryFailure(
   alerts: AlertsState,
   at: Date,
   reason: string,
@@ -118,17 +118,17 @@ function channelAccepted(alerts: AlertsState, channel: string | undefined): void
   if (Object.keys(alerts.refusingChannels).length === 0) delete alerts.refusingChannels;
 }
 
-export function forgetRefusingChannels(alerts: AlertsState, keep: readonly string[]): void {
+function forgetRefusingChannels(alerts: AlertsState, keep: readonly string[]): void {
   for (const channel of Object.keys(alerts.refusingChannels ?? {}))
     if (!keep.includes(channel)) channelAccepted(alerts, channel);
 }
 
-export function queueThreadWork(alerts: AlertsState, work: ThreadWork): void {
+function queueThreadWork(alerts: AlertsState, work: ThreadWork): void {
   const queued = alerts.threadWork ?? [];
   if (!queued.some((w) => w.threadTs === work.threadTs)) alerts.threadWork = [...queued, work];
 }
 
-export function recordThreadPartPosted(alerts: AlertsState, threadTs: string, part: number, at: Date): void {
+function recordThreadPartPosted(alerts: AlertsState, threadTs: string, part: number, at: Date): void {
   channelAccepted(alerts, alerts.threadWork?.find((w) => w.threadTs === threadTs)?.channel);
   const queued = (alerts.threadWork ?? [])
     .map((w) => (w.threadTs === threadTs ? { ...w, remaining: w.remaining.filter((r) => r.part !== part) } : w))
@@ -142,7 +142,7 @@ export function recordThreadPartPosted(alerts: AlertsState, threadTs: string, pa
  * Marks the target as possibly posted (`attempt`), or clears the mark (`undefined`: Slack refused the post, so
  * it was not posted). Items or parts that are no longer waiting are left alone.
  */
-export function recordSending(alerts: AlertsState, target: SendTarget, attempt: SendAttempt | undefined): void {
+function recordSending(alerts: AlertsState, target: SendTarget, attempt: SendAttempt | undefined): void {
   if ('itemKeys' in target) {
     const keys = new Set(target.itemKeys);
     alerts.outbox = alerts.outbox.map((item) => {
@@ -171,7 +171,7 @@ export function recordSending(alerts: AlertsState, target: SendTarget, attempt: 
 // Alerts people own.
 
 /** A person's act on the alert `ref` names: applied when the lifecycle allows it, with its thread line. */
-export function actOnAlert(
+function actOnAlert(
   alerts: AlertsState,
   ref: string,
   act: (alert: OwnedAlert) => AlertChange | AlertRefusal,
@@ -190,7 +190,7 @@ export function actOnAlert(
  * from `at`, so no other replica posts it too), at most OWNED_ALERT_POLICY.threadLinesPerSync. The rewrite needs
  * no claim (chat.update with the record's state is the same whoever sends it).
  */
-export function claimAlertSync(alerts: AlertsState, key: string, at: Date): SyncClaim | undefined {
+function claimAlertSync(alerts: AlertsState, key: string, at: Date): SyncClaim | undefined {
   const alert = alerts.owned?.[key];
   if (!alert || !Object.hasOwn(alerts.owned!, key)) return undefined;
   const lines: ThreadLine[] = [];
@@ -204,7 +204,7 @@ export function claimAlertSync(alerts: AlertsState, key: string, at: Date): Sync
 }
 
 /** Slack accepted a thread line (`posted`), or refused it (`refused`: it is not there, so it may go again). */
-export function recordThreadLine(alerts: AlertsState, key: string, seq: number, outcome: 'posted' | 'refused'): void {
+function recordThreadLine(alerts: AlertsState, key: string, seq: number, outcome: 'posted' | 'refused'): void {
   const alert = alerts.owned?.[key];
   if (!alert) return;
   if (outcome === 'posted') alert.thread = alert.thread.filter((line) => line.seq !== seq);
@@ -217,7 +217,7 @@ export function recordThreadLine(alerts: AlertsState, key: string, seq: number, 
 }
 
 /** Slack shows `version` of the alert now; answers the alert as it stands (it may have moved on meanwhile). */
-export function recordShown(alerts: AlertsState, key: string, version: number): OwnedAlert | undefined {
+function recordShown(alerts: AlertsState, key: string, version: number): OwnedAlert | undefined {
   const alert = alerts.owned?.[key];
   if (!alert) return undefined;
   alert.shown = Math.max(alert.shown, version);
@@ -230,7 +230,7 @@ export function recordShown(alerts: AlertsState, key: string, version: number): 
  * still shows both: two that found the message gone at once (clicks on two replicas, a click and the poll) post it
  * again once. Answers whether it was recorded.
  */
-export function recordReposting(
+function recordReposting(
   alerts: AlertsState,
   key: string,
   attempt: SendAttempt | undefined,
@@ -256,7 +256,7 @@ export function recordReposting(
  * The alert's message was posted again at `ts` (in `channel`): it shows `version`, and the thread tells why.
  * Lines still owed now go to the new thread.
  */
-export function recordReposted(
+function recordReposted(
   alerts: AlertsState,
   key: string,
   posted: { channel: string; ts: string; version: number },
@@ -278,7 +278,7 @@ export function recordReposted(
  * Every reminder due at `now`, decided and queued in this one change (a thread line each, marked as sent on
  * the alert): after a crash the line is still queued, and the decision is never made twice.
  */
-export function queueDueReminders(alerts: AlertsState, now: Date, plan: DueReminderPlan): string[] {
+function queueDueReminders(alerts: AlertsState, now: Date, plan: DueReminderPlan): string[] {
   const queued: string[] = [];
   for (const alert of Object.values(alerts.owned ?? {})) {
     // A snooze that ended: the message must stop saying "snoozed" (a new version is drawn), and reminders resume.

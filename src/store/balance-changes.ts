@@ -7,7 +7,7 @@ import { oldestKeptDay } from '../features/digest/records.js';
 import type { BalanceThreshold, StoredThreshold, ThresholdChange } from '../features/thresholds/rules.js';
 
 /** The threshold as the trail shows it (without who set it: the entry says who). */
-export function thresholdOnly(stored: StoredThreshold): BalanceThreshold {
+function thresholdOnly(stored: StoredThreshold): BalanceThreshold {
   const { setBy: _by, setAt: _at, ...threshold } = stored;
   return threshold;
 }

@@ -11,7 +11,7 @@ import { openBotStore } from './lowdb/index.js';
 import { ACCEPT_EMPTY_STATE_FLAG, SET_ASIDE_DAMAGED_RECORDS_FLAG, StateFileRefusedError } from './lowdb/state-file.js';
 
 /** The advisory lock key of the poller's lease (ASCII "tr-poll!"; the migrations use another). */
-export const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
+const POLLER_LEASE_KEY = 0x7472_2d70_6f6c_6c21n;
 
 /** The store could not be opened; the message says why, for a person. */
 export class StoreOpenError extends Error {
@@ -46,7 +46,7 @@ export async function openStore(
   options: { acceptEmptyState: boolean; setAsideDamagedRecords?: boolean },
 ): Promise<OpenedStore> {
   if (config.databaseUrl) {
-    // Replicas share the database: one truth for quotes and alerts, and a lease so that one of them polls.
+    // Replicas share the database: one truth for every record, and a lease so that one of them polls.
     // Loaded only here: a deployment on the state file never pays for pg's modules.
     const { createLeaderLease, openPostgresStore } = await import('./postgres/index.js');
     let store: OpenedStore['store'];

@@ -30,18 +30,18 @@ function move(quote: SwapQuote, to: QuoteStatus): void {
   quote.status = to;
 }
 
-export function recordMessageTs(quote: SwapQuote, messageTs: string): void {
+function recordMessageTs(quote: SwapQuote, messageTs: string): void {
   quote.messageTs = messageTs;
 }
 
-export function markPostFailed(quote: SwapQuote, reason: string, slackError: string, at: Date): void {
+function markPostFailed(quote: SwapQuote, reason: string, slackError: string, at: Date): void {
   move(quote, 'expired');
   quote.failure = reason;
   quote.history.push(auditEntry(at, 'post_failed', undefined, slackError));
 }
 
 /** Runs `judge` on a copy of the quote and applies the change it decides; a refusal changes nothing. */
-export function decideQuote(
+function decideQuote(
   quote: SwapQuote,
   related: readonly SwapQuote[],
   judge: JudgeDecision,
@@ -64,24 +64,24 @@ function applyDecision(quote: SwapQuote, change: DecisionChange): void {
   quote.history.push(change.entry);
 }
 
-export function expireLapsed(quote: SwapQuote, entry: AuditEntry): boolean {
+function expireLapsed(quote: SwapQuote, entry: AuditEntry): boolean {
   if (quote.status !== 'pending') return false;
   move(quote, 'expired');
   quote.history.push(entry);
   return true;
 }
 
-export function claimReminder(quote: SwapQuote, at: Date): boolean {
+function claimReminder(quote: SwapQuote, at: Date): boolean {
   if (quote.status !== 'pending' || quote.remindedAt !== undefined) return false;
   quote.remindedAt = at.toISOString();
   return true;
 }
 
-export function releaseReminder(quote: SwapQuote): void {
+function releaseReminder(quote: SwapQuote): void {
   delete quote.remindedAt;
 }
 
-export function recordCreateResult(quote: SwapQuote, result: CreateResult, entry: AuditEntry): SwapQuote {
+function recordCreateResult(quote: SwapQuote, result: CreateResult, entry: AuditEntry): SwapQuote {
   if (result.ok) {
     move(quote, 'created');
     quote.swapId = result.swapId;
@@ -95,26 +95,21 @@ export function recordCreateResult(quote: SwapQuote, result: CreateResult, entry
   return cloneJson(quote);
 }
 
-export function recordSwapProgress(
-  quote: SwapQuote,
-  progress: SwapProgress,
-  at: Date,
-  final: boolean,
-): { changed: boolean } {
+function recordSwapProgress(quote: SwapQuote, progress: SwapProgress, at: Date, final: boolean): { changed: boolean } {
   const { changed } = applySwapProgress(quote, progress);
   if (changed) quote.history.push(auditEntry(at, `swap_${progress.swapStatus}`));
   if (final) quote.followEndedAt = at.toISOString();
   return { changed };
 }
 
-export function endFollow(quote: SwapQuote, at: Date, entry: AuditEntry): void {
+function endFollow(quote: SwapQuote, at: Date, entry: AuditEntry): void {
   // Replicas may all follow one swap (after one died): the first to give up records it, once.
   if (quote.followEndedAt !== undefined) return;
   quote.followEndedAt = at.toISOString();
   quote.history.push(entry);
 }
 
-export function markOutcomeUnknown(quote: SwapQuote, failure: string, entry: AuditEntry): boolean {
+function markOutcomeUnknown(quote: SwapQuote, failure: string, entry: AuditEntry): boolean {
   if (quote.status !== 'approving') return false;
   move(quote, 'outcome_unknown');
   quote.unknownCause = 'interrupted';
@@ -123,19 +118,19 @@ export function markOutcomeUnknown(quote: SwapQuote, failure: string, entry: Aud
   return true;
 }
 
-export function claimRequote(quote: SwapQuote, successorId: string, entry: AuditEntry): boolean {
+function claimRequote(quote: SwapQuote, successorId: string, entry: AuditEntry): boolean {
   if (!canRequote(quote)) return false;
   quote.replacedBy = successorId; // claimed now, so a double click makes one new quote
   quote.history.push(entry);
   return true;
 }
 
-export function recordRequote(quote: SwapQuote, successorId: string, entry: AuditEntry): void {
+function recordRequote(quote: SwapQuote, successorId: string, entry: AuditEntry): void {
   quote.replacedBy = successorId;
   quote.history.push(entry);
 }
 
-export function releaseRequote(quote: SwapQuote, entry: AuditEntry): void {
+function releaseRequote(quote: SwapQuote, entry: AuditEntry): void {
   delete quote.replacedBy;
   quote.history.push(entry);
 }

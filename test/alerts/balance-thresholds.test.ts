@@ -1,4 +1,4 @@
-// Balance thresholds through the real app (part 15): admins set them with /treasury threshold (others are refused),
+// Balance thresholds through the real app: admins set them with /treasury threshold (others are refused),
 // the poller reads the asset list once per poll while one is set, a crossing raises one balance_low alert people
 // own, a hovering balance raises no second one, recovery above the threshold + 10 % resolves it, a removed
 // threshold ends it, and a gas top-up short of donor balance while the donor asset is low goes into its thread.

@@ -333,7 +333,7 @@ export async function startAlertRig(options: AlertRigOptions): Promise<AlertRig>
 }
 
 /** The alert controls (the actions block whose block_id is `alert:<version>:<key>`, in the attachment). */
-export function alertActionsBlock(message: Pick<StoredMessage, 'attachments' | 'blocks'>): Record<string, unknown> {
+function alertActionsBlock(message: Pick<StoredMessage, 'attachments' | 'blocks'>): Record<string, unknown> {
   const blocks = [
     ...(message.blocks ?? []),
     ...((message.attachments ?? []) as { blocks?: unknown[] }[]).flatMap((a) => a.blocks ?? []),

@@ -1,4 +1,4 @@
-// `npm run audit -- --since 30d` (part 16): the built entry point (dist/src/audit-cli.js) spawned with nothing but an
+// `npm run audit -- --since 30d`: the built entry point (dist/src/audit-cli.js) spawned with nothing but an
 // environment, on both stores. It writes the CSV to stdout, reads the state file while the bot holds it (without
 // the lock) and PostgreSQL read-only, and says what is wrong in plain words on stderr with exit code 1.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// `/treasury audit <period>` end to end (part 16): the real app over signed HTTP, the Slack stand-in and the payment
+// `/treasury audit <period>` end to end: the real app over signed HTTP, the Slack stand-in and the payment
 // simulator. An admin is answered at once and gets the CSV in their direct messages through Slack's upload flow (read
 // back from the stand-in with the bot token, then by a real CSV parser); anyone else is refused and nothing is read
 // or sent; a refused upload is told in plain words.

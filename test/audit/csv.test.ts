@@ -1,4 +1,4 @@
-// The audit CSV (part 16) written by the real writer (csv-stringify) and read back by a real CSV parser (csv-parse):
+// The audit CSV written by the real writer (csv-stringify) and read back by a real CSV parser (csv-parse):
 // hostile text in every field survives RFC 4180 quoting (commas, quotes, CR/LF) and is neutralised against formula
 // injection (a leading `'`), while numeric columns stay numbers (a negative amount is not mangled) and stay exact.
 // Rows from every source come out sorted by time, read page by page.

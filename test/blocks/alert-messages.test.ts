@@ -1,4 +1,4 @@
-// The alert message as a view of its record (part 13): each look within Slack's limits (the stand-in's validator),
+// The alert message as a view of its record: each look within Slack's limits (the stand-in's validator),
 // the first word and colour telling open from handled, at most three controls and none once resolved, a person's
 // note escaped, and the Resolve modal within the modal limits.
 import { describe, expect, it } from 'vitest';

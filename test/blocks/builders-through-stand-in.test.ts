@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import * as errors from '../../src/blocks/errors.js';
 import * as help from '../../src/commands/help-blocks.js';
+import { SUBCOMMANDS } from '../../src/commands/index.js';
 import * as alerts from '../../src/features/alerts/blocks.js';
 import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
 import * as invoices from '../../src/features/invoices/blocks.js';
@@ -545,8 +546,20 @@ const cases: Case[] = [
 
   {
     builder: 'help.buildHelp',
-    name: 'help with extra usage lines',
-    build: () => help.buildHelp(many(20, (i) => [`extra${i} <${'arg'.repeat(10)}>`, 'x'.repeat(100)])),
+    name: 'help: the groups',
+    build: () => help.buildHelp(),
+  },
+  ...SUBCOMMANDS.map(
+    (subcommand): Case => ({
+      builder: 'help.buildHelp',
+      name: `help ${subcommand.name}`,
+      build: () => help.buildHelp({ topic: subcommand.name }),
+    }),
+  ),
+  {
+    builder: 'help.buildHelp',
+    name: 'help about a 3000-character hostile word',
+    build: () => help.buildHelp({ topic: '<!channel>*_~`'.repeat(200) }),
   },
 
   {
@@ -565,12 +578,12 @@ const cases: Case[] = [
   },
   {
     builder: 'invoices.buildInvoice',
-    name: 'a created invoice that is followed (part 16)',
+    name: 'a created invoice that is followed',
     build: () => invoices.buildInvoice(invoice(), { now: NOW, mode: 'created', shareable: true, followed: true }),
   },
   {
     builder: 'invoices.buildInvoice',
-    name: 'a shared copy no longer followed, hostile status (part 16)',
+    name: 'a shared copy no longer followed, hostile status',
     build: () =>
       invoices.buildInvoice(invoice({ status: HOSTILE }), {
         now: NOW,
@@ -582,7 +595,7 @@ const cases: Case[] = [
   },
   {
     builder: 'invoices.buildInvoice',
-    name: 'a shared copy of an invoice that expired unpaid, 5000-character status (part 16)',
+    name: 'a shared copy of an invoice that expired unpaid, 5000-character status',
     build: () =>
       invoices.buildInvoice(invoice({ status: 'x'.repeat(5_000) }), {
         now: NOW,

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildHelp } from '../../src/commands/help-blocks.js';
+import { SUBCOMMANDS } from '../../src/commands/index.js';
 import { buildInvoice } from '../../src/features/invoices/blocks.js';
 import { buildBalances } from '../../src/features/lookups/balance-blocks.js';
 import { buildGasList } from '../../src/features/lookups/gas-blocks.js';
@@ -55,6 +56,10 @@ function asset(i: number): Asset {
 
 describe('builders stay within Slack limits', () => {
   it('help', () => expectWithinSlackLimits(buildHelp()));
+
+  it.each(SUBCOMMANDS.map(({ name }) => name))('help %s', (name) =>
+    expectWithinSlackLimits(buildHelp({ topic: name })),
+  );
 
   it('balances with 300 assets', () => {
     const message = buildBalances(

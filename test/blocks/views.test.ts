@@ -313,13 +313,34 @@ describe('gas (gas.ts)', () => {
 });
 
 describe('help (help.ts)', () => {
-  it('buildHelp lists every subcommand with an example', () => {
+  it('buildHelp is the subcommands by group, in a few lines, and says how to ask about one', () => {
     const text = visible(buildHelp());
     expect(text).toContain('Treasury bot');
+    expect(text).toContain(
+      '*Look up* — `balances` · `balance` · `withdrawals` · `withdrawal` · `payouts` · `task` · `deposit` · `gas` · `runway`',
+    );
+    expect(text).toContain('*Get paid* — `invoice`');
+    expect(text).toContain('*Move money* — `swap` · `swaps` · `policy` · `payout`');
+    expect(text).toContain('*Alerts* — `alerts` · `thresholds` · `threshold` · `digest`');
+    expect(text).toContain('*Controls* — `freeze` · `2fa` · `audit`');
+    expect(text).toContain(
+      '`/treasury help <subcommand>` says what one does, with examples, e.g. `/treasury help swap`.',
+    );
+    expect(text.split('\n').length).toBeLessThanOrEqual(8);
+  });
+
+  it('buildHelp about one subcommand is its lines with examples, and the notes they need', () => {
+    const balance = visible(buildHelp({ topic: 'balance' }));
+    expect(balance).toContain('/treasury balance');
     // mrkdwn: the placeholder is escaped, so Slack shows `<asset>` instead of reading it as a link.
-    expect(text).toContain('• `/treasury balance &lt;asset&gt;` — one asset, e.g. `balance USDT@BSC`');
-    expect(text).toContain('• `/treasury alerts` — the failure-alert poller');
-    expect(text).toContain('`--expires 2h` (at most 24h)');
+    expect(balance).toContain('• `/treasury balance &lt;asset&gt;` — one asset, e.g. `balance USDT@BSC`');
+    expect(balance).toContain('`&lt;asset&gt;` is an asset id, a symbol unique among your assets (`USDT`)');
+    expect(balance).not.toContain('swap');
+    const invoice = visible(buildHelp({ topic: 'invoice' }));
+    expect(invoice).toContain('`--expires 2h` (at most 24h)');
+    expect(visible(buildHelp({ topic: 'tasks' }))).toContain('`/treasury tasks` is the same.');
+    expect(visible(buildHelp({ topic: 'audit' }))).toContain('For treasury admins.');
+    expect(visible(buildHelp({ topic: 'alerts' }))).toContain('• `/treasury alerts` — the failure-alert poller');
   });
 });
 

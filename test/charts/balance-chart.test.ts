@@ -1,4 +1,4 @@
-// The digest's chart (part 15): which days and assets it shows, taken from the daily snapshots, and that it renders
+// The digest's chart: which days and assets it shows, taken from the daily snapshots, and that it renders
 // to a real PNG of the expected size whatever the data (one day, no data, absurdly large values).
 import { describe, expect, it } from 'vitest';
 import {

@@ -3,23 +3,29 @@
  * checks keep each registered module, its help lines and its examples from drifting apart.
  */
 import { describe, expect, it } from 'vitest';
+import type { Block } from '../../src/blocks/common.js';
 import { buildHelp } from '../../src/commands/help-blocks.js';
 import { SUBCOMMANDS } from '../../src/commands/index.js';
 import { readTreasuryCommand } from '../../src/commands/parse.js';
+import { HELP_GROUPS } from '../../src/commands/subcommand.js';
 import { escapeText } from '../../src/kernel/text.js';
 
-/** Every mrkdwn text of a message's blocks, joined. */
-function helpText(): string {
-  return JSON.stringify(buildHelp().blocks);
+/** The lines of a help message's sections, in order. */
+function sectionLines(blocks: readonly Block[]): string[] {
+  return blocks
+    .filter((block): block is Block & { text: { text: string } } => block.type === 'section' && 'text' in block)
+    .flatMap((block) => block.text.text.split('\n'));
 }
 
 describe.each(SUBCOMMANDS.map((subcommand) => [subcommand.name, subcommand] as const))(
   '/treasury %s',
   (_name, subcommand) => {
-    it('appears in help with each of its usage lines', () => {
-      const text = helpText();
-      for (const [syntax, what] of subcommand.usage) {
-        expect(text).toContain(JSON.stringify(`• \`/treasury ${escapeText(syntax)}\` — ${what}`).slice(1, -1));
+    it('`help <name>` shows exactly its usage lines, in order, and so does each alias', () => {
+      for (const word of [subcommand.name, subcommand.name.toUpperCase(), ...(subcommand.aliases ?? [])]) {
+        const lines = sectionLines(buildHelp({ topic: word }).blocks);
+        expect(lines, word).toEqual(
+          subcommand.usage.map(([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`),
+        );
       }
     });
 
@@ -52,23 +58,39 @@ describe('the table', () => {
     expect(new Set(words).size).toBe(words.length);
   });
 
-  it('help lists exactly the registered usage lines, in table order', () => {
-    // The lines may run over several sections (3,000 characters each), each line whole.
-    const sections = buildHelp().blocks.filter((block) => block.type === 'section' && 'text' in block) as Array<{
-      text: { text: string };
-    }>;
-    const lines = sections.flatMap((section) => section.text.text.split('\n'));
-    expect(lines).toEqual(
-      SUBCOMMANDS.flatMap((subcommand) => subcommand.usage).map(
-        ([syntax, what]) => `• \`/treasury ${escapeText(syntax)}\` — ${what}`,
-      ),
+  it('puts every subcommand but help itself in one group', () => {
+    for (const subcommand of SUBCOMMANDS) {
+      if (subcommand.name === 'help') expect(subcommand.group).toBeUndefined();
+      else expect(Object.keys(HELP_GROUPS), subcommand.name).toContain(subcommand.group);
+    }
+  });
+
+  it('help is one line per group, in order: its title, then the names of its subcommands in table order', () => {
+    expect(sectionLines(buildHelp().blocks)).toEqual(
+      Object.entries(HELP_GROUPS).map(([group, title]) => {
+        const names = SUBCOMMANDS.filter((subcommand) => subcommand.group === group).map(({ name }) => `\`${name}\``);
+        return `*${title}* — ${names.join(' · ')}`;
+      }),
     );
   });
 
-  it('an unknown word goes to help, which names it', () => {
+  it('an unknown word goes to help, asked about that word', () => {
     const read = readTreasuryCommand('Frobnicate now');
     expect(read.subcommand.name).toBe('help');
-    expect(read.command).toEqual({ kind: 'help', unknown: 'Frobnicate' });
+    expect(read.command).toEqual({ kind: 'help', topic: 'Frobnicate' });
+    expect(readTreasuryCommand('help swap now').command).toEqual({ kind: 'help', topic: 'swap' });
+    expect(readTreasuryCommand('help').command).toEqual({ kind: 'help' });
+  });
+
+  it('help about a word that names no subcommand says so plainly, above the groups', () => {
+    const answer = buildHelp({ topic: 'nosuch' });
+    const [notice, ...rest] = answer.blocks;
+    expect(notice).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: ':warning: "nosuch" is not a /treasury command. These are:' },
+    });
+    expect(rest).toEqual(buildHelp().blocks);
+    expect(answer.text).toBe('"nosuch" is not a /treasury command. These are the ones there are');
   });
 
   it('the first word is matched in any case', () => {

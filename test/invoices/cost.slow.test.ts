@@ -1,4 +1,4 @@
-// What following invoices costs an idle poll (part 16), measured by the requests the simulator answered: with 100
+// What following invoices costs an idle poll, measured by the requests the simulator answered: with 100
 // open invoices, each poll makes at most INVOICE_FOLLOW.checksPerPoll invoice-info requests on top of the alert
 // poller's own reads, so an hour of polls a minute apart makes at most 300, however many invoices are open.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Invoices that report back (part 16), end to end on both stores: `/treasury invoice …` over signed HTTP, the
+// Invoices that report back, end to end on both stores: `/treasury invoice …` over signed HTTP, the
 // simulator moving the invoice out of pending, polls started by hand; the creator's direct message and the shared
 // copy as the Slack stand-in holds them. Every count is read after the outcome it guards was waited for.
 import { afterEach, describe, expect, it } from 'vitest';

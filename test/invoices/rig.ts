@@ -18,7 +18,7 @@ import {
   startSlackStandIn,
 } from '../support/rig/slack-stand-in.js';
 
-export const ALERTS = 'C0ALERTS';
+const ALERTS = 'C0ALERTS';
 /** Where invoices are shared. */
 export const OPS = 'C0OPS';
 export const AVERY = 'U0AVERY';

@@ -4,7 +4,7 @@ import { type PaymentsSimulator, startSimulator } from '../../dev/simulator/inde
 import { createPaymentsClient, type PaymentsClient, type PaymentsHttpOptions } from '../../src/payments/index.js';
 
 /** Fast retries so that exhausting them takes milliseconds. */
-export const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50 } as const;
+const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50 } as const;
 
 /** The real client, pointed at the simulator with merchant A's full key (overridable). */
 export function clientFor(sim: PaymentsSimulator, overrides: Partial<PaymentsHttpOptions> = {}): PaymentsClient {

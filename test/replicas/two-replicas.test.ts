@@ -41,7 +41,7 @@ async function startReplica(name: string): Promise<void> {
     POLL_SCHEDULE: `*/${POLL_SECONDS} * * * * *`,
     ALERT_LOOKBACK: '1m',
     SWAP_APPROVERS: `${APPROVER},${SECOND_APPROVER}`,
-    // 1,000 USDT (the other tests) needs one approval; the part 14 tests at the end need two, within $100,000 a day.
+    // 1,000 USDT (the other tests) needs one approval; the quorum-of-two tests at the end need two, within $100,000 a day.
     SWAP_POLICY: '0:1,5000:2',
     SWAP_DAILY_LIMIT_USD: '100000',
   });
@@ -236,7 +236,7 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
     );
   }, 45_000);
 
-  describe('a quorum of two, on both replicas (part 14)', () => {
+  describe('a quorum of two, on both replicas', () => {
     beforeAll(async () => {
       if (killed) await startReplica(killed);
       killed = undefined;

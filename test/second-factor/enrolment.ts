@@ -2,14 +2,7 @@
 // enrolment steps of test/support/second-factor.ts (the DM, and enrolling someone with another admin's confirmation).
 import { generateSync } from 'otplib';
 import type { LocalStack } from '../support/rig/local-stack.js';
-import {
-  enrolmentDm as dmOf,
-  type EnrolmentRig,
-  enrolAndConfirm,
-  enrolmentAnnouncement,
-  enrolOnly,
-  pressConfirmEnrolment,
-} from '../support/second-factor.js';
+import { enrolmentDm as dmOf, type EnrolmentRig, enrolAndConfirm } from '../support/second-factor.js';
 
 /** The code an authenticator app shows for `secret` at the bot's clock (the simulator's), `offsetS` seconds on. */
 export function codeFor(stack: LocalStack, secret: string, offsetS = 0): string {
@@ -17,7 +10,7 @@ export function codeFor(stack: LocalStack, secret: string, offsetS = 0): string 
 }
 
 /** The stack as the shared enrolment helpers drive it. */
-export function enrolmentRig(stack: LocalStack): EnrolmentRig & { botToken: string } {
+function enrolmentRig(stack: LocalStack): EnrolmentRig & { botToken: string } {
   return {
     slack: stack.slack,
     driver: stack.driver,
@@ -36,5 +29,3 @@ export function enrolmentDm(stack: LocalStack, userId: string, after = 0) {
 export function enrol(stack: LocalStack, userId: string, adminId: string): Promise<string> {
   return enrolAndConfirm(enrolmentRig(stack), userId, adminId);
 }
-
-export { enrolmentAnnouncement, enrolOnly, pressConfirmEnrolment };

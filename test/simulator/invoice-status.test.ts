@@ -1,4 +1,4 @@
-// The simulator's control that moves an invoice out of pending (part 16), read back over real HTTP as the bot reads
+// The simulator's control that moves an invoice out of pending, read back over real HTTP as the bot reads
 // invoices: any status, the amounts given, nothing else changed; bad input is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaymentsSimulator, SimulatorStateError, startSimulator } from '../../dev/simulator/index.js';

@@ -10,30 +10,43 @@ afterAll(() => stack.close());
 beforeEach(() => stack.simulator.resetRequests());
 
 describe('/treasury help', () => {
-  it.each(['', 'help', 'HELP'])('%j lists every subcommand with an example', async (text) => {
+  it.each(['', 'help', 'HELP'])('%j lists the subcommands by group', async (text) => {
     const answer = await ask(stack, text);
-    for (const subcommand of [
-      'balances',
-      'balance <asset>',
-      'invoice <amount>',
-      'withdrawals',
-      'withdrawal <id>',
-      'payouts',
-      'task <id>',
-      'deposit <id>',
-      'gas',
-    ]) {
-      // mrkdwn: `<asset>` placeholders are escaped, so Slack shows them instead of reading them as links.
-      expect(answer.text).toContain(`/treasury ${subcommand.replace('<', '&lt;').replace('>', '&gt;')}`);
+    for (const group of ['*Look up* — `balances` · `balance`', '*Get paid* — `invoice`', '*Move money* — `swap`']) {
+      expect(answer.text).toContain(group);
     }
+    expect(answer.text).toContain('*Alerts* — `alerts`');
+    expect(answer.text).toContain('*Controls* — `freeze`');
+    expect(answer.text).toContain('`/treasury help <subcommand>`');
+    expect(answer.text).not.toContain('• `/treasury');
     expect(answer.reply.responseType).toBe('ephemeral');
     expect(stack.simulator.requestCount()).toBe(0);
+  });
+
+  it("`help swap` gives the swap subcommand's lines with examples, and nothing of the others", async () => {
+    const answer = await ask(stack, 'help swap');
+    // mrkdwn: `<asset>` placeholders are escaped, so Slack shows them instead of reading them as links.
+    expect(answer.text).toContain(
+      '• `/treasury swap &lt;amount&gt; &lt;from-asset&gt; to &lt;to-asset&gt;` — a swap quote for approval, e.g. `swap 1,000 USDT@ETH to USDC@ETH`',
+    );
+    expect(answer.text).toContain('• `/treasury swap &lt;swap-id&gt;` — one swap');
+    expect(answer.text).not.toContain('/treasury balances');
+    expect(answer.text).not.toContain('*Look up*');
+    expect(answer.reply.responseType).toBe('ephemeral');
+    expect(stack.simulator.requestCount()).toBe(0);
+  });
+
+  it('`help nosuch` says plainly that there is no such subcommand, and lists the groups', async () => {
+    const answer = await ask(stack, 'help nosuch');
+    expect(answer.text).toContain(':warning: "nosuch" is not a /treasury command. These are:');
+    expect(answer.text).toContain('*Look up* — `balances`');
+    expect(answer.text).toContain('*Controls* — `freeze`');
   });
 
   it('a word that is not a subcommand gets the help, led by a plain notice that quotes it escaped', async () => {
     const answer = await ask(stack, 'frobnicate <!here>');
     expect(answer.text).toContain(':warning: "frobnicate" is not a /treasury command. These are:');
-    expect(answer.text).toContain('/treasury balances');
+    expect(answer.text).toContain('*Look up* — `balances`');
     expect(answer.text).not.toContain('<!here>');
     const hostile = await ask(stack, '<!channel>');
     expect(hostile.text).toContain('"&lt;!channel&gt;" is not a /treasury command');

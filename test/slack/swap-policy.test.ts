@@ -1,4 +1,4 @@
-// Part 14 end to end on the state file: signed clicks on the real Bolt app, the Slack stand-in (with user groups)
+// The approval policy end to end on the state file: signed clicks on the real Bolt app, the Slack stand-in (with user groups)
 // and the payment API simulator. Tiers of distinct approvers, partial approvals on the message, groups that
 // Slack can or cannot list, a policy changed mid-flight, the rolling daily limit, the reminder and expiry.
 // PostgreSQL and two replicas: test/replicas/two-replicas.test.ts; a crash at the quorum: swap-crash-wording.

@@ -415,7 +415,7 @@ describe('a crash between sending create and recording its answer', () => {
 
   it.each([
     { quorum: 'one approval', policy: '0:1', approvers: [APPROVER], late: SECOND_APPROVER },
-    // Part 14: the approval that reaches a quorum of two is the decision; the crash comes after it.
+    // The approval that reaches a quorum of two is the decision; the crash comes after it.
     {
       quorum: 'a quorum of two',
       policy: '0:1,500:2',

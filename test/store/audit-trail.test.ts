@@ -1,4 +1,4 @@
-// The alert trail and the audit export's reads (part 16), the same contract on both stores (the lowdb state file and
+// The alert trail and the audit export's reads, the same contract on both stores (the lowdb state file and
 // a real throwaway PostgreSQL): every change of an alert people own leaves its entry in the same atomic change, the
 // entries outlive the alert (pruned from the hot state 7 days after it was resolved) and its thread lines, 400 days
 // are kept, and the export reads the trail and the quotes page by page. Read-only opening for `npm run audit`.

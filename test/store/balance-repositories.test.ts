@@ -198,7 +198,7 @@ describe.each(backends)('balances: $name', (backend) => {
 });
 
 describe('balances in the state file', () => {
-  it('a file written before part 15 loads with no thresholds; a damaged threshold is set aside, the rest kept', async () => {
+  it('a file written before thresholds existed loads with none; a damaged threshold is set aside, the rest kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'balances-old-'));
     const file = join(dir, 'state.json');
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: {} }));

@@ -1,4 +1,4 @@
-// The invoice repository contract (invoices followed until they leave pending, part 16), run against both stores:
+// The invoice repository contract (invoices followed until they leave pending), run against both stores:
 // the lowdb state file and a real throwaway PostgreSQL. Two PostgreSQL stores on one database stand for two
 // replicas following invoices at once under the bound.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -159,7 +159,7 @@ describe.each(backends)('invoices: $name', (backend) => {
 });
 
 describe('invoices in the state file', () => {
-  it('a file written before part 16 loads with none; a damaged record is set aside, the rest kept', async () => {
+  it('a file written before followed invoices existed loads with none; a damaged record is set aside, the rest kept', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'invoices-old-')), 'state.json');
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: {} }));
     const old = await openBotStore(file);

@@ -216,7 +216,7 @@ describe.each(backends)('payout requests: $name', (backend) => {
 });
 
 describe('payout requests in the state file', () => {
-  it('a file written before part 16 loads with none; a damaged request refuses the start, and is set aside (the rest kept) only with the flag', async () => {
+  it('a file written before payout requests existed loads with none; a damaged request refuses the start, and is set aside (the rest kept) only with the flag', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'payouts-old-')), 'state.json');
     writeFileSync(file, JSON.stringify({ version: 1, swapQuotes: {} }));
     const old = await openBotStore(file);

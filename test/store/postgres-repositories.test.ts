@@ -1,6 +1,7 @@
-// The repository contract (src/features/repositories.ts), written once and run against both implementations: the
-// lowdb state file and PostgreSQL (a real throwaway server, no mocks). PostgreSQL is also run as two replicas
-// (two stores, two pools) on one database, with its leader lease and its migrations.
+// The swap quote and alert repositories of the contract (src/features/repositories.ts), written once and run against
+// both implementations: the lowdb state file and PostgreSQL (a real throwaway server, no mocks). PostgreSQL is also
+// run as two replicas (two stores, two pools) on one database, with its leader lease and its migrations. The other
+// repositories have a contract file each beside this one (and test/second-factor/second-factor-store.test.ts).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,7 @@ import type { SlackDriver } from './rig/slack-driver.js';
 import type { SlackStandIn, StoredMessage } from './rig/slack-stand-in.js';
 
 /** The action_id of Confirm enrolment on the announcement of a new enrolment. */
-export const CONFIRM_ENROLMENT = 'second_factor_confirm_enrolment';
+const CONFIRM_ENROLMENT = 'second_factor_confirm_enrolment';
 
 /** What enrolling needs: the stand-in, a driver of the bot, and a code from the secret on the bot's clock. */
 export interface EnrolmentRig {
@@ -58,7 +58,7 @@ async function command(rig: EnrolmentRig, text: string, userId: string): Promise
 }
 
 /** The announcement of `userId`'s new enrolment in ALERT_CHANNEL (the newest one with Confirm enrolment). */
-export function enrolmentAnnouncement(rig: Pick<EnrolmentRig, 'slack' | 'alertChannel'>, userId: string) {
+function enrolmentAnnouncement(rig: Pick<EnrolmentRig, 'slack' | 'alertChannel'>, userId: string) {
   return rig.slack.waitFor(
     () =>
       rig.slack
@@ -75,7 +75,7 @@ export function enrolmentAnnouncement(rig: Pick<EnrolmentRig, 'slack' | 'alertCh
 }
 
 /** `adminId` presses Confirm enrolment on `announcement`; answers what the clicker was told. */
-export async function pressConfirmEnrolment(
+async function pressConfirmEnrolment(
   rig: Pick<EnrolmentRig, 'driver' | 'alertChannel'>,
   announcement: StoredMessage,
   adminId: string,
@@ -106,7 +106,7 @@ export async function enrolAndConfirm(
 }
 
 /** `userId` enrols and confirms with a code, and no admin has confirmed it yet. Answers the secret. */
-export async function enrolOnly(rig: EnrolmentRig & { botToken: string }, userId: string): Promise<string> {
+async function enrolOnly(rig: EnrolmentRig & { botToken: string }, userId: string): Promise<string> {
   const before = rig.slack.messages().length;
   const started = await command(rig, '2fa enroll', userId);
   if (!started.includes('direct message')) throw new Error(`${userId} could not start an enrolment: ${started}`);

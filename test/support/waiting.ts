@@ -10,7 +10,7 @@ import { expect } from 'vitest';
  * checking once the outcome is in, and then over a quiet period: a duplicate call made even a few hundred
  * milliseconds after the first one fails the check. Short, so the suite stays fast.
  */
-export const QUIET_MS = 400;
+const QUIET_MS = 400;
 const POLL_MS = 10;
 /** An async read goes to the store (a file read, a query): polled less often. */
 const ASYNC_POLL_MS = 20;

@@ -12,7 +12,7 @@ import { CURSOR_PAGE_SIZE, inWindow, readListFilters } from './listing.js';
 const GAS_STATUSES = ['pending', 'cancelled', 'failed', 'success'] as const;
 
 /** Sort key of a gas row: its id. */
-export const gasKey = (row: GasDistributionRecord): SortKey => [row.id];
+const gasKey = (row: GasDistributionRecord): SortKey => [row.id];
 
 /** The rows a gas list request selects, in list order (exported so the control API can tell which page a row is on). */
 export function selectGasRows(

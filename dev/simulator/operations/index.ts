@@ -8,7 +8,7 @@ import { createPayout, getPayoutTask, listPayoutTasks } from './payouts.js';
 import { createSwap, estimateSwap, getSwap } from './swaps.js';
 import { getWithdrawal, listWithdrawals } from './withdrawals.js';
 
-export type { OperationContext, OperationRoute } from './context.js';
+export type { OperationRoute } from './context.js';
 
 /** All 15 operations of the API. */
 export const ROUTES: readonly OperationRoute[] = [

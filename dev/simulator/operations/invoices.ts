@@ -9,7 +9,7 @@ import { asObject, Checker, isUnsignedIntegerString } from '../validation.js';
 import type { OperationContext } from './context.js';
 
 /** Default lifetime of an invoice when paymentDelayTime is absent (seconds). */
-export const DEFAULT_PAYMENT_DELAY_SECONDS = 3600;
+const DEFAULT_PAYMENT_DELAY_SECONDS = 3600;
 const MAX_PAYMENT_DELAY_SECONDS = 86_400;
 
 /** Checks the body fields shared by both create operations. */

@@ -6,7 +6,7 @@ import { Checker } from '../validation.js';
 import type { OperationContext } from './context.js';
 
 /** Defaults and bounds of the withdrawal list (not in docs/payments-api.md; our choice). */
-export const WITHDRAWAL_PAGE = { defaultPerPage: 20, maxPerPage: 100 } as const;
+const WITHDRAWAL_PAGE = { defaultPerPage: 20, maxPerPage: 100 } as const;
 
 /** GET /1.0/merchant/asset-withdrawal-info?id= */
 export function getWithdrawal(context: OperationContext): HandlerResult {

@@ -91,7 +91,7 @@ export function checkElement(
 }
 
 /** "User select menu element": a plain_text placeholder ≤ 150; `initial_user`, when given, a member id. */
-export function checkUsersSelect(select: Json, pointer: string, problems: Problems): void {
+function checkUsersSelect(select: Json, pointer: string, problems: Problems): void {
   if (select.placeholder !== undefined) {
     checkText(
       select.placeholder,
@@ -149,7 +149,7 @@ export function checkPlainTextInput(input: Json, pointer: string, problems: Prob
  * option groups with a maximum of 100 options" (counted over all groups). Each option plain_text ≤ 75 with a value
  * ≤ 150, values unique in the menu; an `initial_option` must be one of them.
  */
-export function checkStaticSelect(select: Json, pointer: string, problems: Problems): void {
+function checkStaticSelect(select: Json, pointer: string, problems: Problems): void {
   if (select.placeholder !== undefined) {
     checkText(
       select.placeholder,
@@ -230,7 +230,7 @@ const NUMBER_TEXT = /^-?(\d+(\.\d+)?|\.\d+)$/;
  * strings holding numbers (whole unless decimals are allowed); min "cannot be greater than max_value"; the initial
  * value within them; a plain_text placeholder ≤ 150.
  */
-export function checkNumberInput(input: Json, pointer: string, problems: Problems): void {
+function checkNumberInput(input: Json, pointer: string, problems: Problems): void {
   if (input.is_decimal_allowed === undefined)
     problems.push({ pointer, message: 'missing required field: is_decimal_allowed' });
   else if (typeof input.is_decimal_allowed !== 'boolean')
@@ -293,10 +293,10 @@ const DISPATCHING_TEXT_INPUTS = new Set([
   'url_text_input',
 ]);
 /** `trigger_actions_on`: "one or both of" these. */
-export const DISPATCH_TRIGGERS = ['on_enter_pressed', 'on_character_entered'] as const;
+const DISPATCH_TRIGGERS = ['on_enter_pressed', 'on_character_entered'] as const;
 
 /** "Dispatch action configuration object", on an element that takes it: one or both triggers, each once. */
-export function checkDispatchActionConfig(element: Json, pointer: string, problems: Problems): void {
+function checkDispatchActionConfig(element: Json, pointer: string, problems: Problems): void {
   if (element.dispatch_action_config === undefined) return;
   const at = `${pointer}/dispatch_action_config`;
   if (typeof element.type === 'string' && !DISPATCHING_TEXT_INPUTS.has(element.type)) {
@@ -325,7 +325,7 @@ export function checkDispatchActionConfig(element: Json, pointer: string, proble
 }
 
 /** "Button element": plain_text text, value, url, style, accessibility label and confirmation dialog. */
-export function checkButton(button: Json, pointer: string, problems: Problems): void {
+function checkButton(button: Json, pointer: string, problems: Problems): void {
   if (button.text === undefined) problems.push({ pointer, message: 'missing required field: text' });
   else checkText(button.text, `${pointer}/text`, { max: MESSAGE_LIMITS.buttonText, plainOnly: true }, problems);
   if (button.value !== undefined) checkString(button.value, `${pointer}/value`, MESSAGE_LIMITS.buttonValue, problems);
@@ -346,7 +346,7 @@ export function checkButton(button: Json, pointer: string, problems: Problems): 
  * all four; it long said "a text object" for `text`, and mrkdwn there is still accepted, so only title, confirm
  * and deny are held to plain_text.
  */
-export function checkConfirm(confirm: unknown, pointer: string, problems: Problems): void {
+function checkConfirm(confirm: unknown, pointer: string, problems: Problems): void {
   if (!isRecord(confirm)) {
     problems.push({ pointer, message: 'must be an object' });
     return;

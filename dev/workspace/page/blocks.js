@@ -58,7 +58,7 @@ class BlockError extends Error {}
  * @param {unknown} actionId
  * @param {number} [attachmentId]
  */
-export const actionKey = (entryId, blockId, actionId, attachmentId) =>
+const actionKey = (entryId, blockId, actionId, attachmentId) =>
   `${entryId}\u0000${blockId ?? ''}\u0000${actionId ?? ''}${attachmentId === undefined ? '' : `\u0000${attachmentId}`}`;
 
 /**
@@ -181,7 +181,7 @@ function buttonTree(element, block, context) {
  * @param {Json} element
  * @returns {Array<{ group: string | null, options: Array<{ text: string, value: string }> }>}
  */
-export function menuGroups(element) {
+function menuGroups(element) {
   /** @param {unknown} options */
   const read = (options) => {
     if (!Array.isArray(options)) throw new BlockError('menu options is not a list');

@@ -95,7 +95,7 @@ const EMOJI_CHAR = {
  * @param {string} name
  * @returns {string | null}
  */
-export function emojiHtml(name) {
+function emojiHtml(name) {
   // Own keys only: `:constructor:` is not an emoji.
   if (!Object.hasOwn(EMOJI_SVG, name) || !Object.hasOwn(EMOJI_CHAR, name)) return null;
   const svg = EMOJI_SVG[name];

@@ -66,7 +66,7 @@ const NUMBER_TEXT = /^-?(\d+(\.\d+)?|\.\d+)$/;
  * @param {Json} element
  * @returns {string | null}
  */
-export function numberProblem(text, element) {
+function numberProblem(text, element) {
   if (!NUMBER_TEXT.test(text)) return 'Please enter a number.';
   if (element.is_decimal_allowed !== true && text.includes('.')) return 'Please enter a whole number.';
   const value = Number(text);
@@ -99,7 +99,7 @@ export function dispatchTriggers(block) {
  * @param {Json} view
  * @returns {ModalInput[]}
  */
-export function modalInputs(view) {
+function modalInputs(view) {
   const blocks = Array.isArray(view.blocks) ? view.blocks : [];
   return blocks.flatMap((block) => {
     if (!isObject(block) || block.type !== 'input' || !isObject(block.element)) return [];

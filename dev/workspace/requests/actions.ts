@@ -1,6 +1,6 @@
 // block_actions as Slack sends them for a message: a button clicked or an option chosen, with the message it is in.
 import { slackAttachments } from '../slack-stand-in.js';
-import { formBody, isRecord, type Person, type Place, slackTs, type Team, teamOf, triggerId } from './wire.js';
+import { isRecord, type Person, type Place, slackTs, type Team, teamOf, triggerId } from './wire.js';
 
 /** The message a click or a choice is in, as the person sees it. */
 export interface ClickedMessage {
@@ -42,18 +42,6 @@ export interface OptionChoice {
 export interface SelectOption {
   text: { type: 'plain_text'; text: string; emoji?: boolean };
   value: string;
-}
-
-/** The body of a `block_actions` interaction for one click or choice: its payload as the form field `payload`. */
-export function blockActionsBody(
-  team: Team,
-  user: Person,
-  channel: Place,
-  click: ButtonClick | OptionChoice,
-  botUserId: string,
-  responseUrl: string,
-): string {
-  return formBody('interactive', blockActionsPayload(team, user, channel, click, botUserId, responseUrl));
 }
 
 /**

@@ -7,7 +7,7 @@ const SLACK_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&l
  * What a person typed, as Slack hands it to an app: `&`, `<` and `>` become `&amp;`, `&lt;` and `&gt;` (only
  * these three; quotes and emoji pass as they are). Written here from Slack's docs, not borrowed from the bot.
  */
-export function escapeAsSlackDoes(typed: string): string {
+function escapeAsSlackDoes(typed: string): string {
   return typed.replace(/[&<>]/g, (c) => SLACK_ESCAPES[c]!);
 }
 

@@ -13,7 +13,7 @@ export interface HeldHome {
  * The view object Slack puts in `app_home_opened` and in a click from a Home tab (the "View object" of a `home`
  * view): the app's blocks and ids with Slack's id, hash, team, app and bot, and an empty state.
  */
-export function homeViewPayloadObject(team: Team, botId: string, held: HeldHome): Record<string, unknown> {
+function homeViewPayloadObject(team: Team, botId: string, held: HeldHome): Record<string, unknown> {
   const { view } = held;
   return {
     id: held.id,

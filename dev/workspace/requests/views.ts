@@ -2,7 +2,7 @@
 // how an app's answer to a submission reads.
 import { numberInputProblem } from '../block-kit/elements.js';
 import { menuOptions, slackOption } from './actions.js';
-import { formBody, isRecord, type Person, type Team, teamOf, triggerId } from './wire.js';
+import { isRecord, type Person, type Team, teamOf, triggerId } from './wire.js';
 
 /** `view.state.values`: block_id → action_id → the element's state (`type` and its value). */
 export type ViewStateValues = Record<string, Record<string, Record<string, unknown>>>;
@@ -152,17 +152,6 @@ export function viewSubmissionPayload(
     is_enterprise_install: false,
     enterprise: null,
   };
-}
-
-/** The body of a `view_submission`: its payload as the form field `payload`. */
-export function viewSubmissionBody(
-  team: Team,
-  user: Person,
-  held: HeldView,
-  state: ViewStateValues,
-  botId: string,
-): string {
-  return formBody('interactive', viewSubmissionPayload(team, user, held, state, botId));
 }
 
 /**

@@ -38,7 +38,7 @@ export function sign(signingSecret: string, timestamp: number, rawBody: string):
 }
 
 /** Headers of a signed request: form-encoded (commands, interactions) unless `contentType` says JSON (events). */
-export function signedHeaders(
+function signedHeaders(
   signingSecret: string,
   rawBody: string,
   nowMs = Date.now(),
@@ -71,7 +71,7 @@ export function formBody(kind: RequestKind, payload: Record<string, unknown>): s
 }
 
 /** The content type Slack sends each kind with. */
-export function contentTypeOf(kind: RequestKind): 'application/x-www-form-urlencoded' | 'application/json' {
+function contentTypeOf(kind: RequestKind): 'application/x-www-form-urlencoded' | 'application/json' {
   return kind === 'events_api' ? 'application/json' : 'application/x-www-form-urlencoded';
 }
 

@@ -13,7 +13,7 @@
 import type { GroupMembers } from '../swaps/policy.js';
 
 /** TREASURY_USERS' explicit "everyone in the installing organisation". */
-export const EVERYONE = '*';
+const EVERYONE = '*';
 
 /**
  * What `*` admits, in the words every description of it uses. On Enterprise Grid a click names the organisation
@@ -110,7 +110,7 @@ export const NOT_A_TREASURY_USER =
   'Sorry, this bot is limited to the treasury team. Ask an admin to add you to TREASURY_USERS if you need it.';
 
 /** The refusal when Slack could not say whether the person is in a TREASURY_USERS group. */
-export function membershipUnknown(reasons: readonly string[]): string {
+function membershipUnknown(reasons: readonly string[]): string {
   const why = [...new Set(reasons)].join('; ');
   return `Sorry, the bot could not check that you are on the treasury team (${why}), so it does nothing for now. Please try again in a minute.`;
 }

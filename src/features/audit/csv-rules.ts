@@ -30,7 +30,7 @@ export const AUDIT_COLUMNS = [
 export type AuditColumn = (typeof AUDIT_COLUMNS)[number];
 
 /** The columns that hold numbers: exact decimals (never floats), written as they are. */
-export const NUMERIC_COLUMNS: ReadonlySet<AuditColumn> = new Set(['amount', 'amount_units', 'usd_value', 'to_amount']);
+const NUMERIC_COLUMNS: ReadonlySet<AuditColumn> = new Set(['amount', 'amount_units', 'usd_value', 'to_amount']);
 
 /** What each row is about. */
 export const AUDIT_CATEGORIES = ['swap_quote', 'alert', 'threshold', 'payout', 'freeze', 'second_factor'] as const;

@@ -1,3 +1,3 @@
 export { writeAuditCsv } from './csv.js';
-export { AUDIT_PAGE_SIZE, type AuditPeriod, type AuditSources, auditRows } from './rows.js';
-export { type AuditExport, type AuditExportDeps, createAuditExport } from './service.js';
+export { type AuditSources, auditRows } from './rows.js';
+export { type AuditExport, createAuditExport } from './service.js';

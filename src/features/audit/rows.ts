@@ -40,14 +40,14 @@ export interface AuditPeriod {
  * and its swap is followed 30 minutes more. Records made up to this long before the
  * period are read, so an approval inside the period of a quote asked for just before it is not lost.
  */
-export const RECORD_EVENT_SPAN_MS = 24 * 3_600_000;
+const RECORD_EVENT_SPAN_MS = 24 * 3_600_000;
 /**
  * Events of one record may carry times a little before the record's own (replicas' clocks differ): a row is held
  * until the records read reach this far past it, so the output stays in time order.
  */
 const CLOCK_SLACK_MS = 10 * 60_000;
 /** Records per page read from the store. */
-export const AUDIT_PAGE_SIZE = 500;
+const AUDIT_PAGE_SIZE = 500;
 
 /** A min-heap of rows by time, ties in the order they came (so the output is stable). */
 class RowHeap {

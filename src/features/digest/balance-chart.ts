@@ -78,9 +78,10 @@ const FONT_FAMILY = 'Inter';
 
 const require = createRequire(import.meta.url);
 // Inter as static TTFs from npm (resvg reads TTF/OTF, not the web fonts' WOFF2); regular for labels, bold for the title.
-const FONT_FILES = [
-  '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
-  '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
+// Each is resolved where it is named, so knip sees the dependency.
+const fontFiles = (): string[] => [
+  require.resolve('@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'),
+  require.resolve('@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf'),
 ];
 
 /**
@@ -148,7 +149,7 @@ export async function renderBalanceChart(input: BalanceChartInput): Promise<Buff
     background: '#ffffff',
     font: {
       loadSystemFonts: false,
-      fontFiles: FONT_FILES.map((file) => require.resolve(file)),
+      fontFiles: fontFiles(),
       defaultFontFamily: FONT_FAMILY,
       sansSerifFamily: FONT_FAMILY,
     },

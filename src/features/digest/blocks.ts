@@ -80,11 +80,11 @@ export interface DigestView {
 }
 
 /** Assets listed one by one at most; the rest are counted (the total includes them). */
-export const DIGEST_ASSETS_LISTED = 30;
+const DIGEST_ASSETS_LISTED = 30;
 /** Runways listed at most (the shortest); `/treasury runway` lists them all. */
-export const DIGEST_RUNWAYS_LISTED = 10;
+const DIGEST_RUNWAYS_LISTED = 10;
 /** Open alerts listed at most; `/treasury alerts open` lists them all. */
-export const DIGEST_OPEN_LISTED = 10;
+const DIGEST_OPEN_LISTED = 10;
 
 /** How each kind of alert is named in the digest's count. */
 const KIND_LABELS: Record<AlertKind, string> = {

@@ -15,9 +15,9 @@ import type { DailySnapshot } from './records.js';
 import { dayBefore } from './schedule.js';
 
 /** The chart shows this many calendar days, ending at the digest's day. */
-export const CHART_DAYS = 30;
+const CHART_DAYS = 30;
 /** The largest assets (by their latest USD value) that get a line of their own beside the total. */
-export const CHART_ASSETS = 4;
+const CHART_ASSETS = 4;
 
 /** The first day whose snapshot the chart of `day` reads. */
 export function chartFromDay(day: string): string {
@@ -25,7 +25,7 @@ export function chartFromDay(day: string): string {
 }
 
 /** Snapshots as the chart reads them: each asset labelled `USDT@BSC`. */
-export function chartSnapshots(snapshots: readonly DailySnapshot[]): ChartSnapshot[] {
+function chartSnapshots(snapshots: readonly DailySnapshot[]): ChartSnapshot[] {
   return snapshots.map((snapshot) => ({
     day: snapshot.day,
     totalUsdCents: snapshot.totalUsdCents,
@@ -39,7 +39,7 @@ export function chartSnapshots(snapshots: readonly DailySnapshot[]): ChartSnapsh
 }
 
 /** The picture in words: the span shown, the total at its first and last day, and which assets have lines. */
-export function chartAltText(input: BalanceChartInput, snapshots: readonly DailySnapshot[]): string {
+function chartAltText(input: BalanceChartInput, snapshots: readonly DailySnapshot[]): string {
   const kept = snapshots.filter((snapshot) => input.days.includes(snapshot.day));
   const first = kept[0];
   const last = kept.at(-1);

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { SendAttempt } from '../alerts/records.js';
 
 /** Snapshots older than this many days leave the store: the chart shows 30, the digest compares with yesterday. */
-export const SNAPSHOT_RETENTION_DAYS = 400;
+const SNAPSHOT_RETENTION_DAYS = 400;
 
-export const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** One asset in a snapshot: its balance in base units and its USD value in cents (null when the API gave none). */
 export const SnapshotAsset = z.object({
@@ -34,13 +34,12 @@ export const DailySnapshot = z.object({
 export type DailySnapshot = z.infer<typeof DailySnapshot>;
 
 /** Where the digest's chart stands: uploaded into the digest's thread, or failed (the digest itself stands). */
-export const DigestChart = z.object({
+const DigestChart = z.object({
   state: z.enum(['uploading', 'uploaded', 'failed']),
   at: z.string(),
   fileId: z.string().optional(),
   error: z.string().optional(),
 });
-export type DigestChart = z.infer<typeof DigestChart>;
 
 /**
  * The digest of one day. Created (claimed) once per day by whichever replica polls; its words are fixed at the

@@ -22,7 +22,7 @@ export function formatDigestTime(time: DigestTime): string {
 }
 
 /** What the digest looks back on: the 24 hours before it is composed. */
-export const DIGEST_WINDOW_MS = 24 * 60 * 60_000;
+const DIGEST_WINDOW_MS = 24 * 60 * 60_000;
 
 /** The metadata event type of the digest message (its payload's `key` is digestKey(day)). */
 export const DIGEST_EVENT_TYPE = 'treasury_digest';

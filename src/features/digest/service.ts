@@ -81,16 +81,16 @@ export interface DigestService {
 }
 
 /** A post whose answer was lost is posted again only once its first attempt is this old and still not found. */
-export const DIGEST_SETTLE_AFTER_MS = 2 * 60_000;
+const DIGEST_SETTLE_AFTER_MS = 2 * 60_000;
 /** When Slack cannot answer the lookup for this long after the first attempt, the digest is posted again. */
-export const DIGEST_LOOKUP_GIVE_UP_MS = 15 * 60_000;
+const DIGEST_LOOKUP_GIVE_UP_MS = 15 * 60_000;
 /**
  * When the assets cannot be read at the digest's time, the next checks try again for this long; then the digest
  * goes out without balances, saying why (late rather than never; the alerts and swaps parts are complete).
  */
-export const BALANCE_READ_GRACE_MS = 15 * 60_000;
+const BALANCE_READ_GRACE_MS = 15 * 60_000;
 /** A chart left `uploading` this long was interrupted (a crash): recorded failed, never uploaded twice. */
-export const CHART_INTERRUPTED_AFTER_MS = 10 * 60_000;
+const CHART_INTERRUPTED_AFTER_MS = 10 * 60_000;
 
 /** What the lookup for a post whose answer was lost found. */
 export type LookupOutcome = { ts: string } | 'absent' | 'unreadable' | 'failed';

@@ -17,8 +17,8 @@ import type { DigestTime } from './rules.js';
 import { digestDue } from './schedule.js';
 
 /** Without DIGEST_AT the snapshot is taken at 00:05 of ALERT_TIME_ZONE: just after the day begins. */
-export const DEFAULT_SNAPSHOT_HOUR = 0;
-export const DEFAULT_SNAPSHOT_MINUTE = 5;
+const DEFAULT_SNAPSHOT_HOUR = 0;
+const DEFAULT_SNAPSHOT_MINUTE = 5;
 /** How often the snapshot job checks whether today's snapshot is due and missing. */
 export const SNAPSHOT_CHECK_EVERY_MS = 60_000;
 

@@ -5,7 +5,7 @@
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 
 /** How long a read of the asset list serves the forms' previews. */
-export const FORM_ASSETS_FRESH_MS = 15_000;
+const FORM_ASSETS_FRESH_MS = 15_000;
 
 interface Cached {
   at: number;

@@ -7,14 +7,13 @@
 import type { types } from '@slack/bolt';
 import { type Block, clipText } from '../../blocks/common.js';
 import { formatTokenAmount } from '../../blocks/format.js';
-import { assetReference } from '../../kernel/asset-names.js';
 import type { Asset } from '../../payments/index.js';
 
 /** A modal view as Slack's types define it. */
 export type ModalView = types.ModalView;
 
 /** Slack's limits for what these builders write (Block Kit reference: select menu, option, option group, modal). */
-export const FORM_LIMITS = {
+const FORM_LIMITS = {
   /** Options in a static menu, counted over all of its groups. */
   menuOptions: 100,
   optionText: 75,
@@ -39,7 +38,7 @@ const plain = (text: string, limit: number = FORM_LIMITS.optionText) => ({
  * not only by its group: a picked option is all the closed menu shows, and USDT on Ethereum must not read like USDT
  * on BSC. Within Slack's 75 characters the name is clipped, never the amount.
  */
-export function assetOptionText(asset: MenuAsset): string {
+function assetOptionText(asset: MenuAsset): string {
   const amount = ` · ${formatTokenAmount(asset.balance, asset.crypto.decimals)} available`;
   const room = FORM_LIMITS.optionText - amount.length;
   // No room left for a name (an amount of some 60 digits): the amount alone, as whole as Slack allows.
@@ -202,7 +201,7 @@ export function textInputBlock(options: {
 }
 
 /** The block_id of the preview section of every form. */
-export const PREVIEW_BLOCK_ID = 'form_preview';
+const PREVIEW_BLOCK_ID = 'form_preview';
 
 /**
  * "What the bot will do": the consequence of submitting now, as mrkdwn lines (already escaped by the caller), or
@@ -249,6 +248,4 @@ export function formNoticeModal(options: { callbackId: string; title: string; te
     blocks: [{ type: 'section', text: { type: 'mrkdwn', text: clipText(options.text, 3000) } }],
   };
 }
-
 /** How the menu names an asset in the preview: `USDT@ETH`. */
-export { assetReference };

@@ -28,45 +28,18 @@
  * Only people behind TREASURY_USERS see a form (the menu shows balances): openForm shows anyone else a notice, and
  * every recompute and submission checks again.
  */
-export { FORM_ASSETS_FRESH_MS, formAssets } from './assets.js';
 export {
-  type AssetChoices,
   amountInputBlock,
   assetMenuBlock,
   assetOptionGroups,
-  assetOptionText,
-  assetReference,
   choiceMenuBlock,
-  FORM_LIMITS,
   formModal,
-  formNoticeModal,
-  isAssetList,
   type MenuAsset,
-  type ModalView,
-  PREVIEW_BLOCK_ID,
   previewBlocks,
   textInputBlock,
 } from './blocks.js';
 export {
-  createFormActionListener,
-  createFormSubmitListener,
-  deliverFormAnswer,
-  type FormDefinition,
-  type FormDeps,
-  FormOrigin,
-  type FormState,
-  type FormSubmission,
-  type FormTrigger,
-  formListeners,
-  openForm,
-  readOrigin,
-  triggerFromNow,
-} from './listeners.js';
-export {
-  type AmountReading,
   chosenValue,
-  type FormValues,
-  plainWords,
   readTokenAmount,
   readUsdAmount,
   typedText,

@@ -26,7 +26,7 @@ import type { FormDefinition, FormState, FormSubmission } from './listeners.js';
 import { chosenValue, readTokenAmount, readUsdAmount, typedText } from './values.js';
 
 /** The invoice form's input ids (each its block's id too). */
-export const INVOICE_FORM = {
+const INVOICE_FORM = {
   pricing: ACTION_IDS.invoiceFormPricing,
   asset: ACTION_IDS.invoiceFormAsset,
   amount: ACTION_IDS.invoiceFormAmount,
@@ -52,7 +52,7 @@ export interface InvoiceDraft {
 }
 
 /** Reads the form's fields against the merchant's assets. */
-export function readInvoiceDraft(values: FormState['values'], assets: readonly Asset[]): InvoiceDraft {
+function readInvoiceDraft(values: FormState['values'], assets: readonly Asset[]): InvoiceDraft {
   const pricing: Pricing = chosenValue(values, INVOICE_FORM.pricing) === 'usd' ? 'usd' : 'asset';
   const chosen = chosenValue(values, INVOICE_FORM.asset);
   const asset = assets.find((candidate) => candidate.id === chosen);
@@ -87,7 +87,7 @@ function readExpiry(text: string): InvoiceDraft['expires'] {
 }
 
 /** The preview's lines: what the invoice will be, exactly, or what is still missing. */
-export function invoicePreview(
+function invoicePreview(
   draft: InvoiceDraft,
   answer: { in: 'here' | 'dm'; followed: boolean } = { in: 'here', followed: true },
 ): { lines: string[] } | { missing: string } {
@@ -138,7 +138,7 @@ export function invoicePreview(
  * The invoice form as a view, from what is entered and the assets (or that they are still being read); `followed`:
  * whether new invoices are followed (the poller runs), so the preview does not promise a message that won't come.
  */
-export function buildInvoiceForm(state: FormState, options: { followed: boolean }): ReturnType<typeof formModal> {
+function buildInvoiceForm(state: FormState, options: { followed: boolean }): ReturnType<typeof formModal> {
   const pricing: Pricing = chosenValue(state.values, INVOICE_FORM.pricing) === 'usd' ? 'usd' : 'asset';
   const assets = isAssetList(state.assets) ? (state.assets as Asset[]) : [];
   const draft = readInvoiceDraft(state.values, assets);

@@ -192,7 +192,7 @@ export async function openForm(
 }
 
 /** The origin a view remembers (its private_metadata), or none when it cannot be read. */
-export function readOrigin(privateMetadata: string | undefined): FormOrigin {
+function readOrigin(privateMetadata: string | undefined): FormOrigin {
   try {
     const parsed = FormOrigin.safeParse(JSON.parse(privateMetadata ?? '{}'));
     return parsed.success ? parsed.data : {};
@@ -214,7 +214,7 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * coalesced (only the last is rebuilt); a hash_conflict (a newer update won) and a closed view are ignored quietly;
  * someone not (or no longer) allowed gets no preview.
  */
-export function createFormActionListener(form: FormDefinition) {
+function createFormActionListener(form: FormDefinition) {
   return (deps: FeatureListenerDeps) =>
     async ({ ack, body }: ActionArgs): Promise<void> => {
       await ack();
@@ -253,7 +253,7 @@ export function createFormActionListener(form: FormDefinition) {
  * once per view (Slack or a person sending the same submission again runs nothing twice); its answer (or its
  * failure, in the typed command's words) goes where the typed command's would.
  */
-export function createFormSubmitListener(form: FormDefinition) {
+function createFormSubmitListener(form: FormDefinition) {
   return (deps: FeatureListenerDeps) =>
     async ({ ack, body, view }: ViewArgs): Promise<void> => {
       const userId = body.user.id;
@@ -321,7 +321,7 @@ export function createFormSubmitListener(form: FormDefinition) {
  * The answer of a submitted form, where the typed command's would go: privately on the response_url of the command
  * that opened it; otherwise (a Home button, a shortcut) in the person's direct message with the bot.
  */
-export async function deliverFormAnswer(
+async function deliverFormAnswer(
   deps: Pick<FormDeps, 'slack' | 'views' | 'logger'>,
   userId: string,
   origin: FormOrigin,

@@ -14,17 +14,14 @@ import type { FormDefinition, FormState, FormSubmission } from './listeners.js';
 import { chosenValue, plainWords, typedText } from './values.js';
 
 /** The payout form's input ids (each its block's id too). */
-export const PAYOUT_FORM = {
+const PAYOUT_FORM = {
   asset: ACTION_IDS.payoutFormAsset,
   /** Read on submit only (a name needs no recomputed preview). */
   name: 'form_payout_name',
 } as const;
 
 /** The preview's lines: the proposal submitting makes, or what is still missing. */
-export function payoutPreview(
-  asset: Asset | undefined,
-  answerHere: boolean,
-): { lines: string[] } | { missing: string } {
+function payoutPreview(asset: Asset | undefined, answerHere: boolean): { lines: string[] } | { missing: string } {
   if (asset === undefined) return { missing: 'Choose the asset the payouts are paid in.' };
   const { symbol, decimals } = asset.crypto;
   const minutes = Math.round(PAYOUT_PROPOSAL_VALIDITY_MS / 60_000);
@@ -38,7 +35,7 @@ export function payoutPreview(
 }
 
 /** The payout form as a view, from what is entered and the assets (or that they are still being read). */
-export function buildPayoutForm(state: FormState): ReturnType<typeof formModal> {
+function buildPayoutForm(state: FormState): ReturnType<typeof formModal> {
   const assets = isAssetList(state.assets) ? (state.assets as Asset[]) : [];
   const asset = assets.find((candidate) => candidate.id === chosenValue(state.values, PAYOUT_FORM.asset));
   const preview = isAssetList(state.assets)

@@ -23,7 +23,7 @@ import type { FormDefinition, FormDeps, FormState, FormSubmission } from './list
 import { type AmountReading, chosenValue, plainWords, readTokenAmount, typedText } from './values.js';
 
 /** The swap form's input ids (each its block's id too). */
-export const SWAP_FORM = {
+const SWAP_FORM = {
   from: ACTION_IDS.swapFormFrom,
   to: ACTION_IDS.swapFormTo,
   amount: ACTION_IDS.swapFormAmount,

@@ -18,7 +18,7 @@ import type { FormDefinition, FormState, FormSubmission } from './listeners.js';
 import { chosenValue, readTokenAmount, readUsdAmount, typedText } from './values.js';
 
 /** The threshold form's input ids (each its block's id too). */
-export const THRESHOLD_FORM = {
+const THRESHOLD_FORM = {
   asset: ACTION_IDS.thresholdFormAsset,
   unit: ACTION_IDS.thresholdFormUnit,
   amount: ACTION_IDS.thresholdFormAmount,
@@ -42,7 +42,7 @@ export interface ThresholdDraft {
 }
 
 /** Reads the form's fields against the merchant's assets. */
-export function readThresholdDraft(values: FormState['values'], assets: readonly Asset[]): ThresholdDraft {
+function readThresholdDraft(values: FormState['values'], assets: readonly Asset[]): ThresholdDraft {
   const chosenUnit = chosenValue(values, THRESHOLD_FORM.unit);
   const unit: Unit = chosenUnit === 'units' || chosenUnit === 'off' ? chosenUnit : 'usd';
   const asset = assets.find((candidate) => candidate.id === chosenValue(values, THRESHOLD_FORM.asset));
@@ -61,7 +61,7 @@ export function readThresholdDraft(values: FormState['values'], assets: readonly
 }
 
 /** The preview: the level, the balance now against it, or what is still missing. */
-export function thresholdPreview(draft: ThresholdDraft): { lines: string[] } | { missing: string } {
+function thresholdPreview(draft: ThresholdDraft): { lines: string[] } | { missing: string } {
   const { asset, level } = draft;
   if (asset === undefined) return { missing: 'Choose the asset to watch.' };
   const name = `${escapeText(asset.crypto.symbol)} on ${formatNetwork(asset.network)}`;
@@ -91,7 +91,7 @@ export function thresholdPreview(draft: ThresholdDraft): { lines: string[] } | {
 }
 
 /** The threshold form as a view, from what is entered and the assets (or that they are still being read). */
-export function buildThresholdForm(state: FormState): ReturnType<typeof formModal> {
+function buildThresholdForm(state: FormState): ReturnType<typeof formModal> {
   const assets = isAssetList(state.assets) ? (state.assets as Asset[]) : [];
   const draft = readThresholdDraft(state.values, assets);
   const preview = isAssetList(state.assets)

@@ -12,7 +12,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  * "Unfreeze" on the freeze announcement: ack at once, the TREASURY_USERS gate, then the vote (admins only) after
  * the listener returns; the clicker is told privately what their click did.
  */
-export const createUnfreezeListener =
+const createUnfreezeListener =
   (deps: FeatureListenerDeps) =>
   async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();

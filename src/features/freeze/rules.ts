@@ -7,13 +7,11 @@
 import { z } from 'zod';
 
 /** One admin's click on Unfreeze. */
-export const UnfreezeVote = z.object({
+const UnfreezeVote = z.object({
   by: z.string(),
   /** ISO-8601 UTC. */
   at: z.string(),
 });
-/** One admin's click on Unfreeze. */
-export type UnfreezeVote = z.infer<typeof UnfreezeVote>;
 
 /** The freeze in force (or that was, until its `until` passed). */
 export const FreezeRecord = z.object({
@@ -33,9 +31,7 @@ export const FreezeRecord = z.object({
 export type FreezeRecord = z.infer<typeof FreezeRecord>;
 
 /** What can happen to the freeze: each is one line of the trail (the audit export reads it). */
-export const FREEZE_EVENTS = ['frozen', 'unfreeze_vote', 'unfrozen', 'expired'] as const;
-/** One of FREEZE_EVENTS. */
-export type FreezeEventKind = (typeof FREEZE_EVENTS)[number];
+const FREEZE_EVENTS = ['frozen', 'unfreeze_vote', 'unfrozen', 'expired'] as const;
 
 /** One step of the freeze's trail. */
 export const FreezeEvent = z.object({
@@ -74,7 +70,7 @@ export function emptyFreezeState(): FreezeState {
 }
 
 /** Trail entries are kept this long (as the alert trail and the threshold trail: 400 days). */
-export const FREEZE_TRAIL_RETENTION_MS = 400 * 24 * 60 * 60_000;
+const FREEZE_TRAIL_RETENTION_MS = 400 * 24 * 60 * 60_000;
 
 /** FREEZE_UNFREEZE_QUORUM's default: two distinct admins. */
 export const DEFAULT_UNFREEZE_QUORUM = 2;

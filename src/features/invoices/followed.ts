@@ -120,7 +120,7 @@ export type InvoiceOutcome = z.infer<typeof InvoiceOutcome>;
  * it for good (no such person, a missing scope); `unconfirmed` when its outcome cannot be known (the DM cannot be
  * read): never posted twice, said in the log.
  */
-export const InvoiceNotice = z.object({
+const InvoiceNotice = z.object({
   state: z.enum(['owed', 'sending', 'sent', 'failed', 'unconfirmed']),
   channel: z.string().optional(),
   /** When the post now under way was first attempted (our clock). */
@@ -129,7 +129,6 @@ export const InvoiceNotice = z.object({
   at: z.string().optional(),
   error: z.string().optional(),
 });
-export type InvoiceNotice = z.infer<typeof InvoiceNotice>;
 
 /** One invoice followed (open) or whose outcome Slack still has to hear (its notice, its shared copies). */
 export const FollowedInvoice = z.object({
@@ -158,7 +157,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const msOf = (text: string) => Date.parse(text);
 
 /** The check interval of an invoice of this age (INVOICE_FOLLOW.bands). */
-export function checkIntervalMs(ageMs: number): number {
+function checkIntervalMs(ageMs: number): number {
   const band = INVOICE_FOLLOW.bands.find((b) => ageMs < b.youngerThanMs) ?? INVOICE_FOLLOW.bands.at(-1)!;
   return band.everyMs;
 }
@@ -167,7 +166,7 @@ export function checkIntervalMs(ageMs: number): number {
  * When an invoice checked (or made) at `nowMs` is checked next: after its band's interval, but once right after
  * `expiredAt` (plus the margin) if that comes first. Past that point, its band's interval again (a read failed).
  */
-export function nextCheckMs(record: Pick<FollowedInvoice, 'createdAt' | 'expiredAt'>, nowMs: number): number {
+function nextCheckMs(record: Pick<FollowedInvoice, 'createdAt' | 'expiredAt'>, nowMs: number): number {
   const regular = nowMs + checkIntervalMs(nowMs - msOf(record.createdAt));
   const afterExpiry = msOf(record.expiredAt) + INVOICE_FOLLOW.afterExpiryMs;
   return afterExpiry > nowMs ? Math.min(regular, afterExpiry) : regular;

@@ -2,6 +2,4 @@
 export {
   createInvoiceFollower,
   type InvoiceFollower,
-  type InvoiceFollowerDeps,
-  type InvoiceFollowReport,
 } from './follow.js';

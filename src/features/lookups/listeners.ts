@@ -145,7 +145,7 @@ function buttonListener(
 }
 
 /** "◀ Previous" / "Next ▶" of the withdrawal list: replaces the list with that page. */
-export function createWithdrawalsPageListener(deps: FeatureListenerDeps) {
+function createWithdrawalsPageListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value }) => {
     return {
       message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, value)),
@@ -155,7 +155,7 @@ export function createWithdrawalsPageListener(deps: FeatureListenerDeps) {
 }
 
 /** "Next page ▶" of the payout task list. */
-export function createPayoutsPageListener(deps: FeatureListenerDeps) {
+function createPayoutsPageListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value }) => ({
     message: await lookups.showPayoutTasks(deps, parseJsonValue(PayoutsPageValue, value)),
     delivery: 'replace',
@@ -163,7 +163,7 @@ export function createPayoutsPageListener(deps: FeatureListenerDeps) {
 }
 
 /** "Next page ▶" of the gas manager list. */
-export function createGasPageListener(deps: FeatureListenerDeps) {
+function createGasPageListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value }) => ({
     message: await lookups.showGas(deps, parseJsonValue(GasPageValue, value)),
     delivery: 'replace',
@@ -171,7 +171,7 @@ export function createGasPageListener(deps: FeatureListenerDeps) {
 }
 
 /** "Share in channel": posts a fresh copy of the record for everyone, saying who shared it. */
-export function createShareListener(deps: FeatureListenerDeps) {
+function createShareListener(deps: FeatureListenerDeps) {
   return buttonListener(deps, async ({ value, userId }) => {
     const { kind, id } = parseJsonValue(ShareButtonValue, value);
     const invoices = deps.invoices;

@@ -55,10 +55,10 @@ function payoutButton(
 }
 
 /** "Create payout" (after Slack's confirm dialog). */
-export const createPayoutCreateListener = (deps: FeatureListenerDeps) =>
+const createPayoutCreateListener = (deps: FeatureListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.confirm(requestId, userId));
 /** "Cancel" on a payout proposal. */
-export const createPayoutCancelListener = (deps: FeatureListenerDeps) =>
+const createPayoutCancelListener = (deps: FeatureListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.cancel(requestId, userId));
 
 /** "Create payout" and "Cancel" on a payout proposal, bound to their handlers. */

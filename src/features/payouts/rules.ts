@@ -21,8 +21,6 @@ export const PAYOUT_REQUEST_STATUSES = [
   'cancelled', // the requester pressed Cancel
   'expired', // confirmed too late: nothing was sent
 ] as const;
-/** One of PAYOUT_REQUEST_STATUSES. */
-export type PayoutRequestStatus = (typeof PAYOUT_REQUEST_STATUSES)[number];
 
 /** A request to create a payout container and everything that happened to it. */
 export const PayoutRequest = z.object({
@@ -110,7 +108,7 @@ export function newPayoutRequest(input: NewPayoutRequestInput): PayoutRequest {
 }
 
 /** Whether the proposal was made more than `maxAgeMs` before `at`. */
-export function hasProposalLapsed(request: Pick<PayoutRequest, 'requestedAt'>, at: Date, maxAgeMs: number): boolean {
+function hasProposalLapsed(request: Pick<PayoutRequest, 'requestedAt'>, at: Date, maxAgeMs: number): boolean {
   return at.getTime() - Date.parse(request.requestedAt) > maxAgeMs;
 }
 

@@ -87,7 +87,7 @@ function alreadyHandled(request: PayoutRequest): string {
 }
 
 /** What a failed create-payout means: refused (nothing made) or unknown (it may have been made). Plain words. */
-export function outcomeOfFailure(error: unknown): PayoutOutcome {
+function outcomeOfFailure(error: unknown): PayoutOutcome {
   if (error instanceof PaymentsValidationError) {
     const details = error.fieldErrors.map((f) => `${f.field}: ${f.messages.join(', ')}`).join('; ');
     return {

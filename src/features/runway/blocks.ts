@@ -15,7 +15,7 @@ import {
 } from './rules.js';
 
 /** One asset's runway as a mrkdwn line (the asset's names come from the API: escaped), flagged when below the alert level. */
-export function runwayMrkdwnLine(item: AssetRunway, alertDays?: string): string {
+function runwayMrkdwnLine(item: AssetRunway, alertDays?: string): string {
   const line = escapeText(
     runwayLine(item, (baseUnits) => formatTokenAmount(baseUnits, item.asset.decimals, item.asset.symbol)),
   );
@@ -28,7 +28,7 @@ export function runwayMrkdwnLine(item: AssetRunway, alertDays?: string): string 
  * The lines of a report: at most `max` assets and at most `budget` characters of them (another message's room),
  * then how many more; or why there are none. Asset names from the API are clipped to 30 characters.
  */
-export function runwayLines(report: RunwayReport, max: number, budget = Number.POSITIVE_INFINITY): string[] {
+function runwayLines(report: RunwayReport, max: number, budget = Number.POSITIVE_INFINITY): string[] {
   if (!report.ok) return [`_Runway cannot be told now: ${escapeText(report.reason)}._`];
   if (report.runways.length === 0) return ['_No assets._'];
   const lines: string[] = [];
@@ -46,7 +46,7 @@ export function runwayLines(report: RunwayReport, max: number, budget = Number.P
 }
 
 /** What the numbers rest on, in one short line (and what is missing, when something is). */
-export function runwayNotes(report: RunwayReport): string[] {
+function runwayNotes(report: RunwayReport): string[] {
   if (!report.ok) return [];
   const notes = [
     `Days the balance lasts at the outflow of the last ${RUNWAY_WINDOW_DAYS} days (from the balance snapshot the bot takes each day at ${escapeText(report.snapshotsAt)}; deposits and top-ups are not counted against spending; gas top-ups count for the asset that pays for gas).`,

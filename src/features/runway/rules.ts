@@ -9,9 +9,9 @@ import { formatUsd } from '../../blocks/format.js';
 /** How many days back the outflow is measured, from today. */
 export const RUNWAY_WINDOW_DAYS = 7;
 /** Below this many days between the oldest and newest reading of an asset, the runway is "still learning". */
-export const RUNWAY_MIN_HISTORY_DAYS = 3;
+const RUNWAY_MIN_HISTORY_DAYS = 3;
 /** A low runway counts as recovered only at the alert level plus this share of it (as balance thresholds do). */
-export const RUNWAY_RECOVERY_MARGIN_PERCENT = 10n;
+const RUNWAY_RECOVERY_MARGIN_PERCENT = 10n;
 
 /** An exact, non-negative number of days: `num / den`, `den` > 0. */
 export interface Rational {
@@ -98,7 +98,7 @@ export function daysBefore(day: string, days: number): string {
 }
 
 /** Whole calendar days from `from` to `to` (`YYYY-MM-DD`). */
-export function daysBetween(from: string, to: string): number {
+function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
@@ -187,7 +187,7 @@ function byRunway(a: AssetRunway, b: AssetRunway): number {
 }
 
 /** `USDT@ETH`. */
-export function assetName(asset: Pick<AssetNow, 'symbol' | 'network'>): string {
+function assetName(asset: Pick<AssetNow, 'symbol' | 'network'>): string {
   return `${asset.symbol}@${asset.network}`;
 }
 
@@ -249,7 +249,7 @@ export function formatLevelDays(days: Rational): string {
 }
 
 /** The outflow per day in base units, rounded down. */
-export function dailyOutflow(outflow: Outflow): bigint {
+function dailyOutflow(outflow: Outflow): bigint {
   return outflow.days === 0 ? outflow.spent : outflow.spent / BigInt(outflow.days);
 }
 
@@ -257,7 +257,7 @@ export function dailyOutflow(outflow: Outflow): bigint {
  * The outflow per day in USD cents, rounded down, at the asset's USD price now (its USD value over its balance);
  * undefined when there is no price (no USD value, or a zero balance).
  */
-export function dailyOutflowUsdCents(asset: AssetNow, outflow: Outflow): bigint | undefined {
+function dailyOutflowUsdCents(asset: AssetNow, outflow: Outflow): bigint | undefined {
   if (asset.usdCents === null || asset.balance === 0n || outflow.days === 0) return undefined;
   return (outflow.spent * asset.usdCents) / (asset.balance * BigInt(outflow.days));
 }

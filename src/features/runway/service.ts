@@ -32,9 +32,9 @@ import {
 export type { RunwayReport } from './rules.js';
 
 /** The gas list is read at most once an hour per window (pending rows settle, the window moves daily). */
-export const GAS_CHARGES_KEPT_MS = 60 * 60_000;
+const GAS_CHARGES_KEPT_MS = 60 * 60_000;
 /** Pages of the gas list read for one window at most (50 rows each); more, and the gas outflow is unknown. */
-export const GAS_PAGES_MAX = 100;
+const GAS_PAGES_MAX = 100;
 /** The gas sub-status of a top-up the donor could not pay: nothing was charged. */
 const NOT_ENOUGH_DONOR_BALANCE = 'not_enough_donor_balance';
 
@@ -66,7 +66,7 @@ export interface RunwayService {
 }
 
 /** An asset as the rules take it; a USD value that cannot be read counts as none. */
-export function assetNowOf(asset: Asset): AssetNow {
+function assetNowOf(asset: Asset): AssetNow {
   let usdCents: bigint | null = null;
   try {
     const cents = usdDecimalToCents(asset.balanceInUsd);

@@ -71,7 +71,7 @@ export function buildEnrolmentDm(uri: string, alertChannel: string): string {
 }
 
 /** The Confirm enrolment button's value: whose enrolment, and which (when it was enrolled). */
-export function confirmButtonValue(userId: string, enrolledAt: string): string {
+function confirmButtonValue(userId: string, enrolledAt: string): string {
   return `${userId}|${enrolledAt}`;
 }
 

@@ -21,7 +21,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  * then the confirmation after the listener returns. The click's own user id is who confirms (never a value of
  * the payload); the button's value only names the enrolment. The clicker is told privately what the click did.
  */
-export const createConfirmEnrolmentListener =
+const createConfirmEnrolmentListener =
   (deps: FeatureListenerDeps) =>
   async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
@@ -55,7 +55,7 @@ export const createConfirmEnrolmentListener =
  * reset (not a treasury user or admin), or closed once the reset is done; the person and the admin are told by
  * direct message after the ack.
  */
-export function createResetPickerSubmitListener(deps: FeatureListenerDeps) {
+function createResetPickerSubmitListener(deps: FeatureListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const refuse = (text: string) => ack({ response_action: 'update', view: buildResetRefused(text) as never });
     const adminId = body.user.id;

@@ -19,7 +19,7 @@ import { verifySync } from 'otplib';
 import { z } from 'zod';
 
 /** Enrolment: `pending` (a secret was sent, no code confirmed yet) or `enrolled`. */
-export const ENROLMENT_STATES = ['pending', 'enrolled'] as const;
+const ENROLMENT_STATES = ['pending', 'enrolled'] as const;
 
 /** One person's second factor. */
 export const EnrolmentRecord = z.object({
@@ -52,7 +52,7 @@ export const EnrolmentRecord = z.object({
 export type EnrolmentRecord = z.infer<typeof EnrolmentRecord>;
 
 /** What can happen to a second factor: each is one line of the trail (the audit export reads it). */
-export const SECOND_FACTOR_EVENTS = [
+const SECOND_FACTOR_EVENTS = [
   'enrolment_started',
   'enrolled',
   'admin_confirmed',
@@ -61,8 +61,6 @@ export const SECOND_FACTOR_EVENTS = [
   'wrong_code',
   'locked',
 ] as const;
-/** One of SECOND_FACTOR_EVENTS. */
-export type SecondFactorEventKind = (typeof SECOND_FACTOR_EVENTS)[number];
 
 /** One step of the trail. It never holds a secret or a code. */
 export const SecondFactorEvent = z.object({
@@ -88,7 +86,7 @@ export const MAX_WRONG_CODES = 5;
 /** How long a lock lasts. */
 export const LOCK_MS = 15 * 60_000;
 /** Clock drift accepted around now, in seconds: at most one 30-second step either way. */
-export const EPOCH_TOLERANCE_S = 30;
+const EPOCH_TOLERANCE_S = 30;
 /** An enrolment not confirmed with a code within this lapses: it is cleared and its DM deleted. */
 export const ENROLMENT_LAPSE_MS = 10 * 60_000;
 /** Trail entries are kept this long (as the other trails: 400 days). */
@@ -131,11 +129,7 @@ export function deletionRetryMs(attempts: number): number {
 }
 
 /** The deletions of an enrolment DM (its message and its QR code's file), due at once. */
-export function dmDeletions(
-  userId: string,
-  dm: EnrolmentRecord['enrolmentDm'] | undefined,
-  now: Date,
-): SlackDeletion[] {
+function dmDeletions(userId: string, dm: EnrolmentRecord['enrolmentDm'] | undefined, now: Date): SlackDeletion[] {
   if (dm === undefined) return [];
   const at = now.toISOString();
   const base = { userId, queuedAt: at, dueAt: at, attempts: 0 };
@@ -174,12 +168,12 @@ export function normalizeCode(typed: string): string | undefined {
 }
 
 /** Whether `record` is an enrolment whose first code did not come within ENROLMENT_LAPSE_MS. */
-export function isLapsedAt(record: EnrolmentRecord, now: Date): boolean {
+function isLapsedAt(record: EnrolmentRecord, now: Date): boolean {
   return record.state === 'pending' && now.getTime() - Date.parse(record.startedAt) >= ENROLMENT_LAPSE_MS;
 }
 
 /** Whether an enrolled record counts for approvals: another admin confirmed it (or it predates that rule). */
-export function isAdminConfirmed(record: EnrolmentRecord): boolean {
+function isAdminConfirmed(record: EnrolmentRecord): boolean {
   return record.state === 'enrolled' && record.adminConfirmation !== undefined;
 }
 
@@ -194,7 +188,7 @@ function lapse<R>(record: EnrolmentRecord, now: Date, result: R): EnrolmentChang
 }
 
 /** Whether `record` locks approvals at `now`. */
-export function isLockedAt(record: EnrolmentRecord, now: Date): boolean {
+function isLockedAt(record: EnrolmentRecord, now: Date): boolean {
   return record.lockedUntil !== undefined && now.getTime() < Date.parse(record.lockedUntil);
 }
 

@@ -61,7 +61,7 @@ export function refuseClickOrigin(
 /** Notices of clicks that cannot act on any quote. */
 export const CLICK_NOTICES = {
   notAQuote: 'This button does not name a quote the bot made, so nothing was done.',
-  // A quote leaves the working state 30 days after it ended (quote-retention.ts): its buttons then do nothing.
+  // A quote leaves the working state 30 days after it ended (retention.ts): its buttons then do nothing.
   unknownQuote: `The bot has no open record of this quote, so nothing was done. Quotes that ended more than ${QUOTE_RETENTION_DAYS} days ago are kept only in the audit export (/treasury audit); ask for a new quote if you still need the swap.`,
   notThisMessage:
     "This button does not belong to this quote's message, so nothing was done. Use the buttons on the quote message itself.",
@@ -92,7 +92,7 @@ export function checkClick<Q extends Pick<SwapQuote, 'channelId' | 'messageTs'>>
 
 // ---------------------------------------------------------------------------------------------------------
 // Until when a quote can be approved, and what a click on a decided quote is told. Counting approvals under a
-// quote's policy is quote-decision.ts.
+// quote's policy is decision.ts.
 
 /** The notice for an approval that came too late (the quote is then marked expired, no create call is made). */
 export const APPROVED_TOO_LATE_NOTICE =
@@ -201,7 +201,7 @@ export function describeCreateFailure(error: CreateError, fromSymbol: string): C
 }
 
 /** Why the create's answer is missing, in plain words (shown in brackets on the quote). */
-export function lostAnswerReason(error: CreateError): string {
+function lostAnswerReason(error: CreateError): string {
   if (error.kind !== 'api') return 'the bot hit an unexpected error';
   switch (error.code) {
     case 'network':

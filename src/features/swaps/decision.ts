@@ -216,7 +216,7 @@ export function checkNewQuoteLimit(input: {
 // The requester's own swaps of the last 24 hours: the tier of a new swap is judged on them plus it.
 
 /** The window the tiers add a requester's swaps over: the 24 hours before now, as for the daily limit. */
-export const REQUESTER_WINDOW_MS = DAILY_WINDOW_MS;
+const REQUESTER_WINDOW_MS = DAILY_WINDOW_MS;
 
 /**
  * The requester's own swaps in the 24 hours before `now`, (now − 24 h, now] as for the daily limit (exactly 24 h

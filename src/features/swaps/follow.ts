@@ -25,7 +25,7 @@ const timerWait: Wait = async (ms, signal) => {
 };
 
 /** What swap/get reported, in the quote's terms (the fee as people read it). */
-export function progressOf(swap: Swap): SwapProgress {
+function progressOf(swap: Swap): SwapProgress {
   const fee = swap.fee
     ? [...swap.fee.network.map(formatFeeLeg), ...(swap.fee.service ? [formatFeeLeg(swap.fee.service)] : [])].join(' + ')
     : undefined;

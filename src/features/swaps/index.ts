@@ -3,15 +3,13 @@
  * is its public face for app.ts and the listeners; the approval rules live in src/features/swaps/approval.ts.
  */
 
-export { type ClickOrigin, isQuoteId, refuseClickOrigin } from './approval.js';
+export type { ClickOrigin } from './approval.js';
 export {
-  APPROVER_GROUPS_TTL_MS,
   type ApproverGroups,
   createApproverGroups,
   isNamedOrGroupMember,
 } from './approver-groups.js';
 export type { FollowPolicy } from './follow.js';
-export type { QuoteMessenger, Scheduler } from './message-edits.js';
-export { ESTIMATE_VALIDITY_MS } from './quote.js';
+export type { QuoteMessenger } from './message-edits.js';
 export type { QuotePreview } from './quote-request.js';
-export { type ClickOutcome, createSwapService, type SwapDeps, type SwapService } from './service.js';
+export { type ClickOutcome, createSwapService, type SwapService } from './service.js';

@@ -83,13 +83,13 @@ function swapButton(
  * "Approve" on a quote. On a quote that needs a second factor it opens the code dialog with the click's trigger
  * (valid 3 s, once: only fast reads come before it), or tells the clicker why not.
  */
-export const createSwapApproveListener = (deps: FeatureListenerDeps) =>
+const createSwapApproveListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin, triggerId) => deps.swaps.approve(quoteId, userId, origin, triggerId));
 /** "Reject" on a quote. */
-export const createSwapRejectListener = (deps: FeatureListenerDeps) =>
+const createSwapRejectListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
 /** "New quote" on an expired or refused quote. */
-export const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
+const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin), {
     treasuryUsersOnly: true,
   });
@@ -100,7 +100,7 @@ export const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
  * approval runs after the ack, as a normal Approve marked with a second factor (the quote message shows it; what
  * the clicker would have been told comes privately in the quote's channel, or by DM).
  */
-export function createSwapStepUpSubmitListener(deps: FeatureListenerDeps) {
+function createSwapStepUpSubmitListener(deps: FeatureListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const userId = body.user.id;
     const refuse = (words: string) => ack({ response_action: 'update', view: buildStepUpRefusedModal(words) as never });

@@ -26,7 +26,7 @@ export interface Scheduler {
 }
 
 /** Node timers that never hold the process open. */
-export const timerScheduler: Scheduler = {
+const timerScheduler: Scheduler = {
   after(ms, task) {
     const timer = setTimeout(task, ms);
     timer.unref();
@@ -35,7 +35,7 @@ export const timerScheduler: Scheduler = {
 };
 
 /** When an edit of the quote message fails, it is tried again after these delays. */
-export const MESSAGE_RETRY_DELAYS_MS: readonly number[] = [2_000, 10_000, 60_000, 300_000];
+const MESSAGE_RETRY_DELAYS_MS: readonly number[] = [2_000, 10_000, 60_000, 300_000];
 
 /** What the message editor needs. */
 export interface QuoteMessageEditorDeps {

@@ -14,7 +14,7 @@ export interface PolicyTier {
 export const DEFAULT_TIERS: readonly PolicyTier[] = [{ minCents: 0n, approvals: 1 }];
 
 /** The most approvers one tier may ask for: beyond that it is a typo, not a policy. */
-export const MAX_TIER_APPROVALS = 100;
+const MAX_TIER_APPROVALS = 100;
 
 /** The largest USD figure the configuration accepts, in cents (one trillion dollars, as for typed amounts). */
 export const MAX_POLICY_CENTS: bigint = 10n ** 14n;

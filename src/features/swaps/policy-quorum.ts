@@ -52,7 +52,7 @@ export type Approval = z.infer<typeof Approval>;
 
 /** What the quorum rules read of a quote: its status and the approvals recorded so far. */
 export interface QuorumState {
-  /** The quote's status (swap-quote.ts): only a `pending` quote gains approvals. */
+  /** The quote's status (quote.ts): only a `pending` quote gains approvals. */
   status: string;
   approvals: readonly Approval[];
 }

@@ -12,9 +12,9 @@ import { isKnownValue, UNKNOWN_VALUE_REASONS, type UsdValue, usdLabel } from './
 const CENTS = z.string().regex(/^\d+$/);
 
 /** A tier as stored: cents as a digit string. */
-export const StoredTier = z.object({ minCents: CENTS, approvals: z.number().int().min(1) });
+const StoredTier = z.object({ minCents: CENTS, approvals: z.number().int().min(1) });
 /** A tier as stored: cents as a digit string. */
-export type StoredTier = z.infer<typeof StoredTier>;
+type StoredTier = z.infer<typeof StoredTier>;
 
 /** A USD value as stored. */
 export const StoredUsdValue = z.union([

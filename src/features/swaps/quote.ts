@@ -126,7 +126,7 @@ export type SwapQuote = z.infer<typeof SwapQuote>;
 export const ESTIMATE_VALIDITY_MS = 30 * 60_000;
 
 /** When an estimate made at `estimatedAt` stops being valid. */
-export function expiryOf(estimatedAt: Date): Date {
+function expiryOf(estimatedAt: Date): Date {
   return new Date(estimatedAt.getTime() + ESTIMATE_VALIDITY_MS);
 }
 

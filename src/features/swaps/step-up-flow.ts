@@ -18,7 +18,7 @@ import { quoteStepUp, STEP_UP_WORDS, type StepUpDeps, type StepUpModalState } fr
 import { buildStepUpModal } from './step-up-blocks.js';
 
 /** How long the click waits for "is this person an approver" (a cached group lookup) before it asks for a code anyway. */
-export const APPROVER_CHECK_WAIT_MS = 1_500;
+const APPROVER_CHECK_WAIT_MS = 1_500;
 
 /** What a click or a submission tells the clicker privately (nothing when the message says it all). */
 type Outcome = { notice?: string };
@@ -181,6 +181,3 @@ export function createStepUpFlow(deps: StepUpFlowDeps) {
     },
   };
 }
-
-/** The code dialog's steps. */
-export type StepUpFlow = ReturnType<typeof createStepUpFlow>;

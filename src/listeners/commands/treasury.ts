@@ -17,7 +17,7 @@ const TRIGGER_LIFE_MS = 2_800;
  * be slower), then answered privately through the response_url: treasury data is sensitive. The answer is
  * worked out after the listener returns (see background.ts), holding only the fields it needs.
  */
-export function createTreasuryCommandListener(deps: FeatureListenerDeps) {
+function createTreasuryCommandListener(deps: FeatureListenerDeps) {
   return async ({ command, ack }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     // TREASURY_USERS: refused in the ack when that needs no question to Slack; membership of a user group is
     // looked up after the ack (Slack gives up after 3 seconds), and an unknown one refuses.
@@ -74,7 +74,7 @@ async function answer(
       responseUrl: command.responseUrl,
       ...(command.trigger ? { trigger: command.trigger } : {}),
       answered,
-      help: (unknown) => buildHelp([], unknown),
+      help: buildHelp,
     });
   } catch (error) {
     deps.logger.warn('command failed', { subcommand: command.text.split(/\s+/)[0], error: errorFields(error) });

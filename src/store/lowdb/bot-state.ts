@@ -1,6 +1,6 @@
 /**
- * The whole lowdb state file as records (BotState: the swap quotes by id, and the alert bookkeeping) and its
- * loader: the file's JSON, record by record.
+ * The whole lowdb state file as records (BotState: every record the repositories of features/repositories.ts keep)
+ * and its loader: the file's JSON, record by record.
  */
 import { z } from 'zod';
 import { AlertsState, emptyAlertsState, keyedRecord } from '../../features/alerts/records.js';
@@ -25,7 +25,7 @@ export const BalancesState = z.object({
 export type BalancesState = z.infer<typeof BalancesState>;
 
 /** The balances part of a new state file (and of one written before balance thresholds existed). */
-export function emptyBalancesState(): BalancesState {
+function emptyBalancesState(): BalancesState {
   return { thresholds: keyedRecord(), thresholdChanges: [], snapshots: keyedRecord(), digests: keyedRecord() };
 }
 
@@ -48,7 +48,7 @@ export const SecondFactorState = z.object({
 export type SecondFactorState = z.infer<typeof SecondFactorState>;
 
 /** The second factor part of a new state file (and of one written before it existed). */
-export function emptySecondFactorState(): SecondFactorState {
+function emptySecondFactorState(): SecondFactorState {
   return { schema: 2, people: keyedRecord(), trail: [], slackDeletions: keyedRecord() };
 }
 
@@ -56,7 +56,7 @@ export function emptySecondFactorState(): SecondFactorState {
 export const StoredAlertTrailEntry = AlertTrailEntry.extend({ seq: z.number().int().positive() });
 export type StoredAlertTrailEntry = z.infer<typeof StoredAlertTrailEntry>;
 
-/** The whole state file. Files written before the alert poller (or balance thresholds) existed load with empty parts. */
+/** The whole state file. A file written before a part existed loads with that part empty. */
 export const BotState = z.object({
   version: z.literal(1),
   swapQuotes: z.record(z.string(), SwapQuote),

@@ -7,7 +7,7 @@ import type { FormSubmissionRepository } from '../../features/repositories.js';
 import type { Store } from './state-file.js';
 
 /** How long a claim is kept: a form is long closed by then (Slack keeps a view open for hours at most). */
-export const FORM_CLAIM_RETENTION_MS = 24 * 60 * 60 * 1000;
+const FORM_CLAIM_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** The part of the state this repository owns. */
 export interface WithFormSubmissions {

@@ -1,7 +1,7 @@
 /**
  * The single-process store: the lowdb state file (state-file.ts) opened with the bot's records and their loader
- * (bot-state.ts), and one repository per record family behind the contract of ../repository.ts (swap-quotes.ts,
- * alerts.ts, balances.ts, payouts.ts, invoices.ts, audit.ts).
+ * (bot-state.ts), and one repository per record family (a file each here) behind the contract of
+ * features/repositories.ts.
  */
 import { constants as fsConstants } from 'node:fs';
 import { access } from 'node:fs/promises';

@@ -32,7 +32,7 @@ export interface HeldLock {
 const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux architecture Node supports
 
 /** Field 22 of `/proc/<pid>/stat`, or undefined where there is no /proc (or no such process). */
-export function processStartTicks(pid: number): string | undefined {
+function processStartTicks(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2 is the command name in parentheses and may itself hold spaces or ')': read after the last ')'.

@@ -5,15 +5,14 @@
  * it applies the same change as the lowdb file (alert-changes.ts) and writes back only what changed, appending what
  * it did to alerts people own to `alert_trail` in the same transaction.
  */
-import type pg from 'pg';
 import { AlertsState, OutboxItem } from '../../features/alerts/records.js';
 import { type AlertTrailEntry, alertTrailEntries, trailCutoff, trailMarks } from '../../features/alerts/trail.js';
 import type { AlertRepository } from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { alertChangeMethods } from '../alert-changes.js';
 import { loadAlertsState, type RejectedRecord } from '../load-alerts.js';
-import { type Database, databaseOver, type Transaction } from './database.js';
+import type { Database, Transaction } from './database.js';
 
 interface OutboxRow {
   seq: string;
@@ -108,11 +107,6 @@ const COUNT_OPEN_ALERTS = `
            AS alert
    WHERE alert_state.id = 1 AND alert.value->'life'->>'state' IS DISTINCT FROM 'resolved'
    GROUP BY 1`;
-
-/** The alert repository over `pool` (migrated: see migrations.ts). */
-export function createPostgresAlertRepository(pool: pg.Pool, options: { logger?: Logger } = {}): AlertRepository {
-  return alertsOver(databaseOver(pool), options.logger ?? silentLogger);
-}
 
 export function alertsOver(db: Database, logger: Logger): AlertRepository {
   /**

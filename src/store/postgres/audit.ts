@@ -3,14 +3,13 @@
  * at a time by keyset (`(at, seq)`, `(estimated_at, id)`), each page one indexed statement: however long the period,
  * the export holds one page.
  */
-import type pg from 'pg';
 import { AlertTrailEntry } from '../../features/alerts/trail.js';
 import type { AuditRepository } from '../../features/repositories.js';
 import { SwapQuote } from '../../features/swaps/quote.js';
 import { StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { problemOf } from '../load-alerts.js';
-import { type Database, databaseOver } from './database.js';
+import type { Database } from './database.js';
 
 function readCursor(after: string | undefined): [string, string] | undefined {
   if (after === undefined) return undefined;
@@ -18,11 +17,6 @@ function readCursor(after: string | undefined): [string, string] | undefined {
   if (!Array.isArray(key) || typeof key[0] !== 'string' || typeof key[1] !== 'string')
     throw new StoreError('the audit export passed a page cursor this store did not make');
   return key as [string, string];
-}
-
-/** The audit repository over a pool (tests), or over the store's database. */
-export function createPostgresAuditRepository(pool: pg.Pool, options: { logger?: Logger } = {}): AuditRepository {
-  return auditOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
 /** The audit repository over the store's database (damaged records are left out of the export, and logged). */

@@ -3,16 +3,15 @@
  * threshold, trail entry, day's snapshot and day's digest, each record as JSON. Changes of one row lock it
  * (`FOR UPDATE`); the digest's claim is the insert of its day's row, so two replicas claiming at once get one.
  */
-import type pg from 'pg';
 import type { z } from 'zod';
 import { DailySnapshot, DigestRecord } from '../../features/digest/records.js';
 import type { BalanceRepository } from '../../features/repositories.js';
 import { StoredThreshold, THRESHOLD_TRAIL_RETENTION_MS, ThresholdChange } from '../../features/thresholds/rules.js';
 import { StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { removedEntry, setEntry, snapshotCutoff } from '../balance-changes.js';
 import { problemOf } from '../load-alerts.js';
-import { type Database, databaseOver, type Transaction } from './database.js';
+import type { Database, Transaction } from './database.js';
 
 /** A stored record checked against its schema; the record itself is returned, so newer fields survive. */
 function decode<T>(schema: z.ZodType<T>, record: unknown, what: string): T {
@@ -36,11 +35,6 @@ async function pruneDays(tx: Transaction): Promise<void> {
   const cutoff = snapshotCutoff(rows[0]!.newest);
   await tx.query('DELETE FROM balance_snapshots WHERE day < $1::date', [cutoff]);
   await tx.query('DELETE FROM daily_digests WHERE day < $1::date', [cutoff]);
-}
-
-/** The balance repository over a pool (tests), or over the store's database. */
-export function createPostgresBalanceRepository(pool: pg.Pool, options: { logger?: Logger } = {}): BalanceRepository {
-  return balancesOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
 export function balancesOver(db: Database, _logger: Logger): BalanceRepository {

@@ -3,17 +3,11 @@
  * `INSERT … ON CONFLICT DO NOTHING RETURNING`, so of two replicas given the same view exactly one gets the row;
  * claims older than a day (but never the one being claimed) are deleted in the same statement.
  */
-import type pg from 'pg';
 import type { FormSubmissionRepository } from '../../features/repositories.js';
-import { type Database, databaseOver } from './database.js';
+import type { Database } from './database.js';
 
 /** How long a claim is kept, in seconds (as the lowdb file: a day). */
 const RETENTION_SECONDS = 24 * 60 * 60;
-
-/** The form submission claims over a pool (tests). */
-export function createPostgresFormSubmissionRepository(pool: pg.Pool): FormSubmissionRepository {
-  return formSubmissionsOver(databaseOver(pool));
-}
 
 /** The form submission claims over the store's database. */
 export function formSubmissionsOver(db: Database): FormSubmissionRepository {

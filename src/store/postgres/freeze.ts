@@ -5,7 +5,6 @@
  * transaction (lockFreezeForDecision): a freeze waits for the decisions under way, and a decision that starts
  * after waits for the freeze, so no decision is judged on a freeze state that is no longer true.
  */
-import type pg from 'pg';
 import {
   activeFreeze,
   applyFreeze,
@@ -18,9 +17,9 @@ import {
 } from '../../features/freeze/rules.js';
 import type { FreezeRepository } from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { problemOf } from '../load-alerts.js';
-import { type Database, databaseOver, type Transaction } from './database.js';
+import type { Database, Transaction } from './database.js';
 
 /** The stored record, checked. A damaged freeze is an error, never "no freeze": that would lift it. */
 function decodeFreeze(record: unknown): FreezeState {
@@ -45,11 +44,6 @@ async function readFreezeRow(tx: Transaction | Database, lock: '' | 'FOR SHARE' 
  */
 export async function lockFreezeForDecision(tx: Transaction): Promise<FreezeState> {
   return readFreezeRow(tx, 'FOR SHARE');
-}
-
-/** The freeze repository over a pool (tests), or over the store's database. */
-export function createPostgresFreezeRepository(pool: pg.Pool, options: { logger?: Logger } = {}): FreezeRepository {
-  return freezeOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
 export function freezeOver(db: Database, _logger: Logger): FreezeRepository {

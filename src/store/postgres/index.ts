@@ -28,17 +28,8 @@ import { payoutsOver } from './payouts.js';
 import { secondFactorOver } from './second-factor.js';
 import { swapQuotesOver } from './swap-quotes.js';
 
-export { createPostgresAlertRepository } from './alerts.js';
-export { createPostgresAuditRepository } from './audit.js';
-export { createPostgresBalanceRepository } from './balances.js';
-export { createPostgresFormSubmissionRepository } from './form-submissions.js';
-export { createPostgresFreezeRepository } from './freeze.js';
-export { createPostgresInvoiceRepository } from './invoices.js';
-export { createLeaderLease, type LeaderLease, type LeaseHolder, type LeaseOptions } from './lease.js';
-export { MIGRATION_LOCK_KEY, MIGRATIONS } from './migrations.js';
-export { createPostgresPayoutRepository } from './payouts.js';
-export { createPostgresSecondFactorRepository } from './second-factor.js';
-export { createPostgresSwapQuoteRepository } from './swap-quotes.js';
+export { createLeaderLease, type LeaderLease } from './lease.js';
+export { MIGRATIONS } from './migrations.js';
 
 export interface PostgresStore {
   readonly swapQuotes: SwapQuoteRepository;

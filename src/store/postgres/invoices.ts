@@ -4,17 +4,16 @@
  * lock that only follows take, so two replicas never both find room under the bound; a follow waits for a row lock
  * of a change, never the other way round, so the two cannot deadlock.
  */
-import type pg from 'pg';
 import { addCopy, FollowedInvoice, isFinished, isOpen, settle } from '../../features/invoices/followed.js';
 import type { InvoiceRepository } from '../../features/repositories.js';
 import { asCodedError } from '../../kernel/errors.js';
 import { StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { problemOf } from '../load-alerts.js';
-import { type Database, databaseOver, type Transaction } from './database.js';
+import type { Database, Transaction } from './database.js';
 
 /** Advisory lock key of following a new invoice ("inv-bnd!" in ASCII): not the migrations', not a lease's. */
-export const FOLLOW_LOCK_KEY = 0x696e_762d_626e_6421n;
+const FOLLOW_LOCK_KEY = 0x696e_762d_626e_6421n;
 
 /** A stored record checked against its schema; the record itself is returned, so newer fields survive. */
 function decode(record: unknown): FollowedInvoice {
@@ -34,11 +33,6 @@ async function write(tx: Transaction, record: FollowedInvoice): Promise<void> {
     isOpen(record),
     JSON.stringify(record),
   ]);
-}
-
-/** The invoice repository over a pool (tests), or over the store's database. */
-export function createPostgresInvoiceRepository(pool: pg.Pool, options: { logger?: Logger } = {}): InvoiceRepository {
-  return invoicesOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
 export function invoicesOver(db: Database, logger: Logger): InvoiceRepository {

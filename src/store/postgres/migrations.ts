@@ -14,7 +14,7 @@ export interface Migration {
 }
 
 /** Advisory lock key of the migration run: "treasury" in ASCII. Other advisory lock users must pick another. */
-export const MIGRATION_LOCK_KEY = 0x7472_6561_7375_7279n;
+const MIGRATION_LOCK_KEY = 0x7472_6561_7375_7279n;
 
 // Records are `json`, not `jsonb`: jsonb refuses \u0000 and unpaired surrogates, which text from the payment
 // API (or a clipped emoji) can hold; json keeps the text as JSON.stringify wrote it.

@@ -4,7 +4,6 @@
  * UPDATE) and applies the same pure change as the lowdb file (features/payouts/rules.ts): two replicas handling a double
  * click queue on the row, so only one claims the send.
  */
-import type pg from 'pg';
 import {
   applyPayoutOutcome,
   cancelPayoutRequest,
@@ -15,9 +14,9 @@ import {
 } from '../../features/payouts/rules.js';
 import type { PayoutRepository } from '../../features/repositories.js';
 import { StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { problemOf } from '../load-alerts.js';
-import { type Database, databaseOver, type Transaction } from './database.js';
+import type { Database, Transaction } from './database.js';
 import { lockFreezeForDecision } from './freeze.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
@@ -52,11 +51,6 @@ async function changeLocked<R>(
       JSON.stringify(request),
     ]);
   return { result, request };
-}
-
-/** The payout request repository over a pool (tests), or over the store's database. */
-export function createPostgresPayoutRepository(pool: pg.Pool, options: { logger?: Logger } = {}): PayoutRepository {
-  return payoutsOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
 export function payoutsOver(db: Database, logger: Logger): PayoutRepository {

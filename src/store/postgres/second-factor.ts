@@ -6,7 +6,6 @@
  * code run one after the other, and the second sees the time step as used. The Slack deletions of enrolment DMs
  * (migration 10) are queued in the same transaction, in second_factor_slack_deletions.
  */
-import type pg from 'pg';
 import type { SecondFactorRepository } from '../../features/repositories.js';
 import {
   decodeEnrolment,
@@ -15,19 +14,11 @@ import {
   SlackDeletion,
   type StoredEnrolment,
 } from '../../features/second-factor/rules.js';
-import { type Logger, silentLogger } from '../../logger.js';
-import { type Database, databaseOver } from './database.js';
+import type { Logger } from '../../logger.js';
+import type { Database } from './database.js';
 
 /** The advisory lock class of the second factor (the two-key form: its own space, apart from the migration lock). */
 const SECOND_FACTOR_LOCK_CLASS = 0x3266; // "2f"
-
-/** The second-factor repository over a pool (tests), or over the store's database. */
-export function createPostgresSecondFactorRepository(
-  pool: pg.Pool,
-  options: { logger?: Logger } = {},
-): SecondFactorRepository {
-  return secondFactorOver(databaseOver(pool), options.logger ?? silentLogger);
-}
 
 function storedOf(rows: { record: unknown }[], userId: string): StoredEnrolment {
   return rows[0] ? decodeEnrolment(rows[0].record, userId) : { kind: 'none' };

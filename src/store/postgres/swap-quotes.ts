@@ -4,14 +4,13 @@
  * the lowdb file (swap-quote-changes.ts) and writes the row back: two replicas clicking at once queue on the
  * row, so a claim and its check cannot interleave, and a claim counts only once committed.
  */
-import type pg from 'pg';
 import type { SwapQuoteRepository } from '../../features/repositories.js';
 import { needsFollowing, QUOTE_TRANSITIONS, SwapQuote } from '../../features/swaps/quote.js';
 import { quoteEndedAt } from '../../features/swaps/retention.js';
 import { DamagedRecordError, StoreError } from '../../kernel/store-error.js';
-import { type Logger, silentLogger } from '../../logger.js';
+import type { Logger } from '../../logger.js';
 import { archiveAfterSave, refuseQuoteWhenFrozen, swapQuoteChangeMethods } from '../swap-quote-changes.js';
-import { type Database, databaseOver, type Transaction } from './database.js';
+import type { Database, Transaction } from './database.js';
 import { lockFreezeForDecision } from './freeze.js';
 
 /** Text PostgreSQL cannot hold in a text column (NUL, unpaired surrogates): no stored id is such text. */
@@ -79,14 +78,6 @@ async function applyAndWrite<R>(tx: Transaction, quote: SwapQuote, apply: () => 
     );
   }
   return result;
-}
-
-/** The swap quote repository over `pool` (migrated: see migrations.ts). */
-export function createPostgresSwapQuoteRepository(
-  pool: pg.Pool,
-  options: { logger?: Logger } = {},
-): SwapQuoteRepository {
-  return swapQuotesOver(databaseOver(pool), options.logger ?? silentLogger);
 }
 
 export function swapQuotesOver(db: Database, logger: Logger): SwapQuoteRepository {

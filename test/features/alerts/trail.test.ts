@@ -1,4 +1,4 @@
-// The alert trail's entries (part 16), found by comparing the owned alerts before and after a change: a new alert is
+// The alert trail's entries, found by comparing the owned alerts before and after a change: a new alert is
 // `posted` with what it is about in plain words; each decision queued in its thread is one entry; reminders,
 // reposts and other thread lines are not decisions and leave nothing.
 import { describe, expect, it } from 'vitest';

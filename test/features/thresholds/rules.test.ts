@@ -1,4 +1,4 @@
-// Part 15 groundwork: a low-balance alert opens when a balance goes below its threshold and resolves only once it
+// The threshold rules: a low-balance alert opens when a balance goes below its threshold and resolves only once it
 // is back above the threshold plus a clear margin, so a balance that hovers does not flap.
 import { describe, expect, it } from 'vitest';
 import {

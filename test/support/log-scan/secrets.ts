@@ -4,7 +4,7 @@ import { API_KEYS } from '../../../dev/simulator/seed/catalog.js';
 const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Each kind of secret and how to find it in a line. */
-export const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp }[] = [
+const SECRET_PATTERNS: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'a Slack token', pattern: /\bxox[abposre]-[A-Za-z0-9][A-Za-z0-9-]*/ },
   { kind: 'a Slack app token', pattern: /\bxapp-[A-Za-z0-9][A-Za-z0-9-]*/ },
   { kind: 'a payment API key', pattern: new RegExp(Object.values(API_KEYS).map(literally).join('|')) },

@@ -556,9 +556,7 @@ function appManifestShortcuts(): DeclaredShortcut[] {
     JSON.parse(readFileSync(new URL('../../../manifests/manifest.json', import.meta.url), 'utf8')) as unknown,
   );
 }
-
 /** Slack's request signature: `v0=` + hex HMAC-SHA256(secret, `v0:<timestamp>:<raw body>`) (dev/workspace). */
-export { sign };
 
 function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);

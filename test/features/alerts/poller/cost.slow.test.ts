@@ -163,7 +163,7 @@ describe('an idle poll costs what changes, not what exists', () => {
       await r.poll();
     }
     expect(r.store.read().alerts.outbox).toEqual([]);
-    // Part 13: the alerts people own are kept until someone resolves them, at most OWNED_ALERT_POLICY.maxOpen
+    // The alerts people own are kept until someone resolves them, at most OWNED_ALERT_POLICY.maxOpen
     // (the oldest are retired beyond it); the rest of the bookkeeping stays as small as before.
     const { owned = {}, ...bookkeeping } = r.store.read().alerts;
     expect(JSON.stringify(bookkeeping).length).toBeLessThan(100_000);

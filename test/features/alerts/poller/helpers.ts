@@ -50,7 +50,7 @@ export interface PollerRigOptions {
   maxAttempts?: number;
   /** The bot's clock minus the API's (the simulator's): clocks that disagree. */
   clockOffsetMs?: number;
-  /** STUCK_*_AFTER (none: no stuck alerts, as before part 13). */
+  /** STUCK_*_AFTER (none: rows stuck in pending raise no alert). */
   stuckAfterMs?: { withdrawal: number; task: number; gas: number };
   /** Watch the balance thresholds kept in the state file (as the app does). */
   thresholds?: boolean;

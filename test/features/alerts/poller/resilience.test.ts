@@ -104,7 +104,7 @@ describe('when the payment API fails', () => {
 
     await r.poll();
     const texts = r.texts();
-    // Part 13: the outage alert is one people own, so it resolves itself (rewritten, and told in its thread)
+    // The outage alert is one people own, so it resolves itself (rewritten, and told in its thread)
     // instead of a second message saying the API answers again.
     expect(texts).toHaveLength(4);
     for (const id of [w.id, t.id, g.id]) expect(mentions(r, id)).toBe(1);
@@ -193,7 +193,7 @@ describe('cost and size', () => {
       const report = await r.poll();
       // One summary, and its full list of 60 in two thread parts.
       expect(report).toMatchObject({ posted: 3, alerted: 60, waiting: 0 });
-      // Part 13: each summary is an alert people own, kept until someone resolves it (bounded by
+      // Each summary is an alert people own, kept until someone resolves it (bounded by
       // OWNED_ALERT_POLICY.maxOpen); the bookkeeping around them must stop growing.
       const { owned = {}, ...bookkeeping } = r.store.read().alerts;
       expect(Object.keys(owned)).toHaveLength(day);

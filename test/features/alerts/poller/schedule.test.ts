@@ -172,7 +172,7 @@ describe('/treasury alerts through the running bot', () => {
     expect(answer.text).toContain('*Channel*\n<#C0ALERTS>');
     expect(answer.text).toContain('*Schedule*\n`0 0 1 1 *`');
     expect(answer.text).toMatch(/\*Next run\*\n\d{4}-01-01 00:00 UTC/);
-    // Failures alerted: rows stuck in pending (part 13) are alerts too, but not failures.
+    // Failures alerted: rows stuck in pending are alerts too, but not failures.
     const failureMessages = posted.filter((m) => !messageToText(m).includes('stuck in pending'));
     expect(failureMessages.length).toBeLessThan(posted.length);
     expect(answer.text).toContain(`*Alerts sent (24 h)*\n${failureMessages.length}`);

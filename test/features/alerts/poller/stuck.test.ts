@@ -1,5 +1,5 @@
 /**
- * Part 13 against the simulator: rows stuck in pending get one alert, the alert follows the row (resolved when
+ * Rows stuck in pending, against the simulator: each gets one alert, the alert follows the row (resolved when
  * it succeeds, told when it fails), later failures about the same thing go into the open alert's thread, and
  * the outage alert resolves itself. The poller's own reads only: no extra request is made for any of it.
  */

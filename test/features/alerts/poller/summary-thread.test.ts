@@ -124,7 +124,7 @@ describe('a summary and its thread', () => {
     // The summary and the first part go through; the second part meets a 500, and so does the next attempt.
     let calls = 0;
     const first = await (async () => {
-      // Fail the third post (summary, part 1, part 2 ✗).
+      // Fail the third post (the summary, the first part, then the second ✗).
       const d = deps();
       const poster = d.slack;
       d.slack = {
