@@ -3,7 +3,7 @@
  * here starts; the Slack app starts listening and the scheduler starts the jobs (src/app.ts).
  */
 import type { Config } from './config.js';
-import { createTreasuryAccess, type TreasuryAccessCheck } from './features/access/service.js';
+import { createTreasuryAccess, isNamedOrGroupMember, type TreasuryAccessCheck } from './features/access/service.js';
 import { type AlertService, createAlertService } from './features/alerts/index.js';
 import { POLL_RULES } from './features/alerts/poller/index.js';
 import { type AuditExport, createAuditExport } from './features/audit/index.js';
@@ -28,7 +28,6 @@ import {
   createApproverGroups,
   createSwapService,
   type FollowPolicy,
-  isNamedOrGroupMember,
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
@@ -100,7 +99,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // Members of user groups (SWAP_APPROVERS, TREASURY_ADMINS S… ids), from Slack, at most five minutes old.
   const groups = createApproverGroups({ slack, now, logger });
   // TREASURY_USERS (people, groups through the same cache, or `*`).
-  const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, groups });
+  const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, admins: config.treasuryAdmins, groups });
   const swaps = createSwapService({
     payments,
     metrics: options.metrics,
@@ -143,8 +142,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     store,
     now,
     logger,
-    admins: config.treasuryAdmins,
-    groups,
+    isAdmin: access.isAdmin,
     pollerOn: config.alertChannel !== undefined,
   });
 
@@ -231,7 +229,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // Payout containers: proposed by a command, created once after the requester confirms.
   const payouts = createPayoutService({ payments, store, now, logger });
   // The audit trail as a CSV file for TREASURY_ADMINS, sent to the requester's DM with the bot.
-  const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => thresholds.isAdmin(userId) });
+  const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => access.isAdmin(userId) });
   // The freeze: pulled by an approver or an admin, lifted by FREEZE_UNFREEZE_QUORUM admins, announced in ALERT_CHANNEL.
   const freeze = createFreezeService({
     store,
@@ -242,7 +240,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     quorum: config.freezeUnfreezeQuorum,
     rolesOf: async (userId) => ({
       approver: await isNamedOrGroupMember(config.swapApprovers, userId, groups),
-      admin: await thresholds.isAdmin(userId),
+      admin: await access.isAdmin(userId),
     }),
     afterChange: () => swaps.refreshWaiting(),
   });
@@ -255,7 +253,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     now,
     alertChannel: config.alertChannel,
     stepUpLabel: config.swapStepUpUsdCents === undefined ? undefined : usdLabel(config.swapStepUpUsdCents),
-    isAdmin: (userId) => thresholds.isAdmin(userId),
+    isAdmin: (userId) => access.isAdmin(userId),
   });
   return {
     ...{ groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit },

@@ -153,7 +153,7 @@ export const thresholdForm: FormDefinition = {
     const thresholds = deps.thresholds;
     // Refused in the form when known in time; otherwise the service checks again and its answer says so.
     const admin = await Promise.race([
-      thresholds.isAdmin(userId).catch(() => undefined),
+      deps.access.isAdmin(userId).catch(() => undefined),
       new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ADMIN_CHECK_MS).unref()),
     ]);
     if (admin === false) return { refused: NOT_AN_ADMIN };

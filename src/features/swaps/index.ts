@@ -8,7 +8,6 @@ export {
   APPROVER_GROUPS_TTL_MS,
   type ApproverGroups,
   createApproverGroups,
-  isNamedOrGroupMember,
 } from './approver-groups.js';
 export type { FollowPolicy } from './follow.js';
 export type { QuoteMessenger, Scheduler } from './message-edits.js';
