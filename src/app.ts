@@ -139,14 +139,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   });
   const lease = options.leadership;
   const features = createFeatureServices({
-    ...{ config, payments, store, slack, now, logger },
-    ...(lease ? { lease } : {}),
-    ...(options.swapFollow ? { swapFollow: options.swapFollow } : {}),
-    metrics,
+    ...{ config, payments, store, slack, now, logger, lease, metrics },
+    swapFollow: options.swapFollow,
   });
   const jobs = createJobs({
-    ...{ config, features, payments, store, slack, now, logger, work: background },
-    ...(lease ? { lease } : {}),
+    ...{ config, features, payments, store, slack, now, logger, work: background, lease },
     alertSleep: options.alertSleep,
     digestCheckEveryMs: options.digestCheckEveryMs,
     snapshotCheckEveryMs: options.snapshotCheckEveryMs,
@@ -162,43 +159,16 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   });
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
-  const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
-  const { secondFactor, runway } = features;
-  registerListeners(app, {
-    payments,
-    now,
-    logger,
-    formSubmissions: store.formSubmissions,
-    access,
-    installingOrg: () => installingOrg,
-    swaps,
-    thresholds,
-    payouts,
-    freeze,
-    audit,
-    secondFactor,
-    digest,
-    alerts,
-    ...(alertActions ? { alertActions } : {}),
-    ...(invoices ? { invoices } : {}),
-    slack,
-    background,
-    home,
-    // The forms open and update modals, and answer by DM when no command's response_url is at hand.
-    views: slack,
-    runway,
-  });
+  // Every feature service and the platform, as they are; the forms open modals through the same gateway.
+  const platform = { payments, now, logger, slack, views: slack, background };
+  registerListeners(app, { ...features, ...platform, alerts, installingOrg: () => installingOrg });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
 
   return {
-    app,
-    swaps,
-    alerts,
-    digest,
-    snapshots: features.snapshots,
-    freeze,
+    ...{ app, alerts, swaps: features.swaps, digest: features.digest },
+    ...{ snapshots: features.snapshots, freeze: features.freeze },
     metrics: appMetrics,
     metricsPort: () => metricsServer?.port ?? (metricsOnAppPort ? listeningPort : undefined),
     async start() {

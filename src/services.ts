@@ -2,6 +2,7 @@
  * The feature services, built from the configuration and the clients: what the listeners and the jobs are given. Nothing
  * here starts; the Slack app starts listening and the scheduler starts the jobs (src/app.ts).
  */
+import { usdLabel } from './blocks/format.js';
 import type { Config } from './config.js';
 import { createTreasuryAccess, isNamedOrGroupMember, type TreasuryAccessCheck } from './features/access/service.js';
 import { type AlertService, createAlertService } from './features/alerts/index.js';
@@ -20,7 +21,7 @@ import { createFreezeService, type FreezeService } from './features/freeze/servi
 import { createHomeTab, type HomeTab } from './features/home/index.js';
 import { createInvoiceFollower, type InvoiceFollower } from './features/invoices/index.js';
 import { createPayoutService, type PayoutService } from './features/payouts/service.js';
-import type { BotRepositories } from './features/repositories.js';
+import type { BotRepositories, FormSubmissionRepository } from './features/repositories.js';
 import { createRunwayService, type RunwayService } from './features/runway/index.js';
 import { createSecondFactorService, type SecondFactorService } from './features/second-factor/service.js';
 import {
@@ -31,7 +32,6 @@ import {
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
-import { usdLabel } from './features/swaps/policy-value.js';
 import { createThresholdService, type ThresholdService } from './features/thresholds/service.js';
 import type { Logger } from './logger.js';
 import type { BotMetrics } from './metrics/index.js';
@@ -75,6 +75,8 @@ export interface FeatureServices {
   secondFactor: SecondFactorService;
   /** Runway: `/treasury runway`, the digest's and the Home tab's runway, the `runway_low` alert's forecast. */
   runway: RunwayService;
+  /** Forms' submissions, claimed once across replicas (the store's `formSubmissions`). */
+  formSubmissions: FormSubmissionRepository;
 }
 
 /** The channels the alert poller joins at start: ALERT_CHANNEL and the routed kinds' channels, once each. */
@@ -260,5 +262,6 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     secondFactor,
     runway,
     snapshots,
+    formSubmissions: store.formSubmissions,
   };
 }

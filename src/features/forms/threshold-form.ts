@@ -10,7 +10,7 @@ import { code } from '../../blocks/mrkdwn.js';
 import { centsToUsd, fromBaseUnits } from '../../kernel/money.js';
 import { decodeSlackEntities, escapeText } from '../../kernel/text.js';
 import type { Asset } from '../../payments/index.js';
-import { refreshHomeAfterAct } from '../home/after-act.js';
+import { refreshHomeAfterAct } from '../../slack/listener-kit.js';
 import { balanceLabel, levelLabel, recoveryLabel } from '../thresholds/blocks.js';
 import { measuredValue } from '../thresholds/rules.js';
 import { amountInputBlock, assetMenuBlock, choiceMenuBlock, formModal, isAssetList, previewBlocks } from './blocks.js';
