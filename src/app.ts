@@ -17,7 +17,7 @@ import { StartupError } from './kernel/errors.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
-import { metricsOffRoute, metricsRoute, startMetricsServer } from './metrics/http.js';
+import { metricsServing } from './metrics/http.js';
 import { type AppMetrics, createAppMetrics } from './metrics/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createFeatureServices } from './services.js';
@@ -114,19 +114,17 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const background = createBackgroundWork(logger);
   const appMetrics = options.metrics ?? createAppMetrics({ alertKinds: ALERT_KINDS });
   const { metrics } = appMetrics;
-  // GET /metrics beside /healthz, unless METRICS_PORT gives it a server of its own (started with the app). In HTTP
-  // mode that port is Slack's, so public: the metrics (the freeze, the quotes waiting) are served there only to a
-  // scraper with METRICS_TOKEN. Socket Mode's port serves /healthz only, never Slack: served there as before.
-  const metricsOnAppPort =
-    config.metricsPort === undefined && (config.slackAppToken !== undefined || config.metricsToken !== undefined);
+  // GET /metrics: beside /healthz, or on METRICS_PORT, or off (the public Slack port without METRICS_TOKEN).
+  const metricsAt = metricsServing(appMetrics, {
+    ...{ port: config.metricsPort, token: config.metricsToken, logger },
+    socketMode: config.slackAppToken !== undefined,
+  });
   const receivers = createSlackReceivers({
     ...options,
     now,
+    routes: [metricsAt.route],
     stopping: () => background.stopping,
-    routes: [metricsOnAppPort ? metricsRoute(appMetrics, config.metricsToken) : metricsOffRoute()],
   });
-  let metricsServer: { port: number; close(): Promise<void> } | undefined;
-  let listeningPort: number | undefined;
   const { app } = receivers;
   // One gateway for the whole app, on Bolt's client: quote messages, replies and alerts share one retry policy
   // and one record of which channels Slack asked us to leave alone.
@@ -170,24 +168,14 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
     ...{ app, alerts, swaps: features.swaps, digest: features.digest },
     ...{ snapshots: features.snapshots, freeze: features.freeze },
     metrics: appMetrics,
-    metricsPort: () => metricsServer?.port ?? (metricsOnAppPort ? listeningPort : undefined),
+    metricsPort: metricsAt.port,
     async start() {
       const identity = await identifyInstallingOrg(app, slack);
       if ('problem' in identity) throw new StartupError(identity.problem);
       installingOrg = identity.org;
       try {
         const listening = await receivers.listen();
-        listeningPort = listening.port;
-        if (config.metricsPort !== undefined)
-          metricsServer = await startMetricsServer(appMetrics, {
-            port: config.metricsPort,
-            host: options.host ?? config.host,
-            token: config.metricsToken,
-          });
-        else if (!metricsOnAppPort)
-          logger.warn(
-            'GET /metrics is off: the Slack port is public in HTTP mode. Set METRICS_PORT to serve it on a port of its own (for a cluster-internal scrape), or METRICS_TOKEN to serve it on this port to a scraper sending Authorization: Bearer <token>',
-          );
+        await metricsAt.start(listening.port, options.host ?? config.host);
         await jobs.start();
         return listening;
       } catch (error) {
@@ -204,7 +192,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       await jobs.stop(options.shutdownBudgetMs ?? SHUTDOWN_BUDGET_MS);
       // Then no more requests.
       await receivers.close();
-      await metricsServer?.close();
+      await metricsAt.close();
     },
   };
 }
