@@ -17,7 +17,7 @@ import { StartupError } from './kernel/errors.js';
 import { createBackgroundWork } from './listeners/background.js';
 import { registerListeners } from './listeners/index.js';
 import { errorFields, type Logger } from './logger.js';
-import { metricsOffRoute, metricsRoute, startMetricsServer } from './metrics/http.js';
+import { metricsServing } from './metrics/http.js';
 import { type AppMetrics, createAppMetrics } from './metrics/index.js';
 import type { PaymentsClient } from './payments/index.js';
 import { createFeatureServices } from './services.js';
@@ -114,19 +114,17 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const background = createBackgroundWork(logger);
   const appMetrics = options.metrics ?? createAppMetrics({ alertKinds: ALERT_KINDS });
   const { metrics } = appMetrics;
-  // GET /metrics beside /healthz, unless METRICS_PORT gives it a server of its own (started with the app). In HTTP
-  // mode that port is Slack's, so public: the metrics (the freeze, the quotes waiting) are served there only to a
-  // scraper with METRICS_TOKEN. Socket Mode's port serves /healthz only, never Slack: served there as before.
-  const metricsOnAppPort =
-    config.metricsPort === undefined && (config.slackAppToken !== undefined || config.metricsToken !== undefined);
+  // GET /metrics: beside /healthz, or on METRICS_PORT, or off (the public Slack port without METRICS_TOKEN).
+  const metricsAt = metricsServing(appMetrics, {
+    ...{ port: config.metricsPort, token: config.metricsToken, logger },
+    socketMode: config.slackAppToken !== undefined,
+  });
   const receivers = createSlackReceivers({
     ...options,
     now,
+    routes: [metricsAt.route],
     stopping: () => background.stopping,
-    routes: [metricsOnAppPort ? metricsRoute(appMetrics, config.metricsToken) : metricsOffRoute()],
   });
-  let metricsServer: { port: number; close(): Promise<void> } | undefined;
-  let listeningPort: number | undefined;
   const { app } = receivers;
   // One gateway for the whole app, on Bolt's client: quote messages, replies and alerts share one retry policy
   // and one record of which channels Slack asked us to leave alone.
@@ -139,14 +137,11 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   });
   const lease = options.leadership;
   const features = createFeatureServices({
-    ...{ config, payments, store, slack, now, logger },
-    ...(lease ? { lease } : {}),
-    ...(options.swapFollow ? { swapFollow: options.swapFollow } : {}),
-    metrics,
+    ...{ config, payments, store, slack, now, logger, lease, metrics },
+    swapFollow: options.swapFollow,
   });
   const jobs = createJobs({
-    ...{ config, features, payments, store, slack, now, logger, work: background },
-    ...(lease ? { lease } : {}),
+    ...{ config, features, payments, store, slack, now, logger, work: background, lease },
     alertSleep: options.alertSleep,
     digestCheckEveryMs: options.digestCheckEveryMs,
     snapshotCheckEveryMs: options.snapshotCheckEveryMs,
@@ -162,62 +157,25 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   });
   // The workspace the bot is installed in (auth.test at start): until then every request is refused at the edge.
   let installingOrg: InstallingOrg | undefined;
-  const { access, swaps, thresholds, payouts, freeze, audit, digest, alertActions, invoices, home } = features;
-  const { secondFactor, runway } = features;
-  registerListeners(app, {
-    payments,
-    now,
-    logger,
-    formSubmissions: store.formSubmissions,
-    access,
-    installingOrg: () => installingOrg,
-    swaps,
-    thresholds,
-    payouts,
-    freeze,
-    audit,
-    secondFactor,
-    digest,
-    alerts,
-    ...(alertActions ? { alertActions } : {}),
-    ...(invoices ? { invoices } : {}),
-    slack,
-    background,
-    home,
-    // The forms open and update modals, and answer by DM when no command's response_url is at hand.
-    views: slack,
-    runway,
-  });
+  // Every feature service and the platform, as they are; the forms open modals through the same gateway.
+  const platform = { payments, now, logger, slack, views: slack, background };
+  registerListeners(app, { ...features, ...platform, alerts, installingOrg: () => installingOrg });
   app.error(async (error) => {
     logger.error('unhandled error in a Slack listener', { error: errorFields(error) });
   });
 
   return {
-    app,
-    swaps,
-    alerts,
-    digest,
-    snapshots: features.snapshots,
-    freeze,
+    ...{ app, alerts, swaps: features.swaps, digest: features.digest },
+    ...{ snapshots: features.snapshots, freeze: features.freeze },
     metrics: appMetrics,
-    metricsPort: () => metricsServer?.port ?? (metricsOnAppPort ? listeningPort : undefined),
+    metricsPort: metricsAt.port,
     async start() {
       const identity = await identifyInstallingOrg(app, slack);
       if ('problem' in identity) throw new StartupError(identity.problem);
       installingOrg = identity.org;
       try {
         const listening = await receivers.listen();
-        listeningPort = listening.port;
-        if (config.metricsPort !== undefined)
-          metricsServer = await startMetricsServer(appMetrics, {
-            port: config.metricsPort,
-            host: options.host ?? config.host,
-            token: config.metricsToken,
-          });
-        else if (!metricsOnAppPort)
-          logger.warn(
-            'GET /metrics is off: the Slack port is public in HTTP mode. Set METRICS_PORT to serve it on a port of its own (for a cluster-internal scrape), or METRICS_TOKEN to serve it on this port to a scraper sending Authorization: Bearer <token>',
-          );
+        await metricsAt.start(listening.port, options.host ?? config.host);
         await jobs.start();
         return listening;
       } catch (error) {
@@ -234,7 +192,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
       await jobs.stop(options.shutdownBudgetMs ?? SHUTDOWN_BUDGET_MS);
       // Then no more requests.
       await receivers.close();
-      await metricsServer?.close();
+      await metricsAt.close();
     },
   };
 }

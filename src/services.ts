@@ -2,8 +2,9 @@
  * The feature services, built from the configuration and the clients: what the listeners and the jobs are given. Nothing
  * here starts; the Slack app starts listening and the scheduler starts the jobs (src/app.ts).
  */
+import { usdLabel } from './blocks/format.js';
 import type { Config } from './config.js';
-import { createTreasuryAccess, type TreasuryAccessCheck } from './features/access/service.js';
+import { createTreasuryAccess, isNamedOrGroupMember, type TreasuryAccessCheck } from './features/access/service.js';
 import { type AlertService, createAlertService } from './features/alerts/index.js';
 import { POLL_RULES } from './features/alerts/poller/index.js';
 import { type AuditExport, createAuditExport } from './features/audit/index.js';
@@ -20,7 +21,7 @@ import { createFreezeService, type FreezeService } from './features/freeze/servi
 import { createHomeTab, type HomeTab } from './features/home/index.js';
 import { createInvoiceFollower, type InvoiceFollower } from './features/invoices/index.js';
 import { createPayoutService, type PayoutService } from './features/payouts/service.js';
-import type { BotRepositories } from './features/repositories.js';
+import type { BotRepositories, FormSubmissionRepository } from './features/repositories.js';
 import { createRunwayService, type RunwayService } from './features/runway/index.js';
 import { createSecondFactorService, type SecondFactorService } from './features/second-factor/service.js';
 import {
@@ -28,11 +29,9 @@ import {
   createApproverGroups,
   createSwapService,
   type FollowPolicy,
-  isNamedOrGroupMember,
   type QuoteMessenger,
   type SwapService,
 } from './features/swaps/index.js';
-import { usdLabel } from './features/swaps/policy-value.js';
 import { createThresholdService, type ThresholdService } from './features/thresholds/service.js';
 import type { Logger } from './logger.js';
 import type { BotMetrics } from './metrics/index.js';
@@ -76,6 +75,8 @@ export interface FeatureServices {
   secondFactor: SecondFactorService;
   /** Runway: `/treasury runway`, the digest's and the Home tab's runway, the `runway_low` alert's forecast. */
   runway: RunwayService;
+  /** Forms' submissions, claimed once across replicas (the store's `formSubmissions`). */
+  formSubmissions: FormSubmissionRepository;
 }
 
 /** The channels the alert poller joins at start: ALERT_CHANNEL and the routed kinds' channels, once each. */
@@ -100,7 +101,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // Members of user groups (SWAP_APPROVERS, TREASURY_ADMINS S… ids), from Slack, at most five minutes old.
   const groups = createApproverGroups({ slack, now, logger });
   // TREASURY_USERS (people, groups through the same cache, or `*`).
-  const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, groups });
+  const access = createTreasuryAccess({ treasuryUsers: config.treasuryUsers, admins: config.treasuryAdmins, groups });
   const swaps = createSwapService({
     payments,
     metrics: options.metrics,
@@ -143,8 +144,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     store,
     now,
     logger,
-    admins: config.treasuryAdmins,
-    groups,
+    isAdmin: access.isAdmin,
     pollerOn: config.alertChannel !== undefined,
   });
 
@@ -231,7 +231,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
   // Payout containers: proposed by a command, created once after the requester confirms.
   const payouts = createPayoutService({ payments, store, now, logger });
   // The audit trail as a CSV file for TREASURY_ADMINS, sent to the requester's DM with the bot.
-  const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => thresholds.isAdmin(userId) });
+  const audit = createAuditExport({ store, slack, now, logger, isAdmin: (userId) => access.isAdmin(userId) });
   // The freeze: pulled by an approver or an admin, lifted by FREEZE_UNFREEZE_QUORUM admins, announced in ALERT_CHANNEL.
   const freeze = createFreezeService({
     store,
@@ -242,7 +242,7 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     quorum: config.freezeUnfreezeQuorum,
     rolesOf: async (userId) => ({
       approver: await isNamedOrGroupMember(config.swapApprovers, userId, groups),
-      admin: await thresholds.isAdmin(userId),
+      admin: await access.isAdmin(userId),
     }),
     afterChange: () => swaps.refreshWaiting(),
   });
@@ -255,12 +255,13 @@ export function createFeatureServices(options: FeatureServiceOptions): FeatureSe
     now,
     alertChannel: config.alertChannel,
     stepUpLabel: config.swapStepUpUsdCents === undefined ? undefined : usdLabel(config.swapStepUpUsdCents),
-    isAdmin: (userId) => thresholds.isAdmin(userId),
+    isAdmin: (userId) => access.isAdmin(userId),
   });
   return {
     ...{ groups, access, swaps, thresholds, alertActions, invoices, home, digest, payouts, freeze, audit },
     secondFactor,
     runway,
     snapshots,
+    formSubmissions: store.formSubmissions,
   };
 }

@@ -87,6 +87,28 @@ describe('imports of src/ go one way', () => {
     expect(circles(edges)).toEqual([]);
   });
 
+  it('no circle between the feature folders (each folder under src/features is one node), so no two import each other', () => {
+    // The files beside the folders (the store's contract, repositories.ts, and places.ts) are contracts, not features.
+    const FEATURES = join(SRC, 'features');
+    const featureFolder = (file: string) => {
+      const inside = relative(FEATURES, file);
+      return inside.startsWith('..') || !inside.includes(sep)
+        ? relative(SRC, file)
+        : `features/${inside.split(sep)[0]}`;
+    };
+    const edges = new Map(
+      [...importGraph(featureFolder)]
+        .filter(([from]) => from.startsWith('features/') && !from.endsWith('.ts'))
+        .map(([from, to]) => [from, new Set([...to].filter((t) => t.startsWith('features/') && !t.endsWith('.ts')))]),
+    );
+    expect(edges.size).toBeGreaterThan(10);
+    const mutual = [...edges].flatMap(([from, to]) =>
+      [...to].filter((t) => from < t && edges.get(t)?.has(from)).map((t) => `${from} <-> ${t}`),
+    );
+    expect(mutual).toEqual([]);
+    expect(circles(edges)).toEqual([]);
+  });
+
   it('the features never import the store, commands, listeners, jobs or app.ts', () => {
     const edges = importGraph(topLevel);
     const reached = [...(edges.get('features') ?? [])];

@@ -146,3 +146,10 @@ export function formatTokenChange(baseUnits: bigint, decimals: number, symbol?: 
   const amount = formatTokenAmount(baseUnits, decimals, symbol);
   return baseUnits === 0n ? `±${amount}` : `${baseUnits > 0n ? '+' : ''}${amount}`;
 }
+
+/** Cents for people, in policy messages: "$10,000" when whole dollars, else "$10,000.50". */
+export function usdLabel(cents: bigint): string {
+  const dollars = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const rest = cents % 100n;
+  return rest === 0n ? `$${dollars}` : `$${dollars}.${rest.toString().padStart(2, '0')}`;
+}

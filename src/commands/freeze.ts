@@ -1,7 +1,7 @@
 import { MAX_FREEZE_FOR_MS } from '../features/freeze/rules.js';
-import { refreshHomeAfterAct } from '../features/home/after-act.js';
 import { formatDuration, parseDuration } from '../kernel/durations.js';
 import { UsageError } from '../kernel/usage-error.js';
+import { refreshHomeAfterAct } from '../slack/listener-kit.js';
 import { defineSubcommand } from './subcommand.js';
 
 const SYNTAX = 'freeze [<reason> [--for <duration>]]';

@@ -1,9 +1,7 @@
-import { section } from '../blocks/common.js';
 import { UsageError } from '../kernel/usage-error.js';
 import { defineSubcommand } from './subcommand.js';
 
 const SYNTAX = 'runway';
-const NOT_HERE = 'Runway is not available here.';
 
 /** `/treasury runway`: how many days each balance lasts at its recent outflow, only for the person who asked. */
 export const runway = defineSubcommand({
@@ -16,6 +14,5 @@ export const runway = defineSubcommand({
     if (args.length > 0) throw new UsageError('`runway` takes nothing after it.', SYNTAX);
     return { kind: 'runway' };
   },
-  run: async (_command, { deps }) =>
-    deps.runway ? deps.runway.show() : { text: NOT_HERE, blocks: [section(NOT_HERE)] },
+  run: async (_command, { deps }) => deps.runway.show(),
 });

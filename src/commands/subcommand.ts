@@ -4,8 +4,10 @@
  * and the slash-command listener read that table.
  */
 import type { SlackMessage } from '../blocks/common.js';
-import type { FeatureListenerDeps } from '../features/listener-kit.js';
+import type { AlertStatusView } from '../features/alerts/facts.js';
+import type { FeatureServices } from '../services.js';
 import type { ConversationKind } from '../slack/conversations.js';
+import type { ListenerPlatform } from '../slack/listener-kit.js';
 
 /** One line of help: the syntax after `/treasury`, and what it does (mrkdwn, with an example). */
 export type UsageLine = readonly [syntax: string, what: string];
@@ -33,29 +35,15 @@ export interface HelpAsk {
  */
 export type Access = 'treasury-users' | 'admins';
 
-/** The services the subcommands call: the part of what every feature's listeners receive that they use. */
-export type CommandDeps = Pick<
-  FeatureListenerDeps,
-  | 'payments'
-  | 'now'
-  | 'access'
-  | 'swaps'
-  | 'thresholds'
-  | 'payouts'
-  | 'freeze'
-  | 'audit'
-  | 'secondFactor'
-  | 'digest'
-  | 'alerts'
-  | 'alertActions'
-  | 'invoices'
-  | 'slack'
-  | 'background'
-  | 'home'
-  | 'views'
-  | 'logger'
-  | 'runway'
->;
+/**
+ * What the subcommands are handed: the platform (the Slack gateway, the payment API, the clock, the logger), every
+ * feature service (src/services.ts, the one list) and the alert poller's status (built with its job).
+ */
+export type CommandDeps = ListenerPlatform &
+  FeatureServices & {
+    /** The alert poller's status; undefined when ALERT_CHANNEL is unset (the poller is off). */
+    alerts: { status(): Promise<AlertStatusView> } | undefined;
+  };
 
 /** Who typed the command, where, and how to answer them later. */
 export interface CommandContext {

@@ -1,7 +1,7 @@
 import { openForm } from '../features/forms/listeners.js';
 import { thresholdForm } from '../features/forms/threshold-form.js';
-import { refreshHomeAfterAct } from '../features/home/after-act.js';
 import { UsageError } from '../kernel/usage-error.js';
+import { refreshHomeAfterAct } from '../slack/listener-kit.js';
 import { defineSubcommand } from './subcommand.js';
 
 const SYNTAX = 'threshold <asset> below <amount | $usd> | off';

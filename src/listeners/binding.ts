@@ -1,4 +1,4 @@
-import type { ListenerBinding } from '../features/listener-kit.js';
+import type { ListenerBinding } from '../slack/listener-kit.js';
 import type { ListenerDeps } from './deps.js';
 import type { RequestArgs } from './pipeline.js';
 
@@ -9,7 +9,7 @@ type Handler = (args: RequestArgs) => Promise<void>;
  * submitted view by its callback_id, a global shortcut by its callback_id, an event by its type. A request no binding claims reaches no handler (the
  * edge gate has answered clicks on unknown buttons and dialogs it does not know). The tables are built once.
  */
-export function createDispatcher(deps: ListenerDeps, bindings: readonly ListenerBinding[]): Handler {
+export function createDispatcher(deps: ListenerDeps, bindings: readonly ListenerBinding<ListenerDeps>[]): Handler {
   const byKind = {
     command: lookupTable(),
     action: lookupTable(),
@@ -24,7 +24,10 @@ export function createDispatcher(deps: ListenerDeps, bindings: readonly Listener
   };
 }
 
-function handlerFor(byKind: Record<ListenerBinding['kind'], LookupTable>, args: RequestArgs): Handler | undefined {
+function handlerFor(
+  byKind: Record<ListenerBinding<ListenerDeps>['kind'], LookupTable>,
+  args: RequestArgs,
+): Handler | undefined {
   const body = args.body as { type?: unknown; command?: unknown };
   if (typeof body.command === 'string') return byKind.command.find(body.command);
   if (body.type === 'block_actions' && 'action' in args) {

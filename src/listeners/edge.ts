@@ -8,10 +8,10 @@ import {
   OUTSIDE_ORGANISATION,
 } from '../features/access/rules.js';
 import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
-import { UNSUPPORTED_BUTTON } from '../features/listener-kit.js';
 import { readTypedText } from '../kernel/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
+import { UNSUPPORTED_BUTTON } from '../slack/listener-kit.js';
 import type { RequestGate } from './pipeline.js';
 
 /** The only slash command this app declares. */

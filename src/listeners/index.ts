@@ -4,11 +4,11 @@ import { formBindings } from '../features/forms/openers.js';
 import { freezeListeners } from '../features/freeze/listeners.js';
 import { homeOpenedListeners } from '../features/home/opened-listener.js';
 import { homeRefreshListeners } from '../features/home/refresh-listener.js';
-import type { ListenerBinding } from '../features/listener-kit.js';
 import { lookupListeners } from '../features/lookups/listeners.js';
 import { payoutListeners } from '../features/payouts/listeners.js';
 import { secondFactorListeners } from '../features/second-factor/listeners.js';
 import { swapListeners } from '../features/swaps/listeners.js';
+import type { ListenerBinding } from '../slack/listener-kit.js';
 import { createDispatcher } from './binding.js';
 import { treasuryCommandListeners } from './commands/treasury.js';
 import type { ListenerDeps } from './deps.js';
@@ -21,7 +21,7 @@ import { refuseWhileStopping, trackRequests } from './shutdown-gate.js';
 export { TREASURY_COMMAND };
 
 /** Every command, action, view and event the app handles: each feature's own bindings, bound next to its handlers. */
-export const LISTENER_BINDINGS: readonly ListenerBinding[] = [
+export const LISTENER_BINDINGS: readonly ListenerBinding<ListenerDeps>[] = [
   ...treasuryCommandListeners,
   ...lookupListeners,
   ...swapListeners,

@@ -86,3 +86,39 @@ export async function startMetricsServer(
     },
   };
 }
+
+/**
+ * Where GET /metrics is served: beside /healthz, unless METRICS_PORT gives it a server of its own (started with the
+ * app). In HTTP mode that port is Slack's, so public: the metrics (the freeze, the quotes waiting) are served there
+ * only to a scraper with METRICS_TOKEN. Socket Mode's port serves /healthz only, never Slack: served there.
+ */
+export function metricsServing(
+  metrics: Pick<AppMetrics, 'scrape'>,
+  options: {
+    port: number | undefined;
+    token: string | undefined;
+    socketMode: boolean;
+    logger: { warn(line: string): void };
+  },
+) {
+  const onAppPort = options.port === undefined && (options.socketMode || options.token !== undefined);
+  let server: { port: number; close(): Promise<void> } | undefined;
+  let appPort: number | undefined;
+  return {
+    /** The app's own port's route (Bolt's customRoutes): the metrics, or a plain 404. */
+    route: onAppPort ? metricsRoute(metrics, options.token) : metricsOffRoute(),
+    /** Once the app listens on `listeningPort`: METRICS_PORT's server starts on `host`, or a line says it is off. */
+    async start(listeningPort: number, host: string): Promise<void> {
+      appPort = listeningPort;
+      if (options.port !== undefined)
+        server = await startMetricsServer(metrics, { port: options.port, host, token: options.token });
+      else if (!onAppPort)
+        options.logger.warn(
+          'GET /metrics is off: the Slack port is public in HTTP mode. Set METRICS_PORT to serve it on a port of its own (for a cluster-internal scrape), or METRICS_TOKEN to serve it on this port to a scraper sending Authorization: Bearer <token>',
+        );
+    },
+    /** The port GET /metrics answers on once started; undefined when it is off. */
+    port: (): number | undefined => server?.port ?? (onAppPort ? appPort : undefined),
+    close: async (): Promise<void> => server?.close(),
+  };
+}

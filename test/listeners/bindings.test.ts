@@ -2,11 +2,11 @@
 import type { App } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { ACTION_IDS, FORM_IDS, SHORTCUT_IDS, VIEW_IDS } from '../../src/blocks/ids.js';
-import type { ListenerBinding } from '../../src/features/listener-kit.js';
 import { createDispatcher } from '../../src/listeners/binding.js';
 import type { ListenerDeps } from '../../src/listeners/deps.js';
 import { LISTENER_BINDINGS, registerListeners, requestGates, TREASURY_COMMAND } from '../../src/listeners/index.js';
 import { type RequestArgs, type RequestGate, requestPipeline } from '../../src/listeners/pipeline.js';
+import type { ListenerBinding } from '../../src/slack/listener-kit.js';
 
 const deps = { background: {}, logger: {}, slack: {}, installingOrg: () => undefined } as unknown as ListenerDeps;
 
@@ -71,12 +71,13 @@ describe('the listener bindings', () => {
   });
 
   it('dispatches each command, click, dialog and event to the one binding that claims it', async () => {
-    const handled: ListenerBinding[] = [];
+    const handled: ListenerBinding<ListenerDeps>[] = [];
     const recorders = LISTENER_BINDINGS.map(
-      (binding) => ({ ...binding, create: () => async () => void handled.push(binding) }) as ListenerBinding,
+      (binding) =>
+        ({ ...binding, create: () => async () => void handled.push(binding) }) as ListenerBinding<ListenerDeps>,
     );
     const dispatch = createDispatcher(deps, recorders);
-    const requests: [RequestArgs, (b: ListenerBinding) => boolean][] = [
+    const requests: [RequestArgs, (b: ListenerBinding<ListenerDeps>) => boolean][] = [
       [
         { body: { command: TREASURY_COMMAND }, command: { command: TREASURY_COMMAND } } as unknown as RequestArgs,
         (b) => b.kind === 'command' && b.id === TREASURY_COMMAND,
@@ -89,8 +90,8 @@ describe('the listener bindings', () => {
         (id) =>
           [
             { body: { type: 'shortcut', callback_id: id }, shortcut: { callback_id: id } } as unknown as RequestArgs,
-            (b: ListenerBinding) => b.kind === 'shortcut' && b.id === id,
-          ] as [RequestArgs, (b: ListenerBinding) => boolean],
+            (b: ListenerBinding<ListenerDeps>) => b.kind === 'shortcut' && b.id === id,
+          ] as [RequestArgs, (b: ListenerBinding<ListenerDeps>) => boolean],
       ),
       ...[...Object.values(VIEW_IDS), ...Object.values(FORM_IDS)]
         .filter((id) => LISTENER_BINDINGS.some((b) => b.kind === 'view' && b.id === id))
@@ -98,15 +99,15 @@ describe('the listener bindings', () => {
           (id) =>
             [
               { body: { type: 'view_submission' }, view: { callback_id: id } } as unknown as RequestArgs,
-              (b: ListenerBinding) => b.kind === 'view' && b.id === id,
-            ] as [RequestArgs, (b: ListenerBinding) => boolean],
+              (b: ListenerBinding<ListenerDeps>) => b.kind === 'view' && b.id === id,
+            ] as [RequestArgs, (b: ListenerBinding<ListenerDeps>) => boolean],
         ),
       ...Object.values(ACTION_IDS).map(
         (id) =>
           [
             { body: { type: 'block_actions' }, action: { action_id: id } } as unknown as RequestArgs,
-            (b: ListenerBinding) => b.kind === 'action' && matches(b.id, id),
-          ] as [RequestArgs, (b: ListenerBinding) => boolean],
+            (b: ListenerBinding<ListenerDeps>) => b.kind === 'action' && matches(b.id, id),
+          ] as [RequestArgs, (b: ListenerBinding<ListenerDeps>) => boolean],
       ),
     ];
     expect(requests.length).toBeGreaterThan(10);
@@ -119,9 +120,10 @@ describe('the listener bindings', () => {
   });
 
   it('dispatches nothing for what no binding claims: an unknown action_id, a view_closed, a shortcut, another event', async () => {
-    const handled: ListenerBinding[] = [];
+    const handled: ListenerBinding<ListenerDeps>[] = [];
     const recorders = LISTENER_BINDINGS.map(
-      (binding) => ({ ...binding, create: () => async () => void handled.push(binding) }) as ListenerBinding,
+      (binding) =>
+        ({ ...binding, create: () => async () => void handled.push(binding) }) as ListenerBinding<ListenerDeps>,
     );
     const dispatch = createDispatcher(deps, recorders);
     for (const args of [

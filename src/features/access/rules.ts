@@ -10,7 +10,8 @@
  * Nothing is called for someone either turns away.
  */
 
-import type { GroupMembers } from '../swaps/policy.js';
+/** Members of each user group as Slack told them, or why Slack could not (TREASURY_USERS, TREASURY_ADMINS, SWAP_APPROVERS). */
+export type GroupMembers = ReadonlyMap<string, readonly string[] | { error: string }>;
 
 /** TREASURY_USERS' explicit "everyone in the installing organisation". */
 const EVERYONE = '*';

@@ -8,12 +8,27 @@ import type {
 import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
+import {
+  type HomeRefresh,
+  type ListenerBinding,
+  type ListenerPlatform,
+  refreshHomeAfterAct,
+  UNSUPPORTED_BUTTON,
+} from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import { refreshHomeAfterAct } from '../home/after-act.js';
-import { type FeatureListenerDeps, type ListenerBinding, UNSUPPORTED_BUTTON } from '../listener-kit.js';
-import type { ClickAnswer } from './index.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import type { AlertService, ClickAnswer } from './index.js';
 import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './message-blocks.js';
 import { isSnoozeChoice } from './snooze.js';
+
+/** What the alert buttons and the resolve dialog use. */
+export type AlertListenerDeps = ListenerPlatform & {
+  access: TreasuryAccessCheck;
+  /** Acknowledge, snooze and resolve; undefined when the poller is off (ALERT_CHANNEL unset). */
+  alertActions: AlertService | undefined;
+  /** A click in the Home tab publishes it again (with why it changed nothing); one elsewhere refreshes it. */
+  home: HomeRefresh & { publish(userId: string, options?: { notice?: string }): Promise<void> };
+};
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -56,7 +71,7 @@ function fromHomeTab(body: BlockAction): boolean {
  * privately beside the click: the Home is published again, showing the alert as it is now, with the reason on
  * top when the click changed nothing.
  */
-function alertControl(deps: FeatureListenerDeps, handle: (click: AlertClick) => Promise<ClickAnswer>) {
+function alertControl(deps: AlertListenerDeps, handle: (click: AlertClick) => Promise<ClickAnswer>) {
   return async ({ ack, body, respond }: ActionArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
@@ -93,17 +108,17 @@ function alertControl(deps: FeatureListenerDeps, handle: (click: AlertClick) => 
   };
 }
 
-export const createAlertAcknowledgeListener = (deps: FeatureListenerDeps) =>
+export const createAlertAcknowledgeListener = (deps: AlertListenerDeps) =>
   alertControl(deps, (click) => deps.alertActions!.acknowledge(click.ref, click.version, click.userId));
 
-export const createAlertSnoozeListener = (deps: FeatureListenerDeps) =>
+export const createAlertSnoozeListener = (deps: AlertListenerDeps) =>
   alertControl(deps, async (click) => {
     if (click.selected === undefined || !isSnoozeChoice(click.selected)) return { notice: UNSUPPORTED_BUTTON };
     return deps.alertActions!.snooze(click.ref, click.version, click.userId, click.selected);
   });
 
 /** Resolve opens the note dialog: views.open must use the click's trigger within 3 s, so nothing slow comes first. */
-export const createAlertResolveListener = (deps: FeatureListenerDeps) =>
+export const createAlertResolveListener = (deps: AlertListenerDeps) =>
   alertControl(deps, (click) => deps.alertActions!.openResolve(click));
 
 /** The modal's private metadata, as the builder wrote it (checked: it comes back from outside). */
@@ -122,7 +137,7 @@ function readModalState(text: string): { ref: string; version: number; channel: 
  * The Resolve dialog's submission, answered in Slack's own way within its 3 s: errors under the note (a note is
  * required), the dialog replaced by why nothing changed, or closed; the message and thread follow after the ack.
  */
-export function createAlertResolveSubmitListener(deps: FeatureListenerDeps) {
+export function createAlertResolveSubmitListener(deps: AlertListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const refuse = (text: string) => ack({ response_action: 'update', view: buildResolveRefusedModal(text) as never });
     const access = await deps.access.check(body.user.id);
@@ -130,7 +145,7 @@ export function createAlertResolveSubmitListener(deps: FeatureListenerDeps) {
     const state = readModalState(view.private_metadata);
     if (!state || !deps.alertActions) return refuse(UNSUPPORTED_BUTTON);
     const note = view.state.values[RESOLVE_NOTE.blockId]?.[RESOLVE_NOTE.actionId]?.value ?? '';
-    let outcome: Awaited<ReturnType<NonNullable<FeatureListenerDeps['alertActions']>['submitResolve']>>;
+    let outcome: Awaited<ReturnType<NonNullable<AlertListenerDeps['alertActions']>['submitResolve']>>;
     try {
       outcome = await deps.alertActions.submitResolve(state, body.user.id, note ?? '');
     } catch (error) {
@@ -147,7 +162,7 @@ export function createAlertResolveSubmitListener(deps: FeatureListenerDeps) {
 }
 
 /** The alert controls' action_ids and the Resolve dialog's callback_id, bound to their handlers. */
-export const alertListeners: ListenerBinding[] = [
+export const alertListeners: ListenerBinding<AlertListenerDeps>[] = [
   { kind: 'action', id: ACTION_IDS.alertAcknowledge, create: createAlertAcknowledgeListener },
   { kind: 'action', id: ACTION_IDS.alertResolve, create: createAlertResolveListener },
   { kind: 'action', id: ACTION_IDS.alertSnooze, create: createAlertSnoozeListener },

@@ -21,13 +21,13 @@ import {
   formatTokenChange,
   formatUsd,
   formatUsdChange,
+  usdLabel,
 } from '../../blocks/format.js';
 import { escapeText, mention } from '../../blocks/mrkdwn.js';
 import { alertTitle, formatSpan } from '../alerts/message-blocks.js';
 import type { OwnedAlert } from '../alerts/records.js';
 import type { AlertKind } from '../alerts/routing.js';
 import { type RunwayReport, runwaySection } from '../runway/index.js';
-import { usdLabel } from '../swaps/policy.js';
 import type { LimitUseView } from '../swaps/policy-blocks.js';
 import type { KindCount, QuoteCounts } from './rules.js';
 

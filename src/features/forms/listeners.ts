@@ -19,28 +19,31 @@ import { UserFacingError } from '../../kernel/errors.js';
 import { errorFields } from '../../logger.js';
 import type { Asset } from '../../payments/index.js';
 import { describeSlackError, triggerRefused } from '../../slack/errors.js';
+import type { HomeRefresh, ListenerBinding, ListenerPlatform } from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import type { InvoiceFollower } from '../invoices/index.js';
+import type { PayoutService } from '../payouts/service.js';
+import type { FormSubmissionRepository } from '../repositories.js';
+import type { SwapService } from '../swaps/index.js';
+import type { ThresholdService } from '../thresholds/service.js';
 import { formAssets } from './assets.js';
 import { type AssetChoices, formNoticeModal, type ModalView } from './blocks.js';
 import type { FormValues } from './values.js';
 
-/** What the forms use of the features' services (a command's deps and a listener's deps both have it). */
-export type FormDeps = Pick<
-  FeatureListenerDeps,
-  | 'payments'
-  | 'now'
-  | 'logger'
-  | 'access'
-  | 'swaps'
-  | 'thresholds'
-  | 'payouts'
-  | 'invoices'
-  | 'slack'
-  | 'background'
-  | 'home'
-  | 'views'
->;
+/** What the forms use (a command's deps and a listener's deps both have it). */
+export type FormDeps = ListenerPlatform & {
+  access: TreasuryAccessCheck;
+  swaps: SwapService;
+  thresholds: ThresholdService;
+  payouts: PayoutService;
+  /** A new invoice is followed; undefined when the poller is off (ALERT_CHANNEL unset): nothing follows them then. */
+  invoices: Pick<InvoiceFollower, 'follow'> | undefined;
+  home: HomeRefresh;
+};
+
+/** What the forms' listeners use: the forms' deps, and where a submission is claimed once across replicas. */
+export type FormListenerDeps = FormDeps & { formSubmissions: FormSubmissionRepository };
 
 /** Where a form's answer goes, remembered in the view's private_metadata (Slack holds it; the client cannot change it). */
 export const FormOrigin = z.strictObject({
@@ -144,8 +147,6 @@ export async function openForm(
   options: { userId: string; trigger: FormTrigger; origin?: FormOrigin },
 ): Promise<void> {
   const views = deps.views;
-  if (views === undefined)
-    throw new UserFacingError('This bot cannot open forms here. Type the command with its words instead.');
   const origin = options.origin ?? {};
   // The menu shows balances: only for people behind TREASURY_USERS (unknown in time refuses).
   const access =
@@ -215,12 +216,12 @@ type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
  * someone not (or no longer) allowed gets no preview.
  */
 function createFormActionListener(form: FormDefinition) {
-  return (deps: FeatureListenerDeps) =>
+  return (deps: FormListenerDeps) =>
     async ({ ack, body }: ActionArgs): Promise<void> => {
       await ack();
       const view = body.view;
       const views = deps.views;
-      if (view === undefined || views === undefined || view.callback_id !== form.callbackId) return;
+      if (view === undefined || view.callback_id !== form.callbackId) return;
       const userId = body.user.id;
       const use = ++uses;
       latestUse.set(view.id, use);
@@ -254,7 +255,7 @@ function createFormActionListener(form: FormDefinition) {
  * failure, in the typed command's words) goes where the typed command's would.
  */
 function createFormSubmitListener(form: FormDefinition) {
-  return (deps: FeatureListenerDeps) =>
+  return (deps: FormListenerDeps) =>
     async ({ ack, body, view }: ViewArgs): Promise<void> => {
       const userId = body.user.id;
       const refuse = (text: string) =>
@@ -336,7 +337,7 @@ async function deliverFormAnswer(
     return;
   }
   try {
-    const dm = await deps.views!.openDirectMessage(userId);
+    const dm = await deps.views.openDirectMessage(userId);
     await deps.slack.post(dm, reply);
   } catch (error) {
     deps.logger.error('forms: the answer of a form could not be delivered', { error: errorFields(error) });
@@ -344,7 +345,7 @@ async function deliverFormAnswer(
 }
 
 /** A form's two bindings: its inputs that recompute, and its submission. */
-export function formListeners(form: FormDefinition): ListenerBinding[] {
+export function formListeners(form: FormDefinition): ListenerBinding<FormListenerDeps>[] {
   const inputs = new RegExp(`^(?:${form.actionIds.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
   return [
     // An input's action handler reads any block action (a select, a text input), not only buttons.

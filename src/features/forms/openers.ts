@@ -11,9 +11,9 @@ import type {
 } from '@slack/bolt';
 import { ACTION_IDS, SHORTCUT_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { ListenerBinding } from '../../slack/listener-kit.js';
 import { invoiceForm } from './invoice-form.js';
-import { type FormDefinition, formListeners, openForm, triggerFromNow } from './listeners.js';
+import { type FormDefinition, type FormListenerDeps, formListeners, openForm, triggerFromNow } from './listeners.js';
 import { payoutForm } from './payout-form.js';
 import { swapForm } from './swap-form.js';
 import { thresholdForm } from './threshold-form.js';
@@ -23,7 +23,7 @@ type ShortcutArgs = SlackShortcutMiddlewareArgs & AllMiddlewareArgs;
 
 /** Opens `form` for whoever clicked or picked the shortcut, with its trigger. */
 function opensForm(form: FormDefinition) {
-  return (deps: FeatureListenerDeps) =>
+  return (deps: FormListenerDeps) =>
     async (args: ButtonArgs | ShortcutArgs): Promise<void> => {
       const trigger = triggerFromNow((args.body as { trigger_id: string }).trigger_id);
       await args.ack();
@@ -39,7 +39,7 @@ function opensForm(form: FormDefinition) {
 }
 
 /** Every form's bindings: the Home buttons and the shortcut that open them, their inputs and their submissions. */
-export const formBindings: ListenerBinding[] = [
+export const formBindings: ListenerBinding<FormListenerDeps>[] = [
   { kind: 'action', id: ACTION_IDS.homeNewInvoice, create: opensForm(invoiceForm) },
   { kind: 'action', id: ACTION_IDS.homeSetThreshold, create: opensForm(thresholdForm) },
   { kind: 'action', id: ACTION_IDS.homeNewSwap, create: opensForm(swapForm) },

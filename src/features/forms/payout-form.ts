@@ -84,7 +84,7 @@ export const payoutForm: FormDefinition = {
         deps.payouts.propose({
           userId,
           // Where the proposal is recorded as asked: the command's channel, else the direct message it goes to.
-          channelId: origin.channelId ?? (await deps.views!.openDirectMessage(userId)),
+          channelId: origin.channelId ?? (await deps.views.openDirectMessage(userId)),
           assetRef: asset.id,
           name: name.name,
         }),

@@ -10,7 +10,7 @@ import { code } from '../../blocks/mrkdwn.js';
 import { centsToUsd, fromBaseUnits } from '../../kernel/money.js';
 import { decodeSlackEntities, escapeText } from '../../kernel/text.js';
 import type { Asset } from '../../payments/index.js';
-import { refreshHomeAfterAct } from '../home/after-act.js';
+import { refreshHomeAfterAct } from '../../slack/listener-kit.js';
 import { balanceLabel, levelLabel, recoveryLabel } from '../thresholds/blocks.js';
 import { measuredValue } from '../thresholds/rules.js';
 import { amountInputBlock, assetMenuBlock, choiceMenuBlock, formModal, isAssetList, previewBlocks } from './blocks.js';
@@ -153,7 +153,7 @@ export const thresholdForm: FormDefinition = {
     const thresholds = deps.thresholds;
     // Refused in the form when known in time; otherwise the service checks again and its answer says so.
     const admin = await Promise.race([
-      thresholds.isAdmin(userId).catch(() => undefined),
+      deps.access.isAdmin(userId).catch(() => undefined),
       new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), ADMIN_CHECK_MS).unref()),
     ]);
     if (admin === false) return { refused: NOT_AN_ADMIN };

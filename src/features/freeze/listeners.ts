@@ -3,8 +3,13 @@ import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
+import type { ListenerBinding, ListenerPlatform } from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import type { FreezeService } from './service.js';
+
+/** What Unfreeze uses. */
+export type FreezeListenerDeps = ListenerPlatform & { access: TreasuryAccessCheck; freeze: FreezeService };
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -13,7 +18,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  * the listener returns; the clicker is told privately what their click did.
  */
 const createUnfreezeListener =
-  (deps: FeatureListenerDeps) =>
+  (deps: FreezeListenerDeps) =>
   async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
@@ -45,6 +50,6 @@ const createUnfreezeListener =
   };
 
 /** "Unfreeze", bound to its handler. */
-export const freezeListeners: ListenerBinding[] = [
+export const freezeListeners: ListenerBinding<FreezeListenerDeps>[] = [
   { kind: 'action', id: ACTION_IDS.freezeUnfreeze, create: createUnfreezeListener },
 ];

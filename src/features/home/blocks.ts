@@ -24,6 +24,7 @@ import {
   formatSlackTime,
   formatTokenAmount,
   formatUsd,
+  usdLabel,
 } from '../../blocks/format.js';
 import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { escapeText, link, mention } from '../../blocks/mrkdwn.js';
@@ -37,7 +38,6 @@ import { type RunwayReport, runwaySection } from '../runway/index.js';
 import { OUTCOME_LABELS } from '../swaps/blocks.js';
 import { approvalsOf } from '../swaps/decision.js';
 import type { PolicySnapshot } from '../swaps/policy.js';
-import { usdLabel } from '../swaps/policy.js';
 import type { SwapQuote } from '../swaps/quote.js';
 import { levelLabel, NO_POLLER_NO_ALERT } from '../thresholds/blocks.js';
 import type { StoredThreshold } from '../thresholds/rules.js';

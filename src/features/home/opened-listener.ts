@@ -1,5 +1,9 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { ListenerBinding, ListenerPlatform } from '../../slack/listener-kit.js';
+import type { HomeTab } from './service.js';
+
+/** What the Home tab's listeners use. */
+export type HomeListenerDeps = Pick<ListenerPlatform, 'background'> & { home: HomeTab };
 
 type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
@@ -8,10 +12,10 @@ type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewar
  * is published in the background, against the hash of the view the event says the person sees. Slack sends the
  * same event when someone opens the Messages tab (the bot's DM): nothing to publish then.
  */
-export function createHomeOpenedListener(deps: FeatureListenerDeps) {
+export function createHomeOpenedListener(deps: HomeListenerDeps) {
   return async ({ event }: HomeOpenedArgs): Promise<void> => {
     const home = deps.home;
-    if (!home || event.tab !== 'home') return;
+    if (event.tab !== 'home') return;
     const userId = event.user;
     // Slack's View type leaves out the fields Slack adds to a view it holds (id, hash): read the hash as sent.
     const held = event.view as { hash?: unknown } | undefined;
@@ -21,6 +25,6 @@ export function createHomeOpenedListener(deps: FeatureListenerDeps) {
 }
 
 /** `app_home_opened`, bound to its handler. */
-export const homeOpenedListeners: ListenerBinding[] = [
+export const homeOpenedListeners: ListenerBinding<HomeListenerDeps>[] = [
   { kind: 'event', id: 'app_home_opened', create: createHomeOpenedListener },
 ];

@@ -1,20 +1,21 @@
 import type { AllMiddlewareArgs, BlockButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { ACTION_IDS } from '../../blocks/ids.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { ListenerBinding } from '../../slack/listener-kit.js';
+import type { HomeListenerDeps } from './opened-listener.js';
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
 /** The Home tab's Refresh button: acknowledged, then the person's Home is built again and published. */
-export function createHomeRefreshListener(deps: FeatureListenerDeps) {
+export function createHomeRefreshListener(deps: HomeListenerDeps) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const home = deps.home;
     const userId = body.user.id;
-    if (home) deps.background.run('home tab refresh', () => home.publish(userId));
+    deps.background.run('home tab refresh', () => home.publish(userId));
   };
 }
 
 /** The Home tab's Refresh button, bound to its handler. */
-export const homeRefreshListeners: ListenerBinding[] = [
+export const homeRefreshListeners: ListenerBinding<HomeListenerDeps>[] = [
   { kind: 'action', id: ACTION_IDS.homeRefresh, create: createHomeRefreshListener },
 ];

@@ -18,13 +18,13 @@ import { errorFields, type Logger } from '../../logger.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 import { describeSlackError } from '../../slack/errors.js';
 import type { SlackGateway } from '../../slack/gateway.js';
+import type { GroupMembers } from '../access/rules.js';
 import { refusalText } from '../access/rules.js';
 import type { TreasuryAccessCheck } from '../access/service.js';
 import { oldestFirst } from '../alerts/owned.js';
 import type { BotRepositories, FreezeRepository } from '../repositories.js';
 import type { RunwayReport, RunwayService } from '../runway/index.js';
 import { type ApprovalPolicy, approversYetToAct, hasLapsed, policyOf } from '../swaps/decision.js';
-import type { GroupMembers } from '../swaps/policy.js';
 import {
   buildHome,
   buildOutsiderHome,

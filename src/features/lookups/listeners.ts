@@ -16,10 +16,19 @@ import { errorFields } from '../../logger.js';
 import { type ConversationPlace, conversationKindOf } from '../../slack/conversations.js';
 import { describeSlackError, mayHaveHappened, slackErrorCode } from '../../slack/errors.js';
 import type { Reply } from '../../slack/gateway.js';
+import type { ListenerBinding, ListenerPlatform } from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import type { InvoiceFollower } from '../invoices/index.js';
 import { cannotPostHere } from '../places.js';
 import * as lookups from './service.js';
+
+/** What the pages and Share use. */
+export type LookupListenerDeps = ListenerPlatform & {
+  access: TreasuryAccessCheck;
+  /** A shared copy of a followed invoice is recorded to be rewritten; undefined when the poller is off. */
+  invoices: Pick<InvoiceFollower, 'recordShare'> | undefined;
+};
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -58,7 +67,7 @@ interface Click {
  * Answers where the copy is when Slack said (a copy through the response_url has no ts).
  */
 async function postShared(
-  deps: FeatureListenerDeps,
+  deps: LookupListenerDeps,
   place: ConversationPlace,
   message: SlackMessage,
   responseUrl: string,
@@ -101,7 +110,7 @@ async function postShared(
  * conversation. A failure reaches the clicker alone, in plain words.
  */
 function buttonListener(
-  deps: FeatureListenerDeps,
+  deps: LookupListenerDeps,
   handle: (click: Click) => Promise<{
     message: SlackMessage;
     delivery: 'replace' | 'channel';
@@ -145,7 +154,7 @@ function buttonListener(
 }
 
 /** "◀ Previous" / "Next ▶" of the withdrawal list: replaces the list with that page. */
-function createWithdrawalsPageListener(deps: FeatureListenerDeps) {
+function createWithdrawalsPageListener(deps: LookupListenerDeps) {
   return buttonListener(deps, async ({ value }) => {
     return {
       message: await lookups.showWithdrawals(deps, parseValue(WithdrawalsPageValue, value)),
@@ -155,7 +164,7 @@ function createWithdrawalsPageListener(deps: FeatureListenerDeps) {
 }
 
 /** "Next page ▶" of the payout task list. */
-function createPayoutsPageListener(deps: FeatureListenerDeps) {
+function createPayoutsPageListener(deps: LookupListenerDeps) {
   return buttonListener(deps, async ({ value }) => ({
     message: await lookups.showPayoutTasks(deps, parseJsonValue(PayoutsPageValue, value)),
     delivery: 'replace',
@@ -163,7 +172,7 @@ function createPayoutsPageListener(deps: FeatureListenerDeps) {
 }
 
 /** "Next page ▶" of the gas manager list. */
-function createGasPageListener(deps: FeatureListenerDeps) {
+function createGasPageListener(deps: LookupListenerDeps) {
   return buttonListener(deps, async ({ value }) => ({
     message: await lookups.showGas(deps, parseJsonValue(GasPageValue, value)),
     delivery: 'replace',
@@ -171,7 +180,7 @@ function createGasPageListener(deps: FeatureListenerDeps) {
 }
 
 /** "Share in channel": posts a fresh copy of the record for everyone, saying who shared it. */
-function createShareListener(deps: FeatureListenerDeps) {
+function createShareListener(deps: LookupListenerDeps) {
   return buttonListener(deps, async ({ value, userId }) => {
     const { kind, id } = parseJsonValue(ShareButtonValue, value);
     const invoices = deps.invoices;
@@ -189,7 +198,7 @@ function createShareListener(deps: FeatureListenerDeps) {
 }
 
 /** The pagers' and "Share in channel" action_ids, bound to their handlers. */
-export const lookupListeners: ListenerBinding[] = [
+export const lookupListeners: ListenerBinding<LookupListenerDeps>[] = [
   { kind: 'action', id: WITHDRAWALS_PAGE_ACTIONS, create: createWithdrawalsPageListener },
   { kind: 'action', id: ACTION_IDS.payoutsPage, create: createPayoutsPageListener },
   { kind: 'action', id: ACTION_IDS.gasPage, create: createGasPageListener },

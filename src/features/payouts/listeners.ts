@@ -3,9 +3,13 @@ import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS, PayoutRequestButtonValue } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
+import type { ListenerBinding, ListenerPlatform } from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
-import type { PayoutClickAnswer } from './service.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import type { PayoutClickAnswer, PayoutService } from './service.js';
+
+/** What Create payout and Cancel use. */
+export type PayoutListenerDeps = ListenerPlatform & { access: TreasuryAccessCheck; payouts: PayoutService };
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
@@ -18,7 +22,7 @@ const INVALID_BUTTON =
  * proposal through the click's response_url; a click that changed nothing is told why, the proposal left as it is.
  */
 function payoutButton(
-  deps: FeatureListenerDeps,
+  deps: PayoutListenerDeps,
   handle: (requestId: string, userId: string) => Promise<PayoutClickAnswer>,
 ) {
   return async ({ ack, body, action }: ButtonArgs): Promise<void> => {
@@ -55,14 +59,14 @@ function payoutButton(
 }
 
 /** "Create payout" (after Slack's confirm dialog). */
-const createPayoutCreateListener = (deps: FeatureListenerDeps) =>
+const createPayoutCreateListener = (deps: PayoutListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.confirm(requestId, userId));
 /** "Cancel" on a payout proposal. */
-const createPayoutCancelListener = (deps: FeatureListenerDeps) =>
+const createPayoutCancelListener = (deps: PayoutListenerDeps) =>
   payoutButton(deps, (requestId, userId) => deps.payouts.cancel(requestId, userId));
 
 /** "Create payout" and "Cancel" on a payout proposal, bound to their handlers. */
-export const payoutListeners: ListenerBinding[] = [
+export const payoutListeners: ListenerBinding<PayoutListenerDeps>[] = [
   { kind: 'action', id: ACTION_IDS.payoutCreate, create: createPayoutCreateListener },
   { kind: 'action', id: ACTION_IDS.payoutCancel, create: createPayoutCancelListener },
 ];

@@ -9,9 +9,17 @@ import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
 import type { Reply } from '../../slack/gateway.js';
+import type { ListenerBinding, ListenerPlatform } from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
 import { buildResetRefused, RESET_PERSON } from './blocks.js';
+import type { SecondFactorService } from './service.js';
+
+/** What the second factor's buttons and dialogs use. */
+export type SecondFactorListenerDeps = ListenerPlatform & {
+  access: TreasuryAccessCheck;
+  secondFactor: SecondFactorService;
+};
 
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
@@ -22,7 +30,7 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareAr
  * the payload); the button's value only names the enrolment. The clicker is told privately what the click did.
  */
 const createConfirmEnrolmentListener =
-  (deps: FeatureListenerDeps) =>
+  (deps: SecondFactorListenerDeps) =>
   async ({ ack, body, action }: ButtonArgs): Promise<void> => {
     await ack();
     const clickerId = body.user.id;
@@ -55,7 +63,7 @@ const createConfirmEnrolmentListener =
  * reset (not a treasury user or admin), or closed once the reset is done; the person and the admin are told by
  * direct message after the ack.
  */
-function createResetPickerSubmitListener(deps: FeatureListenerDeps) {
+function createResetPickerSubmitListener(deps: SecondFactorListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const refuse = (text: string) => ack({ response_action: 'update', view: buildResetRefused(text) as never });
     const adminId = body.user.id;
@@ -63,7 +71,7 @@ function createResetPickerSubmitListener(deps: FeatureListenerDeps) {
     if (!access.allowed) return refuse(refusalText(access));
     // Slack's state for a users_select: `selected_user`, null when nobody was chosen.
     const picked = view.state.values[RESET_PERSON.blockId]?.[RESET_PERSON.actionId]?.selected_user;
-    let answer: Awaited<ReturnType<FeatureListenerDeps['secondFactor']['submitResetPicker']>>;
+    let answer: Awaited<ReturnType<SecondFactorListenerDeps['secondFactor']['submitResetPicker']>>;
     try {
       answer = await deps.secondFactor.submitResetPicker(adminId, picked);
     } catch (error) {
@@ -78,7 +86,7 @@ function createResetPickerSubmitListener(deps: FeatureListenerDeps) {
 }
 
 /** The reset picker's callback_id and Confirm enrolment, bound to their handlers. */
-export const secondFactorListeners: ListenerBinding[] = [
+export const secondFactorListeners: ListenerBinding<SecondFactorListenerDeps>[] = [
   { kind: 'view', id: VIEW_IDS.secondFactorReset, create: createResetPickerSubmitListener },
   { kind: 'action', id: ACTION_IDS.secondFactorConfirm, create: createConfirmEnrolmentListener },
 ];

@@ -6,7 +6,7 @@
 
 import type { Logger } from '../../logger.js';
 import { describeSlackError, isTransient, type SlackGateway, slackErrorCode } from '../../slack/index.js';
-import type { GroupMembers } from './policy.js';
+import type { GroupMembers } from '../access/rules.js';
 
 /** How long a group's members are trusted after Slack listed them: a removed approver loses the right within this. */
 export const APPROVER_GROUPS_TTL_MS = 5 * 60_000;
@@ -27,26 +27,6 @@ export interface ApproverGroups {
 }
 
 type Listing = readonly string[] | { error: string };
-
-/**
- * Whether `userId` is named in `ids` (user ids and user group ids, S…) or is a member of a named group as `groups`
- * lists it. A group Slack could not list counts as not containing the person (fail closed). One rule for every
- * "listed in a setting" check: TREASURY_ADMINS (thresholds, audit, unfreeze) and SWAP_APPROVERS (freeze).
- */
-export async function isNamedOrGroupMember(
-  ids: readonly string[],
-  userId: string,
-  groups: Pick<ApproverGroups, 'members'>,
-): Promise<boolean> {
-  if (ids.includes(userId)) return true;
-  const groupIds = ids.filter((id) => id.startsWith('S'));
-  if (groupIds.length === 0) return false;
-  const members = await groups.members(groupIds);
-  return groupIds.some((id) => {
-    const listed = members.get(id);
-    return Array.isArray(listed) && listed.includes(userId);
-  });
-}
 
 /**
  * Why a group could not be listed, for the person who clicked (the Slack error code goes to the log). Only the

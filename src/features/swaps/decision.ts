@@ -7,6 +7,7 @@
  */
 
 import { escapeText } from '../../kernel/text.js';
+import type { GroupMembers } from '../access/rules.js';
 import { type FreezeRecord, isFrozenAt } from '../freeze/rules.js';
 import { frozenNotice, NOTHING_APPROVED } from '../freeze/words.js';
 import { APPROVED_TOO_LATE_NOTICE, alreadyDecidedNotice, isTooLateToApprove } from './approval.js';
@@ -19,7 +20,6 @@ import {
   DAILY_WINDOW_MS,
   DEFAULT_TIERS,
   dailyUsage,
-  type GroupMembers,
   type PolicySnapshot,
   type QuorumRefusalReason,
   type RequesterWindow,

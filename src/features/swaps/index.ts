@@ -7,7 +7,6 @@ export type { ClickOrigin } from './approval.js';
 export {
   type ApproverGroups,
   createApproverGroups,
-  isNamedOrGroupMember,
 } from './approver-groups.js';
 export type { FollowPolicy } from './follow.js';
 export type { QuoteMessenger } from './message-edits.js';

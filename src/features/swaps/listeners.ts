@@ -8,12 +8,24 @@ import type {
 import { buildFailure } from '../../blocks/errors.js';
 import { ACTION_IDS, STEP_UP_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { errorFields } from '../../logger.js';
+import {
+  type HomeRefresh,
+  type ListenerBinding,
+  type ListenerPlatform,
+  refreshHomeAfterAct,
+} from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
-import { refreshHomeAfterAct } from '../home/after-act.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../listener-kit.js';
-import type { ClickOrigin, ClickOutcome } from './index.js';
+import type { TreasuryAccessCheck } from '../access/service.js';
+import type { ClickOrigin, ClickOutcome, SwapService } from './index.js';
 import { parseStepUpMetadata, STEP_UP_WORDS } from './step-up.js';
 import { buildStepUpRefusedModal } from './step-up-blocks.js';
+
+/** What the swap buttons and the code dialog use. */
+export type SwapListenerDeps = ListenerPlatform & {
+  access: TreasuryAccessCheck;
+  swaps: SwapService;
+  home: HomeRefresh;
+};
 
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 type ViewArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
@@ -45,7 +57,7 @@ export function clickOrigin(body: BlockButtonAction): ClickOrigin {
  * the click's own message must be that quote's message (checked by the swap feature).
  */
 function swapButton(
-  deps: FeatureListenerDeps,
+  deps: SwapListenerDeps,
   handle: (quoteId: string, userId: string, origin: ClickOrigin, triggerId: string) => Promise<ClickOutcome>,
   options: { treasuryUsersOnly?: boolean } = {},
 ) {
@@ -83,13 +95,13 @@ function swapButton(
  * "Approve" on a quote. On a quote that needs a second factor it opens the code dialog with the click's trigger
  * (valid 3 s, once: only fast reads come before it), or tells the clicker why not.
  */
-const createSwapApproveListener = (deps: FeatureListenerDeps) =>
+const createSwapApproveListener = (deps: SwapListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin, triggerId) => deps.swaps.approve(quoteId, userId, origin, triggerId));
 /** "Reject" on a quote. */
-const createSwapRejectListener = (deps: FeatureListenerDeps) =>
+const createSwapRejectListener = (deps: SwapListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.decide(quoteId, userId, 'reject', origin));
 /** "New quote" on an expired or refused quote. */
-const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
+const createSwapNewQuoteListener = (deps: SwapListenerDeps) =>
   swapButton(deps, (quoteId, userId, origin) => deps.swaps.requote(quoteId, userId, origin), {
     treasuryUsersOnly: true,
   });
@@ -100,7 +112,7 @@ const createSwapNewQuoteListener = (deps: FeatureListenerDeps) =>
  * approval runs after the ack, as a normal Approve marked with a second factor (the quote message shows it; what
  * the clicker would have been told comes privately in the quote's channel, or by DM).
  */
-function createSwapStepUpSubmitListener(deps: FeatureListenerDeps) {
+function createSwapStepUpSubmitListener(deps: SwapListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const userId = body.user.id;
     const refuse = (words: string) => ack({ response_action: 'update', view: buildStepUpRefusedModal(words) as never });
@@ -110,7 +122,7 @@ function createSwapStepUpSubmitListener(deps: FeatureListenerDeps) {
       return refuse(STEP_UP_WORDS.altered);
     }
     const code = view.state.values[STEP_UP_IDS.codeBlock]?.[STEP_UP_IDS.codeAction]?.value ?? '';
-    let outcome: Awaited<ReturnType<FeatureListenerDeps['swaps']['submitCode']>>;
+    let outcome: Awaited<ReturnType<SwapListenerDeps['swaps']['submitCode']>>;
     try {
       outcome = await deps.swaps.submitCode(state, userId, code);
     } catch (error) {
@@ -129,7 +141,7 @@ function createSwapStepUpSubmitListener(deps: FeatureListenerDeps) {
 }
 
 /** The swap buttons' action_ids and the code dialog's callback_id, bound to their handlers. */
-export const swapListeners: ListenerBinding[] = [
+export const swapListeners: ListenerBinding<SwapListenerDeps>[] = [
   { kind: 'action', id: ACTION_IDS.swapApprove, create: createSwapApproveListener },
   { kind: 'action', id: ACTION_IDS.swapReject, create: createSwapRejectListener },
   { kind: 'action', id: ACTION_IDS.swapNewQuote, create: createSwapNewQuoteListener },

@@ -4,14 +4,12 @@
  */
 
 import { z } from 'zod';
+import type { GroupMembers } from '../access/rules.js';
 import { mentionText } from '../alerts/routing.js';
 import type { PolicySnapshot } from './policy-snapshot.js';
 
 /** Whether a clicker is an approver: yes, no, or unknown because Slack could not say who is in a group. */
 export type ApproverCheck = boolean | { unknown: string };
-
-/** Members of each approver group as Slack told them, or why Slack could not. */
-export type GroupMembers = ReadonlyMap<string, readonly string[] | { error: string }>;
 
 /**
  * Whether `userId` is an approver under the snapshot: named, or a member of a named group. When the answer

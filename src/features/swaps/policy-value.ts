@@ -121,9 +121,5 @@ export function isKnownValue(value: UsdValue): value is { cents: bigint } {
   return 'cents' in value;
 }
 
-/** Cents for people, in policy messages: "$10,000" when whole dollars, else "$10,000.50". */
-export function usdLabel(cents: bigint): string {
-  const dollars = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const rest = cents % 100n;
-  return rest === 0n ? `$${dollars}` : `$${dollars}.${rest.toString().padStart(2, '0')}`;
-}
+/** Cents for people (blocks/format.ts): the policy's own face keeps it. */
+export { usdLabel } from '../../blocks/format.js';

@@ -18,6 +18,7 @@ import { escapeText } from '../../kernel/text.js';
 import { errorFields, type Logger } from '../../logger.js';
 import type { BotMetrics } from '../../metrics/index.js';
 import { type PaymentsClient, PaymentsError, PaymentsValidationError } from '../../payments/index.js';
+import type { GroupMembers } from '../access/rules.js';
 import type { CreateResult, FreezeRepository, SwapQuoteRepository } from '../repositories.js';
 import {
   type ClickOrigin,
@@ -42,7 +43,7 @@ import {
 } from './decision.js';
 import { createSwapFollower, type FollowPolicy, type Wait } from './follow.js';
 import { createQuoteMessageEditor, type QuoteMessenger, type Scheduler } from './message-edits.js';
-import { approverCheck, type GroupMembers, type PolicySnapshot, type SwapPolicy } from './policy.js';
+import { approverCheck, type PolicySnapshot, type SwapPolicy } from './policy.js';
 import { buildPolicy, type LimitUseView } from './policy-blocks.js';
 import { auditEntry, type SwapQuote } from './quote.js';
 import { createQuoteMaker } from './quote-request.js';

@@ -4,9 +4,8 @@
  */
 
 import { type Block, context, header, linesToSections, type SlackMessage, section } from '../../blocks/common.js';
-import { formatRelative, formatTokenAmount, formatUsd } from '../../blocks/format.js';
+import { formatRelative, formatTokenAmount, formatUsd, usdLabel } from '../../blocks/format.js';
 import { code, escapeText } from '../../blocks/mrkdwn.js';
-import { usdLabel } from '../swaps/policy.js';
 import { type BalanceThreshold, measuredValue, RECOVERY_MARGIN_PERCENT, recoveryLevel } from './rules.js';
 
 /** The threshold's side of the comparison: a whole token amount or a USD amount. */

@@ -12,8 +12,6 @@ import { UserFacingError } from '../../kernel/errors.js';
 import type { Logger } from '../../logger.js';
 import type { Asset, PaymentsClient } from '../../payments/index.js';
 import type { BotRepositories } from '../repositories.js';
-import { isNamedOrGroupMember } from '../swaps/approver-groups.js';
-import type { GroupMembers } from '../swaps/policy.js';
 import { buildThresholdList, thresholdRemovedText, thresholdSetText } from './blocks.js';
 import type { BalanceThreshold } from './rules.js';
 
@@ -23,10 +21,8 @@ export interface ThresholdDeps {
   store: Pick<BotRepositories, 'balances' | 'alerts'>;
   now: () => Date;
   logger: Logger;
-  /** TREASURY_ADMINS (default: the swap approvers): user ids and user group ids (S…). */
-  admins: readonly string[];
-  /** Members of the admin groups, from Slack (shared with the swap approvers' cache). */
-  groups: { members(groupIds: readonly string[]): Promise<GroupMembers> };
+  /** Whether the person is a treasury admin (TREASURY_ADMINS; features/access). */
+  isAdmin(userId: string): Promise<boolean>;
   /** Whether the alert poller runs (ALERT_CHANNEL set): without it a threshold is kept but no alert will come. */
   pollerOn: boolean;
 }
@@ -35,15 +31,13 @@ export interface ThresholdService {
   list(userId: string): Promise<SlackMessage>;
   set(userId: string, reference: string, amountText: string, usd: boolean): Promise<SlackMessage>;
   remove(userId: string, reference: string): Promise<SlackMessage>;
-  /** Whether the person may set and remove thresholds (named, or in a named group Slack could list). */
-  isAdmin(userId: string): Promise<boolean>;
 }
 
 const NOT_AN_ADMIN =
   'Only treasury admins can set or remove balance thresholds (`TREASURY_ADMINS`; by default the swap approvers). `/treasury thresholds` shows them to everyone.';
 
 export function createThresholdService(deps: ThresholdDeps): ThresholdService {
-  const isAdmin = (userId: string): Promise<boolean> => isNamedOrGroupMember(deps.admins, userId, deps.groups);
+  const isAdmin = (userId: string): Promise<boolean> => deps.isAdmin(userId);
 
   async function requireAdmin(userId: string): Promise<void> {
     if (await isAdmin(userId)) return;
@@ -58,7 +52,6 @@ export function createThresholdService(deps: ThresholdDeps): ThresholdService {
   }
 
   return {
-    isAdmin,
     async list(userId) {
       const [thresholds, alerts, mayChange] = await Promise.all([
         deps.store.balances.listThresholds(),

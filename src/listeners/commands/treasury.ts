@@ -3,10 +3,11 @@ import type { SlackMessage } from '../../blocks/common.js';
 import { buildFailure } from '../../blocks/errors.js';
 import { buildHelp } from '../../commands/help-blocks.js';
 import { readTreasuryCommand } from '../../commands/parse.js';
+import type { CommandDeps } from '../../commands/subcommand.js';
 import { refusalText } from '../../features/access/rules.js';
-import type { FeatureListenerDeps, ListenerBinding } from '../../features/listener-kit.js';
 import { errorFields } from '../../logger.js';
 import { type ConversationKind, conversationKindOf } from '../../slack/conversations.js';
+import type { ListenerBinding } from '../../slack/listener-kit.js';
 import { TREASURY_COMMAND } from '../edge.js';
 
 /** How long after the command Slack accepts its trigger_id (3 s), less a margin for the ack's own trip. */
@@ -17,7 +18,7 @@ const TRIGGER_LIFE_MS = 2_800;
  * be slower), then answered privately through the response_url: treasury data is sensitive. The answer is
  * worked out after the listener returns (see background.ts), holding only the fields it needs.
  */
-function createTreasuryCommandListener(deps: FeatureListenerDeps) {
+function createTreasuryCommandListener(deps: CommandDeps) {
   return async ({ command, ack }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
     // TREASURY_USERS: refused in the ack when that needs no question to Slack; membership of a user group is
     // looked up after the ack (Slack gives up after 3 seconds), and an unknown one refuses.
@@ -49,7 +50,7 @@ function createTreasuryCommandListener(deps: FeatureListenerDeps) {
 
 /** Runs the command and delivers its answer (a failure included) to the person who typed it. */
 async function answer(
-  deps: FeatureListenerDeps,
+  deps: CommandDeps,
   command: {
     text: string;
     userId: string;
@@ -97,6 +98,6 @@ async function answer(
 }
 
 /** `/treasury`, bound to its handler. */
-export const treasuryCommandListeners: ListenerBinding[] = [
+export const treasuryCommandListeners: ListenerBinding<CommandDeps>[] = [
   { kind: 'command', id: TREASURY_COMMAND, create: createTreasuryCommandListener },
 ];

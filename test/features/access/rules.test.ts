@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GroupMembers } from '../../../src/features/access/rules.js';
 import {
   type InstallingOrg,
   isFromInstallingOrg,
@@ -7,7 +8,6 @@ import {
   type TreasuryAccess,
   treasuryAccess,
 } from '../../../src/features/access/rules.js';
-import type { GroupMembers } from '../../../src/features/swaps/policy.js';
 
 describe('mayUseBot (TREASURY_USERS, without asking Slack)', () => {
   const cases: { treasuryUsers: string[]; userId: string; allowed: boolean; why: string }[] = [

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { GroupMembers } from '../../../src/features/access/rules.js';
 import {
   type Approval,
   approvalsNeeded,
@@ -9,7 +10,6 @@ import {
   DAILY_WINDOW_MS,
   DEFAULT_TIERS,
   dailyUsage,
-  type GroupMembers,
   PolicySnapshot,
   type PolicyTier,
   parseSwapPolicy,
