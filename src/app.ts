@@ -31,7 +31,7 @@ import type { ReconnectPolicy } from './slack/socket-mode.js';
  * before SIGKILL, and twice a payment API call's own timeout (10 s), so a create sent just before SIGTERM has its
  * answer recorded. What is still running after it is logged by name.
  */
-export const SHUTDOWN_BUDGET_MS = 20_000;
+const SHUTDOWN_BUDGET_MS = 20_000;
 
 /** What the Slack app is built from; everything that varies is injected. */
 export interface TreasuryAppOptions {

@@ -39,7 +39,7 @@ function metricsHandler(metrics: Pick<AppMetrics, 'scrape'>, token: string | und
 }
 
 /** The /metrics route for Bolt's customRoutes. */
-export function metricsRoute(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
+function metricsRoute(metrics: Pick<AppMetrics, 'scrape'>, token: string | undefined) {
   return { path: '/metrics', method: ['GET'], handler: metricsHandler(metrics, token) };
 }
 
@@ -47,7 +47,7 @@ export function metricsRoute(metrics: Pick<AppMetrics, 'scrape'>, token: string 
  * GET /metrics where it is not served (the public Slack port in HTTP mode without METRICS_TOKEN): a plain 404, as
  * for any path that is not there (Bolt would answer a bare GET of an unknown path with a 400).
  */
-export function metricsOffRoute() {
+function metricsOffRoute() {
   return {
     path: '/metrics',
     method: ['GET'],
@@ -59,7 +59,7 @@ export function metricsOffRoute() {
 }
 
 /** A small server of its own for /metrics (METRICS_PORT); close() ends it with its keep-alive sockets. */
-export async function startMetricsServer(
+async function startMetricsServer(
   metrics: Pick<AppMetrics, 'scrape'>,
   options: { port: number; host: string; token: string | undefined },
 ): Promise<{ port: number; close(): Promise<void> }> {

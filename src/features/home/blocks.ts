@@ -52,10 +52,10 @@ export const HOME_LISTED = {
 } as const;
 
 /** Runways the Home tab lists (the shortest); `/treasury runway` lists them all. */
-export const HOME_RUNWAYS_LISTED = 10;
+const HOME_RUNWAYS_LISTED = 10;
 
 /** Slack's limit of blocks in a Home tab. */
-export const HOME_MAX_BLOCKS = 100;
+const HOME_MAX_BLOCKS = 100;
 
 /** An open alert as the Home tab lists it, with a link to its message when Slack gave one. */
 export interface HomeAlert {

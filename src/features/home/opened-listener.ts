@@ -12,7 +12,7 @@ type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewar
  * is published in the background, against the hash of the view the event says the person sees. Slack sends the
  * same event when someone opens the Messages tab (the bot's DM): nothing to publish then.
  */
-export function createHomeOpenedListener(deps: HomeListenerDeps) {
+function createHomeOpenedListener(deps: HomeListenerDeps) {
   return async ({ event }: HomeOpenedArgs): Promise<void> => {
     const home = deps.home;
     if (event.tab !== 'home') return;

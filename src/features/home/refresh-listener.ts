@@ -6,7 +6,7 @@ import type { HomeListenerDeps } from './opened-listener.js';
 type ButtonArgs = SlackActionMiddlewareArgs<BlockButtonAction> & AllMiddlewareArgs;
 
 /** The Home tab's Refresh button: acknowledged, then the person's Home is built again and published. */
-export function createHomeRefreshListener(deps: HomeListenerDeps) {
+function createHomeRefreshListener(deps: HomeListenerDeps) {
   return async ({ ack, body }: ButtonArgs): Promise<void> => {
     await ack();
     const home = deps.home;
