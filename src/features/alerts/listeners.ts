@@ -11,8 +11,8 @@ import { errorFields } from '../../logger.js';
 import { refusalText } from '../access/rules.js';
 import { refreshHomeAfterAct } from '../home/after-act.js';
 import { type FeatureListenerDeps, type ListenerBinding, UNSUPPORTED_BUTTON } from '../listener-kit.js';
+import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './blocks.js';
 import type { ClickAnswer } from './index.js';
-import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './message-blocks.js';
 import { isSnoozeChoice } from './snooze.js';
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;

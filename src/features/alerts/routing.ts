@@ -2,17 +2,13 @@
 // Where each kind of alert goes (ALERT_ROUTES) and whom it mentions (ALERT_ONCALL, or the route's own mention).
 // Pure parsing with every problem reported at once, in plain words, for the start-up check.
 
-/** The kinds of alert a route can name. */
-export const ALERT_KINDS = [
-  'withdrawal_failed',
-  'task_failed',
-  'gas_donor_balance',
-  'stuck',
-  'watcher',
-  'balance_low',
-  'runway_low',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+import { ALERT_KINDS } from './kinds/index.js';
+
+/** The route kind of each alert kind: what ALERT_ROUTES, the trail, the metrics and the digest name. */
+export type RouteKind = (typeof ALERT_KINDS)[number]['route'];
+
+/** The kinds of alert a route can name, in the table's order. */
+export const ROUTE_KINDS = [...new Set(ALERT_KINDS.map((kind) => kind.route))] as [RouteKind, ...RouteKind[]];
 
 /** Someone an alert can mention: a person (`U…`/`W…`) or a user group (`S…`). */
 export type Mentionable = { type: 'user'; id: string } | { type: 'group'; id: string };
@@ -22,7 +18,7 @@ export interface AlertRoute {
   mention?: Mentionable;
 }
 
-export type AlertRoutes = Partial<Record<AlertKind, AlertRoute>>;
+export type AlertRoutes = Partial<Record<RouteKind, AlertRoute>>;
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
 const USER_ID = /^[UW][A-Z0-9]{2,}$/;
@@ -69,9 +65,9 @@ export function parseAlertRoutes(text: string): { routes: AlertRoutes; problems:
       continue;
     }
     const [, kindText = '', channel = '', mentionId] = match;
-    const kind = ALERT_KINDS.find((known) => known === kindText);
+    const kind = ROUTE_KINDS.find((known) => known === kindText);
     if (!kind) {
-      problems.push(`ALERT_ROUTES: "${kindText}" is not a kind of alert (one of ${ALERT_KINDS.join(', ')})`);
+      problems.push(`ALERT_ROUTES: "${kindText}" is not a kind of alert (one of ${ROUTE_KINDS.join(', ')})`);
       continue;
     }
     if (routes[kind]) {
@@ -94,7 +90,7 @@ export function parseAlertRoutes(text: string): { routes: AlertRoutes; problems:
 
 /** Where an alert of `kind` goes and whom its reminders mention: its route, else ALERT_CHANNEL and the on-call. */
 export function routeFor(
-  kind: AlertKind,
+  kind: RouteKind,
   routes: AlertRoutes,
   alertChannel: string,
   oncall: readonly Mentionable[],

@@ -18,8 +18,7 @@
  * In parts: place.ts (watermarks and list floors), walk.ts (the page-number and cursor walkers), follow.ts (which
  * sources make their follow-up read), sources/ (one reader per source), read-error.ts (why a read failed).
  */
-import type { AlertSourceState } from '../records.js';
-import type { SourceName } from './facts.js';
+import type { AlertSourceState, SourceName } from '../records.js';
 import type { PollDeps } from './poll-rules.js';
 import { detectGas } from './sources/gas.js';
 import type { Detection, ReadContext } from './sources/read.js';

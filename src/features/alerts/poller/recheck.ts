@@ -6,8 +6,7 @@
  */
 
 import { compareText } from '../../../kernel/compare.js';
-import type { AlertSourceState } from '../records.js';
-import type { SourceName } from './facts.js';
+import type { AlertSourceState, SourceName } from '../records.js';
 import { firstRunSpan, isoMs, listFloor, listOf, SOURCE_LISTS } from './place.js';
 import { POLL_RULES } from './poll-rules.js';
 
