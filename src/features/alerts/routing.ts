@@ -3,15 +3,15 @@
 // Pure parsing with every problem reported at once, in plain words, for the start-up check.
 
 import { ALERT_KINDS } from './kinds/index.js';
+import { type Mentionable, parseMentionable } from './mentions.js';
+
+export { type Mentionable, mentionText, parseMentionable, parseOnCall } from './mentions.js';
 
 /** The route kind of each alert kind: what ALERT_ROUTES, the trail, the metrics and the digest name. */
 export type RouteKind = (typeof ALERT_KINDS)[number]['route'];
 
 /** The kinds of alert a route can name, in the table's order. */
 export const ROUTE_KINDS = [...new Set(ALERT_KINDS.map((kind) => kind.route))] as [RouteKind, ...RouteKind[]];
-
-/** Someone an alert can mention: a person (`U…`/`W…`) or a user group (`S…`). */
-export type Mentionable = { type: 'user'; id: string } | { type: 'group'; id: string };
 
 export interface AlertRoute {
   channel: string;
@@ -21,32 +21,6 @@ export interface AlertRoute {
 export type AlertRoutes = Partial<Record<RouteKind, AlertRoute>>;
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
-const USER_ID = /^[UW][A-Z0-9]{2,}$/;
-const GROUP_ID = /^S[A-Z0-9]{2,}$/;
-
-/** Reads one id as a person or a user group; undefined when it is neither. */
-export function parseMentionable(text: string): Mentionable | undefined {
-  if (USER_ID.test(text)) return { type: 'user', id: text };
-  if (GROUP_ID.test(text)) return { type: 'group', id: text };
-  return undefined;
-}
-
-/** How Slack writes a mention in message text: `<@U…>` for a person, `<!subteam^S…>` for a group. */
-export function mentionText(who: Mentionable): string {
-  return who.type === 'user' ? `<@${who.id}>` : `<!subteam^${who.id}>`;
-}
-
-/** ALERT_ONCALL: user ids and/or user group ids, separated by commas or spaces. */
-export function parseOnCall(text: string): { oncall: Mentionable[]; problems: string[] } {
-  const oncall: Mentionable[] = [];
-  const problems: string[] = [];
-  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
-    const who = parseMentionable(item);
-    if (who) oncall.push(who);
-    else problems.push(`ALERT_ONCALL: "${item}" is not a Slack user id (U…) or user group id (S…)`);
-  }
-  return { oncall, problems };
-}
 
 /**
  * ALERT_ROUTES, e.g. `gas_donor_balance=C0GAS@S0ONCALL,withdrawal_failed=C0OPS`: each kind to a channel id,
