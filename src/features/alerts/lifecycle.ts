@@ -50,7 +50,7 @@ export type AlertRefusal =
 
 /**
  * What happened to an alert, as its thread tells it (one reply each). Kept as facts, worded by the builders
- * (features/alerts/message-blocks.ts), so the record holds no presentation.
+ * (features/alerts/blocks.ts), so the record holds no presentation.
  */
 export const AlertEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('acknowledged'), by: z.string(), at: z.string() }),
