@@ -7,7 +7,7 @@ import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
 import type { InstallingOrg } from './features/access/rules.js';
 import type { AlertPoller, PollLeadership } from './features/alerts/poller/index.js';
-import { ALERT_KINDS } from './features/alerts/routing.js';
+import { ROUTE_KINDS } from './features/alerts/routing.js';
 import type { BalanceSnapshots, DigestService } from './features/digest/index.js';
 import type { FreezeService } from './features/freeze/service.js';
 import type { BotRepositories } from './features/repositories.js';
@@ -112,7 +112,7 @@ export function createTreasuryApp(options: TreasuryAppOptions): TreasuryApp {
   const now = options.now ?? (() => new Date());
   // The register of work in flight: requests, answers after their ack, job runs (see listeners/background.ts).
   const background = createBackgroundWork(logger);
-  const appMetrics = options.metrics ?? createAppMetrics({ alertKinds: ALERT_KINDS });
+  const appMetrics = options.metrics ?? createAppMetrics({ alertKinds: ROUTE_KINDS });
   const { metrics } = appMetrics;
   // GET /metrics: beside /healthz, or on METRICS_PORT, or off (the public Slack port without METRICS_TOKEN).
   const metricsAt = metricsServing(appMetrics, {

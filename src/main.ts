@@ -6,7 +6,7 @@
 import { createTreasuryApp, StartupError } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { describeConfig, logSecrets } from './config-display.js';
-import { ALERT_KINDS } from './features/alerts/routing.js';
+import { ROUTE_KINDS } from './features/alerts/routing.js';
 import { createLogger, errorFields } from './logger.js';
 import { createAppMetrics } from './metrics/index.js';
 import { createPaymentsClient } from './payments/index.js';
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   });
   logger.info('starting treasury bot', describeConfig(config));
   // One registry for the process: the payment client and the app write to it, GET /metrics reads it.
-  const metrics = createAppMetrics({ alertKinds: ALERT_KINDS });
+  const metrics = createAppMetrics({ alertKinds: ROUTE_KINDS });
   const payments = createPaymentsClient({
     ...{ baseUrl: config.paymentsApiUrl, apiKey: config.paymentsApiKey, logger },
     metrics: metrics.metrics,

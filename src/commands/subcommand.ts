@@ -4,7 +4,7 @@
  * and the slash-command listener read that table.
  */
 import type { SlackMessage } from '../blocks/common.js';
-import type { AlertStatusView } from '../features/alerts/facts.js';
+import type { AlertStatusView } from '../features/alerts/blocks.js';
 import type { FeatureServices } from '../services.js';
 import type { ConversationKind } from '../slack/conversations.js';
 import type { ListenerPlatform } from '../slack/listener-kit.js';

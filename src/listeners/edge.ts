@@ -7,7 +7,7 @@ import {
   type OrgClaim,
   OUTSIDE_ORGANISATION,
 } from '../features/access/rules.js';
-import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
+import { buildResolveRefusedModal } from '../features/alerts/blocks.js';
 import { readTypedText } from '../kernel/text.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';

@@ -4,7 +4,7 @@
  * the work it starts after its ack included, inside that log context (logger.ts). Feature code logs as before.
  */
 import { ACTION_IDS, VIEW_IDS } from '../blocks/ids.js';
-import { parseAlertBlockId } from '../features/alerts/message-blocks.js';
+import { parseAlertBlockId } from '../features/alerts/blocks.js';
 import { parseStepUpMetadata } from '../features/swaps/step-up.js';
 import { type LogContext, withLogContext } from '../logger.js';
 import type { RequestGate } from './pipeline.js';

@@ -8,7 +8,7 @@
  * request from start to end. The second one, after the edge gate (so it only sees well-formed requests of the
  * installing organisation), answers a request that arrives during shutdown in plain words and lets it start nothing.
  */
-import { buildResolveRefusedModal } from '../features/alerts/message-blocks.js';
+import { buildResolveRefusedModal } from '../features/alerts/blocks.js';
 import type { Logger } from '../logger.js';
 import type { SlackGateway } from '../slack/gateway.js';
 import type { BackgroundWork } from './background.js';

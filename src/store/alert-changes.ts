@@ -3,6 +3,8 @@
  * returns the method's answer. Every storage (the lowdb file, PostgreSQL) runs them inside its own atomic
  * change of the whole bookkeeping, so the rules exist once.
  */
+
+import { kindOf } from '../features/alerts/kinds/index.js';
 import {
   type AlertChange,
   type AlertRefusal,
@@ -73,17 +75,12 @@ export function recordDelivered(
   alerts.outbox = alerts.outbox.filter((item) => !keys.has(item.key));
   let alerted = 0;
   for (const item of items) {
-    // Health messages are not failures: nothing to remember once they are posted.
-    if (
-      item.facts.kind === 'api_down' ||
-      item.facts.kind === 'api_recovered' ||
-      item.facts.kind === 'balance_low' ||
-      item.facts.kind === 'runway_low'
-    )
-      continue;
+    // Only alerts about one row are remembered once posted (health, balance and runway incidents are not rows), and
+    // only failures are counted (a row stuck in pending is not one): `/treasury alerts` counts failures.
+    const kind = kindOf(item.facts);
+    if (!kind.summary || !('createdAt' in item.facts)) continue;
     alerts.alerted[item.key] = { createdAt: item.facts.createdAt, at: at.toISOString() };
-    // A row stuck in pending is not a failure: `/treasury alerts` counts failures.
-    if (item.facts.kind !== 'stuck') alerted += 1;
+    if (kind.failure) alerted += 1;
   }
   alerts.lastDelivery = { at: at.toISOString(), ok: true };
   if (posted) channelAccepted(alerts, posted.channel);

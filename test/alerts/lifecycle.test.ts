@@ -3,7 +3,7 @@
 // stale clicks refused with the current state, and people outside the treasury team refused politely.
 import { afterEach, describe, expect, it } from 'vitest';
 import { NOT_A_TREASURY_USER, OUTSIDE_ORGANISATION } from '../../src/features/access/rules.js';
-import { ALERT_COLORS } from '../../src/features/alerts/message-blocks.js';
+import { ALERT_COLORS } from '../../src/features/alerts/blocks.js';
 import { expectStaysAt } from '../support/waiting.js';
 import {
   ALERTS,

@@ -5,6 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { validateModalView } from '../../dev/workspace/block-kit-validation.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import {
+  ALERT_COLORS,
+  buildAlertMessage,
+  buildAlertRefusal,
+  buildAlertThreadLine,
+  buildOpenAlerts,
+  buildResolveModal,
+  parseAlertBlockId,
+} from '../../src/features/alerts/blocks.js';
+import {
   type AlertEvent,
   type AlertLife,
   acknowledgeAlert,
@@ -13,15 +22,6 @@ import {
   retireAlert,
   snoozeAlert,
 } from '../../src/features/alerts/lifecycle.js';
-import {
-  ALERT_COLORS,
-  buildAlertMessage,
-  buildAlertRefusal,
-  buildAlertThreadLine,
-  buildOpenAlerts,
-  buildResolveModal,
-  parseAlertBlockId,
-} from '../../src/features/alerts/message-blocks.js';
 import { type AlertView, alertRef, firstView, newOwnedAlert } from '../../src/features/alerts/owned.js';
 import type { OutboxItem } from '../../src/features/alerts/records.js';
 import { expectWithinSlackLimits } from '../support/block-limits.js';

@@ -9,8 +9,11 @@ import type { SlackMessage } from '../../src/blocks/common.js';
 import * as errors from '../../src/blocks/errors.js';
 import * as help from '../../src/commands/help-blocks.js';
 import { SUBCOMMANDS } from '../../src/commands/index.js';
+import type { AlertStatusView } from '../../src/features/alerts/blocks.js';
 import * as alerts from '../../src/features/alerts/blocks.js';
-import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
+import type { AlertFacts, FailureFacts } from '../../src/features/alerts/kinds/index.js';
+import { openAlertLife } from '../../src/features/alerts/lifecycle.js';
+import { firstView } from '../../src/features/alerts/owned.js';
 import * as invoices from '../../src/features/invoices/blocks.js';
 import * as assets from '../../src/features/lookups/balance-blocks.js';
 import * as deposits from '../../src/features/lookups/deposit-blocks.js';
@@ -411,6 +414,78 @@ const cases: Case[] = [
       }),
     );
   }),
+  // The alert people own, its thread, its answers and its modal (alerts/blocks.ts draws them since it holds every
+  // alert builder): the modals' blocks are posted as a message's, to hold them to Block Kit's limits.
+  {
+    builder: 'alerts.buildAlertMessage',
+    name: 'an owned withdrawal alert with a 300-character key, a mention and a refusing route',
+    build: () =>
+      alerts.buildAlertMessage(firstView(`withdrawal:${'k'.repeat(300)}`, [{ facts: withdrawalAlert }], NOW), NOW, {
+        mention: '<!subteam^S0ONCALL>',
+        redirectedFrom: { channel: 'C0GONE', error: 'is_archived' },
+      }),
+  },
+  {
+    builder: 'alerts.buildAlertMessage',
+    name: 'an owned summary of 500 gas failures',
+    build: () =>
+      alerts.buildAlertMessage(
+        firstView(
+          'summary:gas:1',
+          many(500, (i) => ({ facts: { ...gasAlert, id: `gas-${i}-${'x'.repeat(200)}` } })),
+          NOW,
+        ),
+        NOW,
+      ),
+  },
+  {
+    builder: 'alerts.buildAlertThreadLine',
+    name: 'a resolution with a 5000-character hostile note',
+    build: () =>
+      alerts.buildAlertThreadLine(
+        { type: 'resolved_by_person', by: 'U0AVERY', at: ISO, note: `${HOSTILE}${LONG}` },
+        NOW,
+      ),
+  },
+  {
+    builder: 'alerts.buildAlertRefusal',
+    name: 'an outdated click',
+    build: () => {
+      const { text } = alerts.buildAlertRefusal({ ok: false, reason: 'outdated', current: openAlertLife(NOW) });
+      return { text, blocks: [] };
+    },
+  },
+  {
+    builder: 'alerts.buildOpenAlerts',
+    name: '30 open alerts with hostile titles of 1000',
+    build: () =>
+      alerts.buildOpenAlerts(
+        many(30, (i) => ({
+          view: firstView(`withdrawal:${i}`, [{ facts: { ...withdrawalAlert, id: `${HOSTILE}${i}` } }], NOW),
+          postedAt: ISO,
+          permalink: `https://example.slack.com/archives/C0ALERTS/p${i}`,
+        })),
+        1_000,
+        NOW,
+      ),
+  },
+  {
+    builder: 'alerts.buildResolveModal',
+    name: "the Resolve modal's blocks for a withdrawal alert",
+    build: () => {
+      const view = firstView('withdrawal:1', [{ facts: withdrawalAlert }], NOW);
+      const modal = alerts.buildResolveModal(view, { ref: 'withdrawal:1', version: 0, channel: 'C0ALERTS' }, true, NOW);
+      return { text: modal.title.text, blocks: modal.blocks as SlackMessage['blocks'] };
+    },
+  },
+  {
+    builder: 'alerts.buildResolveRefusedModal',
+    name: "the refused Resolve modal's blocks with a hostile reason",
+    build: () => {
+      const modal = alerts.buildResolveRefusedModal(`${HOSTILE}${LONG}`.slice(0, 2_900));
+      return { text: modal.title.text, blocks: modal.blocks };
+    },
+  },
   {
     builder: 'alerts.buildApiDownAlert',
     name: 'three sources down with 5000-character messages',

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/blocks/common.js';
 import * as errors from '../../src/blocks/errors.js';
+import type { AlertStatusView } from '../../src/features/alerts/blocks.js';
 import * as alerts from '../../src/features/alerts/blocks.js';
-import type { AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
+import type { FailureFacts } from '../../src/features/alerts/kinds/index.js';
 import * as invoices from '../../src/features/invoices/blocks.js';
 import * as assets from '../../src/features/lookups/balance-blocks.js';
 import * as deposits from '../../src/features/lookups/deposit-blocks.js';

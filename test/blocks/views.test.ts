@@ -8,6 +8,7 @@ import { buildFailure } from '../../src/blocks/errors.js';
 import { ACTION_IDS } from '../../src/blocks/ids.js';
 import { recordFooter } from '../../src/blocks/share.js';
 import { buildHelp } from '../../src/commands/help-blocks.js';
+import type { AlertStatusView } from '../../src/features/alerts/blocks.js';
 import {
   buildAlert,
   buildAlertStatus,
@@ -16,7 +17,7 @@ import {
   buildFailureAlert,
   buildFailureSummary,
 } from '../../src/features/alerts/blocks.js';
-import type { AlertFacts, AlertStatusView, FailureFacts } from '../../src/features/alerts/facts.js';
+import type { AlertFacts, FailureFacts } from '../../src/features/alerts/kinds/index.js';
 import { buildInvoice } from '../../src/features/invoices/blocks.js';
 import { buildAssetDetail, buildBalances } from '../../src/features/lookups/balance-blocks.js';
 import { buildDeposit } from '../../src/features/lookups/deposit-blocks.js';

@@ -51,7 +51,7 @@ async function expectStillServing(): Promise<void> {
   expect((await fetch(`${bot.baseUrl}/healthz`)).status).toBe(200);
   const answer = await driver.command('help');
   const [reply] = await answer.waitForResponses(1);
-  expect(JSON.stringify(reply?.blocks)).toContain('/treasury balances');
+  expect(JSON.stringify(reply?.blocks)).toContain('*Look up* — `balances`');
 }
 
 /** A block_actions payload as Slack sends it, with `overrides` merged over the top level. */
@@ -102,7 +102,7 @@ describe('malformed commands', () => {
     const result = await sendSigned(body);
     expect(result.status).toBe(200);
     const [reply] = await slack.waitForResponses(responseUrl, 1);
-    expect(JSON.stringify(reply?.blocks)).toContain('/treasury balances');
+    expect(JSON.stringify(reply?.blocks)).toContain('*Look up* — `balances`');
   });
 
   it('a command without a user or response_url is acknowledged with a plain line, and nothing else happens', async () => {

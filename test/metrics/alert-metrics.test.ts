@@ -2,7 +2,7 @@
 // polls, the last successful poll, the lease, alerts posted and failed, and the alert latency histogram, scraped
 // from GET /metrics.
 import { afterEach, expect, it } from 'vitest';
-import { ALERT_KINDS } from '../../src/features/alerts/routing.js';
+import { ROUTE_KINDS } from '../../src/features/alerts/routing.js';
 import { type LocalStack, startLocalStack } from '../support/rig/local-stack.js';
 
 function sample(text: string, name: string, labels: Record<string, string> = {}): number {
@@ -42,7 +42,7 @@ it('a failed withdrawal Slack first refuses, posted 90 s after the poll saw it: 
     -1,
   );
   const posted = (text: string) =>
-    ALERT_KINDS.reduce((sum, kind) => sum + sample(text, 'treasury_alerts_posted_total', { kind }), 0);
+    ROUTE_KINDS.reduce((sum, kind) => sum + sample(text, 'treasury_alerts_posted_total', { kind }), 0);
   expect(posted(before)).toBeGreaterThan(0);
   expect(sample(before, 'treasury_slack_calls_total', { method: 'chat.postMessage', outcome: 'ok' })).toBeGreaterThan(
     0,
@@ -80,7 +80,7 @@ it('a failed withdrawal Slack first refuses, posted 90 s after the poll saw it: 
 
   // Nobody took the alerts: 31 minutes on (ALERT_REMIND_AFTER 30m), the poll's follow-up posts reminders.
   const reminders = (text: string) =>
-    ALERT_KINDS.reduce((sum, kind) => sum + sample(text, 'treasury_alert_reminders_total', { kind }), 0);
+    ROUTE_KINDS.reduce((sum, kind) => sum + sample(text, 'treasury_alert_reminders_total', { kind }), 0);
   expect(reminders(after)).toBe(0);
   stack.simulator.advanceTime(31 * 60_000);
   await alerts.runNow();

@@ -2,7 +2,7 @@
 // series at zero from the start, counters that move with what they count, one registry per app, METRICS_TOKEN
 // and METRICS_PORT.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ALERT_KINDS } from '../../src/features/alerts/routing.js';
+import { ROUTE_KINDS } from '../../src/features/alerts/routing.js';
 import { createLogger } from '../../src/logger.js';
 import { bearerMatches } from '../../src/metrics/http.js';
 import { ALERT_LATENCY_BUCKETS, createAppMetrics } from '../../src/metrics/index.js';
@@ -33,8 +33,8 @@ afterEach(async () => {
 
 describe('the registry', () => {
   it('has every known series at zero from the start, under treasury_, with Node default metrics', async () => {
-    const { body } = await createAppMetrics({ alertKinds: ALERT_KINDS }).scrape();
-    for (const kind of ALERT_KINDS) {
+    const { body } = await createAppMetrics({ alertKinds: ROUTE_KINDS }).scrape();
+    for (const kind of ROUTE_KINDS) {
       expect(sample(body, 'treasury_alerts_posted_total', { kind })).toBe(0);
       expect(sample(body, 'treasury_alerts_failed_total', { kind })).toBe(0);
       expect(sample(body, 'treasury_alert_reminders_total', { kind })).toBe(0);
@@ -58,8 +58,8 @@ describe('the registry', () => {
   });
 
   it('keeps each app apart (no global registry) and puts a latency in the right bucket', async () => {
-    const first = createAppMetrics({ alertKinds: ALERT_KINDS });
-    const second = createAppMetrics({ alertKinds: ALERT_KINDS });
+    const first = createAppMetrics({ alertKinds: ROUTE_KINDS });
+    const second = createAppMetrics({ alertKinds: ROUTE_KINDS });
     first.metrics.alertLatency('withdrawal_failed', 90);
     const a = (await first.scrape()).body;
     const b = (await second.scrape()).body;

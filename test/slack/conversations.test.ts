@@ -168,7 +168,7 @@ describe('replies when the response_url fails, in each kind of conversation', ()
       expect(logs.join('\n')).toContain('channel_not_found');
       expect(stack.slack.messages()).toEqual([]);
       // The bot keeps serving.
-      expect((await ask(stack, 'help', at('dmWithBot'))).text).toContain('/treasury balances');
+      expect((await ask(stack, 'help', at('dmWithBot'))).text).toContain('*Look up* — `balances`');
     },
   );
 });

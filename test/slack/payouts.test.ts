@@ -100,11 +100,12 @@ describe('/treasury payout create: the proposal', () => {
     expect(stack.simulator.requestCount()).toBe(0);
   });
 
-  it('an unknown asset lists the candidates; help lists the command', async () => {
+  it('an unknown asset lists the candidates; help lists the command in its group, and `help payout` its usage', async () => {
     const answer = await propose('"Bonuses"', 'DOGE');
     expect(answer.text).toContain('No asset "DOGE" for this merchant.');
     expect(creates()).toBe(0);
-    expect((await ask('help')).text).toContain('/treasury payout create &lt;asset&gt; "&lt;name&gt;"');
+    expect((await ask('help')).text).toContain('*Move money* — `swap` · `swaps` · `policy` · `payout`');
+    expect((await ask('help payout')).text).toContain('/treasury payout create &lt;asset&gt; "&lt;name&gt;"');
   });
 });
 

@@ -1,5 +1,5 @@
 // Records as they are stored, shared by the tests that write state files or build alerts by hand.
-import type { FailureFacts } from '../../src/features/alerts/facts.js';
+import type { FailureFacts } from '../../src/features/alerts/kinds/index.js';
 import type { RunwayReport } from '../../src/features/runway/index.js';
 import type { AuditEntry } from '../../src/features/swaps/quote.js';
 

@@ -309,7 +309,7 @@ describe.skipIf(!available)('the local workspace in Chromium', () => {
     await reply.waitFor({ timeout: 10_000 });
     const text = await reply.innerText();
     expect(text).toContain('"frobnicate"');
-    for (const command of ['/treasury balances', '/treasury swap', '/treasury alerts']) expect(text).toContain(command);
+    for (const group of ['Look up — balances', 'Move money — swap', 'Alerts — alerts']) expect(text).toContain(group);
   });
 
   it("the sidebar has the team's private channel and a direct message with the bot; a swap asked for in the DM says where to ask", async () => {

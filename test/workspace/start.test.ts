@@ -68,7 +68,7 @@ describe('npm start with no configuration', () => {
         .poll(async () => JSON.stringify(await (await fetch(`${url}api/timeline?user=U0RILEY`)).json()), {
           timeout: 10_000,
         })
-        .toContain('/treasury balances');
+        .toContain('*Look up* — `balances`');
 
       const port = new URL(url!).port;
       const second = run({ PORT: port });
@@ -123,7 +123,7 @@ describe('npm run demo -- --socket-mode', () => {
 
       expect(await connection()).toMatchObject({ ok: true, socket: 'connected', reconnects: 0 });
       expect(await command('/treasury help')).toEqual({ ok: true });
-      await expect.poll(timeline, { timeout: 10_000 }).toContain('/treasury balances');
+      await expect.poll(timeline, { timeout: 10_000 }).toContain('*Look up* — `balances`');
 
       expect(await post('api/controls/socket-open-fails')).toMatchObject({ ok: true });
       // Dropped, then apps.connections.open answers 500, then resets: three attempts, the third connects.

@@ -6,7 +6,7 @@ import { z } from 'zod';
 // is rewritten from the result, and the thread gets the returned event. Times are ISO strings.
 
 /** Who resolved an alert, and why: a person with a note, or the facts (the row later succeeded). */
-export const AlertResolution = z.discriminatedUnion('by', [
+const AlertResolution = z.discriminatedUnion('by', [
   z.object({ by: z.literal('person'), userId: z.string(), note: z.string() }),
   z.object({ by: z.literal('facts'), reason: z.string() }),
   /** Not handled, but no longer followed: more alerts were open at once than the bot keeps (the oldest go). */
@@ -50,7 +50,7 @@ export type AlertRefusal =
 
 /**
  * What happened to an alert, as its thread tells it (one reply each). Kept as facts, worded by the builders
- * (features/alerts/message-blocks.ts), so the record holds no presentation.
+ * (features/alerts/blocks.ts), so the record holds no presentation.
  */
 export const AlertEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('acknowledged'), by: z.string(), at: z.string() }),

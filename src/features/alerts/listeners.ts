@@ -17,8 +17,8 @@ import {
 } from '../../slack/listener-kit.js';
 import { refusalText } from '../access/rules.js';
 import type { TreasuryAccessCheck } from '../access/service.js';
+import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './blocks.js';
 import type { AlertService, ClickAnswer } from './index.js';
-import { buildResolveRefusedModal, parseAlertBlockId, RESOLVE_NOTE } from './message-blocks.js';
 import { isSnoozeChoice } from './snooze.js';
 
 /** What the alert buttons and the resolve dialog use. */
@@ -108,17 +108,17 @@ function alertControl(deps: AlertListenerDeps, handle: (click: AlertClick) => Pr
   };
 }
 
-export const createAlertAcknowledgeListener = (deps: AlertListenerDeps) =>
+const createAlertAcknowledgeListener = (deps: AlertListenerDeps) =>
   alertControl(deps, (click) => deps.alertActions!.acknowledge(click.ref, click.version, click.userId));
 
-export const createAlertSnoozeListener = (deps: AlertListenerDeps) =>
+const createAlertSnoozeListener = (deps: AlertListenerDeps) =>
   alertControl(deps, async (click) => {
     if (click.selected === undefined || !isSnoozeChoice(click.selected)) return { notice: UNSUPPORTED_BUTTON };
     return deps.alertActions!.snooze(click.ref, click.version, click.userId, click.selected);
   });
 
 /** Resolve opens the note dialog: views.open must use the click's trigger within 3 s, so nothing slow comes first. */
-export const createAlertResolveListener = (deps: AlertListenerDeps) =>
+const createAlertResolveListener = (deps: AlertListenerDeps) =>
   alertControl(deps, (click) => deps.alertActions!.openResolve(click));
 
 /** The modal's private metadata, as the builder wrote it (checked: it comes back from outside). */
@@ -137,7 +137,7 @@ function readModalState(text: string): { ref: string; version: number; channel: 
  * The Resolve dialog's submission, answered in Slack's own way within its 3 s: errors under the note (a note is
  * required), the dialog replaced by why nothing changed, or closed; the message and thread follow after the ack.
  */
-export function createAlertResolveSubmitListener(deps: AlertListenerDeps) {
+function createAlertResolveSubmitListener(deps: AlertListenerDeps) {
   return async ({ ack, body, view }: ViewArgs): Promise<void> => {
     const refuse = (text: string) => ack({ response_action: 'update', view: buildResolveRefusedModal(text) as never });
     const access = await deps.access.check(body.user.id);

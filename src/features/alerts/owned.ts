@@ -3,10 +3,11 @@
 // Pure: the poller and the store build records with these, the builders read them.
 
 import { compareText } from '../../kernel/compare.js';
-import type { AlertFacts, FailureFacts, StuckFacts } from './facts.js';
+import { type AlertFacts, type FailureFacts, kindOf } from './kinds/index.js';
+import type { StuckFacts } from './kinds/stuck.js';
 import { type AlertEvent, type AlertLife, openAlertLife } from './lifecycle.js';
 import type { AlertSubject, OwnedAlert, RedirectedFrom, OutboxItem as StoredOutboxItem } from './records.js';
-import type { AlertKind } from './routing.js';
+import type { RouteKind } from './routing.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -46,89 +47,34 @@ export function appendEvent(alert: OwnedAlert, event: AlertEvent): void {
 }
 
 /** The routing kind of what an outbox item says. */
-export function routingKindOf(facts: AlertFacts): AlertKind {
-  switch (facts.kind) {
-    case 'withdrawal':
-      return 'withdrawal_failed';
-    case 'task':
-      return 'task_failed';
-    case 'gas':
-      return 'gas_donor_balance';
-    case 'stuck':
-      return 'stuck';
-    case 'api_down':
-    case 'api_recovered':
-      return 'watcher';
-    case 'balance_low':
-      return 'balance_low';
-    case 'runway_low':
-      return 'runway_low';
-  }
+export function routingKindOf(facts: AlertFacts): RouteKind {
+  return kindOf(facts).route as RouteKind;
 }
 
-/**
- * What an alert is about, so that later events about the same thing go into its thread: the row itself, and for
- * a gas top-up short of donor balance also its address (the same address failing again is the same incident).
- */
+/** What an alert is about, so that later events about the same thing go into its thread (see its kind's `objects`). */
 export function objectsOf(facts: AlertFacts): string[] {
-  switch (facts.kind) {
-    case 'withdrawal':
-    case 'task':
-      return [`${facts.kind}:${facts.id}`];
-    case 'gas':
-      return [`gas:${facts.id}`, `gas-address:${facts.network.symbol}:${facts.targetAddress}`];
-    case 'stuck':
-      return [`${facts.source}:${facts.id}`];
-    case 'api_down':
-    case 'api_recovered':
-      return ['watcher'];
-    case 'balance_low':
-      return [balanceObject(facts.assetId)];
-    case 'runway_low':
-      return [runwayObject(facts.assetId)];
-  }
+  return kindOf(facts).objects(facts);
 }
 
-/** What a low-runway alert is about: the asset's runway (its own incident, apart from its threshold's). */
-export function runwayObject(assetId: string): string {
-  return `runway:${assetId}`;
-}
-
-/** What a low-balance alert is about: the asset. */
-export function balanceObject(assetId: string): string {
-  return `balance:${assetId}`;
-}
-
-/** What the message of items posted together shows: one failure, one stuck row, the watcher, or a summary. */
+/** What the message of items posted together shows: its kind's subject for one, or a summary of a flood. */
 export function subjectOf(
   items: readonly Pick<StoredOutboxItem, 'facts'>[],
   listCap: number = OWNED_ALERT_POLICY.summaryListCap,
 ): AlertSubject {
   const first = items[0]!.facts;
-  if (items.length === 1) {
-    if (first.kind === 'stuck') return { type: 'stuck', facts: first };
-    if (first.kind === 'api_down') return { type: 'watcher', facts: first };
-    if (first.kind === 'balance_low') return { type: 'balance', facts: first };
-    if (first.kind === 'runway_low') return { type: 'runway', facts: first };
-    if (first.kind !== 'api_recovered') return { type: 'failure', facts: first };
-  }
+  const owned = kindOf(first).owned;
+  if (items.length === 1 && owned) return owned.subject(first);
   const listed = items
     .map((item) => item.facts)
-    .filter(
-      (facts): facts is FailureFacts | StuckFacts =>
-        facts.kind !== 'api_down' &&
-        facts.kind !== 'api_recovered' &&
-        facts.kind !== 'balance_low' &&
-        facts.kind !== 'runway_low',
-    )
+    .filter((facts): facts is FailureFacts | StuckFacts => kindOf(facts).summary !== undefined)
     .sort((a, b) => compareText(b.createdAt, a.createdAt) || compareText(a.id, b.id))
     .slice(0, listCap);
-  return { type: 'summary', kind: first.kind as 'withdrawal' | 'task' | 'gas' | 'stuck', total: items.length, listed };
+  return { type: 'summary', kind: first.kind as (FailureFacts | StuckFacts)['kind'], total: items.length, listed };
 }
 
 /** Whether an outbox item becomes an alert people own (health messages about recovery do not). */
 export function isOwnable(facts: AlertFacts): boolean {
-  return facts.kind !== 'api_recovered';
+  return kindOf(facts).owned !== undefined;
 }
 
 /** A new owned alert for a message Slack accepted. */

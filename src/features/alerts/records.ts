@@ -5,19 +5,16 @@
  * strings from Date.toISOString(), so they also compare as strings.
  */
 import { z } from 'zod';
-import {
-  AlertFacts,
-  ApiDownFacts,
-  BalanceLowFacts,
-  FailureFacts,
-  GasAlertFacts,
-  RunwayLowFacts,
-  StuckFacts,
-  TaskAlertFacts,
-  WithdrawalAlertFacts,
-} from './facts.js';
+import { ALERT_KINDS, AlertFacts, FailureFacts, kindNames, type OwnedSubject } from './kinds/index.js';
+import type { StuckFacts } from './kinds/stuck.js';
 import { AlertEvent, AlertLife } from './lifecycle.js';
-import { ALERT_KINDS } from './routing.js';
+import { ROUTE_KINDS } from './routing.js';
+
+/** The three watched sources, in the order they are polled and shown. */
+export const SOURCES = ['withdrawals', 'tasks', 'gas'] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+type NonEmpty<T> = [T, ...T[]];
 
 /**
  * A channel the bot is to post alerts in (ALERT_CHANNEL or a route of ALERT_ROUTES) that refused a post in a way no
@@ -166,7 +163,7 @@ export const ThreadWork = z.object({
   threadTs: z.string().min(1),
   /** The summary's channel (its kind's route); absent in files from before routing: ALERT_CHANNEL. */
   channel: z.string().optional(),
-  kind: z.enum(['withdrawal', 'task', 'gas']),
+  kind: z.enum(kindNames((kind) => kind.failure) as NonEmpty<FailureFacts['kind']>),
   /** Failures in the whole list, and parts it was split into. */
   total: z.number().int().positive(),
   parts: z.number().int().positive(),
@@ -176,7 +173,7 @@ export const ThreadWork = z.object({
     z.object({
       part: z.number().int().positive(),
       first: z.number().int().positive(),
-      failures: z.array(z.discriminatedUnion('kind', [WithdrawalAlertFacts, TaskAlertFacts, GasAlertFacts])).min(1),
+      failures: z.array(FailureFacts).min(1),
       /** Set while this part may have been posted (see SendAttempt). */
       sending: SendAttempt.optional(),
     }),
@@ -184,45 +181,34 @@ export const ThreadWork = z.object({
 });
 export type ThreadWork = z.infer<typeof ThreadWork>;
 
-/** What an owned alert's message shows; kept so that the message can be rewritten, or posted again, from the record. */
+/** The facts a summary lists: the kinds whose floods are summarised (each about one row). */
+const SummarisedFacts = z.union([
+  FailureFacts,
+  ...ALERT_KINDS.filter((kind) => kind.summary && !kind.failure).map((kind) => kind.facts),
+]) as unknown as z.ZodType<FailureFacts | StuckFacts>;
+
+const SummarySubject = z.object({
+  type: z.literal('summary'),
+  kind: z.enum(kindNames((kind) => kind.summary !== undefined) as NonEmpty<(FailureFacts | StuckFacts)['kind']>),
+  total: z.number().int().positive(),
+  listed: z.array(SummarisedFacts),
+});
+
+/**
+ * What an owned alert's message shows; kept so that the message can be rewritten, or posted again, from the record.
+ * One failure, or a flood of one kind in one message, or the subject of another kind (its module's `owned.schema`).
+ */
 export const AlertSubject = z.discriminatedUnion('type', [
   /** One failure. */
   z.object({ type: z.literal('failure'), facts: FailureFacts }),
   /** A flood of one kind in one message: the newest SUMMARY_LIST_CAP of `total` (the rest went to its thread). */
-  z.object({
-    type: z.literal('summary'),
-    kind: z.enum(['withdrawal', 'task', 'gas', 'stuck']),
-    total: z.number().int().positive(),
-    listed: z.array(z.union([FailureFacts, StuckFacts])),
-  }),
-  /** One row pending too long; `outcome` once it left pending (a failure keeps the alert open). */
-  z.object({
-    type: z.literal('stuck'),
-    facts: StuckFacts,
-    outcome: z.object({ status: z.string(), at: z.string() }).optional(),
-  }),
-  /** The poller cannot read the payment API; `recoveredAt` once it can again. */
-  z.object({ type: z.literal('watcher'), facts: ApiDownFacts, recoveredAt: z.string().optional() }),
-  /** An asset's balance below its threshold; `recovered` once a reading reached the recovery level (or why not). */
-  z.object({
-    type: z.literal('balance'),
-    facts: BalanceLowFacts,
-    recovered: z
-      .object({ at: z.string(), balance: z.string().optional(), balanceInUsd: z.string().nullable().optional() })
-      .optional(),
-    /** Set instead when the alert ended without a recovery: the threshold was removed. */
-    endedBecause: z.string().optional(),
-  }),
-  /** An asset's runway below RUNWAY_ALERT_DAYS; `recovered` once a forecast reached the recovery level. */
-  z.object({
-    type: z.literal('runway'),
-    facts: RunwayLowFacts,
-    recovered: z.object({ at: z.string(), days: z.string().optional() }).optional(),
-    /** Set instead when the alert ended without a recovery: RUNWAY_ALERT_DAYS was changed or unset. */
-    endedBecause: z.string().optional(),
-  }),
-]);
-export type AlertSubject = z.infer<typeof AlertSubject>;
+  SummarySubject,
+  ...ALERT_KINDS.flatMap((kind) => kind.owned?.schema ?? []),
+] as unknown as NonEmpty<z.ZodObject>) as unknown as z.ZodType<AlertSubject>;
+export type AlertSubject =
+  | { type: 'failure'; facts: FailureFacts }
+  | Exclude<OwnedSubject, { type: 'failure' }>
+  | z.infer<typeof SummarySubject>;
 
 /** One reply the alert's thread still owes: posted once (see SendAttempt), then it leaves the list. */
 export const ThreadLine = z.object({
@@ -240,7 +226,7 @@ export type ThreadLine = z.infer<typeof ThreadLine>;
 export const OwnedAlert = z.object({
   /** The delivery key the message was posted with (`withdrawal:<id>`, `summary:<kind>:<uuid>`, `stuck:…`, `api_down:…`). */
   key: z.string().min(1),
-  kind: z.enum(ALERT_KINDS),
+  kind: z.enum(ROUTE_KINDS),
   /**
    * What the alert is about, so a later event about the same object goes into its thread instead of a new
    * message: `withdrawal:<id>`, `task:<id>`, `gas:<id>`, `gas-address:<network>:<address>`, `watcher`.

@@ -2,55 +2,25 @@
 // Where each kind of alert goes (ALERT_ROUTES) and whom it mentions (ALERT_ONCALL, or the route's own mention).
 // Pure parsing with every problem reported at once, in plain words, for the start-up check.
 
-/** The kinds of alert a route can name. */
-export const ALERT_KINDS = [
-  'withdrawal_failed',
-  'task_failed',
-  'gas_donor_balance',
-  'stuck',
-  'watcher',
-  'balance_low',
-  'runway_low',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+import { ALERT_KINDS } from './kinds/index.js';
+import { type Mentionable, parseMentionable } from './mentions.js';
 
-/** Someone an alert can mention: a person (`U…`/`W…`) or a user group (`S…`). */
-export type Mentionable = { type: 'user'; id: string } | { type: 'group'; id: string };
+export { type Mentionable, mentionText, parseOnCall } from './mentions.js';
+
+/** The route kind of each alert kind: what ALERT_ROUTES, the trail, the metrics and the digest name. */
+export type RouteKind = (typeof ALERT_KINDS)[number]['route'];
+
+/** The kinds of alert a route can name, in the table's order. */
+export const ROUTE_KINDS = [...new Set(ALERT_KINDS.map((kind) => kind.route))] as [RouteKind, ...RouteKind[]];
 
 export interface AlertRoute {
   channel: string;
   mention?: Mentionable;
 }
 
-export type AlertRoutes = Partial<Record<AlertKind, AlertRoute>>;
+export type AlertRoutes = Partial<Record<RouteKind, AlertRoute>>;
 
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/;
-const USER_ID = /^[UW][A-Z0-9]{2,}$/;
-const GROUP_ID = /^S[A-Z0-9]{2,}$/;
-
-/** Reads one id as a person or a user group; undefined when it is neither. */
-export function parseMentionable(text: string): Mentionable | undefined {
-  if (USER_ID.test(text)) return { type: 'user', id: text };
-  if (GROUP_ID.test(text)) return { type: 'group', id: text };
-  return undefined;
-}
-
-/** How Slack writes a mention in message text: `<@U…>` for a person, `<!subteam^S…>` for a group. */
-export function mentionText(who: Mentionable): string {
-  return who.type === 'user' ? `<@${who.id}>` : `<!subteam^${who.id}>`;
-}
-
-/** ALERT_ONCALL: user ids and/or user group ids, separated by commas or spaces. */
-export function parseOnCall(text: string): { oncall: Mentionable[]; problems: string[] } {
-  const oncall: Mentionable[] = [];
-  const problems: string[] = [];
-  for (const item of text.split(/[\s,]+/).filter(Boolean)) {
-    const who = parseMentionable(item);
-    if (who) oncall.push(who);
-    else problems.push(`ALERT_ONCALL: "${item}" is not a Slack user id (U…) or user group id (S…)`);
-  }
-  return { oncall, problems };
-}
 
 /**
  * ALERT_ROUTES, e.g. `gas_donor_balance=C0GAS@S0ONCALL,withdrawal_failed=C0OPS`: each kind to a channel id,
@@ -69,9 +39,9 @@ export function parseAlertRoutes(text: string): { routes: AlertRoutes; problems:
       continue;
     }
     const [, kindText = '', channel = '', mentionId] = match;
-    const kind = ALERT_KINDS.find((known) => known === kindText);
+    const kind = ROUTE_KINDS.find((known) => known === kindText);
     if (!kind) {
-      problems.push(`ALERT_ROUTES: "${kindText}" is not a kind of alert (one of ${ALERT_KINDS.join(', ')})`);
+      problems.push(`ALERT_ROUTES: "${kindText}" is not a kind of alert (one of ${ROUTE_KINDS.join(', ')})`);
       continue;
     }
     if (routes[kind]) {
@@ -94,7 +64,7 @@ export function parseAlertRoutes(text: string): { routes: AlertRoutes; problems:
 
 /** Where an alert of `kind` goes and whom its reminders mention: its route, else ALERT_CHANNEL and the on-call. */
 export function routeFor(
-  kind: AlertKind,
+  kind: RouteKind,
   routes: AlertRoutes,
   alertChannel: string,
   oncall: readonly Mentionable[],

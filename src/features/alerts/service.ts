@@ -14,13 +14,6 @@ import { describeSlackError, mayHaveHappened, slackErrorCode, triggerRefused } f
 import type { SlackGateway } from '../../slack/gateway.js';
 import type { ActOutcome, BotRepositories } from '../repositories.js';
 import {
-  acknowledgeAlert,
-  type PersonAct,
-  type ReminderPolicy,
-  resolveAlertByPerson,
-  snoozeAlert,
-} from './lifecycle.js';
-import {
   buildAlertMessage,
   buildAlertRefusal,
   buildAlertThreadLine,
@@ -28,10 +21,17 @@ import {
   buildResolveModal,
   RESOLVE_NOTE,
   type ResolveModalState,
-} from './message-blocks.js';
+} from './blocks.js';
+import {
+  acknowledgeAlert,
+  type PersonAct,
+  type ReminderPolicy,
+  resolveAlertByPerson,
+  snoozeAlert,
+} from './lifecycle.js';
 import { ALERT_EVENT_TYPE, findByRef, oldestFirst, slackIsCurrent, threadLineKey } from './owned.js';
 import type { OwnedAlert, SendAttempt } from './records.js';
-import { type AlertRoutes, type Mentionable, mentionText } from './routing.js';
+import { type AlertRoutes, type Mentionable, mentionText, routeFor } from './routing.js';
 import type { SnoozeChoice } from './snooze.js';
 import { snoozeUntil } from './snooze-until.js';
 
@@ -97,9 +97,13 @@ const GONE = new Set(['message_not_found', 'channel_not_found', 'is_archived', '
 export function createAlertService(options: AlertServiceOptions): AlertService {
   const { store, slack, logger } = options;
 
-  const mentionFor = (alert: Pick<OwnedAlert, 'kind'>): string | undefined => {
-    const route = options.routes[alert.kind];
-    return route?.mention ? mentionText(route.mention) : undefined;
+  /** Where an alert goes and whom it mentions (routeFor); `fallback` is its channel when no route is set. */
+  const routeOf = (alert: Pick<OwnedAlert, 'kind'>, fallback: string, oncall: readonly Mentionable[]) =>
+    routeFor(alert.kind, options.routes, fallback, oncall);
+  /** The message mentions its route's own mention only (the on-call are mentioned by reminders). */
+  const mentionFor = (alert: OwnedAlert): string | undefined => {
+    const [mention] = routeOf(alert, alert.channel, []).mentions;
+    return mention ? mentionText(mention) : undefined;
   };
   const messageOf = (alert: OwnedAlert) => {
     const mention = mentionFor(alert);
@@ -153,7 +157,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
    * True when the record now points at the new message.
    */
   async function repost(alert: OwnedAlert): Promise<boolean> {
-    const channel = options.routes[alert.kind]?.channel ?? options.alertChannel ?? alert.channel;
+    const { channel } = routeOf(alert, options.alertChannel ?? alert.channel, []);
     if (alert.reposting) {
       const found = await settle(channel, alert.reposting);
       if (found === 'wait') return false;
@@ -338,10 +342,7 @@ export function createAlertService(options: AlertServiceOptions): AlertService {
       await guarded('deciding reminders', async () => {
         const queued = await store.alerts.queueDueReminders(options.now(), {
           policy: () => options.reminders,
-          mentions: (alert) => {
-            const route = options.routes[alert.kind]?.mention;
-            return route ? [mentionText(route)] : options.oncall.map(mentionText);
-          },
+          mentions: (alert) => routeOf(alert, alert.channel, options.oncall).mentions.map(mentionText),
         });
         if (queued.length > 0) logger.info('alerts: reminders queued', { alerts: queued.length });
       });

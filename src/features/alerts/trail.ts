@@ -6,16 +6,17 @@
  * the alert change, found by comparing the owned alerts before and after it (alertTrailEntries). Pure.
  */
 import { z } from 'zod';
-import { centsToUsd, fromBaseUnits } from '../../kernel/money.js';
+import { kindOf } from './kinds/index.js';
+import type { Described } from './kinds/kind.js';
 import type { AlertEvent } from './lifecycle.js';
 import type { AlertSubject, AlertsState, OwnedAlert } from './records.js';
-import { ALERT_KINDS } from './routing.js';
+import { ROUTE_KINDS } from './routing.js';
 
 /** Trail entries are kept this long (as the threshold trail is), then leave the store. */
 export const ALERT_TRAIL_RETENTION_MS = 400 * 86_400_000;
 
 /** What the trail records. Reminders, reposts and other thread lines are Slack chatter, not decisions: left out. */
-export const ALERT_TRAIL_EVENTS = [
+const ALERT_TRAIL_EVENTS = [
   'posted',
   'acknowledged',
   'snoozed',
@@ -28,7 +29,7 @@ export const ALERT_TRAIL_EVENTS = [
 export const AlertTrailEntry = z.object({
   at: z.string(),
   alertKey: z.string(),
-  kind: z.enum(ALERT_KINDS),
+  kind: z.enum(ROUTE_KINDS),
   event: z.enum(ALERT_TRAIL_EVENTS),
   /** The person who acted (acknowledged, snoozed, resolved). */
   by: z.string().optional(),
@@ -115,96 +116,10 @@ function postedEntry(alert: OwnedAlert): AlertTrailEntry {
   };
 }
 
-/** Token units of `units` base units, or undefined when the record holds something that is not an amount. */
-function tokenUnits(units: string, decimals: number): string | undefined {
-  try {
-    return fromBaseUnits(units, decimals);
-  } catch {
-    return undefined;
-  }
-}
-
-type Described = Pick<AlertTrailEntry, 'about' | 'asset' | 'amount' | 'amountUnits' | 'usd'>;
-
-/** An amount as the trail keeps it: token units and base units when both can be read, and the USD value if any. */
-function amountOf(units: string, decimals: number, usd: string | null | undefined): Described {
-  const amount = tokenUnits(units, decimals);
-  return {
-    ...(amount !== undefined ? { amount, amountUnits: units } : {}),
-    ...(usd !== null && usd !== undefined && usd !== '' ? { usd } : {}),
-  };
-}
-
-/** What an alert is about, in plain words, with its one amount when it has one. */
+/** What an alert is about, in plain words, with its one amount when it has one (its kind's `about`). */
 export function describeSubject(subject: AlertSubject): Described {
-  switch (subject.type) {
-    case 'failure': {
-      const facts = subject.facts;
-      if (facts.kind === 'withdrawal')
-        return {
-          about: `withdrawal ${facts.id} ${facts.status} (to ${facts.address}, created ${facts.createdAt})`,
-          asset: `${facts.symbol}@${facts.network.symbol}`,
-          ...amountOf(facts.amount, facts.decimals, facts.amountInUsd),
-        };
-      if (facts.kind === 'task')
-        return {
-          about: `payout task ${facts.id} ${facts.status}${facts.subStatus ? ` (${facts.subStatus})` : ''} in payout ${facts.payoutId}, created ${facts.createdAt}`,
-          asset: `${facts.symbol}@${facts.network.symbol}`,
-          ...amountOf(facts.amount, facts.decimals, facts.amountInUsd),
-        };
-      const charged = facts.charged;
-      return {
-        about: `gas top-up ${facts.id} ${facts.status}${facts.subStatus ? ` (${facts.subStatus})` : ''} for ${facts.targetAddress} on ${facts.network.symbol}, created ${facts.createdAt}`,
-        ...(charged
-          ? {
-              asset: `${charged.currency}@${facts.network.symbol}`,
-              amount: charged.amountFormatted,
-              ...(charged.amountInUsd ? { usd: charged.amountInUsd } : {}),
-            }
-          : {}),
-      };
-    }
-    case 'summary':
-      return { about: `${subject.total} ${subject.kind} alerts in one summary message` };
-    case 'stuck':
-      return {
-        about: `${subject.facts.source} ${subject.facts.id} pending for over ${Math.round(subject.facts.afterMs / 60_000)} minutes (created ${subject.facts.createdAt})`,
-      };
-    case 'watcher':
-      return {
-        about: `the payment API could not be read since ${subject.facts.since}: ${subject.facts.problems
-          .map((problem) => `${problem.source} ${problem.code}`)
-          .join(', ')}`,
-      };
-    case 'balance': {
-      const facts = subject.facts;
-      const level =
-        facts.measure === 'usd'
-          ? safe(() => `$${centsToUsd(BigInt(facts.below))}`)
-          : safe(() => `${fromBaseUnits(facts.below, facts.decimals)} ${facts.symbol}`);
-      return {
-        about: `balance below its threshold of ${level ?? facts.below}`,
-        asset: `${facts.symbol}@${facts.network}`,
-        ...amountOf(facts.balance, facts.decimals, facts.balanceInUsd),
-      };
-    }
-    case 'runway': {
-      const facts = subject.facts;
-      return {
-        about: `runway of about ${facts.days} days at ${facts.outflow}, below RUNWAY_ALERT_DAYS of ${facts.belowDays}`,
-        asset: `${facts.symbol}@${facts.network}`,
-        ...amountOf(facts.balance, facts.decimals, facts.balanceInUsd),
-      };
-    }
-  }
-}
-
-function safe(format: () => string): string | undefined {
-  try {
-    return format();
-  } catch {
-    return undefined;
-  }
+  if (subject.type === 'summary') return { about: `${subject.total} ${subject.kind} alerts in one summary message` };
+  return kindOf(subject.facts).owned!.about(subject);
 }
 
 /** Entries older than this leave the trail once an entry of `newestAt` is written (ISO, compares as text). */

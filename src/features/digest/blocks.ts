@@ -24,9 +24,9 @@ import {
   usdLabel,
 } from '../../blocks/format.js';
 import { escapeText, mention } from '../../blocks/mrkdwn.js';
-import { alertTitle, formatSpan } from '../alerts/message-blocks.js';
+import { alertTitle, formatSpan } from '../alerts/blocks.js';
+import { digestLabel } from '../alerts/kinds/index.js';
 import type { OwnedAlert } from '../alerts/records.js';
-import type { AlertKind } from '../alerts/routing.js';
 import { type RunwayReport, runwaySection } from '../runway/index.js';
 import type { LimitUseView } from '../swaps/policy-blocks.js';
 import type { KindCount, QuoteCounts } from './rules.js';
@@ -86,17 +86,6 @@ const DIGEST_RUNWAYS_LISTED = 10;
 /** Open alerts listed at most; `/treasury alerts open` lists them all. */
 const DIGEST_OPEN_LISTED = 10;
 
-/** How each kind of alert is named in the digest's count. */
-const KIND_LABELS: Record<AlertKind, string> = {
-  withdrawal_failed: 'Failed withdrawals',
-  task_failed: 'Failed payout tasks',
-  gas_donor_balance: 'Gas top-ups short of donor balance',
-  stuck: 'Rows stuck in pending',
-  watcher: 'Payment API unreachable',
-  balance_low: 'Balances below their threshold',
-  runway_low: 'Runways below RUNWAY_ALERT_DAYS',
-};
-
 /** `Tue 24 Nov 2026` for the day `2026-11-24`. */
 export function formatDigestDay(day: string): string {
   return format(new UTCDate(`${day}T12:00:00Z`), 'EEE d MMM yyyy');
@@ -152,7 +141,7 @@ function balanceBlocks(balances: DigestBalancesView) {
 }
 
 function alertLines(view: DigestView): string {
-  const counted = view.alertsByKind.map(({ kind, count }) => `• ${KIND_LABELS[kind]}: ${formatCount(count)}`);
+  const counted = view.alertsByKind.map(({ kind, count }) => `• ${digestLabel(kind)}: ${formatCount(count)}`);
   const total = view.alertsByKind.reduce((sum, { count }) => sum + count, 0);
   return counted.length === 0
     ? '*Alerts in the last 24 hours:* none.'

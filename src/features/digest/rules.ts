@@ -5,7 +5,7 @@
  */
 
 import type { OwnedAlert } from '../alerts/records.js';
-import { ALERT_KINDS, type AlertKind } from '../alerts/routing.js';
+import { ROUTE_KINDS, type RouteKind } from '../alerts/routing.js';
 import type { SwapQuote } from '../swaps/quote.js';
 
 /** DIGEST_AT: a wall-clock time in an IANA time zone (`09:00 Europe/Berlin`). */
@@ -36,24 +36,24 @@ function inWindow(at: string | undefined, now: Date): boolean {
 
 /** How many alerts of one kind the last 24 hours brought. */
 export interface KindCount {
-  kind: AlertKind;
+  kind: RouteKind;
   count: number;
 }
 
 /**
- * The alerts posted in the last 24 hours, by kind (in the order of ALERT_KINDS, kinds with none left out): each
+ * The alerts posted in the last 24 hours, by kind (in the order of ROUTE_KINDS, kinds with none left out): each
  * alert people own counts one, a flood summary counts every failure it covers. What was told in the thread of an
  * alert already open (the same gas address short again, a stuck row that then failed) is not counted again, and
  * "the payment API answers again" notes are not alerts.
  */
 export function alertsByKind(owned: readonly OwnedAlert[], now: Date): KindCount[] {
-  const counts = new Map<AlertKind, number>();
+  const counts = new Map<RouteKind, number>();
   for (const alert of owned) {
     if (!inWindow(alert.postedAt, now)) continue;
     const covers = alert.subject.type === 'summary' ? alert.subject.total : 1;
     counts.set(alert.kind, (counts.get(alert.kind) ?? 0) + covers);
   }
-  return ALERT_KINDS.filter((kind) => counts.has(kind)).map((kind) => ({ kind, count: counts.get(kind)! }));
+  return ROUTE_KINDS.filter((kind) => counts.has(kind)).map((kind) => ({ kind, count: counts.get(kind)! }));
 }
 
 /** The alerts nobody has resolved yet, oldest first (by when they were posted, then key). */

@@ -30,7 +30,7 @@ import { ACTION_IDS, VIEW_IDS } from '../../blocks/ids.js';
 import { escapeText, link, mention } from '../../blocks/mrkdwn.js';
 import { sumDecimals } from '../../kernel/money.js';
 import type { Asset } from '../../payments/index.js';
-import { alertBlockId, alertTitle, formatSpan } from '../alerts/message-blocks.js';
+import { alertBlockId, alertTitle, formatSpan } from '../alerts/blocks.js';
 import type { AlertView } from '../alerts/owned.js';
 import type { FreezeRecord } from '../freeze/rules.js';
 import { describeFreeze } from '../freeze/words.js';

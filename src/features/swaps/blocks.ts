@@ -20,7 +20,7 @@ import {
 import { ACTION_IDS } from '../../blocks/ids.js';
 import { code, escapeText, mention } from '../../blocks/mrkdwn.js';
 import type { Swap } from '../../payments/index.js';
-import { mentionText } from '../alerts/routing.js';
+import { mentionText } from '../alerts/mentions.js';
 import type { FreezeRecord } from '../freeze/rules.js';
 import { describeFreeze } from '../freeze/words.js';
 import { type ApprovalPolicy, approvalsOf, othersWaitingWarning, policyOf } from './decision.js';

@@ -6,7 +6,7 @@
 import { context, header, type SlackMessage, section } from '../../blocks/common.js';
 import { escapeText, mention } from '../../blocks/mrkdwn.js';
 import { EVERYONE_MEANS } from '../access/rules.js';
-import { mentionText } from '../alerts/routing.js';
+import { mentionText } from '../alerts/mentions.js';
 import { approvalsNeeded, MAX_PRICE_EXTRAPOLATION, type PolicyTier, splitApprovers, usdLabel } from './policy.js';
 import { ESTIMATE_VALIDITY_MS } from './quote.js';
 

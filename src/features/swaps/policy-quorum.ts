@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import type { GroupMembers } from '../access/rules.js';
-import { mentionText } from '../alerts/routing.js';
+import { mentionText } from '../alerts/mentions.js';
 import type { PolicySnapshot } from './policy-snapshot.js';
 
 /** Whether a clicker is an approver: yes, no, or unknown because Slack could not say who is in a group. */

@@ -4,7 +4,7 @@
  */
 
 import { z } from 'zod';
-import { parseMentionable } from '../alerts/routing.js';
+import { parseMentionable } from '../alerts/mentions.js';
 import type { PolicyTier } from './policy-config.js';
 import { approvalsNeeded, type RequesterWindow, type WindowTotal } from './policy-limits.js';
 import { isKnownValue, UNKNOWN_VALUE_REASONS, type UsdValue, usdLabel } from './policy-value.js';

@@ -1,7 +1,7 @@
 // Alerts people own, the pure rules: what an alert is about (one thread per object), its routing kind, a click's
 // reference to it, when a resolved one may be forgotten, and the bound on open alerts (the oldest retired).
 import { describe, expect, it } from 'vitest';
-import type { AlertFacts } from '../../../src/features/alerts/facts.js';
+import type { AlertFacts } from '../../../src/features/alerts/kinds/index.js';
 import {
   alertRef,
   findByRef,

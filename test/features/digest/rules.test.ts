@@ -1,7 +1,7 @@
 // What the daily digest counts: alerts of the last 24 hours by kind (a summary counts what it covers), the open
 // alerts oldest first, and what happened to swap quotes, at the window's edges.
 import { describe, expect, it } from 'vitest';
-import type { AlertFacts } from '../../../src/features/alerts/facts.js';
+import type { AlertFacts } from '../../../src/features/alerts/kinds/index.js';
 import { newOwnedAlert } from '../../../src/features/alerts/owned.js';
 import type { OutboxItem } from '../../../src/features/alerts/records.js';
 import { alertsByKind, countQuotes, openAlerts } from '../../../src/features/digest/rules.js';

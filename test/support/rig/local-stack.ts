@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type PaymentsSimulator, type SimulatorOptions, startSimulator } from '../../../dev/simulator/index.js';
 import { createTreasuryApp, type TreasuryApp } from '../../../src/app.js';
 import { type Config, loadConfig } from '../../../src/config.js';
-import { ALERT_KINDS } from '../../../src/features/alerts/routing.js';
+import { ROUTE_KINDS } from '../../../src/features/alerts/routing.js';
 import type { FollowPolicy } from '../../../src/features/swaps/index.js';
 import { type Logger, silentLogger } from '../../../src/logger.js';
 import { createAppMetrics } from '../../../src/metrics/index.js';
@@ -80,7 +80,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   let config = loadConfig(baseEnv);
   const logger = options.logger ?? silentLogger;
   // One registry for the stack, as for a process: the payment client and each (re)started app write to it.
-  const metrics = createAppMetrics({ alertKinds: ALERT_KINDS });
+  const metrics = createAppMetrics({ alertKinds: ROUTE_KINDS });
   const payments = createPaymentsClient({
     metrics: metrics.metrics,
     baseUrl: config.paymentsApiUrl,

@@ -15,7 +15,8 @@ import { formatTokenAmount, formatUsd } from '../../../blocks/format.js';
 import type { Asset } from '../../../payments/index.js';
 import { levelLabel, thresholdLabel } from '../../thresholds/blocks.js';
 import { judgeReading, measuredValue, recoveryLevel, type StoredThreshold } from '../../thresholds/rules.js';
-import type { BalanceLowFacts, FailureFacts } from '../facts.js';
+import type { BalanceLowFacts } from '../kinds/balance-low.js';
+import type { FailureFacts } from '../kinds/index.js';
 import { resolveAlertByFacts } from '../lifecycle.js';
 import { appendEvent } from '../owned.js';
 import { type AlertsState, keyedRecord, type OutboxItem, type OwnedAlert } from '../records.js';
@@ -38,7 +39,7 @@ export interface BalancesRead {
 }
 
 /** The reading of one asset from the asset list. */
-export function readingOf(asset: Asset): AssetReading {
+function readingOf(asset: Asset): AssetReading {
   return {
     symbol: asset.crypto.symbol,
     network: asset.network.symbol,

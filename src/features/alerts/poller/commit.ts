@@ -10,15 +10,23 @@
  * what is in flight, not by history. A stuck row's key (`stuck:<source>:<id>`) is kept while the row is followed.
  */
 
-import type { FailureFacts, StuckFacts } from '../facts.js';
+import { failureUpdateText } from '../blocks.js';
+import { NOT_ENOUGH_DONOR_BALANCE } from '../kinds/gas.js';
+import type { FailureFacts } from '../kinds/index.js';
+import { leftPendingText, type StuckFacts } from '../kinds/stuck.js';
 import { resolveAlertByFacts } from '../lifecycle.js';
-import { failureUpdateText, leftPendingText } from '../message-blocks.js';
 import { appendEvent, mayForget, objectsOf, openAlertAbout } from '../owned.js';
-import type { AlertSourceState, AlertsState, OutboxItem, OwnedAlert } from '../records.js';
+import {
+  type AlertSourceState,
+  type AlertsState,
+  type OutboxItem,
+  type OwnedAlert,
+  SOURCES,
+  type SourceName,
+} from '../records.js';
 import { type BalancesRead, commitBalances, lowBalanceIncidentForGas } from './balances.js';
 import { believedSince, changeTimeOf } from './change-time.js';
 import { listOf, type Outcome, type Settled, SOURCE_LISTS } from './detect.js';
-import { NOT_ENOUGH_DONOR_BALANCE, SOURCES, type SourceName } from './facts.js';
 import { POLL_RULES, type PollDeps } from './poll-rules.js';
 import { commitRunways, type RunwaysRead } from './runways.js';
 
@@ -28,7 +36,7 @@ const KIND_OF_SOURCE: Record<SourceName, RowKind> = { withdrawals: 'withdrawal',
 const STUCK_PREFIX = 'stuck:';
 
 /** A handled key of this source with this createdAt may be found again by a later read: keep it. */
-export function mayBeReadAgain(
+function mayBeReadAgain(
   source: AlertSourceState,
   name: SourceName,
   createdAt: string,
@@ -359,7 +367,7 @@ function pruneOwnedAlerts(alerts: AlertsState, now: Date): void {
 }
 
 /** Drops the per-hour counts of alerts sent older than 25 hours (what `/treasury alerts` counts is the last 24). */
-export function pruneSentCounts(alerts: AlertsState, now: Date): void {
+function pruneSentCounts(alerts: AlertsState, now: Date): void {
   if (!alerts.sentPerHour) return;
   const cutoff = new Date(now.getTime() - 25 * 3_600_000).toISOString();
   for (const hour of Object.keys(alerts.sentPerHour)) if (hour < cutoff) delete alerts.sentPerHour[hour];

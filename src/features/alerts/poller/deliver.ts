@@ -31,12 +31,11 @@ import {
   needsAPerson,
   slackErrorCode,
 } from '../../../slack/errors.js';
-import { buildAlert, buildSummaryThreadPart, planSummaryThread, redirectedLine } from '../blocks.js';
-import type { FailureFacts } from '../facts.js';
-import { buildAlertMessage } from '../message-blocks.js';
+import { buildAlertMessage, buildSummaryThreadPart, planSummaryThread, redirectedLine } from '../blocks.js';
+import { type FailureFacts, kindOf } from '../kinds/index.js';
 import { firstView, routingKindOf } from '../owned.js';
 import type { OutboxItem, RedirectedFrom, SendAttempt, SendTarget, ThreadWork } from '../records.js';
-import { ALERT_KINDS, mentionText } from '../routing.js';
+import { mentionText, ROUTE_KINDS, routeFor } from '../routing.js';
 import { type ChannelPacing, POLL_RULES, type PollDeps } from './poll-rules.js';
 import type { AlertMessage } from './slack.js';
 
@@ -57,14 +56,15 @@ export interface Delivery {
 /** Where alerts of each kind go, and whom they mention there. */
 export type RouteOf = (facts: OutboxItem['facts']) => { channel: string; mention?: string; timeZone?: string };
 
-/** The route of every alert when nothing else is set: ALERT_CHANNEL, no mention. */
+/**
+ * Where each alert goes (routeFor: its route, else ALERT_CHANNEL) and whom its message mentions: only its route's own
+ * mention (the on-call are mentioned by reminders, so none are passed here). With no routes: ALERT_CHANNEL, no mention.
+ */
 function routeOf(deps: Pick<PollDeps, 'channel' | 'routes' | 'timeZone'>): RouteOf {
   const zone = deps.timeZone ? { timeZone: deps.timeZone } : {};
   return (facts) => {
-    const route = deps.routes?.[routingKindOf(facts)];
-    return route
-      ? { channel: route.channel, ...(route.mention ? { mention: mentionText(route.mention) } : {}), ...zone }
-      : { channel: deps.channel, ...zone };
+    const { channel, mentions } = routeFor(routingKindOf(facts), deps.routes ?? {}, deps.channel, []);
+    return { channel, ...(mentions[0] ? { mention: mentionText(mentions[0]) } : {}), ...zone };
   };
 }
 
@@ -84,22 +84,18 @@ function deliveryOf(
   const { channel: routed, ...options } = route(facts);
   const channel = redirect?.to ?? routed;
   const redirected = redirect ? { redirectedFrom: redirect.from } : {};
-  if (facts.kind === 'api_recovered') {
-    const plain = buildAlert(facts, now);
+  const kind = kindOf(facts);
+  if (!kind.owned) {
+    // A kind nobody owns (the "API answers again" note) goes as its plain message.
+    const plain = kind.plain!(facts, now);
     const message = redirect
-      ? { ...plain, blocks: [...(plain.blocks ?? []), context(redirectedLine('watcher', redirect.from))] }
+      ? { ...plain, blocks: [...(plain.blocks ?? []), context(redirectedLine(routingKindOf(facts), redirect.from))] }
       : plain;
     return { items, key, channel, message, ...redirected };
   }
   const message = buildAlertMessage(firstView(key, items, now), now, { ...options, ...redirected });
-  if (
-    items.length === 1 ||
-    facts.kind === 'stuck' ||
-    facts.kind === 'api_down' ||
-    facts.kind === 'balance_low' ||
-    facts.kind === 'runway_low'
-  )
-    return { items, key, channel, message, ...redirected };
+  // Only a summary of failures has a full list to post in its thread.
+  if (items.length === 1 || !kind.failure) return { items, key, channel, message, ...redirected };
   const failures = items.map((item) => item.facts as FailureFacts);
   const parts = planSummaryThread(failures);
   return {
@@ -108,14 +104,14 @@ function deliveryOf(
     channel,
     message,
     ...redirected,
-    ...(parts.length > 0 ? { thread: { kind: facts.kind, total: failures.length, parts } } : {}),
+    ...(parts.length > 0 ? { thread: { kind: failures[0]!.kind, total: failures.length, parts } } : {}),
   };
 }
 
 /** What a channel is to the poller, for log lines: ALERT_CHANNEL, or the route of some kinds. */
 function channelRole(deps: Pick<PollDeps, 'channel' | 'routes'>, channel: string): string {
   if (channel === deps.channel) return 'ALERT_CHANNEL';
-  const kinds = ALERT_KINDS.filter((kind) => deps.routes?.[kind]?.channel === channel);
+  const kinds = ROUTE_KINDS.filter((kind) => deps.routes?.[kind]?.channel === channel);
   return kinds.length > 0 ? `ALERT_ROUTES ${kinds.join(', ')}` : 'a channel no longer configured';
 }
 
@@ -129,21 +125,16 @@ export function planDeliveries(
   newKey: () => string = randomUUID,
   route: RouteOf = routeOf({ channel: '' }),
 ): Delivery[] {
-  const byKind = new Map<string, OutboxItem[]>();
+  const byKind = new Map<OutboxItem['facts']['kind'], OutboxItem[]>();
   for (const item of outbox) byKind.set(item.facts.kind, [...(byKind.get(item.facts.kind) ?? []), item]);
   const deliveries: Delivery[] = [];
-  const summarized = new Set<string>();
+  const summarized = new Set<OutboxItem['facts']['kind']>();
   for (const item of outbox) {
     const kind = item.facts.kind;
     const group = byKind.get(kind) ?? [item];
-    // Health messages, low balances and runways one each: each is its own incident, resolved on its own.
-    if (
-      kind === 'api_down' ||
-      kind === 'api_recovered' ||
-      kind === 'balance_low' ||
-      kind === 'runway_low' ||
-      group.length <= POLL_RULES.floodThreshold
-    ) {
+    // Kinds that are not summarised go one each (each is its own incident, resolved on its own), and so does a kind
+    // with no flood waiting.
+    if (!kindOf(kind).summary || group.length <= POLL_RULES.floodThreshold) {
       deliveries.push(deliveryOf([item], now, item.key, route));
     } else if (!summarized.has(kind)) {
       summarized.add(kind);
@@ -465,7 +456,7 @@ interface ChannelsThisPoll {
  */
 async function forgetUnusedRefusals(deps: PollDeps, refusing: Readonly<Record<string, unknown>> | undefined) {
   if (refusing === undefined) return;
-  const used = [deps.channel, ...ALERT_KINDS.flatMap((kind) => deps.routes?.[kind]?.channel ?? [])];
+  const used = [deps.channel, ...ROUTE_KINDS.flatMap((kind) => deps.routes?.[kind]?.channel ?? [])];
   if (Object.keys(refusing).some((channel) => !used.includes(channel)))
     await deps.store.alerts.forgetRefusingChannels(used);
 }

@@ -18,18 +18,17 @@
  * In parts: place.ts (watermarks and list floors), walk.ts (the page-number and cursor walkers), follow.ts (which
  * sources make their follow-up read), sources/ (one reader per source), read-error.ts (why a read failed).
  */
-import type { AlertSourceState } from '../records.js';
-import type { SourceName } from './facts.js';
+import type { AlertSourceState, SourceName } from '../records.js';
 import type { PollDeps } from './poll-rules.js';
 import { detectGas } from './sources/gas.js';
 import type { Detection, ReadContext } from './sources/read.js';
 import { detectTasks } from './sources/tasks.js';
 import { detectWithdrawals } from './sources/withdrawals.js';
 
-export { listFloor, listOf, SOURCE_LISTS } from './place.js';
+export { listOf, SOURCE_LISTS } from './place.js';
 export { describeReadError } from './read-error.js';
 export { planRechecks } from './recheck.js';
-export type { Detection, Found, ReadContext, Settled, SourcePlace } from './sources/read.js';
+export type { Detection, Found, ReadContext, Settled } from './sources/read.js';
 export { PollAbortedError } from './walk.js';
 
 /** A source's read: what it found, or why it could not be read. */

@@ -13,10 +13,9 @@ import { type ChannelPacing, type PollDeps, type PollReport, pollOnce } from './
 import type { AlertPoster } from './slack.js';
 import { type AlertStatusView, readAlertStatus } from './status.js';
 
-export { type AlertChannelAccess, prepareAlertChannel } from './channel.js';
-export { SOURCES, type SourceName } from './facts.js';
+export { prepareAlertChannel } from './channel.js';
 export { type ChannelPacing, POLL_RULES, type PollDeps, type PollReport, planDeliveries, pollOnce } from './poll.js';
-export { ALERT_EVENT_TYPE, type AlertMessage, type AlertPoster, createAlertPoster } from './slack.js';
+export { type AlertPoster, createAlertPoster } from './slack.js';
 export { type AlertStatusView, readAlertStatus } from './status.js';
 
 /** A running alert poller. */

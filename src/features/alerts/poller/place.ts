@@ -2,8 +2,7 @@
  * Where a list stands: the watermark arithmetic of detection, pure (no I/O). The floor says how far down a list
  * must be read; the helpers say what a list's place becomes after a read, complete or part of a walk.
  */
-import type { AlertSourceState, ListState, WalkState } from '../records.js';
-import type { SourceName } from './facts.js';
+import type { AlertSourceState, ListState, SourceName, WalkState } from '../records.js';
 import { POLL_RULES } from './poll-rules.js';
 
 /** Epoch ms of an ISO time. */

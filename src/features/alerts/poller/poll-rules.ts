@@ -5,8 +5,8 @@ import type { BotMetrics } from '../../../metrics/index.js';
 import type { PaymentsClient } from '../../../payments/index.js';
 import type { BotRepositories } from '../../repositories.js';
 import type { StoredThreshold } from '../../thresholds/rules.js';
+import type { SourceName } from '../records.js';
 import type { AlertRoutes } from '../routing.js';
-import type { SourceName } from './facts.js';
 import type { RunwayWatch } from './runways.js';
 import type { AlertPoster } from './slack.js';
 

@@ -13,6 +13,7 @@
  * - `alerted` keeps a key as long as a later read can meet its row again (commit.ts), no longer.
  */
 import type { Asset } from '../../../payments/index.js';
+import { SOURCES, type SourceName } from '../records.js';
 import { type BalancesRead, readBalances } from './balances.js';
 import { commitDetections } from './commit.js';
 import { deliverOutbox } from './deliver.js';
@@ -24,12 +25,11 @@ import {
   planRechecks,
   type ReadContext,
 } from './detect.js';
-import { SOURCES, type SourceName } from './facts.js';
 import type { PollDeps, PollReport, SourceReport } from './poll-rules.js';
 import { readRunways } from './runways.js';
 
-export { type Delivery, planDeliveries } from './deliver.js';
-export { type ChannelPacing, POLL_RULES, type PollDeps, type PollReport, type SourceReport } from './poll-rules.js';
+export { planDeliveries } from './deliver.js';
+export { type ChannelPacing, POLL_RULES, type PollDeps, type PollReport } from './poll-rules.js';
 
 /** Runs one poll: read every source, commit what was read, post the outbox. Never throws for API or Slack failures. */
 export async function pollOnce(deps: PollDeps): Promise<PollReport> {

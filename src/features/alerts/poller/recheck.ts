@@ -6,8 +6,7 @@
  */
 
 import { compareText } from '../../../kernel/compare.js';
-import type { AlertSourceState } from '../records.js';
-import type { SourceName } from './facts.js';
+import type { AlertSourceState, SourceName } from '../records.js';
 import { firstRunSpan, isoMs, listFloor, listOf, SOURCE_LISTS } from './place.js';
 import { POLL_RULES } from './poll-rules.js';
 
@@ -27,7 +26,7 @@ export function bandOf(bands: readonly Band[], ageMs: number): number {
 }
 
 /** The oldest createdAt (epoch ms) a window read covers for sure: rows at its edge are left to a wider read. */
-export function windowFromMs(window: RecheckWindow, nowMs: number): number {
+function windowFromMs(window: RecheckWindow, nowMs: number): number {
   const bands = POLL_RULES.recheckBands.lists;
   const index = RECHECK_WINDOWS.indexOf(window);
   return index === RECHECK_WINDOWS.length - 1 ? Number.NEGATIVE_INFINITY : nowMs - bands[index]!.youngerThanMs;

@@ -64,7 +64,7 @@ export async function readRunways(
 }
 
 /** The outbox key of the low-runway alert raised for `assetId` at `at`. */
-export function lowRunwayKey(assetId: string, at: string): string {
+function lowRunwayKey(assetId: string, at: string): string {
   return `runway_low:${assetId}:${at}`;
 }
 

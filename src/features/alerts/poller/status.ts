@@ -1,10 +1,9 @@
-import type { AlertStatusView, SourceStatus } from '../facts.js';
-import type { AlertSourceState, AlertsState } from '../records.js';
-import { ALERT_KINDS, type AlertRoutes } from '../routing.js';
-import { SOURCES } from './facts.js';
+import type { AlertStatusView, SourceStatus } from '../blocks.js';
+import { type AlertSourceState, type AlertsState, SOURCES } from '../records.js';
+import { type AlertRoutes, ROUTE_KINDS } from '../routing.js';
 
 /** Re-exported for poller/index.ts, which hands the view to the listeners. */
-export type { AlertStatusView, SourceStatus };
+export type { AlertStatusView };
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -93,7 +92,7 @@ function refusingChannels(
     .map(([channel, entry]) => ({
       channel,
       alertChannel: channel === alertChannel,
-      kinds: ALERT_KINDS.filter((kind) => routes[kind]?.channel === channel),
+      kinds: ROUTE_KINDS.filter((kind) => routes[kind]?.channel === channel),
       error: entry.error,
       since: new Date(entry.since),
       at: new Date(entry.at),

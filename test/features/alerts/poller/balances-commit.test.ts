@@ -1,7 +1,7 @@
 // The thresholds' part of the poll's commit, as a pure function: a low-balance alert dropped before Slack had it
 // (the balance recovered first) hands the failures told into it back to the outbox, each on its own.
 import { describe, expect, it } from 'vitest';
-import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
+import type { FailureFacts } from '../../../../src/features/alerts/kinds/index.js';
 import { commitBalances, lowBalanceKey } from '../../../../src/features/alerts/poller/balances.js';
 import { emptyAlertsState, type OutboxItem } from '../../../../src/features/alerts/records.js';
 

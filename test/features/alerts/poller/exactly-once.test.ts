@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_LIST_CAP } from '../../../../src/features/alerts/blocks.js';
-import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
+import type { FailureFacts } from '../../../../src/features/alerts/kinds/index.js';
 import { prepareAlertChannel } from '../../../../src/features/alerts/poller/channel.js';
 import { deliverOutbox, settleDecision } from '../../../../src/features/alerts/poller/deliver.js';
 import { type ChannelPacing, POLL_RULES, type PollDeps } from '../../../../src/features/alerts/poller/poll-rules.js';

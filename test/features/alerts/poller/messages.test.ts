@@ -6,7 +6,7 @@ import {
   buildFailureSummary,
   SUMMARY_LIST_CAP,
 } from '../../../../src/features/alerts/blocks.js';
-import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
+import type { FailureFacts } from '../../../../src/features/alerts/kinds/index.js';
 import { planDeliveries } from '../../../../src/features/alerts/poller/index.js';
 import type { OutboxItem } from '../../../../src/features/alerts/records.js';
 import { expectWithinSlackLimits } from '../../../support/block-limits.js';

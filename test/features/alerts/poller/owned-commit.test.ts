@@ -3,13 +3,18 @@
  * facts, one thread per object, the watcher's recovery, and resolved alerts leaving the hot state.
  */
 import { describe, expect, it } from 'vitest';
-import type { AlertFacts, FailureFacts, StuckFacts } from '../../../../src/features/alerts/facts.js';
+import type { AlertFacts, FailureFacts } from '../../../../src/features/alerts/kinds/index.js';
+import type { StuckFacts } from '../../../../src/features/alerts/kinds/stuck.js';
 import { resolveAlertByFacts } from '../../../../src/features/alerts/lifecycle.js';
 import { newOwnedAlert, OWNED_ALERT_POLICY } from '../../../../src/features/alerts/owned.js';
 import { commitDetections, stuckKey, stuckRows } from '../../../../src/features/alerts/poller/commit.js';
 import type { Detection, Found, Outcome, Settled } from '../../../../src/features/alerts/poller/detect.js';
-import type { SourceName } from '../../../../src/features/alerts/poller/facts.js';
-import { type AlertsState, emptyAlertsState, type OwnedAlert } from '../../../../src/features/alerts/records.js';
+import {
+  type AlertsState,
+  emptyAlertsState,
+  type OwnedAlert,
+  type SourceName,
+} from '../../../../src/features/alerts/records.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -189,6 +189,6 @@ describe('/treasury alerts through the running bot', () => {
     expect(stack.treasury.alerts).toBeUndefined();
     const answer = await ask(stack, 'alerts');
     expect(answer.text).toContain('The alert poller is off: `ALERT_CHANNEL` is not set.');
-    expect((await ask(stack, 'help')).text).toContain('/treasury alerts');
+    expect((await ask(stack, 'help')).text).toContain('*Alerts* — `alerts`');
   });
 });

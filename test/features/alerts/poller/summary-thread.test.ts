@@ -12,7 +12,7 @@ import {
   SUMMARY_LIST_CAP,
   THREAD_PART_MAX_LINES,
 } from '../../../../src/features/alerts/blocks.js';
-import type { FailureFacts } from '../../../../src/features/alerts/facts.js';
+import type { FailureFacts } from '../../../../src/features/alerts/kinds/index.js';
 import { deliverOutbox } from '../../../../src/features/alerts/poller/deliver.js';
 import type { PollDeps } from '../../../../src/features/alerts/poller/poll-rules.js';
 import { createAlertPoster } from '../../../../src/features/alerts/poller/slack.js';

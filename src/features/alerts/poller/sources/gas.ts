@@ -1,6 +1,7 @@
 import type { GasDistribution } from '../../../../payments/index.js';
+import { gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../../kinds/gas.js';
+import { failureKey } from '../../kinds/index.js';
 import type { AlertSourceState } from '../../records.js';
-import { failureKey, gasFacts, NOT_ENOUGH_DONOR_BALANCE } from '../facts.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_RULES, type PollDeps } from '../poll-rules.js';
 import { gasRecheckSince, oldestRecheckedSince, windowCovers, windowQueryFrom } from '../recheck.js';

@@ -1,7 +1,7 @@
 /** What a source's read gets and gives, and the bookkeeping the three source readers share. */
 
 import { PaymentsNotFoundError } from '../../../../payments/index.js';
-import type { FailureFacts } from '../../facts.js';
+import type { FailureFacts } from '../../kinds/index.js';
 import type { AlertSourceState, ListState } from '../../records.js';
 import { iso, isoMs } from '../place.js';
 import type { PollDeps } from '../poll-rules.js';

@@ -1,6 +1,7 @@
 import type { PayoutTask } from '../../../../payments/index.js';
+import { failureKey } from '../../kinds/index.js';
+import { taskFacts } from '../../kinds/task.js';
 import type { AlertSourceState } from '../../records.js';
-import { failureKey, taskFacts } from '../facts.js';
 import { iso, isoMs, listFloor, listOf } from '../place.js';
 import { POLL_RULES, type PollDeps } from '../poll-rules.js';
 import { oldestRecheckedSince, windowCovers, windowQueryFrom } from '../recheck.js';

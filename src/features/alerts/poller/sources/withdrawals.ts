@@ -1,6 +1,7 @@
 import type { Withdrawal } from '../../../../payments/index.js';
+import { failureKey } from '../../kinds/index.js';
+import { withdrawalFacts } from '../../kinds/withdrawal.js';
 import type { AlertSourceState } from '../../records.js';
-import { failureKey, withdrawalFacts } from '../facts.js';
 import { firstRunSpan, iso, listFloor, listOf } from '../place.js';
 import type { PollDeps } from '../poll-rules.js';
 import { dueWithdrawals } from '../recheck.js';
