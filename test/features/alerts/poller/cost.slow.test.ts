@@ -172,9 +172,10 @@ describe('an idle poll costs what changes, not what exists', () => {
     expect(Object.values(owned).filter((alert) => alert.life.resolution?.by === 'retired').length).toBeGreaterThan(0);
     // Handled keys are kept only near the watermarks, not for 31 days.
     expect(Object.keys(r.store.read().alerts.alerted).length).toBeLessThan(200);
-    // 60 polls over 5,000 rows with 1,200 alerts: ~50 s alone on 2 cores, more beside another test file. The time
-    // limit only keeps a hung run from holding the suite; speed is measured by `npm run bench`.
-  }, 150_000);
+    // 60 polls over 5,000 rows with 1,200 alerts: ~50 s alone on 2 cores, more beside another test file, and past
+    // 150 s with both cores also busy elsewhere (docs/testing-and-bench.md, "Under load"). The time limit only keeps
+    // a hung run from holding the suite; speed is measured by `npm run bench`.
+  }, 300_000);
 });
 
 describe('exactly once, nothing lost, with no horizon', () => {
