@@ -9,7 +9,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/slack-stand-in.js';
-import { silentWebApiLogger } from '../support/rig/web-client.js';
+import { silentWebApiLogger, slackError } from '../support/rig/web-client.js';
 
 const token = 'xoxb-delete';
 const CHANNEL = 'C0TREASURY';
@@ -30,16 +30,6 @@ beforeAll(async () => {
 });
 afterAll(() => slack?.close());
 beforeEach(() => slack.reset());
-
-/** Slack's error code for a failed call, or 'ok'. */
-async function slackError(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    return (error as { data?: { error?: string } }).data?.error ?? String(error);
-  }
-}
 
 /** A PNG signature padded to 64 bytes: enough for the stand-in to take it as an image. */
 const pngBytes = () => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(56)]);

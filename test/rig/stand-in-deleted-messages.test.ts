@@ -6,7 +6,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
-import { silentWebApiLogger } from '../support/rig/web-client.js';
+import { silentWebApiLogger, slackError } from '../support/rig/web-client.js';
 
 const token = 'xoxb-deleted-messages';
 let slack: SlackStandIn;
@@ -24,15 +24,6 @@ beforeAll(async () => {
   });
 });
 afterAll(() => slack?.close());
-
-async function slackError(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    return (error as { data?: { error?: string } }).data?.error ?? String(error);
-  }
-}
 
 describe('a deleted message', () => {
   it('is gone for chat.update, chat.getPermalink, conversations.replies and the history; its replies stay', async () => {

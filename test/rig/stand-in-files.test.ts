@@ -9,7 +9,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SlackStandIn, type StandInEvent, startSlackStandIn } from '../support/rig/slack-stand-in.js';
-import { silentWebApiLogger } from '../support/rig/web-client.js';
+import { silentWebApiLogger, slackError } from '../support/rig/web-client.js';
 
 const token = 'xoxb-files';
 const MEMBER_CHANNEL = 'C0DIGEST';
@@ -34,16 +34,6 @@ beforeAll(async () => {
 });
 afterAll(() => slack?.close());
 beforeEach(() => slack.reset());
-
-/** Slack's error code for a failed call, or 'ok'. */
-async function slackError(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    return (error as { data?: { error?: string } }).data?.error ?? String(error);
-  }
-}
 
 /** A tiny valid PNG header (8-byte signature, then an IHDR of 3×2 pixels) padded to `size` bytes. */
 function pngBytes(size = 64): Buffer {

@@ -8,7 +8,7 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type SlackStandIn, startSlackStandIn } from '../support/rig/index.js';
-import { silentWebApiLogger } from '../support/rig/web-client.js';
+import { silentWebApiLogger, slackError } from '../support/rig/web-client.js';
 
 const token = 'xoxb-permalinks';
 let slack: SlackStandIn;
@@ -31,15 +31,6 @@ beforeAll(async () => {
 });
 afterAll(() => slack?.close());
 beforeEach(() => slack.reset());
-
-async function slackError(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    return (error as { data?: { error?: string } }).data?.error ?? String(error);
-  }
-}
 
 const digits = (ts: string) => ts.replace('.', '');
 

@@ -13,3 +13,13 @@ export const silentWebApiLogger = {
   getLevel: () => webApi.LogLevel.ERROR,
   setName() {},
 };
+
+/** Slack's error code for a failed WebClient call (`data.error`), or 'ok' when it succeeded. */
+export async function slackError(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return 'ok';
+  } catch (error) {
+    return (error as { data?: { error?: string } }).data?.error ?? String(error);
+  }
+}
