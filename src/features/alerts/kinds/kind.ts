@@ -119,6 +119,28 @@ export const amountFields = {
   amountInUsd: z.string().nullable(),
 };
 
+/** What a failed withdrawal or payout task keeps of the record and its amount (recordFields and amountFields). */
+export function recordAndAmountOf(row: {
+  id: string;
+  status: string;
+  createdAt: Date;
+  crypto: { symbol: string; decimals: number };
+  network: { title: string; symbol: string };
+  amount: string;
+  amountInUsd: string | null;
+}) {
+  return {
+    id: row.id,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    symbol: row.crypto.symbol,
+    decimals: row.crypto.decimals,
+    network: { title: row.network.title, symbol: row.network.symbol },
+    amount: row.amount,
+    amountInUsd: row.amountInUsd,
+  };
+}
+
 /** An amount as the trail keeps it: token units and base units when both can be read, and the USD value if any. */
 export function amountOf(units: string, decimals: number, usd: string | null | undefined): Described {
   const amount = safe(() => fromBaseUnits(units, decimals));

@@ -12,7 +12,7 @@ import {
 import { code, escapeText } from '../../../blocks/mrkdwn.js';
 import type { PayoutTask } from '../../../payments/index.js';
 import { amountText, defineFailureKind, summaryLineParts, txText } from './failure.js';
-import { amountFields, amountOf, recordFields } from './kind.js';
+import { amountFields, amountOf, recordAndAmountOf, recordFields } from './kind.js';
 
 /** What an alert about a failed payout task shows. */
 export const TaskAlertFacts = z.object({
@@ -33,15 +33,8 @@ export type TaskAlertFacts = z.infer<typeof TaskAlertFacts>;
 export function taskFacts(t: PayoutTask): TaskAlertFacts {
   return {
     kind: 'task',
-    id: t.id,
-    status: t.status,
+    ...recordAndAmountOf(t),
     subStatus: t.subStatus,
-    createdAt: t.createdAt.toISOString(),
-    symbol: t.crypto.symbol,
-    decimals: t.crypto.decimals,
-    network: { title: t.network.title, symbol: t.network.symbol },
-    amount: t.amount,
-    amountInUsd: t.amountInUsd,
     type: t.type,
     targetsCount: t.targetsCount,
     payoutId: t.payoutId,

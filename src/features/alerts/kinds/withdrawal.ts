@@ -12,7 +12,7 @@ import {
 import { code, escapeText, shorten } from '../../../blocks/mrkdwn.js';
 import type { Withdrawal } from '../../../payments/index.js';
 import { amountText, defineFailureKind, summaryLineParts, txText } from './failure.js';
-import { amountFields, amountOf, recordFields } from './kind.js';
+import { amountFields, amountOf, recordAndAmountOf, recordFields } from './kind.js';
 
 /** What an alert about a failed withdrawal shows; kept so the alert can be (re)posted without the API. */
 export const WithdrawalAlertFacts = z.object({
@@ -28,14 +28,7 @@ export type WithdrawalAlertFacts = z.infer<typeof WithdrawalAlertFacts>;
 export function withdrawalFacts(w: Withdrawal): WithdrawalAlertFacts {
   return {
     kind: 'withdrawal',
-    id: w.id,
-    status: w.status,
-    createdAt: w.createdAt.toISOString(),
-    symbol: w.crypto.symbol,
-    decimals: w.crypto.decimals,
-    network: { title: w.network.title, symbol: w.network.symbol },
-    amount: w.amount,
-    amountInUsd: w.amountInUsd,
+    ...recordAndAmountOf(w),
     address: w.address,
     txHash: w.txHash,
   };
